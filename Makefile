@@ -1,0 +1,59 @@
+# perfweave — thin wrapper around CMake.
+#   make demo    install missing Debian packages, build, run on examples/
+#   make test    build Release and ASan+UBSan builds, run every test in both,
+#                then build the libFuzzer harnesses and run each briefly
+.PHONY: all deps build build-asan build-fuzz test test-release test-asan test-fuzz demo bench fuzz install clean
+
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+FUZZ_SECONDS ?= 20
+PW = build/release/perfweave
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DPW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build/release -j $(JOBS)
+
+build-asan: deps
+	@cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DPW_SANITIZE=ON -DPW_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build/asan -j $(JOBS)
+
+build-fuzz: deps
+	@CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DPW_FUZZ=ON -DPW_TESTS=OFF \
+	  -DPW_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build/fuzz -j $(JOBS)
+
+test-release: build
+	@cd build/release && ctest --output-on-failure -j $(JOBS)
+
+test-asan: build-asan
+	@cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+test-fuzz: build-fuzz
+	@cd build/fuzz && ctest --output-on-failure
+
+test: test-release test-asan test-fuzz
+
+demo: build
+	@echo "== perfweave info examples/ovni/mpi-func"
+	@$(PW) info examples/ovni/mpi-func
+	@echo
+	@echo "== perfweave stats examples/ovni/mpi-func"
+	@$(PW) stats examples/ovni/mpi-func
+
+bench: build
+	@sh bench/run.sh
+
+fuzz: build-fuzz
+	@cd build/fuzz && ctest --output-on-failure
+
+install: build
+	@cmake --install build/release
+
+clean:
+	rm -rf build

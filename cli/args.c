@@ -1,0 +1,123 @@
+/* args.c — the option parser shared by all subcommands. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_format_options(FILE *out)
+{
+    int any = 0;
+    for (size_t f = 0; f < pw_format_count(); f++) {
+        const pw_format_option *o = pw_format_options(f);
+        for (; o && o->key; o++) {
+            if (!any++)
+                fprintf(out, "\nformat options:\n");
+            char flag[96];
+            snprintf(flag, sizeof flag, "--%s%s%s", o->flag, o->arg ? " " : "", o->arg ? o->arg : "");
+            fprintf(out, "  %-28s %s (%s)\n", flag, o->help, pw_format_name(f));
+        }
+    }
+}
+
+void cli_print_help(const cli_command *cmd, FILE *out)
+{
+    fprintf(out, "usage: perfweave %s PATH [options]\n\n%s\n%s\ncommon options:\n", cmd->name,
+            cmd->summary, cmd->usage);
+    if (cmd->wants & CLI_WANT_OUTPUT)
+        fprintf(out, "  -o FILE                      write to FILE instead of standard output\n");
+    fprintf(out,
+            "  --format NAME                read PATH as this format (default: detect)\n"
+            "  -j N                         worker threads (default: all cores)\n"
+            "  --set FORMAT.KEY=VALUE       set a format option by its key\n"
+            "  -q, --quiet                  no progress bar\n"
+            "  -h, --help                   this help\n");
+    print_format_options(out);
+}
+
+/* Matches a format's --flag; fills the option and consumes its value. */
+static int parse_format_flag(cli_args *a, const char *arg, int argc, char **argv, int *i)
+{
+    for (size_t f = 0; f < pw_format_count(); f++) {
+        for (const pw_format_option *o = pw_format_options(f); o && o->key; o++) {
+            if (strncmp(arg, "--", 2) || strcmp(arg + 2, o->flag))
+                continue;
+            if (a->opt.n_kv >= sizeof a->kv / sizeof *a->kv)
+                return -1;
+            static char keys[64][128]; /* one parse per process */
+            size_t k = a->opt.n_kv;
+            snprintf(keys[k], sizeof keys[0], "%s.%s", pw_format_name(f), o->key);
+            const char *value = "1";
+            if (o->arg) {
+                if (*i + 1 >= argc)
+                    return -1;
+                value = argv[++*i];
+            }
+            a->kv[k] = (pw_option_kv){keys[k], value};
+            a->opt.n_kv = k + 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int usage_error(const cli_command *cmd, const char *what, const char *arg)
+{
+    fprintf(stderr, "perfweave %s: %s%s%s\n(see 'perfweave %s --help')\n", cmd->name, what,
+            arg ? ": " : "", arg ? arg : "", cmd->name);
+    return EXIT_USAGE;
+}
+
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->opt.kv = a->kv;
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+            cli_print_help(cmd, stdout);
+            return EXIT_OK;
+        } else if (!strcmp(s, "--json") && (cmd->wants & CLI_WANT_JSON)) {
+            a->json = 1;
+        } else if (!strcmp(s, "--csv") && (cmd->wants & CLI_WANT_CSV)) {
+            a->csv = 1;
+        } else if (!strcmp(s, "--jsonl") && (cmd->wants & CLI_WANT_JSONL)) {
+            a->jsonl = 1;
+        } else if (!strcmp(s, "--locations") && (cmd->wants & CLI_WANT_LOCATIONS)) {
+            a->locations = 1;
+        } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
+            a->quiet = 1;
+        } else if (!strcmp(s, "-o") && (cmd->wants & CLI_WANT_OUTPUT) && more) {
+            a->output = argv[++i];
+        } else if (!strcmp(s, "--format") && more) {
+            a->opt.format = argv[++i];
+        } else if (!strcmp(s, "-j") && more) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 1 || n > 256)
+                return usage_error(cmd, "-j wants a number of threads from 1 to 256", argv[i]);
+            a->opt.threads = (int)n;
+        } else if (!strcmp(s, "--set") && more) {
+            char *eq = strchr(argv[++i], '=');
+            if (!eq || a->opt.n_kv >= sizeof a->kv / sizeof *a->kv)
+                return usage_error(cmd, "--set wants FORMAT.KEY=VALUE", argv[i]);
+            *eq = '\0';
+            a->kv[a->opt.n_kv++] = (pw_option_kv){argv[i], eq + 1};
+        } else if (s[0] == '-' && s[1]) {
+            int r = parse_format_flag(a, s, argc, argv, &i);
+            if (r < 0)
+                return usage_error(cmd, "option needs a value", s);
+            if (r == 0)
+                return usage_error(cmd, "unknown option", s);
+        } else if (!a->path) {
+            a->path = s;
+        } else {
+            return usage_error(cmd, "more than one PATH", s);
+        }
+    }
+    if (!a->path)
+        return usage_error(cmd, "no PATH given", NULL);
+    if (a->json + a->csv + a->jsonl > 1)
+        return usage_error(cmd, "choose one output style", NULL);
+    return -1;
+}

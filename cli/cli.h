@@ -1,0 +1,70 @@
+/* cli.h — what the subcommands share: option parsing, opening a dataset,
+ * reporting diagnostics, exit codes and the progress bar.  No format logic
+ * lives in cli/. */
+#ifndef PW_CLI_H
+#define PW_CLI_H
+#include <stdio.h>
+
+#include "perfweave.h"
+
+/* Exit codes (DESIGN.md). */
+enum {
+    EXIT_OK = 0,
+    EXIT_DAMAGED = 1, /* the data is damaged; what could be read was written */
+    EXIT_USAGE = 2,
+    EXIT_SYSTEM = 3
+};
+
+/* Options common to every subcommand, filled by cli_parse. */
+typedef struct cli_args {
+    const char *path;
+    const char *output;   /* -o FILE, or NULL for stdout */
+    int json, csv, jsonl; /* output styles */
+    int locations;        /* info --locations */
+    int quiet;            /* no progress bar */
+    pw_options opt;
+    pw_option_kv kv[64];
+} cli_args;
+
+/* What a subcommand accepts beyond the common options. */
+enum {
+    CLI_WANT_JSON = 1,
+    CLI_WANT_CSV = 2,
+    CLI_WANT_JSONL = 4,
+    CLI_WANT_OUTPUT = 8,
+    CLI_WANT_LOCATIONS = 16
+};
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    const char *usage;  /* the help text after the synopsis */
+    unsigned wants;
+    int (*run)(cli_args *a);
+} cli_command;
+
+extern const cli_command cli_info, cli_dump, cli_stats, cli_check;
+
+/* Parses argv (after the subcommand); returns -1 to go on, or an exit code
+ * (help printed: 0; bad usage: 2). */
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);
+void cli_print_help(const cli_command *cmd, FILE *out);
+
+/* Opens a.path, printing the error and returning NULL on failure (*code set). */
+pw_dataset *cli_open(cli_args *a, int *code);
+/* The output stream (-o or stdout); NULL with the error printed. */
+FILE *cli_output(cli_args *a);
+int cli_close_output(cli_args *a, FILE *out);
+/* Prints the dataset's diagnostics to stderr; returns the exit code they
+ * imply (1 when any error-level finding exists, else 0). */
+int cli_report_diags(const pw_dataset *ds);
+/* Prints err to stderr and returns the exit code of its status. */
+int cli_fail(const pw_error *err);
+int cli_exit_code(pw_status s);
+
+/* Progress bar on stderr while long work runs (only when stderr is a
+ * terminal and --quiet is not given). */
+typedef struct cli_progress cli_progress;
+cli_progress *cli_progress_start(const cli_args *a, const pw_dataset *ds, const char *what);
+void cli_progress_stop(cli_progress *p);
+#endif

@@ -1,0 +1,47 @@
+/* main.c — the perfweave program: picks the subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_command *const commands[] = {&cli_info, &cli_dump, &cli_stats, &cli_check};
+#define N_COMMANDS (sizeof commands / sizeof *commands)
+
+static void print_main_help(FILE *out)
+{
+    fprintf(out,
+            "perfweave %s - read, check, summarise and convert HPC performance data\n\n"
+            "usage: perfweave COMMAND PATH [options]\n\n"
+            "commands:\n",
+            PW_VERSION_STRING);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(out, "\nformats (detected from PATH; --format NAME overrides):\n");
+    for (size_t i = 0; i < pw_format_count(); i++)
+        fprintf(out, "  %-10s %s\n", pw_format_name(i), pw_format_description(i));
+    fprintf(out,
+            "\nexit codes: 0 ok, 1 the data is damaged (what could be read was written),\n"
+            "            2 usage error, 3 I/O or system error\n\n"
+            "'perfweave COMMAND --help' tells more about each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        print_main_help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("perfweave %s\n", PW_VERSION_STRING);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(argv[1], commands[i]->name))
+            continue;
+        cli_args a;
+        int code = cli_parse(commands[i], argc - 2, argv + 2, &a);
+        return code >= 0 ? code : commands[i]->run(&a);
+    }
+    fprintf(stderr, "perfweave: unknown command '%s' (see 'perfweave --help')\n", argv[1]);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,403 @@
+/*
+ * perfweave.h — the one public header of libperfweave.
+ *
+ * perfweave reads the performance data that HPC tools write (ovni runtime
+ * traces, SST DUMPI MPI traces, HPCToolkit databases, ROSS instrumentation,
+ * GPU power benchmark trees), checks it, summarises it and converts it.
+ *
+ * The model, in one paragraph:
+ *   A DATASET is what one path holds.  It has a format and format version,
+ *   properties (key -> value strings), LOCATIONS (a tree: loom/process/thread,
+ *   rank, PE/KP/LP, GPU, ...) and SCHEMAS (record types described as data:
+ *   a name and typed fields).  A CURSOR walks the RECORDS of one location in
+ *   file order; cursors are independent, so locations can be read in
+ *   parallel.  A MERGE walks every location at once in time order.  Fields of
+ *   a record are decoded only when asked for (pw_record_fields).
+ *
+ * Rules the library keeps:
+ *   - It never prints, exits or aborts.  Every call that can fail returns a
+ *     pw_status and fills a pw_error whose message names the file, the byte
+ *     offset and what was expected.
+ *   - Every read of input bytes is bounds-checked; damaged input yields
+ *     PW_E_DATA, never a crash.  What could be read before the damage is
+ *     returned.
+ *   - Memory stays flat as input grows: files are read through windows.
+ *
+ * Thread safety: distinct cursors of one dataset may be used from distinct
+ * threads at the same time.  Everything else on one dataset is single-threaded.
+ */
+#ifndef PERFWEAVE_H
+#define PERFWEAVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PW_VERSION_MAJOR 0
+#define PW_VERSION_MINOR 1
+#define PW_VERSION_PATCH 0
+#define PW_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Status and errors                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Every fallible call returns one of these.  Negative values are errors. */
+typedef enum pw_status {
+    PW_OK = 0,         /* success */
+    PW_END = 1,        /* a cursor or merge has no more records (not an error) */
+    PW_E_DATA = -1,    /* the input is damaged or not what its format says */
+    PW_E_FORMAT = -2,  /* no known format recognises the path */
+    PW_E_USAGE = -3,   /* an argument or option is invalid */
+    PW_E_IO = -4,      /* the operating system refused (open, read, write) */
+    PW_E_NOMEM = -5    /* out of memory */
+} pw_status;
+
+/* The short name of a status: "ok", "end", "data", "format", "usage", "io",
+ * "nomem". */
+const char *pw_status_name(pw_status s);
+
+/* What went wrong.  `message` is complete and ready to show a person, e.g.
+ * "trace/thread.12/stream.obs: offset 4096: truncated event: 28 bytes
+ * expected, 5 left".  `file` and `offset` repeat its parts for programs;
+ * has_offset is 0 when no byte offset applies (a missing file, say). */
+typedef struct pw_error {
+    pw_status status;
+    int has_offset;
+    uint64_t offset;
+    char file[1024];
+    char message[2048];
+} pw_error;
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Options that apply to opening and reading a dataset.  Zero-initialise, then
+ * set what you need.  Format-specific options are key/value strings named
+ * "<format>.<option>" (for example "ross.lp_layout" = "36"); a format reads
+ * the keys it knows and rejects unknown keys that carry its own prefix. */
+typedef struct pw_option_kv {
+    const char *key;
+    const char *value;
+} pw_option_kv;
+
+typedef struct pw_options {
+    const char *format;        /* force this format (NULL: detect) */
+    int threads;               /* worker threads for stats/check; <= 0: all cores */
+    size_t n_kv;               /* format-specific options */
+    const pw_option_kv *kv;
+} pw_options;
+
+/* The value of option `key`, or NULL when it is not set. */
+const char *pw_options_get(const pw_options *opt, const char *key);
+
+/* ------------------------------------------------------------------------ */
+/* Formats                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The formats this build knows, in probe order. */
+size_t pw_format_count(void);
+const char *pw_format_name(size_t i);        /* "ovni", "dumpi", ... */
+const char *pw_format_description(size_t i); /* one line for --help */
+
+/* An option a format accepts.  Programs set it as pw_options.kv key
+ * "<format>.<key>"; the perfweave CLI offers it as --<flag> [ARG]. */
+typedef struct pw_format_option {
+    const char *key;   /* "lp_layout" */
+    const char *flag;  /* "ross-lp-layout" */
+    const char *arg;   /* "48|36", or NULL for a switch (value "1") */
+    const char *help;  /* one line */
+} pw_format_option;
+
+/* Format i's options, ended by an entry whose key is NULL; NULL when none. */
+const pw_format_option *pw_format_options(size_t i);
+
+/* ------------------------------------------------------------------------ */
+/* Datasets, locations, schemas                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef struct pw_dataset pw_dataset;
+
+/* Open what `path` holds (a file or a directory).  The format is detected
+ * unless opt->format names it.  opt may be NULL.  On success *out must be
+ * released with pw_close().  Damage found while opening metadata is an error
+ * only when nothing can be read; otherwise it is recorded as a diagnostic
+ * (see pw_dataset_diag) and the dataset opens. */
+pw_status pw_open(const char *path, const pw_options *opt, pw_dataset **out, pw_error *err);
+void pw_close(pw_dataset *ds);
+
+const char *pw_dataset_path(const pw_dataset *ds);
+const char *pw_dataset_format(const pw_dataset *ds);  /* "ovni" */
+const char *pw_dataset_version(const pw_dataset *ds); /* "v3 (libovni 1.14.0)" */
+
+/* Dataset properties: metadata as key -> value strings, in a stable order. */
+size_t pw_dataset_prop_count(const pw_dataset *ds);
+void pw_dataset_prop(const pw_dataset *ds, size_t i, const char **key, const char **value);
+/* The value of property `key`, or NULL. */
+const char *pw_dataset_prop_get(const pw_dataset *ds, const char *key);
+
+typedef enum pw_location_kind {
+    PW_LOC_ROOT = 0,   /* the dataset itself */
+    PW_LOC_NODE,       /* a machine: ovni loom, host */
+    PW_LOC_PROCESS,    /* a process or MPI rank */
+    PW_LOC_THREAD,     /* a thread (ovni stream, DUMPI thread) */
+    PW_LOC_PE,         /* ROSS processing element */
+    PW_LOC_KP,         /* ROSS kernel process */
+    PW_LOC_LP,         /* ROSS logical process */
+    PW_LOC_GPU,        /* a GPU */
+    PW_LOC_METER,      /* a power meter channel */
+    PW_LOC_PROFILE,    /* an HPCToolkit profile */
+    PW_LOC_OTHER
+} pw_location_kind;
+
+const char *pw_location_kind_name(pw_location_kind k); /* "thread" */
+
+/* A node of the system tree.  `path` is the location's full name, its
+ * ancestors' names joined by '/', e.g. "loom.nodeA/proc.6289/thread.6289".
+ * Only locations with has_records != 0 yield records through a cursor. */
+typedef struct pw_location {
+    uint32_t index;       /* position in the dataset's location list */
+    int32_t parent;       /* index of the parent, -1 for top-level locations */
+    pw_location_kind kind;
+    int64_t id;           /* the tool's own number (tid, pid, rank...) or -1 */
+    const char *name;     /* "thread.6289" */
+    const char *path;     /* "loom.nodeA/proc.6289/thread.6289" */
+    const char *file;     /* the file its records come from, or NULL */
+    int has_records;
+} pw_location;
+
+size_t pw_location_count(const pw_dataset *ds);
+const pw_location *pw_location_get(const pw_dataset *ds, size_t i);
+
+/* Field types.  LIST and OBJECT nest other values (DUMPI arrays, statuses). */
+typedef enum pw_type {
+    PW_T_BOOL = 0,
+    PW_T_I64,
+    PW_T_U64,
+    PW_T_F64,
+    PW_T_STR,     /* text; not NUL-terminated: use v.s.n */
+    PW_T_BYTES,   /* raw bytes, printed as ovnidump does: ":hh:hh..." */
+    PW_T_LIST,    /* v.list.items[0 .. v.list.n) */
+    PW_T_OBJECT   /* v.list.items named by v.list.fields */
+} pw_type;
+
+typedef struct pw_field {
+    const char *name;   /* as the format's spec names it */
+    pw_type type;
+    const char *unit;   /* "ns", "s", "B", "W"..., or NULL */
+    /* For integer fields that hold named constants (MPI_COMM_WORLD, MPI_INT):
+     * the name of value v, or NULL when v has none.  Text output uses it;
+     * JSON Lines keeps raw integers.  NULL when the field has no names. */
+    const char *(*label)(int64_t v);
+} pw_field;
+
+typedef enum pw_record_kind {
+    PW_REC_INSTANT = 0, /* something happened at t */
+    PW_REC_SPAN,        /* something lasted: t is the begin (fields hold the end) */
+    PW_REC_BEGIN,       /* a span begins */
+    PW_REC_END,         /* a span ends */
+    PW_REC_SAMPLE,      /* a vector of metric values at t */
+    PW_REC_MESSAGE,     /* a message sent or received */
+    PW_REC_VALUE,       /* a profile value (context x metric x profile) */
+    PW_REC_META         /* a definition (context, label) */
+} pw_record_kind;
+
+typedef struct pw_schema {
+    uint32_t index;
+    const char *name;        /* the record type, e.g. "OHx" or "MPI_Send" */
+    const char *description; /* one line, or NULL */
+    pw_record_kind kind;
+    size_t n_fields;
+    const pw_field *fields;
+} pw_schema;
+
+size_t pw_schema_count(const pw_dataset *ds);
+const pw_schema *pw_schema_get(const pw_dataset *ds, size_t i);
+
+/* ------------------------------------------------------------------------ */
+/* Records, values, cursors                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef enum pw_clock {
+    PW_CLOCK_NONE = 0, /* the record has no time */
+    PW_CLOCK_NS,       /* t: integer nanoseconds of the tool's clock */
+    PW_CLOCK_VIRTUAL   /* vt: simulation virtual time (ROSS) */
+} pw_clock;
+
+typedef struct pw_value {
+    pw_type type;
+    int present;          /* 0: the record does not carry this field */
+    union {
+        int b;
+        int64_t i;
+        uint64_t u;
+        double f;
+        struct { const char *p; size_t n; } s;
+        struct { const uint8_t *p; size_t n; } bytes;
+        struct {
+            const struct pw_value *items;
+            size_t n;
+            const pw_field *fields; /* OBJECT only: names of items */
+        } list;
+    } v;
+} pw_value;
+
+typedef struct pw_cursor pw_cursor;
+
+/* One record.  Owned by its cursor; valid until the cursor's next call. */
+typedef struct pw_record {
+    uint32_t schema;      /* index into the dataset's schemas */
+    uint32_t location;    /* index into the dataset's locations */
+    /* The record's type name: its schema's name, or more specific where one
+     * schema serves many types (an ovni event of an unknown model keeps its
+     * own MCV here, e.g. "XPa"). */
+    const char *type;
+    pw_record_kind kind;
+    pw_clock clock;
+    int64_t t;            /* time when clock == PW_CLOCK_NS */
+    double vt;            /* time when clock == PW_CLOCK_VIRTUAL */
+    uint64_t offset;      /* byte offset of the record in its file */
+    size_t size;          /* bytes the record occupies in its file */
+    pw_cursor *cursor;    /* the cursor that produced it */
+} pw_record;
+
+/* Open a cursor over the records of location `loc` (which must have
+ * has_records).  Release with pw_cursor_close(). */
+pw_status pw_cursor_open(pw_dataset *ds, uint32_t loc, pw_cursor **out, pw_error *err);
+
+/* The next record: PW_OK with *rec set, PW_END when there is none, or an
+ * error (PW_E_DATA for damage: the records before it were good, and the
+ * damage is also recorded as a diagnostic of the dataset). */
+pw_status pw_cursor_next(pw_cursor *c, const pw_record **rec, pw_error *err);
+void pw_cursor_close(pw_cursor *c);
+
+/* The decoded fields of `rec`, one value per field of its schema, in schema
+ * order.  Decoding is lazy (done on first call for each record) and cannot
+ * fail: fields the record lacks have present == 0. */
+const pw_value *pw_record_fields(const pw_record *rec);
+
+/* All locations merged in time order (ties: location order; within one
+ * location: file order).  A location whose cursor fails is recorded as a
+ * diagnostic and left out from then on; the merge goes on with the others. */
+typedef struct pw_merge pw_merge;
+pw_status pw_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err);
+pw_status pw_merge_next(pw_merge *m, const pw_record **rec, pw_error *err);
+void pw_merge_close(pw_merge *m);
+
+/* ------------------------------------------------------------------------ */
+/* Diagnostics                                                               */
+/* ------------------------------------------------------------------------ */
+
+typedef enum pw_severity {
+    PW_SEV_NOTE = 0,
+    PW_SEV_WARNING,
+    PW_SEV_ERROR    /* the data is damaged */
+} pw_severity;
+
+/* A finding about the data: damage met while reading (errors) or oddities
+ * that do not stop reading (warnings).  `code` is a stable short name such as
+ * "ovni.truncated-event", for programs and tests. */
+typedef struct pw_diag {
+    pw_severity severity;
+    const char *code;
+    const char *file;     /* NULL when not about one file */
+    int has_offset;
+    uint64_t offset;
+    const char *message;  /* complete, like pw_error.message */
+} pw_diag;
+
+size_t pw_dataset_diag_count(const pw_dataset *ds);
+const pw_diag *pw_dataset_diag(const pw_dataset *ds, size_t i);
+/* Diagnostics beyond the stored limit are counted, not kept. */
+uint64_t pw_dataset_diag_dropped(const pw_dataset *ds);
+/* The most severe diagnostic so far, or -1 when there is none. */
+int pw_dataset_worst_severity(const pw_dataset *ds);
+
+/* Deep validation: read every record of every location (in parallel) and
+ * run the format's own consistency checks.  Findings become diagnostics.
+ * Returns PW_OK when no error-level diagnostic exists, PW_E_DATA otherwise. */
+pw_status pw_check(pw_dataset *ds, pw_error *err);
+
+/* Record count and time span over all locations (one parallel pass that
+ * reads record headers only).  Damage becomes diagnostics. */
+typedef struct pw_summary {
+    uint64_t records;
+    uint64_t locations_read;  /* locations with records that could be read */
+    int has_ns;               /* t_min/t_max are set */
+    int64_t t_min, t_max;
+    int has_virtual;          /* vt_min/vt_max are set */
+    double vt_min, vt_max;
+} pw_summary;
+pw_status pw_summarize(pw_dataset *ds, pw_summary *out, pw_error *err);
+
+/* Bytes read so far and the total to read, for progress display.  Safe to
+ * call from another thread while stats/check/dump run. */
+void pw_dataset_progress(const pw_dataset *ds, uint64_t *done, uint64_t *total);
+
+/* ------------------------------------------------------------------------ */
+/* Reports (stats)                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* A report is a tree of objects, arrays and scalars, like a JSON document.
+ * Formats fill it; pw_report_write renders it as text tables, JSON or CSV,
+ * so that no format needs printing code. */
+typedef struct pw_report pw_report;
+typedef struct pw_rnode pw_rnode;
+
+pw_report *pw_report_new(void);
+void pw_report_free(pw_report *r);
+pw_rnode *pw_report_root(pw_report *r); /* an object */
+
+/* Add a child to `parent`.  When parent is an object, `key` names the child
+ * (adding an existing key replaces it); when it is an array, key is ignored.
+ * The add functions return NULL only when memory runs out, and then the
+ * report remembers it (pw_report_write fails with PW_E_NOMEM). */
+pw_rnode *pw_rnode_object(pw_rnode *parent, const char *key);
+pw_rnode *pw_rnode_array(pw_rnode *parent, const char *key);
+void pw_rnode_int(pw_rnode *parent, const char *key, int64_t v);
+void pw_rnode_uint(pw_rnode *parent, const char *key, uint64_t v);
+void pw_rnode_num(pw_rnode *parent, const char *key, double v);
+void pw_rnode_str(pw_rnode *parent, const char *key, const char *v);
+void pw_rnode_strn(pw_rnode *parent, const char *key, const char *v, size_t n);
+void pw_rnode_bool(pw_rnode *parent, const char *key, int v);
+void pw_rnode_null(pw_rnode *parent, const char *key);
+
+typedef enum pw_report_style {
+    PW_REPORT_TEXT = 0, /* aligned tables and "key: value" lines */
+    PW_REPORT_JSON,     /* one JSON document */
+    PW_REPORT_CSV       /* one CSV table per array of objects, "# name" before each */
+} pw_report_style;
+
+pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style style, pw_error *err);
+
+/* The summary a user of the dataset's format wants (see each format's
+ * documentation), computed in parallel over locations.  Damage met on the
+ * way is recorded as diagnostics; the report covers what could be read. */
+pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Record writers (dump)                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef enum pw_dump_style {
+    PW_DUMP_TEXT = 0, /* one line per record for people; named constants */
+    PW_DUMP_JSONL     /* one JSON object per line: "loc", "t", "type", fields */
+} pw_dump_style;
+
+typedef struct pw_dump pw_dump;
+
+/* A buffered record writer to `out` (which the caller keeps open and
+ * closes).  Writes go through a large private buffer; pw_dump_close flushes. */
+pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump **d, pw_error *err);
+pw_status pw_dump_record(pw_dump *d, const pw_record *rec, pw_error *err);
+pw_status pw_dump_close(pw_dump *d, pw_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFWEAVE_H */

@@ -1,0 +1,28 @@
+/* dirlist.h — the entries of a directory, sorted by name, so that every
+ * run lists locations in the same order. */
+#ifndef PW_CORE_DIRLIST_H
+#define PW_CORE_DIRLIST_H
+#include <stddef.h>
+
+#include "perfweave.h"
+
+typedef struct pw_dirent {
+    char *name;
+    int is_dir;
+    int is_file;
+} pw_dirent;
+
+typedef struct pw_dirlist {
+    pw_dirent *items;
+    size_t n;
+} pw_dirlist;
+
+/* Lists `path` without "." and "..".  Symbolic links are followed. */
+pw_status pw_dirlist_read(const char *path, pw_dirlist *out, pw_error *err);
+void pw_dirlist_free(pw_dirlist *l);
+
+/* 1 when path is a directory, 0 when it is something else, -1 when absent. */
+int pw_path_is_dir(const char *path);
+/* path + "/" + name in a new malloc'd string (NULL when out of memory). */
+char *pw_path_join(const char *dir, const char *name);
+#endif

@@ -1,0 +1,215 @@
+/* outbuf.c — buffered output and number formatting. */
+#include "core/outbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+
+pw_status pw_outbuf_init(pw_outbuf *o, FILE *out, pw_error *err)
+{
+    o->out = out;
+    o->len = 0;
+    o->failed = 0;
+    o->cap = PW_OUTBUF_CAP;
+    o->buf = malloc(o->cap);
+    if (!o->buf)
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "no memory for the output buffer");
+    return PW_OK;
+}
+
+static void outbuf_write(pw_outbuf *o)
+{
+    if (o->len && !o->failed && fwrite(o->buf, 1, o->len, o->out) != o->len)
+        o->failed = 1;
+    o->len = 0;
+}
+
+void pw_outbuf_drain(pw_outbuf *o, size_t n)
+{
+    outbuf_write(o);
+    if (n > o->cap) {
+        /* Only a single huge piece (a 2 MiB jumbo payload in hex) gets here. */
+        char *nb = realloc(o->buf, n);
+        if (nb) {
+            o->buf = nb;
+            o->cap = n;
+        }
+    }
+}
+
+pw_status pw_outbuf_flush(pw_outbuf *o, pw_error *err)
+{
+    outbuf_write(o);
+    if (!o->failed && fflush(o->out) != 0)
+        o->failed = 1;
+    if (o->failed)
+        return pw_fail_errno(err, "<output>", "write failed");
+    return PW_OK;
+}
+
+void pw_outbuf_free(pw_outbuf *o)
+{
+    free(o->buf);
+    o->buf = NULL;
+}
+
+void pw_out_mem(pw_outbuf *o, const void *p, size_t n)
+{
+    if (o->cap - o->len < n) {
+        pw_outbuf_drain(o, n);
+        if (o->cap < n) { /* no memory to grow: write straight through */
+            if (!o->failed && fwrite(p, 1, n, o->out) != n)
+                o->failed = 1;
+            return;
+        }
+    }
+    memcpy(o->buf + o->len, p, n);
+    o->len += n;
+}
+
+/* Digits of v, written backwards from `end`; returns the first digit. */
+static char *u64_digits(uint64_t v, char *end)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
+    char *p = end;
+    while (v >= 100) {
+        unsigned i = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--p = pairs[i + 1];
+        *--p = pairs[i];
+    }
+    if (v >= 10) {
+        unsigned i = (unsigned)v * 2;
+        *--p = pairs[i + 1];
+        *--p = pairs[i];
+    } else {
+        *--p = (char)('0' + v);
+    }
+    return p;
+}
+
+void pw_out_u64(pw_outbuf *o, uint64_t v)
+{
+    char tmp[24];
+    char *s = u64_digits(v, tmp + sizeof tmp);
+    pw_out_mem(o, s, (size_t)(tmp + sizeof tmp - s));
+}
+
+void pw_out_i64(pw_outbuf *o, int64_t v)
+{
+    if (v < 0) {
+        pw_out_char(o, '-');
+        pw_out_u64(o, (uint64_t)0 - (uint64_t)v);
+    } else {
+        pw_out_u64(o, (uint64_t)v);
+    }
+}
+
+void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width)
+{
+    char tmp[24];
+    char *s = u64_digits(v, tmp + sizeof tmp);
+    int n = (int)(tmp + sizeof tmp - s);
+    pw_outbuf_reserve(o, (size_t)(width > n ? width : n));
+    for (int i = n; i < width; i++)
+        o->buf[o->len++] = ' ';
+    memcpy(o->buf + o->len, s, (size_t)n);
+    o->len += (size_t)n;
+}
+
+void pw_out_f64(pw_outbuf *o, double v)
+{
+    char tmp[40];
+    if (isnan(v)) {
+        pw_out_str(o, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        pw_out_str(o, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    /* The shortest of %.15g .. %.17g that reads back exactly. */
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    pw_out_str(o, tmp);
+}
+
+void pw_out_hex_colons(pw_outbuf *o, const uint8_t *p, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    pw_outbuf_reserve(o, n * 3);
+    if (o->cap - o->len < n * 3) { /* could not grow: go piecewise */
+        for (size_t i = 0; i < n; i++) {
+            char t[3] = {':', hex[p[i] >> 4], hex[p[i] & 15]};
+            pw_out_mem(o, t, 3);
+        }
+        return;
+    }
+    char *d = o->buf + o->len;
+    for (size_t i = 0; i < n; i++) {
+        d[0] = ':';
+        d[1] = hex[p[i] >> 4];
+        d[2] = hex[p[i] & 15];
+        d += 3;
+    }
+    o->len += n * 3;
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 when it is not one. */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+    size_t len = 0;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        len = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef)
+        len = 3;
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+        len = 4;
+    if (!len || len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return len;
+}
+
+void pw_out_json_escaped(pw_outbuf *o, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
+    size_t run = 0; /* start of the pending run of plain bytes */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = u[i];
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+            continue;
+        if (c >= 0x80) { /* keep valid UTF-8; a stray byte becomes U+00XX */
+            size_t l = utf8_sequence(u + i, n - i);
+            if (l) {
+                i += l - 1;
+                continue;
+            }
+        }
+        pw_out_mem(o, s + run, i - run);
+        run = i + 1;
+        switch (c) {
+        case '"': pw_out_mem(o, "\\\"", 2); break;
+        case '\\': pw_out_mem(o, "\\\\", 2); break;
+        case '\n': pw_out_mem(o, "\\n", 2); break;
+        case '\t': pw_out_mem(o, "\\t", 2); break;
+        case '\r': pw_out_mem(o, "\\r", 2); break;
+        default: {
+            char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            pw_out_mem(o, e, 6);
+        }
+        }
+    }
+    pw_out_mem(o, s + run, n - run);
+}

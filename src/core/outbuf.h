@@ -1,0 +1,54 @@
+/* outbuf.h — a large private output buffer with fast number formatting,
+ * so record writers never call printf per field.  Bytes go to a FILE* in
+ * big blocks; the first write error is kept and reported at flush. */
+#ifndef PW_CORE_OUTBUF_H
+#define PW_CORE_OUTBUF_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "perfweave.h"
+
+typedef struct pw_outbuf {
+    FILE *out;
+    char *buf;
+    size_t len;
+    size_t cap;
+    int failed; /* a write to `out` failed */
+} pw_outbuf;
+
+#define PW_OUTBUF_CAP ((size_t)1 << 20)
+/* The longest piece a single put call may add with no room check. */
+#define PW_OUTBUF_SLACK 64
+
+pw_status pw_outbuf_init(pw_outbuf *o, FILE *out, pw_error *err);
+/* Writes out what is buffered; PW_E_IO when this or an earlier write failed. */
+pw_status pw_outbuf_flush(pw_outbuf *o, pw_error *err);
+void pw_outbuf_free(pw_outbuf *o);
+/* Slow path: empties the buffer to make room for n bytes. */
+void pw_outbuf_drain(pw_outbuf *o, size_t n);
+
+static inline void pw_outbuf_reserve(pw_outbuf *o, size_t n)
+{
+    if (o->cap - o->len < n)
+        pw_outbuf_drain(o, n);
+}
+void pw_out_mem(pw_outbuf *o, const void *p, size_t n);
+static inline void pw_out_char(pw_outbuf *o, char c)
+{
+    pw_outbuf_reserve(o, 1);
+    o->buf[o->len++] = c;
+}
+static inline void pw_out_str(pw_outbuf *o, const char *s) { pw_out_mem(o, s, strlen(s)); }
+void pw_out_u64(pw_outbuf *o, uint64_t v);
+void pw_out_i64(pw_outbuf *o, int64_t v);
+/* Shortest text that reads back as the same double; "nan"/"inf" as C does. */
+void pw_out_f64(pw_outbuf *o, double v);
+/* Unsigned value right-aligned in `width` columns (like %*llu). */
+void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width);
+/* Bytes as ":hh:hh...", lower-case hex, the way ovnidump -x prints payloads. */
+void pw_out_hex_colons(pw_outbuf *o, const uint8_t *p, size_t n);
+/* s[0..n) as the inside of a JSON string (quotes not included). */
+void pw_out_json_escaped(pw_outbuf *o, const char *s, size_t n);
+#endif

@@ -1,0 +1,50 @@
+/* ovni_format.c — the ovni entry of the format registry. */
+#include <stdlib.h>
+
+#include "formats/ovni/ovni.h"
+
+/* A trace directory (or its parent) scores high; a single stream file with
+ * the magic scores the same: both are certain. */
+static int ovni_probe(const char *path)
+{
+    char *root = ovni_find_root(path);
+    if (root) {
+        free(root);
+        return 90;
+    }
+    return ovni_is_stream_file(path) ? 100 : 0;
+}
+
+static pw_status ovni_open(pw_dataset *ds, pw_error *err)
+{
+    ovni_dataset *od = calloc(1, sizeof *od);
+    if (!od)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    ds->impl = od;
+    pw_status s = ovni_layout_open(ds, err);
+    if (s == PW_OK)
+        s = ovni_schemas_build(ds, od, err);
+    return s;
+}
+
+static void ovni_close(pw_dataset *ds)
+{
+    ovni_dataset *od = ds->impl;
+    if (!od)
+        return;
+    ovni_schemas_free(od);
+    free(od);
+    ds->impl = NULL;
+}
+
+const pw_format_ops pw_format_ovni = {
+    .name = "ovni",
+    .description = "ovni runtime traces (libovni 1.0 - 1.14: metadata v1, v2, v3)",
+    .probe = ovni_probe,
+    .open = ovni_open,
+    .cursor_open = ovni_cursor_open,
+    .stats = ovni_stats,
+    .check = NULL,
+    .close = ovni_close,
+    .options = NULL,
+};

@@ -1,0 +1,162 @@
+/* ovni_schemas.c — schemas from the generated signature table, the MCV
+ * lookup, and decoding payloads into named fields. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "formats/ovni/ovni.h"
+#include "formats/ovni/ovni_events.h"
+
+/* Events whose model is not built in keep their raw payload only. */
+static const pw_field ovni_unknown_fields[] = {{"payload", PW_T_BYTES, NULL, NULL}};
+
+static uint32_t map_slot(uint32_t key, uint32_t mask) { return (key * 2654435761u >> 8) & mask; }
+
+int32_t ovni_schema_of(const ovni_dataset *od, uint32_t mcv)
+{
+    const ovni_schema_map *m = &od->map;
+    for (uint32_t i = map_slot(mcv, m->mask);; i = (i + 1) & m->mask) {
+        if (m->keys[i] == mcv + 1)
+            return m->schema[i];
+        if (m->keys[i] == 0)
+            return od->unknown_schema;
+    }
+}
+
+static void map_put(ovni_schema_map *m, uint32_t mcv, int32_t schema)
+{
+    uint32_t i = map_slot(mcv, m->mask);
+    while (m->keys[i] != 0 && m->keys[i] != mcv + 1)
+        i = (i + 1) & m->mask;
+    m->keys[i] = mcv + 1;
+    m->schema[i] = schema;
+}
+
+/* '[' and ']' open and close a state in every ovni model. */
+static pw_record_kind kind_of(const char *mcv)
+{
+    return mcv[2] == '[' ? PW_REC_BEGIN : mcv[2] == ']' ? PW_REC_END : PW_REC_INSTANT;
+}
+
+pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
+{
+    uint32_t slots = 1024;
+    while (slots < ovni_n_event_defs * 2)
+        slots *= 2;
+    od->map.mask = slots - 1;
+    od->map.keys = calloc(slots, sizeof *od->map.keys);
+    od->map.schema = calloc(slots, sizeof *od->map.schema);
+    od->defs = calloc(ovni_n_event_defs + 1, sizeof *od->defs);
+    if (!od->map.keys || !od->map.schema || !od->defs)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    od->unknown_schema = pw_ds_add_schema(ds, "ovni.event", "an event of a model perfweave does not know",
+                                          PW_REC_INSTANT, ovni_unknown_fields, 1);
+    if (od->unknown_schema < 0)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < ovni_n_event_defs; i++) {
+        const ovni_event_def *d = &ovni_event_defs[i];
+        /* In lib 1.0.0 'M' was OpenMP and 'T' TAMPI: today's signatures do
+         * not apply to them (ovni-facts.md §4). */
+        if (od->old_letters && (d->mcv[0] == 'M' || d->mcv[0] == 'T'))
+            continue;
+        char desc[64];
+        snprintf(desc, sizeof desc, "%s %s", d->model, d->model_version);
+        int32_t s = pw_ds_add_schema(ds, d->mcv, desc, kind_of(d->mcv), d->fields, (size_t)d->n_sig + 1);
+        if (s < 0)
+            return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+        map_put(&od->map, ovni_mcv_key((const uint8_t *)d->mcv), s);
+        od->defs[s] = d;
+    }
+    return PW_OK;
+}
+
+void ovni_schemas_free(ovni_dataset *od)
+{
+    free(od->map.keys);
+    free(od->map.schema);
+    free(od->defs);
+}
+
+/* One fixed-width integer; width < 0 means signed. */
+static pw_value load_int(const uint8_t *p, int width, int big)
+{
+    pw_value v = {.present = 1};
+    int w = width < 0 ? -width : width;
+    uint64_t u = w == 1 ? p[0] : w == 2 ? pw_load16(p, big) : w == 4 ? pw_load32(p, big) : pw_load64(p, big);
+    if (width < 0) {
+        v.type = PW_T_I64;
+        v.v.i = w == 1 ? (int8_t)u : w == 2 ? (int16_t)u : w == 4 ? (int32_t)u : (int64_t)u;
+    } else {
+        v.type = PW_T_U64;
+        v.v.u = u;
+    }
+    return v;
+}
+
+/* Bytes the fixed-width fields before field `upto` take. */
+static size_t fixed_prefix(const ovni_event_def *def, int upto)
+{
+    size_t n = 0;
+    for (int i = 0; i < upto; i++)
+        n += (size_t)(def->widths[i] < 0 ? -def->widths[i] : def->widths[i]);
+    return n;
+}
+
+/* Jumbo events end either in a NUL-terminated string or in a repeated
+ * fixed-width field (nOS-V hardware counters, VWC: one i64 per counter). */
+static void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_t n, int big,
+                              pw_arena *scratch, pw_value *out)
+{
+    int last = def->n_sig - 1;
+    int w = def->widths[last] < 0 ? -def->widths[last] : def->widths[last];
+    if (w == 0) {
+        const uint8_t *nul = memchr(d, 0, n);
+        out->type = PW_T_STR;
+        out->present = 1;
+        out->v.s.p = (const char *)d;
+        out->v.s.n = nul ? (size_t)(nul - d) : n;
+        return;
+    }
+    if (n % (size_t)w)
+        return;
+    size_t count = n / (size_t)w;
+    pw_value *items = pw_arena_alloc(scratch, (count ? count : 1) * sizeof *items);
+    if (!items)
+        return;
+    for (size_t i = 0; i < count; i++)
+        items[i] = load_int(d + i * (size_t)w, def->widths[last], big);
+    out->type = PW_T_LIST;
+    out->present = 1;
+    out->v.list.items = items;
+    out->v.list.n = count;
+}
+
+void ovni_decode_fields(const ovni_event_def *def, const uint8_t *payload, size_t n, int big,
+                        pw_arena *scratch, pw_value *values)
+{
+    values[0].present = 1;
+    values[0].v.bytes.p = payload;
+    values[0].v.bytes.n = n;
+    if (!def || def->n_sig == 0)
+        return;
+    const uint8_t *d = payload;
+    if (def->jumbo) { /* fields follow the 4-byte jumbo length */
+        if (n < 4)
+            return;
+        d += 4;
+        n -= 4;
+    }
+    int fixed = def->jumbo ? def->n_sig - 1 : def->n_sig;
+    size_t need = fixed_prefix(def, fixed);
+    /* A size that disagrees with the signature (another model version) is
+     * left undecoded: the raw payload is still there. */
+    if (def->jumbo ? n < need : n != need)
+        return;
+    size_t off = 0;
+    for (int i = 0; i < fixed; i++) {
+        values[i + 1] = load_int(d + off, def->widths[i], big);
+        off += (size_t)(def->widths[i] < 0 ? -def->widths[i] : def->widths[i]);
+    }
+    if (def->jumbo)
+        decode_jumbo_tail(def, d + off, n - off, big, scratch, &values[def->n_sig]);
+}

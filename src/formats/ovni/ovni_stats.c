@@ -1,0 +1,321 @@
+/* ovni_stats.c — what an ovni user asks of a trace without the emulator:
+ * per stream event counts, clock range and rate; per model and per MCV
+ * counts; the payload-size histogram; jumbo volume; loom/process totals.
+ * Streams are scanned in parallel; only event headers are read. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "formats/ovni/ovni.h"
+#include "formats/ovni/ovni_events.h"
+#include "formats/ovni/ovni_stream.h"
+
+/* Payload sizes 0 and 2..16 (normal events) and one bin for jumbo. */
+#define OVNI_SIZE_BINS 18
+#define OVNI_JUMBO_BIN 17
+
+typedef struct stream_stats {
+    uint64_t events, bytes, jumbo_bytes;
+    uint64_t first, last;
+    uint64_t sizes[OVNI_SIZE_BINS];
+    int read; /* the stream could be opened */
+} stream_stats;
+
+/* MCV -> count, one per worker so counting needs no lock. */
+typedef struct mcv_counts {
+    uint32_t *keys; /* mcv + 1, 0 = empty */
+    uint64_t *counts;
+    uint32_t mask, used;
+    int nomem;
+} mcv_counts;
+
+static int counts_init(mcv_counts *m, uint32_t slots)
+{
+    m->keys = calloc(slots, sizeof *m->keys);
+    m->counts = calloc(slots, sizeof *m->counts);
+    m->mask = slots - 1;
+    m->used = 0;
+    return m->keys && m->counts;
+}
+
+static void counts_free(mcv_counts *m)
+{
+    free(m->keys);
+    free(m->counts);
+}
+
+static void counts_add(mcv_counts *m, uint32_t key, uint64_t n);
+
+/* Doubles the table when it is half full (there are at most 2^24 MCVs). */
+static void counts_grow(mcv_counts *m)
+{
+    mcv_counts bigger;
+    if (!counts_init(&bigger, (m->mask + 1) * 2)) {
+        counts_free(&bigger);
+        m->nomem = 1;
+        return;
+    }
+    for (uint32_t i = 0; i <= m->mask; i++)
+        if (m->keys[i])
+            counts_add(&bigger, m->keys[i] - 1, m->counts[i]);
+    counts_free(m);
+    *m = bigger;
+}
+
+static void counts_add(mcv_counts *m, uint32_t key, uint64_t n)
+{
+    uint32_t i = (key * 2654435761u >> 8) & m->mask;
+    while (m->keys[i] && m->keys[i] != key + 1)
+        i = (i + 1) & m->mask;
+    if (!m->keys[i]) {
+        if (m->used * 2 >= m->mask) {
+            counts_grow(m);
+            if (!m->nomem)
+                counts_add(m, key, n);
+            return;
+        }
+        m->keys[i] = key + 1;
+        m->used++;
+    }
+    m->counts[i] += n;
+}
+
+typedef struct stats_job {
+    pw_dataset *ds;
+    const uint32_t *locs;
+    stream_stats *streams;
+    mcv_counts *workers;
+} stats_job;
+
+/* Scans one stream's event headers. */
+static void stats_stream(void *ctx, size_t item, int worker)
+{
+    stats_job *j = ctx;
+    stream_stats *st = &j->streams[item];
+    mcv_counts *mc = &j->workers[worker];
+    pw_cursor *c;
+    pw_error e;
+    if (pw_cursor_open(j->ds, j->locs[item], &c, &e) != PW_OK) {
+        pw_ds_diag_error(j->ds, PW_SEV_ERROR, "unreadable", &e);
+        return;
+    }
+    st->read = 1;
+    ovni_stream *s = c->impl;
+    const pw_record *r;
+    /* Consecutive events often share an MCV: count runs, add once per run. */
+    uint32_t run_key = 0;
+    uint64_t run = 0;
+    while (pw_cursor_next(c, &r, &e) == PW_OK) {
+        if (!st->events)
+            st->first = (uint64_t)r->t;
+        st->last = (uint64_t)r->t;
+        st->events++;
+        st->bytes += r->size;
+        if (s->jumbo) {
+            st->sizes[OVNI_JUMBO_BIN]++;
+            st->jumbo_bytes += r->size - OVNI_EVENT_HEADER - 4;
+        } else {
+            st->sizes[r->size - OVNI_EVENT_HEADER]++;
+        }
+        if (s->mcv_key != run_key) {
+            if (run)
+                counts_add(mc, run_key, run);
+            run_key = s->mcv_key;
+            run = 0;
+        }
+        run++;
+    }
+    if (run)
+        counts_add(mc, run_key, run);
+    pw_cursor_close(c);
+}
+
+static const char *model_name(char letter)
+{
+    for (size_t i = 0; i < ovni_n_event_defs; i++)
+        if (ovni_event_defs[i].mcv[0] == letter)
+            return ovni_event_defs[i].model;
+    return "unknown";
+}
+
+typedef struct mcv_row {
+    uint32_t key;
+    uint64_t n;
+} mcv_row;
+
+static int mcv_row_cmp(const void *a, const void *b)
+{
+    const mcv_row *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+/* Merges the workers' counts into one sorted list (most frequent first). */
+static mcv_row *merge_counts(mcv_counts *w, int workers, size_t *n)
+{
+    mcv_counts all;
+    *n = 0;
+    if (!counts_init(&all, 1024))
+        return NULL;
+    for (int i = 0; i < workers; i++)
+        for (uint32_t k = 0; w[i].keys && k <= w[i].mask; k++)
+            if (w[i].keys[k])
+                counts_add(&all, w[i].keys[k] - 1, w[i].counts[k]);
+    mcv_row *rows = malloc((all.used ? all.used : 1) * sizeof *rows);
+    for (uint32_t k = 0; rows && k <= all.mask; k++)
+        if (all.keys[k])
+            rows[(*n)++] = (mcv_row){all.keys[k] - 1, all.counts[k]};
+    counts_free(&all);
+    if (rows)
+        qsort(rows, *n, sizeof *rows, mcv_row_cmp);
+    return rows;
+}
+
+static void report_events(pw_dataset *ds, pw_rnode *root, const mcv_row *rows, size_t n)
+{
+    ovni_dataset *od = ds->impl;
+    pw_rnode *models = pw_rnode_array(root, "per_model");
+    uint64_t per_letter[256] = {0};
+    for (size_t i = 0; i < n; i++)
+        per_letter[rows[i].key >> 16] += rows[i].n;
+    for (int l = 0; l < 256; l++) {
+        if (!per_letter[l])
+            continue;
+        pw_rnode *o = pw_rnode_object(models, NULL);
+        char id[2] = {(char)l, 0};
+        pw_rnode_str(o, "model", id);
+        pw_rnode_str(o, "name", od->old_letters && (l == 'M' || l == 'T') ? "unknown" : model_name((char)l));
+        pw_rnode_uint(o, "events", per_letter[l]);
+    }
+    pw_rnode *mcvs = pw_rnode_array(root, "per_event_type");
+    for (size_t i = 0; i < n; i++) {
+        pw_rnode *o = pw_rnode_object(mcvs, NULL);
+        char mcv[4] = {(char)(rows[i].key >> 16), (char)(rows[i].key >> 8), (char)rows[i].key, 0};
+        pw_rnode_strn(o, "mcv", mcv, 3);
+        int32_t s = ovni_schema_of(od, rows[i].key);
+        pw_rnode_str(o, "model", od->defs[s] ? od->defs[s]->model : "unknown");
+        pw_rnode_uint(o, "events", rows[i].n);
+    }
+}
+
+static void report_streams(pw_dataset *ds, pw_rnode *root, const uint32_t *locs,
+                           const stream_stats *st, size_t n)
+{
+    pw_rnode *arr = pw_rnode_array(root, "per_stream");
+    for (size_t i = 0; i < n; i++) {
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_str(o, "stream", ds->locs[locs[i]].path);
+        pw_rnode_uint(o, "events", st[i].events);
+        pw_rnode_uint(o, "bytes", st[i].bytes + OVNI_HEADER_SIZE * (uint64_t)st[i].read);
+        if (!st[i].events)
+            continue;
+        uint64_t dur = st[i].last > st[i].first ? st[i].last - st[i].first : 0;
+        pw_rnode_uint(o, "first_clock", st[i].first);
+        pw_rnode_uint(o, "last_clock", st[i].last);
+        pw_rnode_uint(o, "duration_ns", dur);
+        pw_rnode_num(o, "events_per_s", dur ? (double)st[i].events * 1e9 / (double)dur : 0.0);
+    }
+}
+
+/* Totals per ancestor location (loom, process) of the streams. */
+static void report_groups(pw_dataset *ds, pw_rnode *root, const uint32_t *locs,
+                          const stream_stats *st, size_t n, pw_location_kind kind, const char *key)
+{
+    pw_rnode *arr = pw_rnode_array(root, key);
+    for (size_t g = 0; g < ds->n_locs; g++) {
+        if (ds->locs[g].kind != kind)
+            continue;
+        uint64_t threads = 0, events = 0;
+        for (size_t i = 0; i < n; i++) {
+            for (int32_t a = ds->locs[locs[i]].parent; a >= 0; a = ds->locs[a].parent) {
+                if ((size_t)a == g) {
+                    threads++;
+                    events += st[i].events;
+                    break;
+                }
+            }
+        }
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_str(o, kind == PW_LOC_NODE ? "loom" : "process", ds->locs[g].path);
+        pw_rnode_uint(o, "threads", threads);
+        pw_rnode_uint(o, "events", events);
+    }
+}
+
+static void report_summary(pw_dataset *ds, pw_rnode *root, const stream_stats *st, size_t n)
+{
+    uint64_t events = 0, bytes = 0, jumbo_bytes = 0, first = UINT64_MAX, last = 0;
+    uint64_t sizes[OVNI_SIZE_BINS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        events += st[i].events;
+        bytes += st[i].bytes;
+        jumbo_bytes += st[i].jumbo_bytes;
+        for (int b = 0; b < OVNI_SIZE_BINS; b++)
+            sizes[b] += st[i].sizes[b];
+        if (st[i].events) {
+            first = st[i].first < first ? st[i].first : first;
+            last = st[i].last > last ? st[i].last : last;
+        }
+    }
+    pw_rnode_str(root, "format", "ovni");
+    pw_rnode_str(root, "version", pw_dataset_version(ds));
+    pw_rnode_uint(root, "streams", n);
+    pw_rnode_uint(root, "events", events);
+    pw_rnode_uint(root, "event_bytes", bytes);
+    pw_rnode_uint(root, "jumbo_events", sizes[OVNI_JUMBO_BIN]);
+    pw_rnode_uint(root, "jumbo_bytes", jumbo_bytes);
+    if (events) {
+        pw_rnode_uint(root, "first_clock", first);
+        pw_rnode_uint(root, "last_clock", last);
+        pw_rnode_uint(root, "span_ns", last - first);
+    }
+    pw_rnode *hist = pw_rnode_array(root, "payload_sizes");
+    for (int b = 0; b < OVNI_SIZE_BINS; b++) {
+        if (b == 1 || !sizes[b])
+            continue; /* a 1-byte payload cannot be encoded */
+        pw_rnode *o = pw_rnode_object(hist, NULL);
+        if (b == OVNI_JUMBO_BIN)
+            pw_rnode_str(o, "payload", "jumbo");
+        else {
+            char t[8];
+            snprintf(t, sizeof t, "%d", b);
+            pw_rnode_str(o, "payload", t);
+        }
+        pw_rnode_uint(o, "events", sizes[b]);
+    }
+}
+
+pw_status ovni_stats(pw_dataset *ds, pw_report *r, pw_error *err)
+{
+    size_t n;
+    uint32_t *locs = pw_ds_record_locations(ds, &n);
+    int workers = pw_parallel_workers(n, ds->threads);
+    stats_job j = {ds, locs, calloc(n ? n : 1, sizeof *j.streams), calloc((size_t)workers, sizeof *j.workers)};
+    int ok = locs && j.streams && j.workers;
+    for (int w = 0; ok && w < workers; w++)
+        ok = counts_init(&j.workers[w], 1024);
+    if (ok) {
+        pw_parallel_for(n, workers, stats_stream, &j);
+        for (int w = 0; w < workers; w++)
+            ok = ok && !j.workers[w].nomem;
+    }
+    size_t nrows = 0;
+    mcv_row *rows = ok ? merge_counts(j.workers, workers, &nrows) : NULL;
+    if (rows) {
+        pw_rnode *root = pw_report_root(r);
+        report_summary(ds, root, j.streams, n);
+        report_events(ds, root, rows, nrows);
+        report_groups(ds, root, locs, j.streams, n, PW_LOC_NODE, "per_loom");
+        report_groups(ds, root, locs, j.streams, n, PW_LOC_PROCESS, "per_process");
+        report_streams(ds, root, locs, j.streams, n);
+    }
+    for (int w = 0; j.workers && w < workers; w++)
+        counts_free(&j.workers[w]);
+    free(j.workers);
+    free(j.streams);
+    free(rows);
+    if (!rows)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    return PW_OK;
+}

@@ -1,0 +1,87 @@
+/* cursor.c — the format-independent side of cursors: lifetime, lazy field
+ * decoding, and turning damage into diagnostics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/window.h"
+#include "model/dataset.h"
+
+pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
+                               pw_error *err)
+{
+    *out = NULL;
+    if (loc >= ds->n_locs || !ds->locs[loc].has_records)
+        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                       "location %u has no records to read", loc);
+    pw_cursor *c = calloc(1, sizeof *c);
+    if (!c)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    c->ds = ds;
+    c->location = loc;
+    c->window_cap = window_cap;
+    c->rec.cursor = c;
+    c->rec.location = loc;
+    pw_arena_init(&c->scratch, 16 * 1024);
+    /* Schemas are fixed once the dataset is open: size the field array for
+     * the widest one now, so decoding never allocates. */
+    c->values_cap = ds->max_fields ? ds->max_fields : 1;
+    c->values = calloc(c->values_cap, sizeof *c->values);
+    pw_status s = c->values ? ds->fmt->cursor_open(ds, c, err)
+                            : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    if (s != PW_OK) {
+        free(c->values);
+        pw_arena_free(&c->scratch);
+        free(c);
+        return s;
+    }
+    *out = c;
+    return PW_OK;
+}
+
+pw_status pw_cursor_open(pw_dataset *ds, uint32_t loc, pw_cursor **out, pw_error *err)
+{
+    return pw_cursor_open_sized(ds, loc, PW_WINDOW_DEFAULT_CAP, out, err);
+}
+
+pw_status pw_cursor_next(pw_cursor *c, const pw_record **rec, pw_error *err)
+{
+    c->decoded = 0;
+    c->err_code = NULL;
+    pw_error local;
+    pw_error *e = err ? err : &local;
+    pw_status s = c->ops->next(c, e);
+    if (s == PW_OK) {
+        *rec = &c->rec;
+        return PW_OK;
+    }
+    *rec = NULL;
+    if (s == PW_E_DATA) /* damage stops this cursor: keep it as a finding */
+        pw_ds_diag_error(c->ds, PW_SEV_ERROR, c->err_code ? c->err_code : "damaged", e);
+    return s;
+}
+
+void pw_cursor_close(pw_cursor *c)
+{
+    if (!c)
+        return;
+    if (c->ops && c->ops->close)
+        c->ops->close(c);
+    free(c->values);
+    pw_arena_free(&c->scratch);
+    free(c);
+}
+
+const pw_value *pw_record_fields(const pw_record *rec)
+{
+    pw_cursor *c = rec->cursor;
+    if (c->decoded)
+        return c->values;
+    const pw_schema *sc = c->ds->schemas[rec->schema];
+    memset(c->values, 0, sc->n_fields * sizeof *c->values);
+    for (size_t i = 0; i < sc->n_fields; i++)
+        c->values[i].type = sc->fields[i].type;
+    pw_arena_reset(&c->scratch);
+    c->ops->decode(c, c->values);
+    c->decoded = 1;
+    return c->values;
+}

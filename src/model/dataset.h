@@ -1,0 +1,135 @@
+/* dataset.h — the inside of datasets and cursors, and the contract between
+ * the model and the format folders (src/formats/<name>/).
+ *
+ * A format provides one pw_format_ops.  Its open() fills the dataset
+ * (properties, locations, schemas) using the pw_ds_* builders below; its
+ * cursor_open() sets up a pw_cursor whose ops yield records of one location.
+ * Formats report damage they can read past as diagnostics (pw_ds_diag) and
+ * damage that stops a cursor by returning PW_E_DATA from next(). */
+#ifndef PW_MODEL_DATASET_H
+#define PW_MODEL_DATASET_H
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "core/arena.h"
+#include "core/error.h"
+#include "perfweave.h"
+
+typedef struct pw_cursor_ops {
+    /* Fill c->rec with the next record: PW_OK, PW_END, or an error with err
+     * set (and c->err_code naming the kind of damage). */
+    pw_status (*next)(pw_cursor *c, pw_error *err);
+    /* Decode the fields of c->rec into values[0 .. schema n_fields), which
+     * arrive zeroed (present = 0).  Memory the values point to comes from
+     * c->scratch or from the cursor's window (valid until the next call). */
+    void (*decode)(pw_cursor *c, pw_value *values);
+    void (*close)(pw_cursor *c);
+} pw_cursor_ops;
+
+struct pw_cursor {
+    const pw_cursor_ops *ops;
+    pw_dataset *ds;
+    uint32_t location;
+    size_t window_cap;      /* buffer size the format should use for its window */
+    pw_record rec;          /* the current record, filled by ops->next */
+    const char *err_code;   /* diagnostic code of the last error */
+    int decoded;            /* values hold rec's fields */
+    pw_value *values;
+    size_t values_cap;
+    pw_arena scratch;       /* per-record decoding memory, reset per record */
+    void *impl;             /* the format's cursor state */
+};
+
+typedef struct pw_format_ops {
+    const char *name;
+    const char *description;
+    /* How sure the format is that `path` is its own: 0 = not at all, 100 =
+     * certain (a magic number matched).  Must be cheap and never fail. */
+    int (*probe)(const char *path);
+    pw_status (*open)(pw_dataset *ds, pw_error *err);
+    pw_status (*cursor_open)(pw_dataset *ds, pw_cursor *c, pw_error *err);
+    /* NULL: the generic stats (records per type and per location). */
+    pw_status (*stats)(pw_dataset *ds, pw_report *r, pw_error *err);
+    /* Checks beyond reading every record (cross-file consistency), run by
+     * pw_check after the read-through; may be NULL. */
+    pw_status (*check)(pw_dataset *ds, pw_error *err);
+    void (*close)(pw_dataset *ds);
+    /* Options the format accepts, ended by a NULL key; may be NULL. */
+    const pw_format_option *options;
+} pw_format_ops;
+
+typedef struct pw_prop {
+    const char *key;
+    const char *value;
+} pw_prop;
+
+struct pw_dataset {
+    const pw_format_ops *fmt;
+    const char *path;
+    const char *version;
+    int threads;
+    pw_option_kv *kv;
+    size_t n_kv;
+    pw_arena arena;           /* everything that lives as long as the dataset */
+    pw_prop *props;
+    size_t n_props, cap_props;
+    pw_location *locs;
+    size_t n_locs, cap_locs;
+    pw_schema **schemas;
+    size_t n_schemas, cap_schemas;
+    size_t max_fields;        /* the widest schema */
+    pthread_mutex_t diag_lock;
+    pw_diag *diags;
+    size_t n_diags, cap_diags;
+    uint64_t diags_dropped;
+    int worst;
+    _Atomic uint64_t progress_done;
+    uint64_t progress_total;
+    void *impl;               /* the format's dataset state */
+};
+
+/* An empty dataset of format fmt (pw_open uses it; tests build datasets by
+ * hand with it).  NULL when memory runs out. */
+pw_dataset *pw_ds_new(const pw_format_ops *fmt, const char *path);
+
+/* Builders for format open() functions.  Strings are copied. */
+const char *pw_ds_strdup(pw_dataset *ds, const char *s);
+const char *pw_ds_strndup(pw_dataset *ds, const char *s, size_t n);
+void *pw_ds_alloc(pw_dataset *ds, size_t size); /* zeroed, lives with ds */
+pw_status pw_ds_set_prop(pw_dataset *ds, const char *key, const char *value, pw_error *err);
+pw_status pw_ds_set_propf(pw_dataset *ds, pw_error *err, const char *key, const char *fmt, ...)
+    PW_PRINTF(4, 5);
+pw_status pw_ds_set_version(pw_dataset *ds, const char *version, pw_error *err);
+/* Adds a location under `parent` (-1: top level); its path is the parent's
+ * path + "/" + name.  Returns its index, or -1 when memory runs out. */
+int32_t pw_ds_add_location(pw_dataset *ds, int32_t parent, pw_location_kind kind, int64_t id,
+                           const char *name, const char *file, int has_records);
+/* Adds a schema whose fields array is borrowed (static tables) and must
+ * outlive ds.  Returns its index, or -1 when memory runs out. */
+int32_t pw_ds_add_schema(pw_dataset *ds, const char *name, const char *description,
+                         pw_record_kind kind, const pw_field *fields, size_t n_fields);
+
+/* Records a finding; safe from any thread.  offset < 0: none. */
+void pw_ds_diag(pw_dataset *ds, pw_severity sev, const char *code, const char *file,
+                int64_t offset, const char *fmt, ...) PW_PRINTF(6, 7);
+/* Records an error already in a pw_error (its message is reused). */
+void pw_ds_diag_error(pw_dataset *ds, pw_severity sev, const char *code, const pw_error *e);
+
+/* The format-specific option `key` (without prefix), or NULL. */
+const char *pw_ds_option(const pw_dataset *ds, const char *key);
+
+/* pw_cursor_open with a chosen window size (the merge opens many cursors
+ * at once and gives each a smaller window). */
+pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
+                               pw_error *err);
+
+/* The indexes of the locations that have records (memory lives with ds). */
+uint32_t *pw_ds_record_locations(pw_dataset *ds, size_t *n);
+
+/* The registry: formats in probe order (generated from src/formats/). */
+extern const pw_format_ops *const pw_formats[];
+extern const size_t pw_n_formats;
+
+/* Generic stats: record counts per type and per location. */
+pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
+#endif

@@ -1,0 +1,83 @@
+/* summary.c — pw_summarize: record counts and time span, in parallel. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "model/dataset.h"
+
+typedef struct summary_job {
+    pw_dataset *ds;
+    const uint32_t *locs;
+    pw_summary *per_worker;
+} summary_job;
+
+/* Folds one record's time into a summary. */
+static void summary_add(pw_summary *s, const pw_record *r)
+{
+    s->records++;
+    if (r->clock == PW_CLOCK_NS) {
+        if (!s->has_ns || r->t < s->t_min)
+            s->t_min = r->t;
+        if (!s->has_ns || r->t > s->t_max)
+            s->t_max = r->t;
+        s->has_ns = 1;
+    } else if (r->clock == PW_CLOCK_VIRTUAL) {
+        if (!s->has_virtual || r->vt < s->vt_min)
+            s->vt_min = r->vt;
+        if (!s->has_virtual || r->vt > s->vt_max)
+            s->vt_max = r->vt;
+        s->has_virtual = 1;
+    }
+}
+
+static void summary_location(void *ctx, size_t item, int worker)
+{
+    summary_job *j = ctx;
+    pw_summary *s = &j->per_worker[worker];
+    pw_cursor *c;
+    pw_error e;
+    if (pw_cursor_open(j->ds, j->locs[item], &c, &e) != PW_OK) {
+        pw_ds_diag_error(j->ds, PW_SEV_ERROR, "unreadable", &e);
+        return;
+    }
+    s->locations_read++;
+    const pw_record *r;
+    while (pw_cursor_next(c, &r, &e) == PW_OK)
+        summary_add(s, r);
+    pw_cursor_close(c);
+}
+
+/* Folds worker b into a. */
+static void summary_merge(pw_summary *a, const pw_summary *b)
+{
+    a->records += b->records;
+    a->locations_read += b->locations_read;
+    if (b->has_ns) {
+        a->t_min = a->has_ns && a->t_min < b->t_min ? a->t_min : b->t_min;
+        a->t_max = a->has_ns && a->t_max > b->t_max ? a->t_max : b->t_max;
+        a->has_ns = 1;
+    }
+    if (b->has_virtual) {
+        a->vt_min = a->has_virtual && a->vt_min < b->vt_min ? a->vt_min : b->vt_min;
+        a->vt_max = a->has_virtual && a->vt_max > b->vt_max ? a->vt_max : b->vt_max;
+        a->has_virtual = 1;
+    }
+}
+
+pw_status pw_summarize(pw_dataset *ds, pw_summary *out, pw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t n;
+    uint32_t *locs = pw_ds_record_locations(ds, &n);
+    int workers = pw_parallel_workers(n, ds->threads);
+    summary_job j = {ds, locs, calloc((size_t)workers, sizeof(pw_summary))};
+    if (!locs || !j.per_worker) {
+        free(j.per_worker);
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    }
+    pw_parallel_for(n, workers, summary_location, &j);
+    for (int w = 0; w < workers; w++)
+        summary_merge(out, &j.per_worker[w]);
+    free(j.per_worker);
+    return PW_OK;
+}

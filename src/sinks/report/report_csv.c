@@ -1,0 +1,102 @@
+/* report_csv.c — reports for machines: each array of objects becomes one
+ * CSV table, introduced by a "# <path>" line; tables nested inside rows get
+ * a leading "<parent>_index" column naming their row.  Top-level scalars
+ * come first as a key,value table. */
+#include <string.h>
+
+#include "model/report.h"
+#include "report_table.h"
+
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_tables(FILE *out, json_t *node, const char *path, const char *parent_col,
+                       long parent_row);
+
+static void csv_table(FILE *out, json_t *arr, const char *path, const char *parent_col,
+                      long parent_row)
+{
+    report_table t;
+    if (!report_table_columns(arr, &t)) {
+        report_table_free(&t);
+        return;
+    }
+    char buf[64];
+    fprintf(out, "# %s\n", path);
+    if (parent_col)
+        fprintf(out, "%s_index%s", parent_col, t.n ? "," : "");
+    for (size_t c = 0; c < t.n; c++) {
+        if (c)
+            fputc(',', out);
+        csv_field(out, t.columns[c]);
+    }
+    fputc('\n', out);
+    size_t r;
+    json_t *row;
+    json_array_foreach(arr, r, row)
+    {
+        if (parent_col)
+            fprintf(out, "%ld%s", parent_row, t.n ? "," : "");
+        for (size_t c = 0; c < t.n; c++) {
+            if (c)
+                fputc(',', out);
+            csv_field(out, report_scalar_text(report_table_cell(row, t.columns[c]), buf, sizeof buf, 1));
+        }
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+    report_table_free(&t);
+    /* Tables inside rows: one section per row that has them. */
+    json_array_foreach(arr, r, row) csv_tables(out, row, path, path, (long)r);
+}
+
+static void csv_tables(FILE *out, json_t *node, const char *path, const char *parent_col,
+                       long parent_row)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(node, k, v)
+    {
+        char sub[512];
+        snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
+        if (report_is_table(v))
+            csv_table(out, v, sub, parent_col, parent_row);
+        else if (json_is_object(v))
+            csv_tables(out, v, sub, parent_col, parent_row);
+    }
+}
+
+pw_status pw_report_write_csv(json_t *root, FILE *out)
+{
+    const char *k;
+    json_t *v;
+    int any = 0;
+    char buf[64];
+    json_object_foreach(root, k, v)
+    {
+        if (json_is_object(v) || json_is_array(v))
+            continue;
+        if (!any++)
+            fputs("# summary\nkey,value\n", out);
+        csv_field(out, k);
+        fputc(',', out);
+        csv_field(out, report_scalar_text(v, buf, sizeof buf, 1));
+        fputc('\n', out);
+    }
+    if (any)
+        fputc('\n', out);
+    csv_tables(out, root, "", NULL, 0);
+    return ferror(out) ? PW_E_IO : PW_OK;
+}

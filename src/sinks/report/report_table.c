@@ -1,0 +1,103 @@
+/* report_table.c — tables out of arrays of objects. */
+#include "report_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int report_is_table(json_t *arr)
+{
+    if (!json_is_array(arr) || json_array_size(arr) == 0)
+        return 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) if (!json_is_object(v)) return 0;
+    return 1;
+}
+
+static int table_add(report_table *t, const char *name)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->columns[i], name))
+            return 1;
+    char **nc = realloc(t->columns, (t->n + 1) * sizeof *nc);
+    if (!nc)
+        return 0;
+    t->columns = nc;
+    t->columns[t->n] = strdup(name);
+    return t->columns[t->n++] != NULL;
+}
+
+static int table_collect(report_table *t, json_t *obj, const char *prefix)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(obj, k, v)
+    {
+        char name[512];
+        snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", k);
+        if (json_is_array(v))
+            continue;
+        if (json_is_object(v)) {
+            if (!table_collect(t, v, name))
+                return 0;
+        } else if (!table_add(t, name)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int report_table_columns(json_t *arr, report_table *t)
+{
+    t->columns = NULL;
+    t->n = 0;
+    size_t i;
+    json_t *row;
+    json_array_foreach(arr, i, row) if (!table_collect(t, row, "")) return 0;
+    return 1;
+}
+
+void report_table_free(report_table *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->columns[i]);
+    free(t->columns);
+    t->columns = NULL;
+    t->n = 0;
+}
+
+json_t *report_table_cell(json_t *row, const char *column)
+{
+    const char *p = column;
+    json_t *cur = row;
+    while (cur && *p) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        cur = json_is_object(cur) ? json_object_getn(cur, p, n) : NULL;
+        p += n + (dot ? 1 : 0);
+    }
+    return cur;
+}
+
+const char *report_scalar_text(json_t *v, char *buf, size_t n, int precise)
+{
+    if (!v || json_is_null(v))
+        return "";
+    if (json_is_string(v))
+        return json_string_value(v);
+    if (json_is_integer(v)) {
+        snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+        return buf;
+    }
+    if (json_is_real(v)) {
+        snprintf(buf, n, precise ? "%.17g" : "%.6g", json_real_value(v));
+        return buf;
+    }
+    if (json_is_boolean(v))
+        return json_is_true(v) ? "true" : "false";
+    if (json_is_array(v)) {
+        snprintf(buf, n, "[%zu]", json_array_size(v));
+        return buf;
+    }
+    return "";
+}

@@ -1,0 +1,26 @@
+/* report_table.h — an array of objects seen as a table: the columns are
+ * the union of the (flattened) keys of its rows.  Shared by the text and
+ * CSV renderers. */
+#ifndef PW_SINKS_REPORT_TABLE_H
+#define PW_SINKS_REPORT_TABLE_H
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct report_table {
+    char **columns; /* "energy_j.gpu" for nested objects */
+    size_t n;
+} report_table;
+
+/* 1 when arr is a non-empty array whose items are all objects. */
+int report_is_table(json_t *arr);
+/* Collects the columns of a table: scalar members and members of nested
+ * objects (dotted); nested arrays are not columns.  0 when out of memory. */
+int report_table_columns(json_t *arr, report_table *t);
+void report_table_free(report_table *t);
+/* The value of a dotted column in row, or NULL. */
+json_t *report_table_cell(json_t *row, const char *column);
+/* Scalar as text, the way a person reads it (reals with 6 significant
+ * digits in text, 17 in CSV).  buf must hold 64 bytes for numbers. */
+const char *report_scalar_text(json_t *v, char *buf, size_t n, int precise);
+#endif

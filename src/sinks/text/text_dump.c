@@ -1,0 +1,86 @@
+/* text_dump.c — one line per record for people:
+ *   <time> <location> <type> field=value ...
+ * Named constants print as "9 (MPI_INT)"; bytes as ":hh:hh". */
+#include "sinks/dump/dump.h"
+
+static void text_value(pw_outbuf *o, const pw_field *f, const pw_value *v);
+
+static void text_items(pw_outbuf *o, const pw_value *v)
+{
+    int object = v->type == PW_T_OBJECT;
+    pw_out_char(o, object ? '{' : '[');
+    int first = 1;
+    for (size_t i = 0; i < v->v.list.n; i++) {
+        const pw_value *it = &v->v.list.items[i];
+        if (object && !it->present)
+            continue;
+        if (!first)
+            pw_out_str(o, ", ");
+        first = 0;
+        if (object) {
+            pw_out_str(o, v->v.list.fields[i].name);
+            pw_out_char(o, '=');
+        }
+        text_value(o, object ? &v->v.list.fields[i] : NULL, it);
+    }
+    pw_out_char(o, object ? '}' : ']');
+}
+
+static void text_value(pw_outbuf *o, const pw_field *f, const pw_value *v)
+{
+    if (!v->present) {
+        pw_out_char(o, '-');
+        return;
+    }
+    switch (v->type) {
+    case PW_T_BOOL: pw_out_str(o, v->v.b ? "true" : "false"); break;
+    case PW_T_I64: {
+        pw_out_i64(o, v->v.i);
+        const char *name = f && f->label ? f->label(v->v.i) : NULL;
+        if (name) {
+            pw_out_str(o, " (");
+            pw_out_str(o, name);
+            pw_out_char(o, ')');
+        }
+        break;
+    }
+    case PW_T_U64: pw_out_u64(o, v->v.u); break;
+    case PW_T_F64: pw_out_f64(o, v->v.f); break;
+    case PW_T_STR:
+        pw_out_char(o, '"');
+        pw_out_json_escaped(o, v->v.s.p, v->v.s.n);
+        pw_out_char(o, '"');
+        break;
+    case PW_T_BYTES: pw_out_hex_colons(o, v->v.bytes.p, v->v.bytes.n); break;
+    case PW_T_LIST:
+    case PW_T_OBJECT: text_items(o, v); break;
+    }
+}
+
+void pw_dump_text_record(pw_dump *d, const pw_record *rec)
+{
+    pw_outbuf *o = &d->out;
+    const pw_schema *sc = d->ds->schemas[rec->schema];
+    if (rec->clock == PW_CLOCK_NS && rec->t >= 0)
+        pw_out_u64_width(o, (uint64_t)rec->t, 12);
+    else if (rec->clock == PW_CLOCK_NS)
+        pw_out_i64(o, rec->t);
+    else if (rec->clock == PW_CLOCK_VIRTUAL)
+        pw_out_f64(o, rec->vt);
+    else
+        pw_out_char(o, '-');
+    pw_out_str(o, "  ");
+    pw_out_str(o, d->ds->locs[rec->location].path);
+    pw_out_str(o, "  ");
+    pw_out_str(o, rec->type);
+    const pw_value *vals = pw_record_fields(rec);
+    for (size_t i = 0; i < sc->n_fields; i++) {
+        if (!vals[i].present)
+            continue;
+        pw_out_char(o, ' ');
+        pw_out_str(o, sc->fields[i].name);
+        pw_out_char(o, '=');
+        text_value(o, &sc->fields[i], &vals[i]);
+    }
+    pw_out_char(o, '\n');
+}

@@ -1,0 +1,84 @@
+/* test_outbuf.c — number and string formatting of the record writers. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/outbuf.h"
+#include "harness.h"
+
+/* Runs fn on a buffer that writes to a memory stream; returns the text. */
+static const char *render(void (*fn)(pw_outbuf *))
+{
+    static char text[4096];
+    FILE *f = fmemopen(text, sizeof text, "w");
+    pw_outbuf o;
+    pw_error e;
+    pw_outbuf_init(&o, f, &e);
+    fn(&o);
+    pw_outbuf_flush(&o, &e);
+    pw_outbuf_free(&o);
+    fclose(f);
+    return text;
+}
+
+static void put_ints(pw_outbuf *o)
+{
+    pw_out_u64(o, 0);
+    pw_out_char(o, ' ');
+    pw_out_u64(o, UINT64_MAX);
+    pw_out_char(o, ' ');
+    pw_out_i64(o, INT64_MIN);
+    pw_out_char(o, ' ');
+    pw_out_i64(o, -7);
+    pw_out_char(o, ' ');
+    pw_out_u64_width(o, 42, 6);
+    pw_out_char(o, '|');
+    pw_out_u64_width(o, 1234567, 3);
+}
+
+static void test_integers(void)
+{
+    CHECK_STR(render(put_ints), "0 18446744073709551615 -9223372036854775808 -7     42|1234567");
+}
+
+static void put_floats(pw_outbuf *o)
+{
+    pw_out_f64(o, 0.1);
+    pw_out_char(o, ' ');
+    pw_out_f64(o, 98.591552734375);
+    pw_out_char(o, ' ');
+    pw_out_f64(o, DBL_MAX);
+    pw_out_char(o, ' ');
+    pw_out_f64(o, -0.0);
+    pw_out_char(o, ' ');
+    pw_out_f64(o, NAN);
+}
+
+static void test_floats_round_trip(void)
+{
+    CHECK_STR(render(put_floats), "0.1 98.591552734375 1.7976931348623157e+308 -0 nan");
+}
+
+static void put_json(pw_outbuf *o)
+{
+    static const char s[] = "a\"b\\c\n\x01\xc3\xa9\xff";
+    pw_out_json_escaped(o, s, sizeof s - 1);
+}
+
+static void test_json_escaping(void)
+{
+    /* Valid UTF-8 stays; a stray byte becomes \u00ff so the JSON stays valid. */
+    CHECK_STR(render(put_json), "a\\\"b\\\\c\\n\\u0001\xc3\xa9\\u00ff");
+}
+
+static void put_hex(pw_outbuf *o)
+{
+    const uint8_t b[] = {0x00, 0xab, 0x10};
+    pw_out_hex_colons(o, b, 3);
+    pw_out_hex_colons(o, b, 0);
+}
+
+static void test_hex(void) { CHECK_STR(render(put_hex), ":00:ab:10"); }
+
+TEST_MAIN(T(test_integers), T(test_floats_round_trip), T(test_json_escaping), T(test_hex))

@@ -1,0 +1,66 @@
+/* test_report.c — the report tree and its three renderings. */
+#include "harness.h"
+#include "perfweave.h"
+
+static const char *render(pw_report *r, pw_report_style style)
+{
+    static char text[8192];
+    memset(text, 0, sizeof text);
+    FILE *f = fmemopen(text, sizeof text - 1, "w");
+    pw_error e;
+    CHECK_EQ_INT(pw_report_write(r, f, style, &e), PW_OK);
+    fclose(f);
+    return text;
+}
+
+static pw_report *sample_report(void)
+{
+    pw_report *r = pw_report_new();
+    pw_rnode *root = pw_report_root(r);
+    pw_rnode_str(root, "format", "x");
+    pw_rnode_uint(root, "events", 42);
+    pw_rnode_num(root, "nan_is_null", 0.0 / 0.0);
+    pw_rnode *rows = pw_rnode_array(root, "runs");
+    for (int i = 0; i < 2; i++) {
+        pw_rnode *o = pw_rnode_object(rows, NULL);
+        pw_rnode_str(o, "name", i ? "b,c" : "a");
+        pw_rnode *e = pw_rnode_object(o, "energy_j");
+        pw_rnode_num(e, "gpu", 1.5 + i);
+        pw_rnode *ph = pw_rnode_array(o, "phases");
+        pw_rnode *p = pw_rnode_object(ph, NULL);
+        pw_rnode_int(p, "index", i);
+    }
+    return r;
+}
+
+static void test_json(void)
+{
+    pw_report *r = sample_report();
+    const char *t = render(r, PW_REPORT_JSON);
+    CHECK(strstr(t, "\"events\": 42") != NULL);
+    CHECK(strstr(t, "\"nan_is_null\": null") != NULL);
+    CHECK(strstr(t, "\"gpu\": 2.5") != NULL);
+    pw_report_free(r);
+}
+
+static void test_csv(void)
+{
+    pw_report *r = sample_report();
+    const char *t = render(r, PW_REPORT_CSV);
+    CHECK(strstr(t, "# summary\nkey,value\nformat,x\nevents,42\nnan_is_null,\n") != NULL);
+    CHECK(strstr(t, "# runs\nname,energy_j.gpu\na,1.5\n\"b,c\",2.5\n") != NULL);
+    CHECK(strstr(t, "# runs.phases\nruns_index,index\n1,1\n") != NULL);
+    pw_report_free(r);
+}
+
+static void test_text(void)
+{
+    pw_report *r = sample_report();
+    const char *t = render(r, PW_REPORT_TEXT);
+    CHECK(strstr(t, "format") == t);
+    CHECK(strstr(t, "runs (2)\n") != NULL);
+    CHECK(strstr(t, "energy_j.gpu") != NULL);
+    pw_report_free(r);
+}
+
+TEST_MAIN(T(test_json), T(test_csv), T(test_text))
