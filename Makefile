@@ -4,6 +4,7 @@
 #                then build the libFuzzer harnesses and run each briefly
 .PHONY: all deps build build-asan build-fuzz test test-release test-asan test-fuzz demo bench fuzz install clean
 
+MAKEFLAGS += --no-print-directory
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 20
@@ -40,11 +41,7 @@ test-fuzz: build-fuzz
 test: test-release test-asan test-fuzz
 
 demo: build
-	@echo "== perfweave info examples/ovni/mpi-func"
-	@$(PW) info examples/ovni/mpi-func
-	@echo
-	@echo "== perfweave stats examples/ovni/mpi-func"
-	@$(PW) stats examples/ovni/mpi-func
+	@PW=$(PW) sh scripts/demo.sh
 
 bench: build
 	@sh bench/run.sh

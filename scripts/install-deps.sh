@@ -1,12 +1,12 @@
 #!/bin/sh
 # install-deps.sh — installs the Debian packages perfweave needs to build,
-# test and fuzz.  Idempotent, and quiet when everything is present.
+# test and fuzz: the union of scripts/deps/*.txt (one list per area, so a
+# new format adds its own file).  Idempotent, and quiet when all are present.
 set -eu
-
-PACKAGES="build-essential cmake pkg-config libjansson-dev clang libclang-rt-14-dev zstd python3 time"
+cd "$(dirname "$0")/deps"
 
 missing=""
-for p in $PACKAGES; do
+for p in $(cat ./*.txt | sed 's/#.*//' | tr -s ' \t' '\n\n' | sort -u); do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
