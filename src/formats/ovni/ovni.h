@@ -45,6 +45,8 @@ pw_status ovni_layout_open(pw_dataset *ds, pw_error *err);
 char *ovni_find_root(const char *path);
 /* 1 when path names a stream file that starts with the ovni magic. */
 int ovni_is_stream_file(const char *path);
+/* 1 when a file's name is that of a stream (*.obs, thread.<tid>). */
+int ovni_looks_like_stream_name(const char *path);
 
 /* ovni_schemas.c: one schema per known event plus the catch-all. */
 pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err);
