@@ -119,6 +119,15 @@ def compare_streams(name, want, got):
     return total
 
 
+def check_serial_equals_parallel(pw, name, trace):
+    """The epoch-parallel dump (-j 2) writes the same bytes as the plain
+    merge (-j 1), in both styles."""
+    for style in ([], ["--jsonl"]):
+        outs = [run([pw, "dump", trace, "-q", "-j", j] + style).stdout for j in ("1", "2")]
+        if outs[0] != outs[1]:
+            fail("%s: dump %s differs between -j 1 and -j 2" % (name, " ".join(style)))
+
+
 def check_merge_order(name, records):
     last = None
     for i, r in enumerate(records):
@@ -295,6 +304,7 @@ def main():
             fail("%s: dump exited %d on an undamaged trace" % (name, rc))
         n = compare_streams(name, want, got)
         check_merge_order(name, records)
+        check_serial_equals_parallel(pw, name, d)
         check_findings(pw, name, d)
         check_stats(pw, name, d, want)
         described = check_descriptions(name, d, records) if style == "x" else 0
