@@ -16,13 +16,12 @@ static pw_record_kind kind_of(const char *mcv)
     return mcv[2] == '[' ? PW_REC_BEGIN : mcv[2] == ']' ? PW_REC_END : PW_REC_INSTANT;
 }
 
-/* A model's table, every entry the catch-all until events are put in. */
-static uint16_t *model_table(int32_t unknown)
+/* A model's table: zeroed, which maps every MCV to schema 0, the
+ * catch-all, until known events are put in (calloc of zero pages is
+ * nearly free, a fill loop is not). */
+static uint16_t *model_table(void)
 {
-    uint16_t *t = malloc(65536 * sizeof *t);
-    for (size_t i = 0; t && i < 65536; i++)
-        t[i] = (uint16_t)unknown;
-    return t;
+    return calloc(65536, sizeof(uint16_t));
 }
 
 pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
@@ -33,7 +32,7 @@ pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     od->unknown_schema = pw_ds_add_schema(ds, "ovni.event", "an event of a model perfweave does not know",
                                           PW_REC_INSTANT, ovni_unknown_fields, 1);
-    if (od->unknown_schema < 0)
+    if (od->unknown_schema != 0) /* the first schema: model_table relies on it */
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     for (size_t i = 0; i < ovni_n_event_defs; i++) {
         const ovni_event_def *d = &ovni_event_defs[i];
@@ -47,7 +46,7 @@ pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
         if (s < 0)
             return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
         const uint8_t *m = (const uint8_t *)d->mcv;
-        if (!od->by_model[m[0]] && !(od->by_model[m[0]] = model_table(od->unknown_schema)))
+        if (!od->by_model[m[0]] && !(od->by_model[m[0]] = model_table()))
             return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
         od->by_model[m[0]][m[1] << 8 | m[2]] = (uint16_t)s;
         od->defs[s] = d;
