@@ -104,13 +104,14 @@ class Polygon:
         return max(float(p) for t, p in self.knots if a <= t <= b)
 
 
-def sample_times(rng, start, end, period_us, knots, gap=None):
-    """Irregular times (period +-25 %) plus every knot; `gap` drops an interval."""
+def sample_times(rng, start, end, period_us, knots, gap=None, quantum=1):
+    """Irregular times (period +-25 %) plus every knot; `gap` drops an
+    interval; times are multiples of `quantum` us (1000 for ms timestamps)."""
     times = set(t for t, _ in knots if start <= t <= end)
     t = start
     while t <= end:
         if not (gap and gap[0] < t < gap[1]):
-            times.add(t)
+            times.add(t - t % quantum)
         t += int(period_us * rng.uniform(0.75, 1.25))
     return sorted(times)
 
@@ -153,6 +154,9 @@ class Repetition:
         self.epochs = epochs
         self.epoch_len = epoch_len
 
+    def quantum(self):
+        return 1000 if self.variant.get("iso_ms") else 1
+
     def stamp(self, us):
         return iso_utc(us, self.variant.get("iso_ms")) if self.variant.get("iso") else civil(us)
 
@@ -175,7 +179,7 @@ def write_gpu_power(rng, rep, d, setting):
     cols = SEED_ORDER if v.get("seed_order") else GPU_COLUMNS
     cols = [c for c in cols if c not in v.get("drop", ())]
     times = sample_times(rng, rep.begin - 1500000, rep.end + 1500000, 150000, rep.poly.knots,
-                         v.get("gap"))
+                         v.get("gap"), rep.quantum())
     e0 = 1.0e9 + rng.randint(0, 10**6)  # mJ since the driver loaded
     rows = []
     for i, t in enumerate(times):
@@ -207,7 +211,8 @@ def write_external(rng, rep, d):
     nch = v.get("channels", 4)
     names = ["d%dc%d" % (i // 2, i % 2) for i in range(nch)]
     share = [1.0 / nch] * nch
-    times = sample_times(rng, rep.begin - 1000000, rep.end + 1000000, 20000, rep.poly.knots)
+    times = sample_times(rng, rep.begin - 1000000, rep.end + 1000000, 20000, rep.poly.knots,
+                         quantum=rep.quantum())
     rows = []
     for i, t in enumerate(times):
         total_cw = external_power(rep, t) * 100.0  # centiwatts (facts §3.6)
@@ -294,8 +299,12 @@ def variant_of(k):
     return dict(variants[k % len(variants)])
 
 
+KNOT_STAMPS = {}  # repetition directory -> its knots' timestamp texts (for damage())
+
+
 def write_repetition(rng, d, rep, setting, v):
     os.makedirs(d, exist_ok=True)
+    KNOT_STAMPS[d] = [rep.stamp(t) for t, _ in rep.poly.knots]
     write_timestamps(rep, d)
     write_gpu_power(rng, rep, d, setting)
     files = {}
@@ -332,6 +341,8 @@ def generate(out, seed, seconds, reps_scale, malformed):
             setting, sjson = parse_setting(run)
             for r in range(nrep * reps_scale):
                 v = variant_of(k)
+                if v.get("iso_ms"):
+                    begin -= begin % 1000  # millisecond timestamps: knots on the ms grid
                 busy = 150 + setting.get("w", 200) // 3 + setting.get("sm", 1100) // 20 + 7 * r
                 rep = make_rep(rng, begin, 3, seconds, 55 + r, busy, v)
                 d = os.path.join(root, exp, bench, run, str(r))
@@ -392,12 +403,8 @@ def damage(root, expected):
     def rep_dir(exp, run, r):
         return os.path.join(root, exp, RUNS[exp][0], run, r)
 
-    def knot_stamps(d):
-        with open(os.path.join(d, "timestamps.csv")) as f:
-            return [line.split(",")[0] for line in f.read().split("\n")[1:] if line]
-
     d = rep_dir("power-limit", "150W", "0")
-    stamps = knot_stamps(d)
+    stamps = KNOT_STAMPS[d]
     p = os.path.join(d, "gpu-power.csv")
 
     def bad_time(lines):

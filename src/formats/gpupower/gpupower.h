@@ -35,6 +35,7 @@ typedef struct gp_rep {
     int has_power_limit, has_clocks; /* from the run name */
     int64_t power_limit_w, mem_clock_mhz, sm_clock_mhz;
     int32_t loc;                     /* the repetition's location */
+    int external_ok;                 /* power-external.csv has a good header */
     const char *samples[GP_SAMPLE_KINDS]; /* paths of the sample files used (NULL: none) */
 } gp_rep;
 

@@ -166,7 +166,7 @@ static int32_t chain_location(layout_state *st, const gp_rep *rep)
 
 /* One location per d{dev}c{ch} column of power-external.csv (its header
  * is read now; a bad header is reported and the meter left out). */
-static int add_external(layout_state *st, int32_t rep_loc, const char *path)
+static int add_external(layout_state *st, gp_rep *rep, const char *path)
 {
     gp_table *t = malloc(sizeof *t);
     pw_error e;
@@ -177,7 +177,8 @@ static int add_external(layout_state *st, int32_t rep_loc, const char *path)
         pw_ds_diag_error(st->ds, e.status == PW_E_DATA ? PW_SEV_ERROR : PW_SEV_WARNING,
                          "gpupower.bad-header", &e);
     } else {
-        int32_t meter = add_loc(st, rep_loc, PW_LOC_METER, -1, "external", NULL, 0, 0);
+        int32_t meter = add_loc(st, rep->loc, PW_LOC_METER, -1, "external", NULL, 0, 0);
+        rep->external_ok = 1;
         for (size_t i = 0; meter >= 0 && i < t->n_values; i++) {
             char name[32];
             snprintf(name, sizeof name, "d%dc%d", (int)t->channel_dev[i], (int)t->channel_ch[i]);
@@ -223,7 +224,7 @@ static int add_rep_locations(layout_state *st, gp_rep *rep, const pw_dirlist *fi
         } else if (!strcmp(name, "timestamps.csv")) {
             rc = add_loc(st, rep->loc, PW_LOC_OTHER, -1, "phases", path, GP_FILE_TIMESTAMPS, 0) < 0;
         } else if (!strcmp(name, "power-external.csv")) {
-            rc = add_external(st, rep->loc, path);
+            rc = add_external(st, rep, path);
         } else if (ends_with(name, "_samples.csv")) {
             int k = sample_kind(name);
             char loc_name[256];
