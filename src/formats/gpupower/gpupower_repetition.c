@@ -117,10 +117,10 @@ static int read_phases(pw_dataset *ds, const gp_dataset *gd, const gp_rep *rep, 
     if (t)
         note_read_error(ds, s, &e);
     int ok = pl->has_exp_begin && pl->has_exp_end && pl->exp_end >= pl->exp_begin;
-    if (t && !ok)
-        pw_ds_diag(ds, PW_SEV_ERROR, "gpupower.no-window", path, PW_NO_OFFSET,
-                   "no experiment_begin/experiment_end pair in order: the repetition is left "
-                   "out of stats");
+    if (t && !ok) /* the offset of the end: the event was expected before it */
+        pw_ds_diag(ds, PW_SEV_ERROR, "gpupower.no-window", path, (int64_t)t->csv.w.file_size,
+                   "no experiment_begin/experiment_end pair in order before the end of the "
+                   "file: the repetition is left out of stats");
     if (t) {
         gp_table_close(t);
         free(t);
@@ -197,10 +197,6 @@ static void pass_store(pw_dataset *ds, const char *path, source_pass *sp, gp_res
                    "the samples cover only part of the experiment window: %s energy is "
                    "integrated over the overlap",
                    gp_source_names[src]);
-    if (g->backwards)
-        pw_ds_diag(ds, PW_SEV_ERROR, "gpupower.time-backwards", path, PW_NO_OFFSET,
-                   "%llu rows have a time earlier than the row before and were skipped",
-                   (unsigned long long)g->backwards);
     res->has[src] = 1;
     res->energy[src] = (g->value[b] - g->value[a]) * scale;
     if (src == GP_SRC_GPU)

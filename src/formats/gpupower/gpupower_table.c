@@ -154,6 +154,10 @@ void gp_table_close(gp_table *t) { gp_csv_close(&t->csv); }
 static void bad_row(gp_table *t, const char *fmt, ...) PW_PRINTF(2, 3);
 static void bad_row(gp_table *t, const char *fmt, ...)
 {
+    if (!t->bad_rows) {
+        t->first_bad_off = t->csv.line_off;
+        t->first_bad_line = t->csv.line_no;
+    }
     if (t->bad_rows++ >= GP_DIAGS_PER_FILE || !t->ds)
         return;
     char what[256];
@@ -224,8 +228,9 @@ static int parse_cell(gp_table *t, size_t col, const gp_cell *c)
 static void note_bad_total(gp_table *t)
 {
     if (t->bad_rows > GP_DIAGS_PER_FILE && t->ds)
-        pw_ds_diag(t->ds, PW_SEV_ERROR, "gpupower.bad-row", t->csv.w.path, PW_NO_OFFSET,
-                   "%llu malformed rows in all were skipped", (unsigned long long)t->bad_rows);
+        pw_ds_diag(t->ds, PW_SEV_ERROR, "gpupower.bad-row", t->csv.w.path, (int64_t)t->first_bad_off,
+                   "line %llu: the first of %llu malformed rows in all, all skipped",
+                   (unsigned long long)t->first_bad_line, (unsigned long long)t->bad_rows);
 }
 
 pw_status gp_table_next(gp_table *t, pw_error *err)
@@ -247,7 +252,15 @@ pw_status gp_table_next(gp_table *t, pw_error *err)
         size_t col = 0;
         while (col < n && parse_cell(t, col, &t->csv.cells[col]) == 0)
             col++;
-        if (col == n)
-            return PW_OK;
+        if (col < n)
+            continue;
+        /* Rows are written as time goes on; one from the past is damage. */
+        if (t->rows && t->t < t->last_t) {
+            bad_row(t, "time earlier than the previous row's");
+            continue;
+        }
+        t->rows++;
+        t->last_t = t->t;
+        return PW_OK;
     }
 }

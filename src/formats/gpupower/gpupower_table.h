@@ -49,7 +49,10 @@ typedef struct gp_table {
     size_t event_len;
     int64_t data;
     int has_data;
+    uint64_t rows;             /* good rows so far */
+    int64_t last_t;            /* the previous good row's time */
     uint64_t bad_rows;
+    uint64_t first_bad_off, first_bad_line;
 } gp_table;
 
 /* Opens `path` with a window of `window` bytes (GP_WINDOW_*) and reads its
