@@ -13,7 +13,8 @@ figures hold for damaged files too.
 usage: gen_gpupower_tree.py OUT [--malformed] [--bench REPS] [--seconds S] [--seed N]
   OUT/tree/...           the data root
   OUT/expected.json      closed-form figures per repetition and per baseline
-The naive local timestamps are written in UTC+01:00: read with --tz +01:00.
+The naive local timestamps are written in UTC+01:00 (--tz-offset): read them
+with --tz +01:00.
 """
 import argparse
 import json
@@ -333,7 +334,9 @@ def generate(out, seed, seconds, reps_scale, malformed):
     rng = random.Random(seed)
     root = os.path.join(out, "tree")
     shutil.rmtree(out, ignore_errors=True)
-    expected = {"tz": "+01:00", "repetitions": [], "baselines": []}
+    sign = "-" if TZ_OFFSET_S < 0 else "+"
+    tz = "%s%02d:%02d" % (sign, abs(TZ_OFFSET_S) // 3600, abs(TZ_OFFSET_S) % 3600 // 60)
+    expected = {"tz": tz, "repetitions": [], "baselines": []}
     begin = EPOCH_2020 * 1000000 + 12 * 3600 * 1000000 + 34 * 60 * 1000000
     k = 0
     for exp, (bench, runs, nrep) in RUNS.items():
@@ -481,14 +484,18 @@ def bench(out, reps, seconds, seed):
 
 
 def main():
+    global TZ_OFFSET_S
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=6)
     ap.add_argument("--seconds", type=float, default=12.0, help="training seconds per repetition")
     ap.add_argument("--scale", type=int, default=1, help="repetitions per run multiplier")
     ap.add_argument("--malformed", action="store_true", help="damage some files (see damage())")
+    ap.add_argument("--tz-offset", type=int, default=3600,
+                    help="seconds east of UTC of the naive local timestamps (default 3600)")
     ap.add_argument("--bench", type=int, default=0, metavar="REPS", help="a large tree of REPS repetitions")
     a = ap.parse_args()
+    TZ_OFFSET_S = a.tz_offset
     if a.bench:
         bench(a.out, a.bench, a.seconds, a.seed)
     else:

@@ -301,6 +301,38 @@ def scenario_dump(pw, gen, work):
         fail("dump: gpu_power record lacks power/total-energy: %r" % first)
 
 
+def scenario_plot(pw, gen, work):
+    """stats --plot DIR: one power chart per repetition, one energy/time
+    chart per benchmark whose front joins exactly the Pareto runs."""
+    import xml.etree.ElementTree as ET
+    exp = generate(gen, os.path.join(work, "plot"))
+    out = os.path.join(work, "plot", "svg")
+    got, _ = stats(pw, os.path.join(work, "plot", "tree"), ["--plot", out])
+    ns = "{http://www.w3.org/2000/svg}"
+    for e in exp["repetitions"]:
+        name = "%s_%s_%s_%s_power.svg" % (e["experiment"], e["benchmark"], e["run"], e["repetition"])
+        try:
+            root = ET.parse(os.path.join(out, name)).getroot()
+        except (OSError, ET.ParseError) as x:
+            fail("plot: %s: %s" % (name, x))
+            continue
+        shaded = [r for r in root.iter(ns + "rect") if r.get("opacity")]
+        if len(shaded) != len(e["phases"]):
+            fail("plot: %s: %d shaded phases, %d expected" % (name, len(shaded), len(e["phases"])))
+        if not any(len(pl.get("points").split()) > 10 for pl in root.iter(ns + "polyline")):
+            fail("plot: %s: no power curve" % name)
+    for b in got["benchmarks"]:
+        name = "%s_%s_energy_time.svg" % (b["experiment"], b["benchmark"])
+        try:
+            root = ET.parse(os.path.join(out, name)).getroot()
+        except (OSError, ET.ParseError) as x:
+            fail("plot: %s: %s" % (name, x))
+            continue
+        front = [pl for pl in root.iter(ns + "polyline")]
+        if len(front) != 1 or len(front[0].get("points").split()) != len(b["pareto_runs"]):
+            fail("plot: %s: the front does not join the %d Pareto runs" % (name, len(b["pareto_runs"])))
+
+
 def main():
     pw, gen, work, scenario = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
