@@ -117,6 +117,12 @@ def sample_times(rng, start, end, period_us, knots, gap=None, quantum=1):
     return sorted(times)
 
 
+def num(variant, x):
+    """A value as the file holds it: exact decimal (closed-form tests) or,
+    for bench trees, the integer NVML and the meter really report."""
+    return str(int(round(x))) if variant.get("ints") else repr(x)
+
+
 def write_lines(path, header, rows):
     with open(path, "w", newline="") as f:
         f.write(header + "\n")
@@ -189,8 +195,8 @@ def write_gpu_power(rng, rep, d, setting):
                  "app-clock-mem": str(setting.get("mem", 877)),
                  "app-clock-gpu": str(setting.get("sm", 1312)),
                  "enforced-power-limit": str(setting.get("w", 300) * 1000),
-                 "total-energy": repr(e0 + rep.poly.cumulative(t) * 1000.0),
-                 "power-state": "0", "power": repr(p * 1000.0), "tmp": str(40 + i % 30),
+                 "total-energy": num(v, e0 + rep.poly.cumulative(t) * 1000.0),
+                 "power-state": "0", "power": num(v, p * 1000.0), "tmp": str(40 + i % 30),
                  "pci-tx": str(1000 * (i % 7)), "pci-rx": str(2000 * (i % 5)),
                  "util-gpu": str(i % 101), "util-mem": str(i % 57)}
         line = ",".join(cells[c] for c in cols)
@@ -217,7 +223,7 @@ def write_external(rng, rep, d):
     rows = []
     for i, t in enumerate(times):
         total_cw = external_power(rep, t) * 100.0  # centiwatts (facts §3.6)
-        vals = ",".join(repr(total_cw * s) for s in share)
+        vals = ",".join(num(v, total_cw * s) for s in share)
         line = "%s,%s" % (rep.stamp(t), vals)
         rows.append(("%d," % i + line) if v.get("ext_index") else line)
     header = "timestamp," + ",".join(names)
@@ -226,7 +232,7 @@ def write_external(rng, rep, d):
 
 
 def write_samples(rng, rep, d):
-    for kind, fn in (("total_power", lambda t: repr(rep.poly.at(t) * 1000.0)),
+    for kind, fn in (("total_power", lambda t: num(rep.variant, rep.poly.at(t) * 1000.0)),
                      ("gpu_utilization", lambda t: str(int(t // 1000) % 101)),
                      ("memory_utilization", lambda t: str(int(t // 7000) % 60))):
         times = sample_times(rng, rep.begin - 1500000, rep.end + 1500000, 20000, rep.poly.knots)
@@ -470,7 +476,7 @@ def bench(out, reps, seconds, seed):
     srcs = []
     begin = EPOCH_2020 * 1000000
     for i in range(distinct):
-        v = {"samples": True}
+        v = {"samples": True, "ints": True}
         rep = Repetition(rng, begin, 5, seconds, 60, 250 + i, v)
         d = os.path.join(root, "exp", "bench", "%dW" % (100 + 10 * (i % 10)), str(i))
         write_repetition(rng, d, rep, {"w": 100 + 10 * (i % 10)}, v)

@@ -68,21 +68,21 @@ pw_status gp_csv_next_line(gp_csv *c, pw_error *err)
                    (unsigned long long)c->line_no + 1, GP_MAX_LINE);
 }
 
+/* A byte loop, not memchr per cell: cells are a few bytes long, and the
+ * call would cost more than the scan. */
 size_t gp_csv_split(gp_csv *c)
 {
-    const char *p = c->line, *end = c->line + c->len;
-    size_t n = 0;
-    for (;;) {
-        const char *comma = memchr(p, ',', (size_t)(end - p));
-        const char *stop = comma ? comma : end;
+    const char *p = c->line;
+    size_t n = 0, start = 0, len = c->len;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && p[i] != ',')
+            continue;
         if (n == GP_MAX_CELLS)
             return c->n_cells = 0;
-        c->cells[n].p = p;
-        c->cells[n].n = (uint32_t)(stop - p);
+        c->cells[n].p = p + start;
+        c->cells[n].n = (uint32_t)(i - start);
         n++;
-        if (!comma)
-            break;
-        p = comma + 1;
+        start = i + 1;
     }
     return c->n_cells = n;
 }
@@ -107,58 +107,54 @@ static int parse_double_slow(const char *p, size_t n, double *out)
 }
 
 /* Decimal grammar: [+-] digits [. digits] [(e|E) [+-] digits], at least one
- * digit in the mantissa.  When the significant digits fit 2^53 and the
- * power of ten is within 10^22, m * 10^e (or m / 10^-e) is correctly rounded
- * (Clinger's fast path); anything else goes to strtod. */
-int gp_parse_double(const char *p, size_t n, double *out)
+ * digit in the mantissa, read from p up to the first byte that does not
+ * fit (returned; NULL when there is no number).  When there are at most 19 digits, their value
+ * fits 2^53 and the power of ten is within 10^22, m * 10^e (or m / 10^-e)
+ * is correctly rounded (Clinger's fast path); anything else goes to
+ * strtod. */
+const char *gp_scan_double(const char *p, const char *end, double *out)
 {
-    const char *s = p, *end = p + n;
+    const char *s = p;
     int neg = 0;
     if (s < end && (*s == '-' || *s == '+'))
         neg = *s++ == '-';
-    uint64_t m = 0;
-    int digits = 0, exp10 = 0, seen = 0;
-    for (; s < end && (unsigned)(*s - '0') < 10; s++, seen++) {
-        if (digits < 19) {
-            m = m * 10 + (uint64_t)(*s - '0');
-            digits += m != 0;
-        } else {
-            exp10++;
-            digits++;
-        }
-    }
+    uint64_t m = 0; /* wraps past 19 digits: that case goes to strtod */
+    const char *digits = s;
+    for (; s < end && (unsigned)(*s - '0') < 10; s++)
+        m = m * 10 + (uint64_t)(*s - '0');
+    size_t n_digits = (size_t)(s - digits), n_frac = 0;
     if (s < end && *s == '.') {
-        for (s++; s < end && (unsigned)(*s - '0') < 10; s++, seen++) {
-            if (digits < 19) {
-                m = m * 10 + (uint64_t)(*s - '0');
-                digits += m != 0;
-                exp10--;
-            } else {
-                digits++;
-            }
-        }
+        const char *frac = ++s;
+        for (; s < end && (unsigned)(*s - '0') < 10; s++)
+            m = m * 10 + (uint64_t)(*s - '0');
+        n_frac = (size_t)(s - frac);
     }
-    if (!seen)
-        return -1;
+    if (!n_digits && !n_frac)
+        return NULL;
+    int exp10 = -(int)(n_frac < 10000 ? n_frac : 10000);
     if (s < end && (*s == 'e' || *s == 'E')) {
         s++;
-        int eneg = 0, e = 0, edigits = 0;
+        int eneg = 0, e = 0;
         if (s < end && (*s == '-' || *s == '+'))
             eneg = *s++ == '-';
-        for (; s < end && (unsigned)(*s - '0') < 10; s++, edigits++)
+        const char *es = s;
+        for (; s < end && (unsigned)(*s - '0') < 10; s++)
             e = e < 10000 ? e * 10 + (*s - '0') : e;
-        if (!edigits)
-            return -1;
+        if (s == es)
+            return NULL;
         exp10 += eneg ? -e : e;
     }
-    if (s != end)
-        return -1;
-    if (digits > 19 || m > ((uint64_t)1 << 53) || exp10 > 22 || exp10 < -22)
-        return parse_double_slow(p, n, out);
+    if (n_digits + n_frac > 19 || m > ((uint64_t)1 << 53) || exp10 > 22 || exp10 < -22)
+        return parse_double_slow(p, (size_t)(s - p), out) == 0 ? s : NULL;
     double v = (double)m;
     v = exp10 >= 0 ? v * pow10_exact[exp10] : v / pow10_exact[-exp10];
     *out = neg ? -v : v;
-    return 0;
+    return s;
+}
+
+int gp_parse_double(const char *p, size_t n, double *out)
+{
+    return gp_scan_double(p, p + n, out) == p + n ? 0 : -1;
 }
 
 int gp_parse_int(const char *p, size_t n, int64_t *out)

@@ -53,6 +53,10 @@ size_t gp_csv_split(gp_csv *c);
  * refused).  0 on success, -1 when the cell is not a number.  An empty cell
  * is not a number either: callers treat it as missing before asking. */
 int gp_parse_double(const char *p, size_t n, double *out);
+/* Reads the longest decimal number at p (before end): the byte after it,
+ * or NULL when p starts no number.  Rows are parsed with it in one pass:
+ * the number ends where its cell ends. */
+const char *gp_scan_double(const char *p, const char *end, double *out);
 /* Parses a whole cell as a signed decimal integer; 0 or -1. */
 int gp_parse_int(const char *p, size_t n, int64_t *out);
 #endif

@@ -233,6 +233,49 @@ static void note_bad_total(gp_table *t)
                    (unsigned long long)t->first_bad_line, (unsigned long long)t->bad_rows);
 }
 
+/* The cell that starts at p: up to the next comma or the line's end. */
+static gp_cell cell_at(const char *p, const char *end)
+{
+    const char *q = p;
+    while (q < end && *q != ',')
+        q++;
+    return (gp_cell){p, (uint32_t)(q - p)};
+}
+
+/* One pass over the row: value cells are parsed where they start (the
+ * number must end at the comma), other cells are delimited first.  0, or
+ * -1 when the row is bad (reported). */
+static int parse_row(gp_table *t)
+{
+    const char *p = t->csv.line, *end = p + t->csv.len;
+    t->has_data = 0;
+    for (size_t col = 0; col < t->n_cols; col++) {
+        int role = t->col_role[col];
+        if (role >= 0 && p < end && *p != ',') {
+            const char *q = gp_scan_double(p, end, &t->v[role]);
+            if (!q || (q < end && *q != ',')) {
+                gp_cell c = cell_at(p, end);
+                return parse_cell(t, col, &c); /* reports the bad number */
+            }
+            p = q;
+        } else {
+            gp_cell c = cell_at(p, end);
+            if (parse_cell(t, col, &c) != 0)
+                return -1;
+            p += c.n;
+        }
+        if (col + 1 < t->n_cols && p < end)
+            p++; /* the comma */
+        else if (col + 1 < t->n_cols || p < end)
+            break;
+        else
+            return 0;
+    }
+    gp_csv_split(&t->csv);
+    bad_row(t, "%zu columns expected (as in the header), found %zu", t->n_cols, t->csv.n_cells);
+    return -1;
+}
+
 pw_status gp_table_next(gp_table *t, pw_error *err)
 {
     for (;;) {
@@ -243,16 +286,7 @@ pw_status gp_table_next(gp_table *t, pw_error *err)
             return s;
         if (!t->csv.len)
             continue; /* a blank line (the end of a hand-edited file) */
-        size_t n = gp_csv_split(&t->csv);
-        if (n != t->n_cols) {
-            bad_row(t, "%zu columns expected (as in the header), found %zu", t->n_cols, n);
-            continue;
-        }
-        t->has_data = 0;
-        size_t col = 0;
-        while (col < n && parse_cell(t, col, &t->csv.cells[col]) == 0)
-            col++;
-        if (col < n)
+        if (parse_row(t) != 0)
             continue;
         /* Rows are written as time goes on; one from the past is damage. */
         if (t->rows && t->t < t->last_t) {
