@@ -96,16 +96,32 @@ static int64_t local_offset(int64_t naive_s, gp_time_cache *cache)
     return off;
 }
 
+/* Days since the epoch of "YYYY-MM-DD" at p, or -1 when it is no date. */
+static int64_t date_days(const char *p)
+{
+    int y = digits(p, 4), mo = digits(p + 5, 2), d = digits(p + 8, 2);
+    /* Years outside 1900-2200 would not fit int64 nanoseconds safely. */
+    if (p[4] != '-' || p[7] != '-' || y < 1900 || y > 2200 || mo < 1 || mo > 12 || d < 1 ||
+        d > days_in_month(y, mo))
+        return -1;
+    return days_from_civil(y, mo, d);
+}
+
 int gp_parse_time(const char *p, size_t n, const gp_tz *tz, gp_time_cache *cache, int64_t *ns)
 {
-    if (n < 19 || p[4] != '-' || p[7] != '-' || (p[10] != ' ' && p[10] != 'T') || p[13] != ':' ||
-        p[16] != ':')
+    if (n < 19 || (p[10] != ' ' && p[10] != 'T') || p[13] != ':' || p[16] != ':')
         return -1;
-    int y = digits(p, 4), mo = digits(p + 5, 2), d = digits(p + 8, 2);
+    int64_t days;
+    if (cache->date[0] && !memcmp(cache->date, p, 10)) {
+        days = cache->days;
+    } else {
+        if ((days = date_days(p)) < 0)
+            return -1;
+        memcpy(cache->date, p, 10);
+        cache->days = days;
+    }
     int h = digits(p + 11, 2), mi = digits(p + 14, 2), s = digits(p + 17, 2);
-    /* Years outside 1900-2200 would not fit int64 nanoseconds safely. */
-    if (y < 1900 || y > 2200 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 ||
-        s > 59 || d > days_in_month(y, mo))
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59)
         return -1;
     size_t i = 19;
     int64_t frac = 0;
@@ -118,7 +134,7 @@ int gp_parse_time(const char *p, size_t n, const gp_tz *tz, gp_time_cache *cache
         for (size_t k = i - start; k < 9; k++)
             frac *= 10;
     }
-    int64_t naive = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s, off;
+    int64_t naive = days * 86400 + h * 3600 + mi * 60 + s, off;
     if (i == n)
         off = tz->local ? local_offset(naive, cache) : tz->offset_s;
     else if (n - i == 1 && p[i] == 'Z')

@@ -18,11 +18,15 @@ typedef struct gp_tz {
 /* Parses "local", "UTC", "Z", "+HH:MM", "-HHMM" or "+HH".  0 or -1. */
 int gp_tz_parse(const char *text, gp_tz *out);
 
-/* The local offset of the last hour seen, so that mktime runs once per hour
- * of data rather than once per row.  Zero-initialise; one per reader. */
+/* What the previous row's time already worked out: its date (rows of a
+ * file share it) and the local offset of its hour, so that the calendar
+ * and mktime run once per day and hour rather than once per row.
+ * Zero-initialise; one per reader. */
 typedef struct gp_time_cache {
     int64_t hour;      /* naive hours since the epoch + 1 (0: empty) */
     int64_t offset_s;
+    char date[10];     /* "YYYY-MM-DD" of `days` (date[0] == 0: empty) */
+    int64_t days;
 } gp_time_cache;
 
 /* Parses a whole cell "YYYY-MM-DD[ T]HH:MM:SS[.f{1,9}][Z|+HH:MM|+HHMM|+HH]"
