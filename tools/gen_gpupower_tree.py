@@ -134,7 +134,7 @@ class Repetition:
 
     def __init__(self, rng, begin_us, epochs, seconds, idle, busy, variant):
         self.variant = variant
-        epoch_len = int(seconds * 1e6 / (epochs + 1))
+        epoch_len = int(seconds * 1e3 / (epochs + 1)) * 1000  # knots on the ms grid
         self.events = [("experiment_begin", begin_us, "")]
         t = begin_us + 1000000
         self.events.append(("train_begin", t, ""))
@@ -144,7 +144,7 @@ class Repetition:
             if variant.get("batches"):
                 self.events.append(("batch_begin", t + 1000, "0"))
                 self.events.append(("batch_end", t + epoch_len // 2, "0"))
-            knots.append((t + epoch_len // 3, busy + rng.randint(-20, 20)))
+            knots.append((t + epoch_len // 3000 * 1000, busy + rng.randint(-20, 20)))
             t += epoch_len
             knots.append((t, busy + rng.randint(-30, 10)))
             self.events.append(("epoch_end", t, str(e)))
