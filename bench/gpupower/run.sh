@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 REPS=${1:-1000}
 SECONDS_PER_REP=${2:-60}
 PW=${PW:-build/release/perfweave}
-OUT=bench/out/gpupower-$REPS
+OUT=bench/out/gpupower-$REPS-$SECONDS_PER_REP
 if [ ! -d "$OUT/tree" ]; then
     python3 tools/gen_gpupower_tree.py "$OUT" --bench "$REPS" --seconds "$SECONDS_PER_REP"
 fi

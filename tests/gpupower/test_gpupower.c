@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "formats/gpupower/gpupower.h"
 #include "formats/gpupower/gpupower_energy.h"
@@ -135,4 +136,52 @@ static void test_integral(void)
     CHECK(isnan(sp.std) && sp.mean == 1);
 }
 
-TEST_MAIN(T(test_numbers), T(test_timestamps), T(test_run_names), T(test_integral))
+static const char *write_temp(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "test_gpupower_%d.csv", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* A table by column name: a byte order mark, CRLF line ends, the pandas
+ * index column, columns in another order, an empty (missing) cell, a bad
+ * row skipped, a last line without end of line. */
+static void test_table(void)
+{
+    const char *path = write_temp("\xef\xbb\xbf,power,timestamp,tmp\r\n"
+                                  "0,1500.5,2020-03-16 00:00:01,40\r\n"
+                                  "1,,2020-03-16 00:00:02.5,41\r\n"
+                                  "2,12x,2020-03-16 00:00:03,42\r\n"
+                                  "3,2000,2020-03-16T00:00:04Z,43");
+    gp_tz utc;
+    gp_tz_parse("UTC", &utc);
+    gp_table t;
+    pw_error e;
+    CHECK(gp_table_open(&t, NULL, path, GP_FILE_GPU, &utc, GP_WINDOW_STREAM, &e) == PW_OK);
+    CHECK(t.has_value[GP_POWER] && t.has_value[GP_TMP] && !t.has_value[GP_TOTAL_ENERGY]);
+    const int64_t day = 1584316800LL * 1000000000;
+    CHECK(gp_table_next(&t, &e) == PW_OK && t.t == day + 1000000000 && t.v[GP_POWER] == 1500.5);
+    CHECK(gp_table_next(&t, &e) == PW_OK && t.t == day + 2500000000 && isnan(t.v[GP_POWER]));
+    CHECK(gp_table_next(&t, &e) == PW_OK && t.t == day + 4000000000 && t.v[GP_TMP] == 43);
+    CHECK(t.bad_rows == 1 && t.first_bad_line == 4);
+    CHECK(gp_table_next(&t, &e) == PW_END);
+    gp_table_close(&t);
+    /* Headers a kind cannot do without. */
+    path = write_temp("time,event\n");
+    CHECK(gp_table_open(&t, NULL, path, GP_FILE_TIMESTAMPS, &utc, GP_WINDOW_STREAM, &e) == PW_E_DATA);
+    CHECK(strstr(e.message, "'timestamp'") != NULL);
+    gp_table_close(&t);
+    path = write_temp("");
+    CHECK(gp_table_open(&t, NULL, path, GP_FILE_GPU, &utc, GP_WINDOW_STREAM, &e) == PW_E_DATA);
+    CHECK(strstr(e.message, "empty file") != NULL && e.has_offset);
+    gp_table_close(&t);
+    path = write_temp(",timestamp,x1\n");
+    CHECK(gp_table_open(&t, NULL, path, GP_FILE_EXTERNAL, &utc, GP_WINDOW_STREAM, &e) == PW_E_DATA);
+    gp_table_close(&t);
+    remove(path);
+}
+
+TEST_MAIN(T(test_numbers), T(test_timestamps), T(test_run_names), T(test_integral), T(test_table))

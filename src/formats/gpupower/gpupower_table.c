@@ -101,6 +101,11 @@ static pw_status read_header(gp_table *t, pw_error *err)
                        kind_file[t->kind]);
     if (s != PW_OK)
         return s;
+    /* A UTF-8 byte order mark (spreadsheet tools write one) is not a name. */
+    if (t->csv.len >= 3 && !memcmp(t->csv.line, "\xef\xbb\xbf", 3)) {
+        t->csv.line += 3;
+        t->csv.len -= 3;
+    }
     size_t n = gp_csv_split(&t->csv);
     if (!n)
         return pw_fail(err, PW_E_DATA, path, 0, "line 1: more than %d columns", GP_MAX_CELLS);
