@@ -127,6 +127,8 @@ pw_status gp_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
             c->err_code = "gpupower.bad-header";
         return s;
     }
+    /* The channels of one meter file share its rows: one reports them. */
+    g->tab.quiet = g->info.kind == GP_FILE_EXTERNAL && g->info.value > 0;
     c->impl = g;
     c->ops = &gp_cursor_ops;
     c->rec.clock = PW_CLOCK_NS;

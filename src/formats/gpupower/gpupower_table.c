@@ -163,7 +163,7 @@ static void bad_row(gp_table *t, const char *fmt, ...)
         t->first_bad_off = t->csv.line_off;
         t->first_bad_line = t->csv.line_no;
     }
-    if (t->bad_rows++ >= GP_DIAGS_PER_FILE || !t->ds)
+    if (t->bad_rows++ >= GP_DIAGS_PER_FILE || !t->ds || t->quiet)
         return;
     char what[256];
     va_list ap;
@@ -232,7 +232,7 @@ static int parse_cell(gp_table *t, size_t col, const gp_cell *c)
 
 static void note_bad_total(gp_table *t)
 {
-    if (t->bad_rows > GP_DIAGS_PER_FILE && t->ds)
+    if (t->bad_rows > GP_DIAGS_PER_FILE && t->ds && !t->quiet)
         pw_ds_diag(t->ds, PW_SEV_ERROR, "gpupower.bad-row", t->csv.w.path, (int64_t)t->first_bad_off,
                    "line %llu: the first of %llu malformed rows in all, all skipped",
                    (unsigned long long)t->first_bad_line, (unsigned long long)t->bad_rows);

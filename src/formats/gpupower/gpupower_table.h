@@ -34,6 +34,7 @@ typedef struct gp_table {
     gp_csv csv;
     gp_file_kind kind;
     pw_dataset *ds;          /* diagnostics go here */
+    int quiet;               /* bad rows are skipped without a diagnostic */
     const gp_tz *tz;
     gp_time_cache tcache;
     size_t n_cols;
