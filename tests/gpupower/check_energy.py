@@ -190,6 +190,13 @@ def scenario_baseline(pw, gen, work):
     check_repetitions(got, want, "baseline")
     if got.get("baseline_subtracted") is not True:
         fail("baseline: baseline_subtracted is not true")
+    # From one repetition's directory: the _baseline above it is found.
+    e = want[0]
+    rep = os.path.join(work, "base", "tree", e["experiment"], e["benchmark"], e["run"], e["repetition"])
+    got, err = stats(pw, rep, ["--subtract-baseline"])
+    check_repetitions(got, [e], "baseline from a repetition")
+    if "no-baseline" in err:
+        fail("baseline: the _baseline above %s was not found" % rep)
 
 
 def scenario_units(pw, gen, work):

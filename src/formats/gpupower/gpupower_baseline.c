@@ -76,9 +76,10 @@ static baseline_group *collect_groups(const gp_dataset *gd, const gp_result *res
     return groups;
 }
 
-void gp_baseline_subtract(const gp_dataset *gd, gp_result *res)
+void gp_baseline_subtract(pw_dataset *ds, const gp_dataset *gd, gp_result *res)
 {
-    size_t n;
+    size_t n, orphans = 0;
+    const char *first_orphan = NULL;
     baseline_group *groups = collect_groups(gd, res, &n);
     for (size_t i = 0; groups && i < gd->n_reps; i++) {
         const gp_rep *rep = &gd->reps[i];
@@ -88,8 +89,15 @@ void gp_baseline_subtract(const gp_dataset *gd, gp_result *res)
         for (size_t k = 0; k < n; k++)
             if (is_under(rep->dir, groups[k].dir) && (!best || strlen(groups[k].dir) > strlen(best->dir)))
                 best = &groups[k];
-        if (best)
+        if (best) {
             subtract(&res[i], best->watts);
+        } else if (!orphans++) {
+            first_orphan = rep->dir;
+        }
     }
+    if (orphans)
+        pw_ds_diag(ds, PW_SEV_WARNING, "gpupower.no-baseline", first_orphan, PW_NO_OFFSET,
+                   "no _baseline directory above this repetition (and %zu others): nothing was "
+                   "subtracted from them", orphans - 1);
     free(groups);
 }

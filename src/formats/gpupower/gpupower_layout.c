@@ -333,6 +333,43 @@ static int walk(layout_state *st, const char *dir, int depth)
     return rc;
 }
 
+/* With --subtract-baseline on a path below the experiment, the idle runs
+ * live above it: walks the `_baseline` directories of up to four
+ * ancestors (the repetition's run, benchmark, experiment, data root). */
+static int walk_baselines_above(layout_state *st, const char *root)
+{
+    char *dir = realpath(root, NULL);
+    int rc = 0;
+    for (int up = 0; dir && up < 4 && rc == 0; up++) {
+        char *slash = strrchr(dir, '/');
+        if (!slash || slash == dir)
+            break;
+        *slash = '\0';
+        pw_dirlist l;
+        pw_error e;
+        if (pw_dirlist_read(dir, &l, &e) != PW_OK)
+            break;
+        for (size_t i = 0; i < l.n && rc == 0; i++) {
+            if (!l.items[i].is_dir || strncmp(l.items[i].name, "_baseline", 9))
+                continue;
+            char *sub = pw_path_join(dir, l.items[i].name);
+            rc = sub ? walk(st, sub, 1) : -1;
+            free(sub);
+        }
+        pw_dirlist_free(&l);
+    }
+    free(dir);
+    return rc;
+}
+
+static int has_baseline(const gp_dataset *gd)
+{
+    for (size_t i = 0; i < gd->n_reps; i++)
+        if (gd->reps[i].baseline)
+            return 1;
+    return 0;
+}
+
 /* Dataset properties from the first system_info.json (facts §3.10). */
 static void system_props(pw_dataset *ds, gp_dataset *gd)
 {
@@ -392,6 +429,8 @@ pw_status gp_layout_open(pw_dataset *ds, gp_dataset *gd, pw_error *err)
         root = slash ? strndup(ds->path, (size_t)(slash - ds->path)) : strdup(".");
     }
     int rc = root ? walk(&st, root, 0) : -1;
+    if (rc == 0 && gd->subtract_baseline && !has_baseline(gd))
+        rc = walk_baselines_above(&st, root);
     free(root);
     if (rc != 0)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");

@@ -35,8 +35,9 @@ typedef struct gp_result {
 void gp_repetition_read(pw_dataset *ds, const gp_rep *rep, gp_result *res);
 void gp_result_free(gp_result *res);
 
-/* gpupower_baseline.c: subtracts each experiment's idle power. */
-void gp_baseline_subtract(const gp_dataset *gd, gp_result *res);
+/* gpupower_baseline.c: subtracts each experiment's idle power (a warning
+ * names repetitions that have no baseline). */
+void gp_baseline_subtract(pw_dataset *ds, const gp_dataset *gd, gp_result *res);
 
 /* gpupower_report.c: the report tree. */
 void gp_report_fill(pw_dataset *ds, const gp_dataset *gd, const gp_result *res, pw_rnode *root);

@@ -28,7 +28,7 @@ pw_status gp_stats(pw_dataset *ds, pw_report *r, pw_error *err)
     stats_job j = {ds, res};
     pw_parallel_for(gd->n_reps, ds->threads, stats_repetition, &j);
     if (gd->subtract_baseline)
-        gp_baseline_subtract(gd, res);
+        gp_baseline_subtract(ds, gd, res);
     gp_report_fill(ds, gd, res, pw_report_root(r));
     pw_status s = gd->plot_dir ? gp_plot_write(ds, gd, res, err) : PW_OK;
     for (size_t i = 0; i < gd->n_reps; i++)
