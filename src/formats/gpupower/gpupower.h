@@ -22,7 +22,6 @@ enum { GP_SAMPLES_TOTAL_POWER = 0, GP_SAMPLES_GPU_UTIL, GP_SAMPLES_MEM_UTIL, GP_
 /* What a location with records reads. */
 typedef struct gp_locinfo {
     gp_file_kind kind;
-    int32_t rep;     /* index into gp_dataset.reps */
     int32_t value;   /* external: channel (value index); samples: GP_SAMPLES_* */
 } gp_locinfo;
 
@@ -36,7 +35,7 @@ typedef struct gp_rep {
     int64_t power_limit_w, mem_clock_mhz, sm_clock_mhz;
     int32_t loc;                     /* the repetition's location */
     int external_ok;                 /* power-external.csv has a good header */
-    const char *samples[GP_SAMPLE_KINDS]; /* paths of the sample files used (NULL: none) */
+    const char *total_power_samples; /* its path, or NULL (the samples energy source) */
 } gp_rep;
 
 typedef struct gp_dataset {

@@ -136,7 +136,7 @@ static int32_t add_loc(layout_state *st, int32_t parent, pw_location_kind kind, 
     int32_t l = pw_ds_add_location(st->ds, parent, kind, id, name, file, file != NULL);
     if (l < 0 || ensure_locinfo(st->gd, (size_t)l + 1) != 0)
         return -1;
-    st->gd->locinfo[l] = (gp_locinfo){fk, (int32_t)st->gd->n_reps - 1, value};
+    st->gd->locinfo[l] = (gp_locinfo){fk, value};
     if (file) {
         struct stat sb;
         if (stat(file, &sb) == 0)
@@ -230,8 +230,8 @@ static int add_rep_locations(layout_state *st, gp_rep *rep, const pw_dirlist *fi
             char loc_name[256];
             snprintf(loc_name, sizeof loc_name, "%.*s", (int)(strlen(name) - 4), name);
             rc = add_loc(st, rep->loc, PW_LOC_GPU, -1, loc_name, path, GP_FILE_SAMPLES, k) < 0;
-            if (k != GP_SAMPLES_OTHER)
-                rep->samples[k] = pw_ds_strdup(st->ds, path);
+            if (k == GP_SAMPLES_TOTAL_POWER)
+                rep->total_power_samples = pw_ds_strdup(st->ds, path);
         }
         free(path);
     }

@@ -88,8 +88,7 @@ typedef struct power_columns {
     uint32_t n[PLOT_COLS];
 } power_columns;
 
-static int read_columns(pw_dataset *ds, const gp_dataset *gd, const gp_rep *rep, const gp_result *r,
-                        power_columns *pc)
+static int read_columns(const gp_dataset *gd, const gp_rep *rep, const gp_result *r, power_columns *pc)
 {
     char *path = gp_rep_file(rep, "gpu-power.csv");
     gp_table *t = malloc(sizeof *t);
@@ -109,7 +108,6 @@ static int read_columns(pw_dataset *ds, const gp_dataset *gd, const gp_rep *rep,
         gp_table_close(t);
     free(t);
     free(path);
-    (void)ds;
     return ok ? 0 : -1;
 }
 
@@ -117,7 +115,7 @@ static void plot_repetition(pw_dataset *ds, const gp_dataset *gd, const gp_rep *
                             power_columns *pc)
 {
     memset(pc, 0, sizeof *pc);
-    if (read_columns(ds, gd, rep, r, pc) != 0)
+    if (read_columns(gd, rep, r, pc) != 0)
         return;
     plot_box b = {0, r->duration_s > 0 ? r->duration_s : 1, 0, 1};
     for (int c = 0; c < PLOT_COLS; c++)

@@ -317,8 +317,8 @@ void gp_repetition_read(pw_dataset *ds, const gp_rep *rep, gp_result *res)
         read_power_file(ds, gd, ext, GP_FILE_EXTERNAL, edges, n_edges, res, GP_SRC_EXTERNAL,
                         gd->external_w_per_unit);
     free(ext);
-    if (rep->samples[GP_SAMPLES_TOTAL_POWER])
-        read_power_file(ds, gd, rep->samples[GP_SAMPLES_TOTAL_POWER], GP_FILE_SAMPLES, edges,
+    if (rep->total_power_samples)
+        read_power_file(ds, gd, rep->total_power_samples, GP_FILE_SAMPLES, edges,
                         n_edges, res, GP_SRC_SAMPLES, 1e-3);
     free(edges);
 }
