@@ -428,6 +428,9 @@ def damage(root, expected):
         k2 = knot_free_line(lines, stamps, j + 3)
         lines[k2] = ",".join(lines[k2].split(",")[:5])
         dmg.append({"file": p, "line": k2 + 1, "words": "columns"})
+        f = knot_free_line(lines, stamps, k2 + 4)  # a valid time, nine years ahead
+        lines[f] = lines[f].replace("2020-03-16 ", "2029-03-16 ", 1)
+        dmg.append({"file": p, "line": f + 1, "words": "out of place"})
         return lines
     rewrite(p, bad_time)
     ep = os.path.join(d, "power-external.csv")

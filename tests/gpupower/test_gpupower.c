@@ -114,7 +114,7 @@ static void test_integral(void)
     gp_integral_add(&g, 0, 100);
     gp_integral_add(&g, s, 100);
     gp_integral_add(&g, 3 * s, 300);
-    gp_integral_add(&g, 2 * s, 999); /* back in time: ignored, counted */
+    gp_integral_add(&g, s / 2, 999); /* before the previous two: ignored, counted */
     gp_integral_add(&g, 5 * s, 300);
     gp_integral_finish(&g);
     CHECK(fabs(value[1] - value[0] - 200.0) < 1e-12);
@@ -122,6 +122,18 @@ static void test_integral(void)
     CHECK(g.backwards == 1);
     CHECK(gp_integral_covers(&g, 0, 2));
     CHECK(gp_integral_peak(&g, 0, 2) == 300.0);
+    /* A sample far in the future, then time goes on from before it: the
+     * future one was out of place and is taken back. */
+    gp_integral_init(&g, edges, 3, value, power, 0, 0, 4 * s);
+    gp_integral_add(&g, 0, 100);
+    gp_integral_add(&g, s, 100);
+    gp_integral_add(&g, 100 * s, 999);
+    gp_integral_add(&g, 2 * s, 100);
+    gp_integral_add(&g, 5 * s, 100);
+    gp_integral_finish(&g);
+    CHECK(fabs(value[1] - value[0] - 150.0) < 1e-12);
+    CHECK(fabs(value[2] - value[1] - 200.0) < 1e-12);
+    CHECK(gp_integral_peak(&g, 0, 2) == 100.0 && g.backwards == 1);
     /* Level mode: the counter's interpolated values at the edges. */
     gp_integral_init(&g, edges, 3, value, power, 1, 0, 0);
     gp_integral_add(&g, 0, 10);
@@ -168,6 +180,18 @@ static void test_table(void)
     CHECK(gp_table_next(&t, &e) == PW_OK && t.t == day + 4000000000 && t.v[GP_TMP] == 43);
     CHECK(t.bad_rows == 1 && t.first_bad_line == 4);
     CHECK(gp_table_next(&t, &e) == PW_END);
+    gp_table_close(&t);
+    /* A row from the future is the damaged one, not every row after it. */
+    path = write_temp("timestamp,power\n2020-03-16 00:00:01,1\n2020-03-16 00:00:02,2\n"
+                      "2029-03-16 00:00:03,3\n2020-03-16 00:00:04,4\n2020-03-16 00:00:05,5\n");
+    CHECK(gp_table_open(&t, NULL, path, GP_FILE_GPU, &utc, GP_WINDOW_STREAM, &e) == PW_OK);
+    int rows = 0;
+    double sum = 0;
+    while (gp_table_next(&t, &e) == PW_OK) {
+        rows++;
+        sum += t.v[GP_POWER];
+    }
+    CHECK(rows == 5 && sum == 15 && t.bad_rows == 1);
     gp_table_close(&t);
     /* Headers a kind cannot do without. */
     path = write_temp("time,event\n");

@@ -14,9 +14,9 @@ void gp_integral_init(gp_integral *g, const int64_t *edges, size_t n_edges, doub
 
 static void note_peak(gp_integral *g, int64_t t, double v)
 {
-    if (t >= g->peak_lo && t <= g->peak_hi && (!g->has_peak || v > g->peak)) {
-        g->peak = v;
-        g->has_peak = 1;
+    if (t >= g->peak_lo && t <= g->peak_hi && (!g->s.has_peak || v > g->s.peak)) {
+        g->s.peak = v;
+        g->s.has_peak = 1;
     }
 }
 
@@ -25,57 +25,66 @@ static void note_peak(gp_integral *g, int64_t t, double v)
  * doubles stay small and exact. */
 static void pass_edges(gp_integral *g, int64_t t, double v)
 {
-    int64_t dt = t - g->t_prev;
-    while (g->next < g->n_edges && g->edges[g->next] <= t) {
-        int64_t de = g->edges[g->next] - g->t_prev;
-        double pe = dt ? g->p_prev + (v - g->p_prev) * ((double)de / (double)dt) : v;
-        g->power[g->next] = pe;
-        g->value[g->next] = g->level ? pe : g->cum + (g->p_prev + pe) * 0.5 * (double)de * 1e-9;
-        g->next++;
+    gp_integral_state *s = &g->s;
+    int64_t dt = t - s->t_prev;
+    while (s->next < g->n_edges && g->edges[s->next] <= t) {
+        int64_t de = g->edges[s->next] - s->t_prev;
+        double pe = dt ? s->p_prev + (v - s->p_prev) * ((double)de / (double)dt) : v;
+        g->power[s->next] = pe;
+        g->value[s->next] = g->level ? pe : s->cum + (s->p_prev + pe) * 0.5 * (double)de * 1e-9;
+        s->next++;
     }
 }
 
 void gp_integral_add(gp_integral *g, int64_t t, double v)
 {
+    gp_integral_state *s = &g->s;
+    if (g->have && t < s->t_prev) {
+        if (s->samples < 2 || t < g->undo.t_prev) {
+            g->backwards++;
+            return;
+        }
+        *s = g->undo; /* the previous sample was out of place */
+        g->backwards++;
+    }
+    g->undo = *s;
     if (!g->have) {
         g->have = 1;
-        g->t_first = g->t_prev = t;
-        g->p_prev = v;
+        g->t_first = s->t_prev = t;
+        s->p_prev = v;
         /* Edges before the first sample: nothing integrated yet. */
-        while (g->next < g->n_edges && g->edges[g->next] <= t) {
-            g->power[g->next] = v;
-            g->value[g->next++] = g->level ? v : 0.0;
+        while (s->next < g->n_edges && g->edges[s->next] <= t) {
+            g->power[s->next] = v;
+            g->value[s->next++] = g->level ? v : 0.0;
         }
-    } else if (t < g->t_prev) {
-        g->backwards++;
-        return;
     } else {
         pass_edges(g, t, v);
-        g->cum += (g->p_prev + v) * 0.5 * (double)(t - g->t_prev) * 1e-9;
-        g->t_prev = t;
-        g->p_prev = v;
+        s->cum += (s->p_prev + v) * 0.5 * (double)(t - s->t_prev) * 1e-9;
+        s->t_prev = t;
+        s->p_prev = v;
     }
-    g->samples++;
+    s->samples++;
     note_peak(g, t, v);
 }
 
 void gp_integral_finish(gp_integral *g)
 {
-    for (; g->next < g->n_edges; g->next++) {
-        g->power[g->next] = g->p_prev;
-        g->value[g->next] = g->level ? g->p_prev : g->cum;
+    gp_integral_state *s = &g->s;
+    for (size_t i = s->next; i < g->n_edges; i++) {
+        g->power[i] = s->p_prev;
+        g->value[i] = g->level ? s->p_prev : s->cum;
     }
 }
 
 int gp_integral_covers(const gp_integral *g, size_t a, size_t b)
 {
-    return g->samples && g->t_first <= g->edges[a] && g->t_prev >= g->edges[b];
+    return g->s.samples && g->t_first <= g->edges[a] && g->s.t_prev >= g->edges[b];
 }
 
 double gp_integral_peak(const gp_integral *g, size_t a, size_t b)
 {
     double p = g->power[a] > g->power[b] ? g->power[a] : g->power[b];
-    return g->has_peak && g->peak > p ? g->peak : p;
+    return g->s.has_peak && g->s.peak > p ? g->s.peak : p;
 }
 
 size_t gp_edge_index(const int64_t *edges, size_t n, int64_t t)

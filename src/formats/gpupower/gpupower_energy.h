@@ -13,26 +13,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The running state, kept also as it was before the last sample, so that
+ * a sample found out of place can be taken back. */
+typedef struct gp_integral_state {
+    int64_t t_prev;
+    double p_prev, cum, peak;
+    size_t next;
+    uint64_t samples;
+    int has_peak;
+} gp_integral_state;
+
 typedef struct gp_integral {
     const int64_t *edges;  /* sorted, unique, ns */
     size_t n_edges;
     double *value;         /* per edge: J since the first sample, or the level */
     double *power;         /* per edge: the interpolated sample value */
     int level;
-    size_t next;           /* the first edge not yet passed */
     int have;
-    int64_t t_prev, t_first;
-    double p_prev, cum;
-    uint64_t samples, backwards;
+    int64_t t_first;
+    gp_integral_state s;      /* now */
+    gp_integral_state undo;   /* before the last sample */
+    uint64_t backwards;
     int64_t peak_lo, peak_hi; /* the peak is taken over samples in [lo, hi] */
-    double peak;
-    int has_peak;
 } gp_integral;
 
 /* value and power must hold n_edges doubles each. */
 void gp_integral_init(gp_integral *g, const int64_t *edges, size_t n_edges, double *value,
                       double *power, int level, int64_t peak_lo, int64_t peak_hi);
-/* One sample; a time earlier than the previous one is counted and ignored. */
+/* One sample.  A time earlier than the previous sample's but not earlier
+ * than the one before: the previous sample was out of place and is taken
+ * back first (as gp_table does).  Earlier still: counted and ignored. */
 void gp_integral_add(gp_integral *g, int64_t t, double v);
 /* Edges after the last sample take its value (the integral stops there). */
 void gp_integral_finish(gp_integral *g);

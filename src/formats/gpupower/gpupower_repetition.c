@@ -188,7 +188,7 @@ static void pass_store(pw_dataset *ds, const char *path, source_pass *sp, gp_res
 {
     gp_integral *g = &sp->g;
     gp_integral_finish(g);
-    if (!g->samples)
+    if (!g->s.samples)
         return;
     const int64_t *ed = g->edges;
     size_t n = g->n_edges, a = gp_edge_index(ed, n, res->begin), b = gp_edge_index(ed, n, res->end);

@@ -238,6 +238,19 @@ static void note_bad_total(gp_table *t)
                    (unsigned long long)t->first_bad_line, (unsigned long long)t->bad_rows);
 }
 
+/* The previous row's time lies after this row's and after the rows
+ * before it: it is the damaged one (readers of the time series drop it,
+ * see gp_integral_add). */
+static void note_outlier(gp_table *t)
+{
+    t->bad_rows++;
+    if (t->ds && !t->quiet && t->bad_rows <= GP_DIAGS_PER_FILE)
+        pw_ds_diag(t->ds, PW_SEV_ERROR, "gpupower.bad-row", t->csv.w.path, (int64_t)t->last_off,
+                   "line %llu: time later than the next row's (line %llu); the row is out of place",
+                   (unsigned long long)t->last_line, (unsigned long long)t->csv.line_no);
+    t->last_t = t->before_last_t;
+}
+
 /* The cell that starts at p: up to the next comma or the line's end. */
 static gp_cell cell_at(const char *p, const char *end)
 {
@@ -293,13 +306,22 @@ pw_status gp_table_next(gp_table *t, pw_error *err)
             continue; /* a blank line (the end of a hand-edited file) */
         if (parse_row(t) != 0)
             continue;
-        /* Rows are written as time goes on; one from the past is damage. */
+        /* Rows are written as time goes on; one from the past is damage,
+         * unless it is not earlier than the row before the previous: then
+         * the previous row was the one out of place (a time in the future
+         * must not make every later row look damaged). */
         if (t->rows && t->t < t->last_t) {
-            bad_row(t, "time earlier than the previous row's");
-            continue;
+            if (t->rows < 2 || t->t < t->before_last_t) {
+                bad_row(t, "time earlier than the previous row's");
+                continue;
+            }
+            note_outlier(t);
         }
         t->rows++;
+        t->before_last_t = t->last_t;
         t->last_t = t->t;
+        t->last_off = t->csv.line_off;
+        t->last_line = t->csv.line_no;
         return PW_OK;
     }
 }

@@ -52,6 +52,8 @@ typedef struct gp_table {
     int has_data;
     uint64_t rows;             /* good rows so far */
     int64_t last_t;            /* the previous good row's time */
+    int64_t before_last_t;     /* the one before it */
+    uint64_t last_off, last_line; /* where the previous good row is */
     uint64_t bad_rows;
     uint64_t first_bad_off, first_bad_line;
 } gp_table;
