@@ -123,6 +123,10 @@ typedef struct ross_dataset {
 pw_status ross_record_at(pw_window *w, ross_file_kind kind, int lp_forced, uint64_t off,
                          ross_hdr *h, const char **code, pw_error *err);
 
+/* 1 when a valid record header is at `off` and its record fits in the
+ * file (*size set); reads the header only, so scanning damage is cheap. */
+int ross_record_fits(pw_window *w, ross_file_kind kind, int lp_forced, uint64_t off, size_t *size);
+
 /* ross_layout.c: finds the files, walks them, builds locations and runs. */
 pw_status ross_layout_open(pw_dataset *ds, ross_dataset *rd, pw_error *err);
 int ross_probe_path(const char *path);

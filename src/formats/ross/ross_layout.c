@@ -252,15 +252,11 @@ static pw_status note_record(pw_dataset *ds, ross_dataset *rd, int file, const r
  * ends right after it): what damaged bytes rarely imitate. */
 static int plausible_at(pw_window *w, ross_file_kind kind, int lp_forced, uint64_t off)
 {
-    ross_hdr h;
-    const char *code;
-    pw_error e;
-    if (ross_record_at(w, kind, lp_forced, off, &h, &code, &e) != PW_OK)
+    size_t size;
+    if (!ross_record_fits(w, kind, lp_forced, off, &size))
         return 0;
-    uint64_t next = off + h.size;
-    if (pw_window_left(w, next) == 0)
-        return 1;
-    return ross_record_at(w, kind, lp_forced, next, &h, &code, &e) == PW_OK;
+    uint64_t next = off + size;
+    return pw_window_left(w, next) == 0 || ross_record_fits(w, kind, lp_forced, next, &size);
 }
 
 /* After damage at `bad`: the next plausible record offset, or the file

@@ -13,6 +13,12 @@ static pw_status truncated(pw_window *w, uint64_t off, size_t need, const char *
                    (unsigned long long)pw_window_left(w, off));
 }
 
+/* Header-only checks: the whole record is inside the file. */
+static pw_status fits(pw_window *w, uint64_t off, size_t size)
+{
+    return size <= pw_window_left(w, off) ? PW_OK : PW_E_DATA;
+}
+
 /* The bytes [off, off+n): PW_END becomes a truncation error. */
 static pw_status need(pw_window *w, uint64_t off, size_t n, const char *what, const uint8_t **p,
                       const char **code, pw_error *err)
@@ -40,7 +46,7 @@ static int engine_body(int32_t flag, int32_t sz, int lp_forced)
 }
 
 static pw_status engine_record(pw_window *w, uint64_t off, const uint8_t *p, int vt, int lp_forced,
-                               ross_hdr *h, const char **code, pw_error *err)
+                               int header_only, ross_hdr *h, const char **code, pw_error *err)
 {
     int32_t flag = (int32_t)pw_le32(p), sz = (int32_t)pw_le32(p + 4);
     int body = engine_body(flag, sz, lp_forced);
@@ -52,6 +58,8 @@ static pw_status engine_record(pw_window *w, uint64_t off, const uint8_t *p, int
                        flag, sz, lp_forced == 36 ? "36" : lp_forced == 48 ? "48" : "48 or 36");
     }
     h->size = ROSS_SAMPLE_HDR + (size_t)body;
+    if (header_only)
+        return fits(w, off, h->size);
     pw_status st = need(w, off, h->size, "sample", &p, code, err);
     if (st != PW_OK)
         return st;
@@ -65,8 +73,8 @@ static pw_status engine_record(pw_window *w, uint64_t off, const uint8_t *p, int
     return PW_OK;
 }
 
-static pw_status model_record(pw_window *w, uint64_t off, ross_hdr *h, const char **code,
-                              pw_error *err)
+static pw_status model_record(pw_window *w, uint64_t off, int header_only, ross_hdr *h,
+                              const char **code, pw_error *err)
 {
     const uint8_t *p;
     pw_status st = need(w, off, ROSS_SAMPLE_HDR + ROSS_MODEL_META, "model sample header", &p, code, err);
@@ -84,6 +92,8 @@ static pw_status model_record(pw_window *w, uint64_t off, ross_hdr *h, const cha
                        flag, sz, stats_type, model_sz);
     }
     h->size = ROSS_SAMPLE_HDR + ROSS_MODEL_META + model_sz;
+    if (header_only)
+        return fits(w, off, h->size);
     st = need(w, off, h->size, "model sample", &p, code, err);
     if (st != PW_OK)
         return st;
@@ -100,8 +110,8 @@ static pw_status model_record(pw_window *w, uint64_t off, ross_hdr *h, const cha
 
 /* The 48-byte lp_metadata of VT model records: u64 lpid, kpid, peid, f64 ts,
  * f64 real_time (never set), i32 sample_sz (payload), i32 flag = 3. */
-static pw_status vt_model_record(pw_window *w, uint64_t off, ross_hdr *h, const char **code,
-                                 pw_error *err)
+static pw_status vt_model_record(pw_window *w, uint64_t off, int header_only, ross_hdr *h,
+                                 const char **code, pw_error *err)
 {
     const uint8_t *p;
     pw_status st = need(w, off, ROSS_LP_METADATA, "sample header", &p, code, err);
@@ -117,6 +127,8 @@ static pw_status vt_model_record(pw_window *w, uint64_t off, ross_hdr *h, const 
                        (int32_t)pw_le32(p), (int32_t)pw_le32(p + 4), sz, flag);
     }
     h->size = ROSS_LP_METADATA + (size_t)sz;
+    if (header_only)
+        return fits(w, off, h->size);
     st = need(w, off, h->size, "model sample", &p, code, err);
     if (st != PW_OK)
         return st;
@@ -131,8 +143,8 @@ static pw_status vt_model_record(pw_window *w, uint64_t off, ross_hdr *h, const 
     return PW_OK;
 }
 
-static pw_status event_record(pw_window *w, uint64_t off, ross_hdr *h, const char **code,
-                              pw_error *err)
+static pw_status event_record(pw_window *w, uint64_t off, int header_only, ross_hdr *h,
+                              const char **code, pw_error *err)
 {
     const uint8_t *p;
     pw_status st = need(w, off, ROSS_EVENT_HDR, "event record", &p, code, err);
@@ -145,6 +157,8 @@ static pw_status event_record(pw_window *w, uint64_t off, ross_hdr *h, const cha
                        "event model_data_sz <= 16 MiB expected, found %u", sz);
     }
     h->size = ROSS_EVENT_HDR + sz;
+    if (header_only)
+        return fits(w, off, h->size);
     st = need(w, off, h->size, "event record", &p, code, err);
     if (st != PW_OK)
         return st;
@@ -158,21 +172,38 @@ static pw_status event_record(pw_window *w, uint64_t off, ross_hdr *h, const cha
     return PW_OK;
 }
 
-pw_status ross_record_at(pw_window *w, ross_file_kind kind, int lp_forced, uint64_t off,
-                         ross_hdr *h, const char **code, pw_error *err)
+static pw_status record_at(pw_window *w, ross_file_kind kind, int lp_forced, uint64_t off,
+                           int header_only, ross_hdr *h, const char **code, pw_error *err)
 {
     if (pw_window_left(w, off) == 0)
         return PW_END;
     if (kind == ROSS_FILE_EVTRACE)
-        return event_record(w, off, h, code, err);
+        return event_record(w, off, header_only, h, code, err);
     if (kind == ROSS_FILE_MODEL)
-        return model_record(w, off, h, code, err);
+        return model_record(w, off, header_only, h, code, err);
     const uint8_t *p;
     pw_status st = need(w, off, 8, "sample header", &p, code, err);
     if (st != PW_OK)
         return st;
     int vt = kind == ROSS_FILE_VT;
     if (vt && !engine_body((int32_t)pw_le32(p), (int32_t)pw_le32(p + 4), lp_forced))
-        return vt_model_record(w, off, h, code, err);
-    return engine_record(w, off, p, vt, lp_forced, h, code, err);
+        return vt_model_record(w, off, header_only, h, code, err);
+    return engine_record(w, off, p, vt, lp_forced, header_only, h, code, err);
+}
+
+pw_status ross_record_at(pw_window *w, ross_file_kind kind, int lp_forced, uint64_t off,
+                         ross_hdr *h, const char **code, pw_error *err)
+{
+    return record_at(w, kind, lp_forced, off, 0, h, code, err);
+}
+
+int ross_record_fits(pw_window *w, ross_file_kind kind, int lp_forced, uint64_t off, size_t *size)
+{
+    ross_hdr h;
+    const char *code;
+    pw_error e;
+    if (record_at(w, kind, lp_forced, off, 1, &h, &code, &e) != PW_OK)
+        return 0;
+    *size = h.size;
+    return 1;
 }
