@@ -11,6 +11,7 @@
  * event trace names no PE, so it is one stream read without an index. */
 #ifndef PW_ROSS_H
 #define PW_ROSS_H
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/window.h"
@@ -99,12 +100,27 @@ typedef struct ross_payload_schema {
     size_t size;          /* bytes the schema describes */
 } ross_payload_schema;
 
+/* What the open-time walk remembers to avoid id look-ups per record. */
+#define ROSS_WALK_MAX_LP ((uint64_t)1 << 24) /* dense LP table for ids below */
+typedef struct ross_walk_lp {
+    int32_t parent, loc;
+} ross_walk_lp;
+typedef struct ross_walk {
+    ross_idcache cache;   /* in front of ross_dataset.ids */
+    ptrdiff_t stream;     /* the stream of the last record, or -1 */
+    uint64_t peid, kpid;  /* the last record's PE and KP ... */
+    int32_t pe, kp;       /* ... and their locations (-1: none) */
+    ross_walk_lp *lp;     /* LP id -> (KP location, LP location) */
+    size_t n_lp;
+} ross_walk;
+
 typedef struct ross_dataset {
     ross_file files[ROSS_N_FILE_KINDS];
     int n_files;
     int lp_forced;        /* LP body size forced by --ross-lp-layout, or 0 */
     int lp_seen[2];       /* LP records of 48 / 36 bytes were found */
     ross_idmap ids;       /* (parent location, id) -> location */
+    ross_walk walk;       /* open()'s walk state, freed after it */
     ross_stream_def *streams;
     size_t n_streams, cap_streams;
     int32_t *stream_of_loc; /* per location: stream index or -1 */
@@ -151,9 +167,14 @@ typedef struct ross_stream {
     size_t run;           /* current run */
     uint64_t off;         /* next record */
     ross_hdr h;           /* the current record */
+    ross_idcache ids;     /* this reader's cache of rd->ids */
 } ross_stream;
 pw_status ross_stream_init(pw_dataset *ds, ross_stream *s, uint32_t loc, size_t window_cap,
                            pw_error *err);
+void ross_stream_close(ross_stream *s);
+/* The location a record names: its LP, KP or PE (the event trace: the LP
+ * of src_lp when the dataset places it), or -1. */
+int32_t ross_record_location(ross_stream *s);
 /* The next record of the stream (PW_END at its end). */
 pw_status ross_stream_step(ross_stream *s, const char **code, pw_error *err);
 pw_status ross_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);

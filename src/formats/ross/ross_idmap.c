@@ -67,3 +67,20 @@ int ross_idmap_put(ross_idmap *m, int32_t parent, uint64_t id, int32_t value)
     m->slots[i] = (ross_idmap_slot){id, parent, value};
     return 0;
 }
+
+int ross_idcache_init(ross_idcache *c, size_t slots)
+{
+    c->slots = malloc(slots * sizeof *c->slots);
+    if (!c->slots)
+        return -1;
+    c->mask = slots - 1;
+    for (size_t i = 0; i < slots; i++)
+        c->slots[i].value = -1;
+    return 0;
+}
+
+void ross_idcache_free(ross_idcache *c)
+{
+    free(c->slots);
+    c->slots = NULL;
+}

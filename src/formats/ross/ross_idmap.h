@@ -24,4 +24,29 @@ void ross_idmap_free(ross_idmap *m);
 int32_t ross_idmap_get(const ross_idmap *m, int32_t parent, uint64_t id);
 /* Stores value for (parent, id); -1 when memory runs out. */
 int ross_idmap_put(ross_idmap *m, int32_t parent, uint64_t id, int32_t value);
+
+/* A small direct-mapped cache in front of a map, private to one reader
+ * (the map itself is shared by threads and never written while read): the
+ * same few thousand PE/KP/LP ids recur in every sampling point. */
+typedef struct ross_idcache {
+    ross_idmap_slot *slots;
+    size_t mask;
+} ross_idcache;
+
+/* A cache of `slots` entries (a power of two); -1 when memory runs out. */
+int ross_idcache_init(ross_idcache *c, size_t slots);
+void ross_idcache_free(ross_idcache *c);
+
+static inline int32_t ross_idcache_get(ross_idcache *c, const ross_idmap *m, int32_t parent,
+                                       uint64_t id)
+{
+    ross_idmap_slot *s = &c->slots[(id * 31 + (uint32_t)parent * 17) & c->mask];
+    if (s->value >= 0 && s->id == id && s->parent == parent)
+        return s->value;
+    int32_t v = ross_idmap_get(m, parent, id);
+    if (v >= 0)
+        *s = (ross_idmap_slot){id, parent, v};
+    return v;
+}
+
 #endif

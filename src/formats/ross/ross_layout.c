@@ -149,7 +149,7 @@ static int32_t location_for(pw_dataset *ds, ross_dataset *rd, int32_t parent, pw
                             const char *prefix, uint64_t id)
 {
     int32_t key_parent = parent < 0 ? ROSS_PARENT_PE : parent;
-    int32_t loc = ross_idmap_get(&rd->ids, key_parent, id);
+    int32_t loc = ross_idcache_get(&rd->walk.cache, &rd->ids, key_parent, id);
     if (loc >= 0)
         return loc;
     char name[32];
@@ -163,16 +163,51 @@ static int32_t location_for(pw_dataset *ds, ross_dataset *rd, int32_t parent, pw
     return loc;
 }
 
-/* The PE, KP and LP locations a record names. */
+/* The LP location of lpid under kp, through the dense table of the walk
+ * (LP ids are global and dense in ROSS), creating it on first sight. */
+static int32_t lp_location(pw_dataset *ds, ross_dataset *rd, int32_t kp, uint64_t lpid)
+{
+    ross_walk *wk = &rd->walk;
+    if (lpid < wk->n_lp && wk->lp[lpid].parent == kp)
+        return wk->lp[lpid].loc;
+    int32_t loc = location_for(ds, rd, kp, PW_LOC_LP, "lp", lpid);
+    if (loc < 0 || lpid >= ROSS_WALK_MAX_LP)
+        return loc;
+    if (lpid >= wk->n_lp) {
+        size_t n = wk->n_lp ? wk->n_lp : 1024;
+        while (n <= lpid)
+            n *= 2;
+        ross_walk_lp *p = realloc(wk->lp, n * sizeof *p);
+        if (!p)
+            return -1;
+        for (size_t i = wk->n_lp; i < n; i++)
+            p[i] = (ross_walk_lp){-1, -1};
+        wk->lp = p;
+        wk->n_lp = n;
+    }
+    wk->lp[lpid] = (ross_walk_lp){kp, loc};
+    return loc;
+}
+
+/* The PE, KP and LP locations a record names; the last PE and KP are
+ * remembered, since records come in runs of one PE and KP. */
 static int note_ids(pw_dataset *ds, ross_dataset *rd, const ross_hdr *h)
 {
-    int32_t pe = location_for(ds, rd, -1, PW_LOC_PE, "pe", h->peid);
-    if (pe < 0 || h->rec == ROSS_REC_PE || h->rec == ROSS_REC_VT_PE)
-        return pe < 0 ? -1 : 0;
-    int32_t kp = location_for(ds, rd, pe, PW_LOC_KP, "kp", h->kpid);
-    if (kp < 0 || h->rec == ROSS_REC_KP || h->rec == ROSS_REC_VT_KP)
-        return kp < 0 ? -1 : 0;
-    return location_for(ds, rd, kp, PW_LOC_LP, "lp", h->lpid) < 0 ? -1 : 0;
+    ross_walk *wk = &rd->walk;
+    if (wk->pe < 0 || wk->peid != h->peid) {
+        wk->pe = location_for(ds, rd, -1, PW_LOC_PE, "pe", h->peid);
+        wk->peid = h->peid;
+        wk->kp = -1;
+    }
+    if (wk->pe < 0 || h->rec == ROSS_REC_PE || h->rec == ROSS_REC_VT_PE)
+        return wk->pe < 0 ? -1 : 0;
+    if (wk->kp < 0 || wk->kpid != h->kpid) {
+        wk->kp = location_for(ds, rd, wk->pe, PW_LOC_KP, "kp", h->kpid);
+        wk->kpid = h->kpid;
+    }
+    if (wk->kp < 0 || h->rec == ROSS_REC_KP || h->rec == ROSS_REC_VT_KP)
+        return wk->kp < 0 ? -1 : 0;
+    return lp_location(ds, rd, wk->kp, h->lpid) < 0 ? -1 : 0;
 }
 
 static ross_stream_def *new_stream(ross_dataset *rd, int file, int64_t peid, int32_t loc)
@@ -195,7 +230,7 @@ static ross_stream_def *new_stream(ross_dataset *rd, int file, int64_t peid, int
 static ross_stream_def *stream_for(pw_dataset *ds, ross_dataset *rd, int file, uint64_t peid)
 {
     const ross_file *f = &rd->files[file];
-    int32_t s = ross_idmap_get(&rd->ids, f->loc, peid);
+    int32_t s = ross_idcache_get(&rd->walk.cache, &rd->ids, f->loc, peid);
     if (s >= 0)
         return &rd->streams[s];
     char name[32];
@@ -239,7 +274,13 @@ static void note_time(ross_file *f, double ts)
 static pw_status note_record(pw_dataset *ds, ross_dataset *rd, int file, const ross_hdr *h,
                              uint64_t off, pw_error *err)
 {
-    ross_stream_def *s = stream_for(ds, rd, file, h->peid);
+    /* A run continues while the PE stays the same (the common case). */
+    ross_walk *wk = &rd->walk;
+    ross_stream_def *s = wk->stream >= 0 ? &rd->streams[wk->stream] : NULL;
+    if (!s || s->file != file || (uint64_t)s->peid != h->peid) {
+        s = stream_for(ds, rd, file, h->peid);
+        wk->stream = s ? s - rd->streams : -1;
+    }
     if (!s || note_ids(ds, rd, h) < 0 || add_run(s, off, off + h->size) < 0)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     note_time(&rd->files[file], h->ts);
@@ -288,7 +329,7 @@ static pw_status walk_file(pw_dataset *ds, ross_dataset *rd, int file, pw_error 
 {
     ross_file *f = &rd->files[file];
     pw_window w;
-    pw_status st = pw_window_open(&w, f->path, (size_t)4 << 20, ROSS_MAX_PAYLOAD + 64, err);
+    pw_status st = pw_window_open(&w, f->path, PW_WINDOW_DEFAULT_CAP, ROSS_MAX_PAYLOAD + 64, err);
     if (st != PW_OK)
         return st;
     f->size = w.file_size;
@@ -375,9 +416,18 @@ static pw_status index_streams(pw_dataset *ds, ross_dataset *rd, pw_error *err)
     return PW_OK;
 }
 
+static void walk_free(ross_walk *wk)
+{
+    ross_idcache_free(&wk->cache);
+    free(wk->lp);
+    wk->lp = NULL;
+    wk->n_lp = 0;
+}
+
 pw_status ross_layout_open(pw_dataset *ds, ross_dataset *rd, pw_error *err)
 {
-    if (ross_idmap_init(&rd->ids) < 0)
+    rd->walk = (ross_walk){.stream = -1, .pe = -1, .kp = -1};
+    if (ross_idmap_init(&rd->ids) < 0 || ross_idcache_init(&rd->walk.cache, 4096) < 0)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     pw_status st = find_files(ds, rd, err);
     for (int i = 0; i < rd->n_files && st == PW_OK; i++)
@@ -387,6 +437,7 @@ pw_status ross_layout_open(pw_dataset *ds, ross_dataset *rd, pw_error *err)
         st = describe(ds, rd, err);
     if (st == PW_OK)
         st = index_streams(ds, rd, err);
+    walk_free(&rd->walk);
     return st;
 }
 
@@ -397,4 +448,5 @@ void ross_layout_free(ross_dataset *rd)
     free(rd->streams);
     free(rd->stream_of_loc);
     ross_idmap_free(&rd->ids);
+    walk_free(&rd->walk);
 }

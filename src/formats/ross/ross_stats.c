@@ -32,9 +32,8 @@ static int bin_of(const ross_file *f, double ts)
     return b < 0 ? 0 : b >= ROSS_BINS ? ROSS_BINS - 1 : b;
 }
 
-static void add_pe(ross_stats_acc *st, int mode, const ross_file *f, const ross_hdr *h)
+static void add_pe(ross_stats_acc *st, int mode, const ross_file *f, const ross_hdr *h, int32_t loc)
 {
-    int32_t loc = ross_idmap_get(&st->rd->ids, ROSS_PARENT_PE, h->peid);
     if (loc < 0)
         return;
     int32_t i = st->pe_index[loc];
@@ -86,22 +85,15 @@ static void add_kp(ross_stats_acc *st, int mode, const ross_file *f, const ross_
     tb->nread += pw_le32(b + 4 * KP_NREAD);
 }
 
-/* The KP location of a KP sample (the walk created it). */
-static int32_t kp_loc(const ross_dataset *rd, const ross_hdr *h)
-{
-    int32_t pe = ross_idmap_get(&rd->ids, ROSS_PARENT_PE, h->peid);
-    return pe < 0 ? -1 : ross_idmap_get(&rd->ids, pe, h->kpid);
-}
-
-static void add_record(ross_stats_acc *st, stream_acc *sa, const ross_stream *s)
+static void add_record(ross_stats_acc *st, stream_acc *sa, ross_stream *s)
 {
     const ross_hdr *h = &s->h;
     int mode = s->file->kind;
     sa->records[h->rec]++;
     switch (h->rec) {
-    case ROSS_REC_PE: add_pe(st, mode, s->file, h); break;
+    case ROSS_REC_PE: add_pe(st, mode, s->file, h, ross_record_location(s)); break;
     case ROSS_REC_KP: {
-        int32_t loc = kp_loc(st->rd, h);
+        int32_t loc = ross_record_location(s);
         if (loc >= 0)
             add_kp(st, mode, s->file, h, loc);
         break;
@@ -200,11 +192,12 @@ static void stats_stream(void *ctx, size_t item, int worker)
     (void)worker;
     ross_stats_acc *st = ctx;
     stream_acc *sa = &st->streams[item];
-    ross_stream s = {0};
+    ross_stream s;
     pw_error e;
-    if (ross_stream_init(st->ds, &s, (uint32_t)st->rd->streams[item].loc, (size_t)1 << 20, &e) !=
+    if (ross_stream_init(st->ds, &s, (uint32_t)st->rd->streams[item].loc, PW_WINDOW_DEFAULT_CAP, &e) !=
         PW_OK) {
         pw_ds_diag_error(st->ds, PW_SEV_ERROR, "ross.unreadable", &e);
+        ross_stream_close(&s);
         return;
     }
     const char *code = NULL;
@@ -213,7 +206,7 @@ static void stats_stream(void *ctx, size_t item, int worker)
         add_record(st, sa, &s);
     if (rc != PW_END)
         pw_ds_diag_error(st->ds, PW_SEV_ERROR, code ? code : "ross.unreadable", &e);
-    pw_window_close(&s.w);
+    ross_stream_close(&s);
 }
 
 pw_status ross_stats(pw_dataset *ds, pw_report *r, pw_error *err)

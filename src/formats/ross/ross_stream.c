@@ -2,6 +2,7 @@
  * in a headered file (found by the open-time walk), or a whole event trace.
  * Records come out in file order, which per PE is sample order. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "formats/ross/ross.h"
 
@@ -13,15 +14,25 @@ pw_status ross_stream_init(pw_dataset *ds, ross_stream *s, uint32_t loc, size_t 
     if (si < 0)
         return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET, "location %u is not a ROSS stream",
                        loc);
+    memset(s, 0, sizeof *s);
+    s->w.fd = -1; /* closing before the window opens must not close fd 0 */
     s->rd = rd;
     s->def = &rd->streams[si];
     s->file = &rd->files[s->def->file];
     s->run = 0;
+    if (ross_idcache_init(&s->ids, 1024) < 0)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     s->off = s->def->n_runs ? s->def->runs[0].begin : 0;
     pw_status st = pw_window_open(&s->w, s->file->path, window_cap, ROSS_MAX_PAYLOAD + 64, err);
     if (st == PW_OK)
         s->w.progress = &ds->progress_done;
     return st;
+}
+
+void ross_stream_close(ross_stream *s)
+{
+    pw_window_close(&s->w);
+    ross_idcache_free(&s->ids);
 }
 
 /* Whether the stream has bytes left at s->off, moving to the next run at
@@ -53,6 +64,21 @@ pw_status ross_stream_step(ross_stream *s, const char **code, pw_error *err)
     return PW_OK;
 }
 
+int32_t ross_record_location(ross_stream *s)
+{
+    const ross_hdr *h = &s->h;
+    const ross_idmap *ids = &s->rd->ids;
+    if (h->rec == ROSS_REC_EVTRACE)
+        return ross_idcache_get(&s->ids, ids, ROSS_PARENT_ANY_LP, h->lpid);
+    int32_t pe = ross_idcache_get(&s->ids, ids, ROSS_PARENT_PE, h->peid);
+    if (pe < 0 || h->rec == ROSS_REC_PE || h->rec == ROSS_REC_VT_PE)
+        return pe;
+    int32_t kp = ross_idcache_get(&s->ids, ids, pe, h->kpid);
+    if (kp < 0 || h->rec == ROSS_REC_KP || h->rec == ROSS_REC_VT_KP)
+        return kp;
+    return ross_idcache_get(&s->ids, ids, kp, h->lpid);
+}
+
 static pw_status ross_cursor_next(pw_cursor *c, pw_error *err)
 {
     ross_stream *s = c->impl;
@@ -60,19 +86,7 @@ static pw_status ross_cursor_next(pw_cursor *c, pw_error *err)
     if (st != PW_OK)
         return st;
     const ross_hdr *h = &s->h;
-    const ross_dataset *rd = s->rd;
-    int32_t loc = -1;
-    switch (h->rec) {
-    case ROSS_REC_EVTRACE: loc = ross_idmap_get(&rd->ids, ROSS_PARENT_ANY_LP, h->lpid); break;
-    case ROSS_REC_PE:
-    case ROSS_REC_VT_PE: loc = ross_idmap_get(&rd->ids, ROSS_PARENT_PE, h->peid); break;
-    default: {
-        int32_t pe = ross_idmap_get(&rd->ids, ROSS_PARENT_PE, h->peid);
-        int32_t kp = pe < 0 ? -1 : ross_idmap_get(&rd->ids, pe, h->kpid);
-        int is_kp = h->rec == ROSS_REC_KP || h->rec == ROSS_REC_VT_KP;
-        loc = is_kp || kp < 0 ? kp : ross_idmap_get(&rd->ids, kp, h->lpid);
-    }
-    }
+    int32_t loc = ross_record_location(s);
     c->rec.location = loc >= 0 ? (uint32_t)loc : c->location;
     c->rec.schema = (uint32_t)h->rec;
     c->rec.type = c->ds->schemas[h->rec]->name;
@@ -96,7 +110,7 @@ static void ross_cursor_close(pw_cursor *c)
     ross_stream *s = c->impl;
     if (!s)
         return;
-    pw_window_close(&s->w);
+    ross_stream_close(s);
     free(s);
 }
 
@@ -113,6 +127,7 @@ pw_status ross_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     pw_status st = ross_stream_init(ds, s, c->location, c->window_cap, err);
     if (st != PW_OK) {
+        ross_stream_close(s);
         free(s);
         return st;
     }
