@@ -63,6 +63,7 @@ typedef struct read_result {
     int errors;          /* error-level diagnostics */
     int errors_located;  /* ... that carry a byte offset */
     uint64_t first_error_offset;
+    double fingerprint;  /* sum of every numeric field value */
     uint8_t *ends;       /* when not NULL: ends[off] = 1 for every record end */
 } read_result;
 
@@ -86,7 +87,13 @@ static read_result read_all(const char *path, const char *key, const char *value
             continue;
         const pw_record *rec;
         while (pw_cursor_next(c, &rec, &e) == PW_OK) {
-            pw_record_fields(rec);
+            const pw_value *v = pw_record_fields(rec);
+            const pw_schema *sc = pw_schema_get(ds, rec->schema);
+            for (size_t f = 0; f < sc->n_fields; f++)
+                r.fingerprint += !v[f].present            ? 0
+                                 : v[f].type == PW_T_F64 ? v[f].v.f
+                                 : v[f].type == PW_T_U64 ? (double)v[f].v.u
+                                                         : 0;
             r.records++;
             if (r.ends && rec->offset + rec->size <= len)
                 r.ends[rec->offset + rec->size] = 1;
@@ -104,6 +111,23 @@ static read_result read_all(const char *path, const char *key, const char *value
     pw_close(ds);
     return r;
 }
+
+/* A fixture under ross/ (NULL, and a failed check, when missing). */
+static uint8_t *load_fixture(const char *rel, size_t *n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ross/%s", PW_SHARED_DATA_DIR, rel);
+    *n = 0;
+    uint8_t *b = load(path, n);
+    CHECK(b != NULL && *n > 0);
+    if (b && !*n) {
+        free(b);
+        b = NULL;
+    }
+    return b;
+}
+
+#define NP4_GVT "known-np4-gvt-model-evtrace/known-np4-gvt-model-evtrace-gvt.bin"
 
 static const char *base_name(const char *p)
 {
@@ -160,21 +184,16 @@ static void byte_flips(const char *name, const uint8_t *b, size_t n)
 static void test_mutations(void)
 {
     for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/ross/%s", PW_SHARED_DATA_DIR, fixtures[i]);
-        size_t n = 0;
-        uint8_t *b = load(path, &n);
-        CHECK(b != NULL && n > 0); /* a missing fixture fails */
-        if (!b || !n) {
-            free(b);
+        size_t n;
+        uint8_t *b = load_fixture(fixtures[i], &n);
+        if (!b)
             continue;
-        }
         uint8_t *ends = NULL;
-        size_t cut = valid_prefix(base_name(path), b, n, &ends);
+        size_t cut = valid_prefix(base_name(fixtures[i]), b, n, &ends);
         CHECK(cut > 0);
         if (cut) {
-            truncations(base_name(path), b, cut, ends);
-            byte_flips(base_name(path), b, cut);
+            truncations(base_name(fixtures[i]), b, cut, ends);
+            byte_flips(base_name(fixtures[i]), b, cut);
         }
         free(ends);
         free(b);
@@ -185,16 +204,10 @@ static void test_mutations(void)
  * that offset, and every other record is still read. */
 static void test_bad_flag_resync(void)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/ross/known-np4-gvt-model-evtrace/known-np4-gvt-model-evtrace-gvt.bin",
-             PW_SHARED_DATA_DIR);
-    size_t n = 0;
-    uint8_t *b = load(path, &n);
-    CHECK(b != NULL && n > 0);
-    if (!b || !n) {
-        free(b);
+    size_t n;
+    uint8_t *b = load_fixture(NP4_GVT, &n);
+    if (!b)
         return;
-    }
     read_result full = read_all(put("x-gvt.bin", b, n), NULL, NULL, n, 1);
     size_t bad = n / 2;
     while (bad < n && !full.ends[bad])
@@ -230,70 +243,31 @@ static size_t to_old_lp_layout(const uint8_t *in, size_t n, uint8_t *out)
     return o;
 }
 
-/* Sum of every field value of every record, as a fingerprint. */
-static double fingerprint(const char *path, const char *key, const char *value, uint64_t *records,
-                          int *errors)
-{
-    pw_option_kv kv = {key, value};
-    pw_options opt = {.format = "ross", .n_kv = key ? 1 : 0, .kv = &kv};
-    pw_dataset *ds;
-    pw_error e;
-    double sum = 0;
-    *records = 0;
-    *errors = -1;
-    if (pw_open(path, &opt, &ds, &e) != PW_OK)
-        return 0;
-    for (size_t i = 0; i < pw_location_count(ds); i++) {
-        pw_cursor *c;
-        if (!pw_location_get(ds, i)->has_records || pw_cursor_open(ds, (uint32_t)i, &c, &e) != PW_OK)
-            continue;
-        const pw_record *rec;
-        while (pw_cursor_next(c, &rec, &e) == PW_OK) {
-            const pw_value *v = pw_record_fields(rec);
-            const pw_schema *sc = pw_schema_get(ds, rec->schema);
-            for (size_t f = 0; f < sc->n_fields; f++)
-                sum += !v[f].present ? 0 : v[f].type == PW_T_F64 ? v[f].v.f
-                                       : v[f].type == PW_T_U64 ? (double)v[f].v.u : 0;
-            (*records)++;
-        }
-        pw_cursor_close(c);
-    }
-    *errors = pw_dataset_worst_severity(ds) >= PW_SEV_ERROR;
-    pw_close(ds);
-    return sum;
-}
-
 static void test_old_lp_layout(void)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/ross/known-np4-gvt-model-evtrace/known-np4-gvt-model-evtrace-gvt.bin",
-             PW_SHARED_DATA_DIR);
-    size_t n = 0;
-    uint8_t *b = load(path, &n);
+    size_t n;
+    uint8_t *b = load_fixture(NP4_GVT, &n);
     uint8_t *old = malloc(n ? n : 1);
-    CHECK(b != NULL && n > 0 && old != NULL);
-    if (!b || !n || !old) {
+    if (!b || !old) {
         free(b);
         free(old);
         return;
     }
     size_t m = to_old_lp_layout(b, n, old);
     CHECK(m < n);
-    uint64_t r48, r36, rf;
-    int e48, e36, ef;
-    double f48 = fingerprint(put("new-gvt.bin", b, n), NULL, NULL, &r48, &e48);
-    double f36 = fingerprint(put("old-gvt.bin", old, m), NULL, NULL, &r36, &e36);
-    CHECK_EQ_INT(r48, 268 + 1072 + 2144);
-    CHECK_EQ_INT(r36, r48);
-    CHECK(f48 == f36);
-    CHECK_EQ_INT(e48 + e36, 0);
-    fingerprint(put("old-gvt.bin", old, m), "ross.lp_layout", "36", &rf, &ef);
-    CHECK_EQ_INT(rf, r48);
-    CHECK_EQ_INT(ef, 0);
+    read_result r48 = read_all(put("new-gvt.bin", b, n), NULL, NULL, n, 0);
+    read_result r36 = read_all(put("old-gvt.bin", old, m), NULL, NULL, m, 0);
+    CHECK_EQ_INT(r48.records, 268 + 1072 + 2144);
+    CHECK_EQ_INT(r36.records, r48.records);
+    CHECK(r48.fingerprint == r36.fingerprint);
+    CHECK_EQ_INT(r48.errors + r36.errors, 0);
+    read_result forced = read_all(put("old-gvt.bin", old, m), "ross.lp_layout", "36", m, 0);
+    CHECK_EQ_INT(forced.records, r48.records);
+    CHECK_EQ_INT(forced.errors, 0);
     /* Forcing the other layout: every LP sample is damage. */
-    fingerprint(put("old-gvt.bin", old, m), "ross.lp_layout", "48", &rf, &ef);
-    CHECK_EQ_INT(ef, 1);
-    CHECK(rf < r48);
+    read_result wrong = read_all(put("old-gvt.bin", old, m), "ross.lp_layout", "48", m, 0);
+    CHECK(wrong.errors >= 1);
+    CHECK(wrong.records < r48.records);
     free(b);
     free(old);
 }

@@ -32,6 +32,20 @@ static int bin_of(const ross_file *f, double ts)
     return b < 0 ? 0 : b >= ROSS_BINS ? ROSS_BINS - 1 : b;
 }
 
+/* Adds a sample's counters (u32 fields at the given indexes of body b) to
+ * its timeline interval. */
+static void add_to_bin(timeline_bin *tb, const uint8_t *b, int processed, int rbs, int rb_total,
+                       int rb_secondary, int nsend, int nread)
+{
+    tb->samples++;
+    tb->processed += pw_le32(b + 4 * processed);
+    tb->rbs += pw_le32(b + 4 * rbs);
+    tb->rb_total += pw_le32(b + 4 * rb_total);
+    tb->rb_secondary += pw_le32(b + 4 * rb_secondary);
+    tb->nsend += pw_le32(b + 4 * nsend);
+    tb->nread += pw_le32(b + 4 * nread);
+}
+
 static void add_pe(ross_stats_acc *st, int mode, const ross_file *f, const ross_hdr *h, int32_t loc)
 {
     if (loc < 0)
@@ -50,14 +64,8 @@ static void add_pe(ross_stats_acc *st, int mode, const ross_file *f, const ross_
     }
     for (int t = 1; t < ROSS_PE_TIMES; t++)
         a->t[t] += (double)pw_lef32(b + 52 + 4 * t);
-    timeline_bin *tb = &st->pe_bins[((size_t)mode * st->n_pe + (size_t)i) * ROSS_BINS + bin_of(f, h->ts)];
-    tb->samples++;
-    tb->processed += pw_le32(b + 4 * PE_PROCESSED);
-    tb->rbs += pw_le32(b + 4 * PE_RBS);
-    tb->rb_total += pw_le32(b + 4 * PE_RB_TOTAL);
-    tb->rb_secondary += pw_le32(b + 4 * PE_RB_SECONDARY);
-    tb->nsend += pw_le32(b + 4 * PE_NSEND);
-    tb->nread += pw_le32(b + 4 * PE_NREAD);
+    add_to_bin(&st->pe_bins[((size_t)mode * st->n_pe + (size_t)i) * ROSS_BINS + bin_of(f, h->ts)], b,
+               PE_PROCESSED, PE_RBS, PE_RB_TOTAL, PE_RB_SECONDARY, PE_NSEND, PE_NREAD);
 }
 
 static void add_kp(ross_stats_acc *st, int mode, const ross_file *f, const ross_hdr *h, int32_t loc)
@@ -75,14 +83,8 @@ static void add_kp(ross_stats_acc *st, int mode, const ross_file *f, const ross_
         if (a->ahead_n == 1 || ahead > a->ahead_max)
             a->ahead_max = ahead;
     }
-    timeline_bin *tb = &st->kp_bins[((size_t)mode * st->n_kp + (size_t)i) * ROSS_BINS + bin_of(f, h->ts)];
-    tb->samples++;
-    tb->processed += pw_le32(b + 4 * KP_PROCESSED);
-    tb->rbs += pw_le32(b + 4 * KP_RBS);
-    tb->rb_total += pw_le32(b + 4 * KP_RB_TOTAL);
-    tb->rb_secondary += pw_le32(b + 4 * KP_RB_SECONDARY);
-    tb->nsend += pw_le32(b + 4 * KP_NSEND);
-    tb->nread += pw_le32(b + 4 * KP_NREAD);
+    add_to_bin(&st->kp_bins[((size_t)mode * st->n_kp + (size_t)i) * ROSS_BINS + bin_of(f, h->ts)], b,
+               KP_PROCESSED, KP_RBS, KP_RB_TOTAL, KP_RB_SECONDARY, KP_NSEND, KP_NREAD);
 }
 
 static void add_record(ross_stats_acc *st, stream_acc *sa, ross_stream *s)
