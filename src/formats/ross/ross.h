@@ -90,6 +90,7 @@ typedef struct ross_stream_def {
     size_t n_runs, cap_runs;
 } ross_stream_def;
 
+#define ROSS_SCHEMA_MAX_FIELDS 256
 /* A payload field named by --ross-model-schema / --ross-event-schema. */
 typedef struct ross_payload_schema {
     pw_field *fields;     /* the user's fields (pad entries excluded) */

@@ -11,7 +11,6 @@
 #include "core/bytes.h"
 #include "formats/ross/ross.h"
 
-#define ROSS_SCHEMA_MAX_FIELDS 256
 
 /* Width and kind ('u', 'i', 'f', 'p' for padding) of a type name. */
 static int parse_type(const char *t, unsigned *width, char *kind)

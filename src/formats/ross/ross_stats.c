@@ -87,6 +87,29 @@ static void add_kp(ross_stats_acc *st, int mode, const ross_file *f, const ross_
                KP_PROCESSED, KP_RBS, KP_RB_TOTAL, KP_RB_SECONDARY, KP_NSEND, KP_NREAD);
 }
 
+/* The named payload fields of a model or VT model sample. */
+static void add_model_fields(const ross_dataset *rd, stream_acc *sa, const ross_hdr *h)
+{
+    const ross_payload_schema *ps = &rd->model_schema;
+    if (!sa->fields || h->payload_len != ps->size)
+        return;
+    pw_value v[ROSS_SCHEMA_MAX_FIELDS];
+    ross_payload_decode(ps, h->p + h->payload_off, v);
+    field_acc *acc = sa->fields + (h->rec == ROSS_REC_VT_MODEL ? ps->n_fields : 0);
+    for (size_t i = 0; i < ps->n_fields; i++) {
+        double x = ps->fields[i].type == PW_T_F64   ? v[i].v.f
+                   : ps->fields[i].type == PW_T_I64 ? (double)v[i].v.i
+                                                    : (double)v[i].v.u;
+        field_acc *a = &acc[i];
+        if (!a->n || x < a->min)
+            a->min = x;
+        if (!a->n || x > a->max)
+            a->max = x;
+        a->sum += x;
+        a->n++;
+    }
+}
+
 static void add_record(ross_stats_acc *st, stream_acc *sa, ross_stream *s)
 {
     const ross_hdr *h = &s->h;
@@ -100,7 +123,11 @@ static void add_record(ross_stats_acc *st, stream_acc *sa, ross_stream *s)
             add_kp(st, mode, s->file, h, loc);
         break;
     }
-    case ROSS_REC_MODEL: sa->stats_type[pw_le32(h->p + 40) == 1 ? 0 : 1]++; break;
+    case ROSS_REC_MODEL:
+        sa->stats_type[pw_le32(h->p + 40) == 1 ? 0 : 1]++;
+        add_model_fields(st->rd, sa, h);
+        break;
+    case ROSS_REC_VT_MODEL: add_model_fields(st->rd, sa, h); break;
     case ROSS_REC_EVTRACE: ross_stats_add_event(st, h); break;
     default: break;
     }
@@ -171,6 +198,10 @@ pw_status ross_stats_init(ross_stats_acc *st, pw_dataset *ds, pw_error *err)
     st->streams = calloc(st->rd->n_streams ? st->rd->n_streams : 1, sizeof *st->streams);
     if (!st->pe || !st->kp || !st->pe_bins || !st->kp_bins || !st->streams)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    size_t nf = st->rd->model_schema.n_fields;
+    for (size_t i = 0; nf && i < st->rd->n_streams; i++)
+        if (!(st->streams[i].fields = calloc(2 * nf, sizeof(field_acc))))
+            return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     return PW_OK;
 }
 
@@ -184,6 +215,8 @@ void ross_stats_free(ross_stats_acc *st)
     free(st->kp);
     free(st->pe_bins);
     free(st->kp_bins);
+    for (size_t i = 0; st->streams && i < st->rd->n_streams; i++)
+        free(st->streams[i].fields);
     free(st->streams);
     free(st->lp_pe);
     free(st->ev.per_lp);

@@ -27,10 +27,17 @@ typedef struct timeline_bin {
     uint64_t samples, processed, rbs, rb_total, rb_secondary, nsend, nread;
 } timeline_bin;
 
+/* One named payload field over the model samples of one stream. */
+typedef struct field_acc {
+    uint64_t n;
+    double min, max, sum;
+} field_acc;
+
 /* Per stream: what no PE/KP accumulator holds. */
 typedef struct stream_acc {
     uint64_t records[ROSS_N_RECS];
     uint64_t stats_type[2]; /* model samples of GVT (1) and RT (2) type */
+    field_acc *fields;      /* [2][model schema fields]: model, vt-model */
 } stream_acc;
 
 typedef struct event_acc {

@@ -210,6 +210,39 @@ static void report_records(const ross_stats_acc *st, pw_rnode *root)
                      "they are counted, not summed");
 }
 
+/* Named model payload fields (--ross-model-schema): min, mean, max. */
+static void report_model_fields(const ross_stats_acc *st, pw_rnode *root)
+{
+    const ross_payload_schema *ps = &st->rd->model_schema;
+    if (!ps->n_fields)
+        return;
+    pw_rnode *arr = pw_rnode_array(root, "model_fields");
+    for (int vt = 0; vt < 2; vt++)
+        for (size_t f = 0; f < ps->n_fields; f++) {
+            field_acc sum = {0};
+            for (size_t s = 0; s < st->rd->n_streams; s++) {
+                const field_acc *a = &st->streams[s].fields[(size_t)vt * ps->n_fields + f];
+                if (!a->n)
+                    continue;
+                if (!sum.n || a->min < sum.min)
+                    sum.min = a->min;
+                if (!sum.n || a->max > sum.max)
+                    sum.max = a->max;
+                sum.sum += a->sum;
+                sum.n += a->n;
+            }
+            if (!sum.n)
+                continue;
+            pw_rnode *o = pw_rnode_object(arr, NULL);
+            pw_rnode_str(o, "type", vt ? "vt-model" : "model");
+            pw_rnode_str(o, "field", ps->fields[f].name);
+            pw_rnode_uint(o, "samples", sum.n);
+            pw_rnode_num(o, "min", sum.min);
+            pw_rnode_num(o, "mean", sum.sum / (double)sum.n);
+            pw_rnode_num(o, "max", sum.max);
+        }
+}
+
 static void report_events(const ross_stats_acc *st, pw_rnode *root)
 {
     const event_acc *ev = &st->ev;
@@ -265,6 +298,7 @@ pw_status ross_stats_report(const ross_stats_acc *st, pw_report *r, pw_error *er
     report_kps(st, root);
     report_worst(st, root, "worst_kps_by_rollbacks", 0);
     report_worst(st, root, "worst_kps_by_time_ahead_gvt", 1);
+    report_model_fields(st, root);
     report_events(st, root);
     return PW_OK;
 }
