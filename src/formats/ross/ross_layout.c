@@ -382,6 +382,9 @@ static pw_status describe(pw_dataset *ds, ross_dataset *rd, pw_error *err)
                      : rd->lp_seen[0] || rd->lp_forced == 48
                          ? "48-byte LP samples (ROSS since Dec 2023)"
                          : "no LP samples";
+    if (rd->lp_seen[0] && rd->lp_seen[1])
+        pw_ds_diag(ds, PW_SEV_WARNING, "ross.mixed-lp-layouts", ds->path, PW_NO_OFFSET,
+                   "both 48-byte and 36-byte LP samples: files of two ROSS versions?");
     char version[160];
     snprintf(version, sizeof version, "ROSS instrumentation, %s", lp);
     pw_status st = pw_ds_set_version(ds, version, err);
