@@ -1,0 +1,128 @@
+/* dumpi.h — the SST DUMPI reader's shared state.
+ *
+ * A trace is a `.meta` file plus one big-endian `.bin` per rank: magic,
+ * stream of call records, header, footer, keyval, perf labels, datatype
+ * sizes, function-address labels, and a 64-byte index at the end
+ * (dumpi-facts.md §1-5).  One location per rank (`rank<N>`) holds the
+ * records; calls made by a thread other than 0 are attributed to a child
+ * location `rank<N>/thread<T>` found while opening. */
+#ifndef PW_DUMPI_H
+#define PW_DUMPI_H
+#include <stdint.h>
+
+#include "core/window.h"
+#include "formats/dumpi/dumpi_table.h"
+#include "model/dataset.h"
+
+#define DUMPI_MAGIC 0xFFAADD44554D5049ull
+#define DUMPI_FOOTER_MAGIC 0x00000000F007FEE7ull
+#define DUMPI_INDEX_SIZE 64
+#define DUMPI_FOOTER_ENTRIES 291 /* labels 0..290; 290 = total */
+#define DUMPI_MAX_ARGS 16
+/* The largest single record accepted (arrays of a huge communicator). */
+#define DUMPI_MAX_RECORD ((size_t)256 << 20)
+#define DUMPI_MASK_STATUS 0x03
+#define DUMPI_MASK_CPU 0x04
+#define DUMPI_MASK_WALL 0x08
+#define DUMPI_MASK_THREAD 0x40
+#define DUMPI_MASK_PERF 0x80
+#define DUMPI_MAX_PERF 255
+
+/* What the index and the records after the stream say about one rank. */
+typedef struct dumpi_rank {
+    int rank;
+    char *file;
+    uint64_t file_size;
+    int32_t loc;               /* the rank's location */
+    int usable;                /* the stream can be read */
+    uint64_t off_stream, off_header, off_footer, off_perf, off_sizes, off_addr, off_keyval;
+    uint64_t stream_end;       /* where records must stop (the header) */
+    uint32_t cpu_bias, wall_bias; /* whole seconds added to record times */
+    int end_known;             /* the index gave the header offset */
+    int has_header;
+    int version[3];
+    uint64_t starttime;
+    char *hostname, *username, *mesh_crd, *mesh_size; /* mesh arrays as "[a, b]" */
+    uint32_t meshdim, n_keyvals, n_addrs;
+    char *addrs;               /* "0x<addr> <name>" lines joined by "; " */
+    int has_footer;
+    uint32_t calls[DUMPI_FOOTER_ENTRIES], ignored[DUMPI_FOOTER_ENTRIES];
+    uint32_t n_sizes;
+    uint32_t *sizes;           /* bytes per DUMPI datatype id */
+    uint32_t n_perf;
+    pw_field perf_fields[DUMPI_MAX_PERF]; /* perf labels, "counter<i>" beyond */
+    /* Threads seen in the stream, sorted, and their locations. */
+    uint16_t *threads;
+    int32_t *thread_locs;
+    size_t n_threads;
+    uint64_t records;
+    uint64_t label_records[DUMPI_N_LABELS];
+    int stream_damaged;        /* the open-time scan stopped at damage */
+} dumpi_rank;
+
+typedef struct dumpi_dataset {
+    dumpi_rank *ranks;
+    size_t n_ranks;
+    int32_t *rank_of_loc;      /* location index -> rank slot, -1 */
+} dumpi_dataset;
+
+/* One record's layout, as the walker found it. */
+typedef struct dumpi_rec {
+    uint16_t label;
+    uint8_t mask;
+    uint16_t thread;
+    uint32_t size;
+    uint32_t perf_off;           /* offset of the perf count byte */
+    uint8_t n_perf;
+    uint32_t times_off;          /* offset of the first time block */
+    uint32_t arg_off[DUMPI_MAX_ARGS]; /* UINT32_MAX: the argument is absent */
+} dumpi_rec;
+
+/* dumpi_layout.c: the files of a trace, the .meta file, rank slots. */
+pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err);
+int dumpi_probe_path(const char *path);
+
+/* dumpi_rankfile.c: index, header, footer and the records after them. */
+void dumpi_rankfile_read(pw_dataset *ds, dumpi_rank *r);
+void dumpi_rankfile_free(dumpi_rank *r);
+pw_status dumpi_rankfile_props(pw_dataset *ds, const dumpi_rank *r, pw_error *err);
+
+/* dumpi_record.c: walks one record at off (stopping before `end`). */
+pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const char **code,
+                     pw_error *err);
+/* Reads an i32 argument (0 when absent). */
+int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg);
+
+/* dumpi_scan.c: the open-time pass that finds threads and checks counts. */
+void dumpi_scan_rank(pw_dataset *ds, dumpi_rank *r);
+
+/* dumpi_stream.c: the cursor over one rank. */
+typedef struct dumpi_stream {
+    pw_window w;
+    dumpi_rank *rank;
+    uint64_t off;
+    int started;
+    const uint8_t *p;          /* the current record's bytes */
+    dumpi_rec rec;
+    /* The current record's times, [cpu|wall][entry|exit]: whole seconds
+     * with the bias added and the 16-bit wraps undone, and nanoseconds. */
+    uint64_t sec[2][2];
+    uint32_t nsec[2][2];
+    uint64_t wraps[2];         /* 16-bit second wraps seen: cpu, wall */
+    uint16_t last_sec[2];
+    int seen_sec[2];
+} dumpi_stream;
+pw_status dumpi_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
+/* Advances an open stream to its next record without the pw_cursor
+ * machinery (the stats and scan passes): PW_OK, PW_END or an error. */
+pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err);
+pw_status dumpi_stream_init(dumpi_stream *s, dumpi_rank *r, size_t window_cap, _Atomic uint64_t *progress,
+                            pw_error *err);
+void dumpi_stream_fini(dumpi_stream *s);
+/* The stream state of a cursor opened by dumpi_cursor_open. */
+static inline dumpi_stream *dumpi_stream_of(pw_cursor *c) { return c->impl; }
+
+/* dumpi_stats.c */
+pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+
+#endif

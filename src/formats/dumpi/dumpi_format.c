@@ -1,0 +1,72 @@
+/* dumpi_format.c — the SST DUMPI entry of the format registry. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "formats/dumpi/dumpi.h"
+
+/* One schema per label, so that a record's schema index is its label. */
+static pw_status add_schemas(pw_dataset *ds, pw_error *err)
+{
+    for (int l = 0; l < DUMPI_N_LABELS; l++) {
+        const dumpi_function *fn = &dumpi_functions[l];
+        if (pw_ds_add_schema(ds, fn->name, "MPI call (entry and exit)", PW_REC_SPAN, fn->fields,
+                             DUMPI_PREFIX_FIELDS + (size_t)fn->n_args) != l)
+            return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    }
+    return PW_OK;
+}
+
+/* The library version from the first rank with a header. */
+static pw_status set_version(pw_dataset *ds, const dumpi_dataset *dd, pw_error *err)
+{
+    for (size_t i = 0; i < dd->n_ranks; i++) {
+        const dumpi_rank *r = &dd->ranks[i];
+        if (r->has_header) {
+            char v[48];
+            snprintf(v, sizeof v, "%d.%d.%d", r->version[0], r->version[1], r->version[2]);
+            return pw_ds_set_version(ds, v, err);
+        }
+    }
+    return pw_ds_set_version(ds, "unknown", err);
+}
+
+static pw_status dumpi_open(pw_dataset *ds, pw_error *err)
+{
+    dumpi_dataset *dd = calloc(1, sizeof *dd);
+    if (!dd)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    ds->impl = dd;
+    pw_status s = add_schemas(ds, err);
+    if (s == PW_OK)
+        s = dumpi_layout_open(ds, dd, err);
+    if (s == PW_OK)
+        s = set_version(ds, dd, err);
+    return s;
+}
+
+static void dumpi_close(pw_dataset *ds)
+{
+    dumpi_dataset *dd = ds->impl;
+    if (!dd)
+        return;
+    for (size_t i = 0; i < dd->n_ranks; i++)
+        dumpi_rankfile_free(&dd->ranks[i]);
+    free(dd->ranks);
+    free(dd);
+    ds->impl = NULL;
+}
+
+static int dumpi_probe(const char *path) { return dumpi_probe_path(path); }
+
+const pw_format_ops pw_format_dumpi = {
+    .name = "dumpi",
+    .description = "SST DUMPI MPI traces (.meta + one .bin per rank; libdumpi 0.6 - 13)",
+    .probe = dumpi_probe,
+    .open = dumpi_open,
+    .cursor_open = dumpi_cursor_open,
+    .stats = dumpi_stats,
+    .check = NULL,
+    .close = dumpi_close,
+    .options = NULL,
+};

@@ -1,0 +1,217 @@
+/* dumpi_layout.c — which files make a trace (the `.meta`, the directory,
+ * or one `.bin`), the `.meta` keys as properties, and the rank and thread
+ * locations.  Rank files are read in parallel (one per worker). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "core/dirlist.h"
+#include "core/error.h"
+#include "core/parallel.h"
+#include "formats/dumpi/dumpi.h"
+
+/* The .meta file is a few hundred bytes; anything large is not one. */
+#define DUMPI_MAX_META 65536
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int starts_with_magic(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    uint8_t m[8];
+    int ok = fread(m, 1, 8, f) == 8 && pw_be64(m) == DUMPI_MAGIC;
+    fclose(f);
+    return ok;
+}
+
+/* The .meta file in dir (the first by name), or NULL (malloc'd). */
+static char *find_meta(const char *dir)
+{
+    pw_dirlist l;
+    if (pw_dirlist_read(dir, &l, NULL) != PW_OK)
+        return NULL;
+    char *meta = NULL;
+    for (size_t i = 0; i < l.n && !meta; i++)
+        if (l.items[i].is_file && has_suffix(l.items[i].name, ".meta"))
+            meta = pw_path_join(dir, l.items[i].name);
+    pw_dirlist_free(&l);
+    return meta;
+}
+
+int dumpi_probe_path(const char *path)
+{
+    int dir = pw_path_is_dir(path);
+    if (dir == 1) {
+        char *meta = find_meta(path);
+        free(meta);
+        return meta ? 90 : 0;
+    }
+    if (dir != 0)
+        return 0;
+    if (has_suffix(path, ".meta")) {
+        FILE *f = fopen(path, "r");
+        char buf[512] = {0};
+        size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        if (f)
+            fclose(f);
+        return n && strstr(buf, "numprocs=") ? 95 : 0;
+    }
+    return starts_with_magic(path) ? 100 : 0;
+}
+
+/* The rank number of "<prefix>-NNNN.bin", or `fallback`. */
+static int rank_of_name(const char *path, int fallback)
+{
+    size_t n = strlen(path);
+    if (n < 9 || !has_suffix(path, ".bin"))
+        return fallback;
+    const char *p = path + n - 4;
+    const char *q = p;
+    while (q > path && q[-1] >= '0' && q[-1] <= '9')
+        q--;
+    if (q == p || q == path || q[-1] != '-')
+        return fallback;
+    return atoi(q);
+}
+
+static pw_status add_rank(dumpi_dataset *dd, const char *file, int rank, pw_error *err)
+{
+    dumpi_rank *grown = realloc(dd->ranks, (dd->n_ranks + 1) * sizeof *grown);
+    if (!grown)
+        return pw_fail(err, PW_E_NOMEM, file, PW_NO_OFFSET, "out of memory");
+    dd->ranks = grown;
+    dumpi_rank *r = &dd->ranks[dd->n_ranks];
+    memset(r, 0, sizeof *r);
+    r->rank = rank;
+    r->file = strdup(file);
+    if (!r->file)
+        return pw_fail(err, PW_E_NOMEM, file, PW_NO_OFFSET, "out of memory");
+    dd->n_ranks++;
+    return PW_OK;
+}
+
+/* key=value lines become properties; fileprefix and numprocs name the
+ * rank files "<dir>/<fileprefix>-%04d.bin". */
+static pw_status read_meta(pw_dataset *ds, dumpi_dataset *dd, const char *meta, pw_error *err)
+{
+    FILE *f = fopen(meta, "r");
+    if (!f)
+        return pw_fail_errno(err, meta, "cannot open the .meta file");
+    char line[1024], prefix[512] = "";
+    long numprocs = -1;
+    size_t total = 0;
+    pw_status st = PW_OK;
+    while (st == PW_OK && fgets(line, sizeof line, f) && (total += strlen(line)) < DUMPI_MAX_META) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *eq = strchr(line, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        if (!strcmp(line, "fileprefix"))
+            snprintf(prefix, sizeof prefix, "%s", eq + 1);
+        else if (!strcmp(line, "numprocs"))
+            numprocs = strtol(eq + 1, NULL, 10);
+        st = pw_ds_set_propf(ds, err, line, "%s", eq + 1);
+    }
+    fclose(f);
+    if (st != PW_OK)
+        return st;
+    if (!prefix[0] || numprocs < 1 || numprocs > 10000000)
+        return pw_fail(err, PW_E_DATA, meta, PW_NO_OFFSET,
+                       "fileprefix= and numprocs= (at least 1) expected in the .meta file");
+    char *slash = strrchr(meta, '/');
+    int dir_len = slash ? (int)(slash - meta) : 1;
+    const char *dir = slash ? meta : ".";
+    for (long i = 0; i < numprocs && st == PW_OK; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s/%s-%04ld.bin", dir_len, dir, prefix, i);
+        FILE *probe = fopen(path, "rb");
+        if (probe) {
+            fclose(probe);
+            st = add_rank(dd, path, (int)i, err);
+        } else {
+            pw_ds_diag(ds, PW_SEV_ERROR, "dumpi.missing-rank", path, PW_NO_OFFSET,
+                       "rank %ld of %ld: the file is missing", i, numprocs);
+        }
+    }
+    return st;
+}
+
+static void read_rank_job(void *ctx, size_t i, int worker)
+{
+    (void)worker;
+    pw_dataset *ds = ctx;
+    dumpi_dataset *dd = ds->impl;
+    dumpi_rankfile_read(ds, &dd->ranks[i]);
+    dumpi_scan_rank(ds, &dd->ranks[i]);
+}
+
+/* The rank location and one child per thread id other than 0. */
+static pw_status add_locations(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
+{
+    for (size_t i = 0; i < dd->n_ranks; i++) {
+        dumpi_rank *r = &dd->ranks[i];
+        char name[64];
+        snprintf(name, sizeof name, "rank%d", r->rank);
+        r->loc = pw_ds_add_location(ds, -1, PW_LOC_PROCESS, r->rank, name, r->file, r->usable);
+        for (size_t t = 0; r->loc >= 0 && r->thread_locs && t < r->n_threads; t++) {
+            snprintf(name, sizeof name, "thread%u", r->threads[t]);
+            r->thread_locs[t] = pw_ds_add_location(ds, r->loc, PW_LOC_THREAD, r->threads[t], name, NULL, 0);
+            if (r->thread_locs[t] < 0)
+                return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+        }
+        if (r->loc < 0)
+            return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    }
+    dd->rank_of_loc = pw_ds_alloc(ds, (ds->n_locs ? ds->n_locs : 1) * sizeof *dd->rank_of_loc);
+    if (!dd->rank_of_loc)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    for (size_t l = 0; l < ds->n_locs; l++)
+        dd->rank_of_loc[l] = -1;
+    for (size_t i = 0; i < dd->n_ranks; i++)
+        dd->rank_of_loc[dd->ranks[i].loc] = (int32_t)i;
+    return PW_OK;
+}
+
+static pw_status find_rank_files(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
+{
+    const char *path = ds->path;
+    int dir = pw_path_is_dir(path);
+    if (dir == 1) {
+        char *meta = find_meta(path);
+        if (!meta)
+            return pw_fail(err, PW_E_FORMAT, path, PW_NO_OFFSET, "a DUMPI .meta file expected in the directory");
+        pw_status st = read_meta(ds, dd, meta, err);
+        free(meta);
+        return st;
+    }
+    if (has_suffix(path, ".meta"))
+        return read_meta(ds, dd, path, err);
+    return add_rank(dd, path, rank_of_name(path, 0), err);
+}
+
+pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
+{
+    pw_status st = find_rank_files(ds, dd, err);
+    if (st != PW_OK)
+        return st;
+    if (dd->n_ranks == 0)
+        return pw_fail(err, PW_E_DATA, ds->path, PW_NO_OFFSET, "no rank file (.bin) of the trace exists");
+    pw_parallel_for(dd->n_ranks, ds->threads, read_rank_job, ds);
+    uint64_t total = 0;
+    for (size_t i = 0; i < dd->n_ranks; i++)
+        total += dd->ranks[i].file_size;
+    ds->progress_total = total;
+    if ((st = add_locations(ds, dd, err)) != PW_OK)
+        return st;
+    for (size_t i = 0; i < dd->n_ranks && st == PW_OK; i++)
+        st = dumpi_rankfile_props(ds, &dd->ranks[i], err);
+    return st;
+}

@@ -1,0 +1,73 @@
+/* dumpi_scan.c — the open-time pass over one rank's stream: it finds the
+ * thread ids (so that every thread has its location before any cursor
+ * runs) and compares the records per function with the footer's counts.
+ * It walks records without decoding them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "formats/dumpi/dumpi.h"
+
+/* Sorted thread ids from a 65536-bit set. */
+static void collect_threads(dumpi_rank *r, const uint64_t *seen)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < 1024; i++)
+        n += (size_t)__builtin_popcountll(seen[i]);
+    r->threads = malloc((n ? n : 1) * sizeof *r->threads);
+    r->thread_locs = malloc((n ? n : 1) * sizeof *r->thread_locs);
+    if (!r->threads || !r->thread_locs)
+        return;
+    for (uint32_t t = 0; t < 65536; t++)
+        if (seen[t >> 6] >> (t & 63) & 1)
+            r->threads[r->n_threads++] = (uint16_t)t;
+}
+
+/* Records per function = calls - ignored in the footer (dumpi-facts §5). */
+static void compare_footer(pw_dataset *ds, dumpi_rank *r)
+{
+    uint64_t total = 0;
+    for (int l = 0; l < DUMPI_ALL_FUNCTIONS; l++) {
+        total += r->label_records[l];
+        uint64_t expect = r->calls[l] >= r->ignored[l] ? r->calls[l] - r->ignored[l] : 0;
+        if (r->label_records[l] != expect)
+            pw_ds_diag(ds, PW_SEV_ERROR, "dumpi.count-mismatch", r->file, (int64_t)r->off_footer,
+                       "footer: %s called %u times and ignored %u, so %llu records expected; the stream has %llu",
+                       dumpi_functions[l].name, r->calls[l], r->ignored[l], (unsigned long long)expect,
+                       (unsigned long long)r->label_records[l]);
+    }
+    uint32_t c = r->calls[DUMPI_ALL_FUNCTIONS], i = r->ignored[DUMPI_ALL_FUNCTIONS];
+    if (total != (uint64_t)(c >= i ? c - i : 0))
+        pw_ds_diag(ds, PW_SEV_ERROR, "dumpi.count-mismatch", r->file, (int64_t)r->off_footer,
+                   "footer total: %u calls, %u ignored, but the stream has %llu MPI records", c, i,
+                   (unsigned long long)total);
+}
+
+void dumpi_scan_rank(pw_dataset *ds, dumpi_rank *r)
+{
+    if (!r->usable)
+        return;
+    uint64_t *seen = calloc(1024, sizeof *seen);
+    dumpi_stream s;
+    pw_error e;
+    if (!seen || dumpi_stream_init(&s, r, PW_WINDOW_DEFAULT_CAP, NULL, &e) != PW_OK) {
+        free(seen);
+        r->stream_damaged = 1;
+        return;
+    }
+    const char *code = NULL;
+    pw_status st;
+    while ((st = dumpi_stream_next(&s, &code, &e)) == PW_OK) {
+        r->records++;
+        r->label_records[s.rec.label]++;
+        seen[s.rec.thread >> 6] |= 1ull << (s.rec.thread & 63);
+    }
+    /* Damage is reported by the cursors that meet it, not twice here. */
+    r->stream_damaged = st != PW_END;
+    dumpi_stream_fini(&s);
+    seen[0] &= ~1ull; /* thread 0 is the rank itself */
+    collect_threads(r, seen);
+    free(seen);
+    if (!r->stream_damaged && r->has_footer)
+        compare_footer(ds, r);
+}

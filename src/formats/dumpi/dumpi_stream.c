@@ -1,0 +1,367 @@
+/* dumpi_stream.c — the cursor over one rank's stream: record prefix, time
+ * reconstruction (bias + 16-bit seconds, wraps undone), and decoding every
+ * argument into named values. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "core/error.h"
+#include "formats/dumpi/dumpi.h"
+
+pw_status dumpi_stream_init(dumpi_stream *s, dumpi_rank *r, size_t window_cap, _Atomic uint64_t *progress,
+                            pw_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->rank = r;
+    pw_status st = pw_window_open(&s->w, r->file, window_cap, DUMPI_MAX_RECORD, err);
+    if (st == PW_OK)
+        s->w.progress = progress;
+    return st;
+}
+
+void dumpi_stream_fini(dumpi_stream *s) { pw_window_close(&s->w); }
+
+/* Seconds are stored in 16 bits: a drop of more than half the range is a
+ * wrap (records are in time order); a rise of more than half is a late
+ * value from before the last wrap. */
+static uint64_t unwrap(dumpi_stream *s, int which, uint16_t raw)
+{
+    uint64_t wraps = s->wraps[which];
+    if (s->seen_sec[which]) {
+        uint16_t last = s->last_sec[which];
+        if (raw < last && last - raw > 0x8000) {
+            wraps = ++s->wraps[which];
+        } else if (raw > last && raw - last > 0x8000 && wraps) {
+            return (wraps - 1) * 0x10000 + raw;
+        }
+    }
+    s->seen_sec[which] = 1;
+    s->last_sec[which] = raw;
+    return wraps * 0x10000 + raw;
+}
+
+static void read_times(dumpi_stream *s)
+{
+    const uint8_t *p = s->p + s->rec.times_off;
+    const uint32_t bias[2] = {s->rank->cpu_bias, s->rank->wall_bias};
+    for (int which = 0; which < 2; which++) {
+        if (!(s->rec.mask & (which ? DUMPI_MASK_WALL : DUMPI_MASK_CPU)))
+            continue;
+        for (int e = 0; e < 2; e++) {
+            s->sec[which][e] = bias[which] + unwrap(s, which, pw_be16(p + 6 * e));
+            s->nsec[which][e] = pw_be32(p + 6 * e + 2);
+        }
+        p += 12;
+    }
+}
+
+/* The stream starts with the CPU and wall biases (whole seconds, read at
+ * open into the rank); records follow them. */
+static pw_status skip_biases(dumpi_stream *s, const char **code, pw_error *err)
+{
+    const uint8_t *p;
+    dumpi_rank *r = s->rank;
+    pw_status st = r->stream_end >= r->off_stream + 8 ? pw_window_need(&s->w, r->off_stream, 8, &p, err)
+                                                       : PW_END;
+    if (st == PW_END) {
+        *code = "dumpi.truncated-stream";
+        return pw_fail(err, PW_E_DATA, r->file, (int64_t)r->off_stream,
+                       "stream start (two u32 time biases) expected before offset %llu",
+                       (unsigned long long)r->stream_end);
+    }
+    if (st != PW_OK)
+        return st;
+    s->off = r->off_stream + 8;
+    s->started = 1;
+    return PW_OK;
+}
+
+pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err)
+{
+    dumpi_rank *r = s->rank;
+    if (!r->usable) {
+        *code = "dumpi.unreadable-rank";
+        return pw_fail(err, PW_E_DATA, r->file, PW_NO_OFFSET, "the rank file has no readable stream");
+    }
+    if (!s->started) {
+        pw_status st = skip_biases(s, code, err);
+        if (st != PW_OK)
+            return st;
+    }
+    if (s->off == r->stream_end) {
+        *code = "dumpi.missing-end";
+        return pw_fail(err, PW_E_DATA, r->file, (int64_t)s->off,
+                       "end-of-stream label 293 expected before the header at %llu",
+                       (unsigned long long)r->stream_end);
+    }
+    pw_status st = dumpi_walk(&s->w, s->off, r->stream_end, &s->rec, code, err);
+    if (st == PW_END) {
+        if (r->end_known && s->off + 2 != r->stream_end) {
+            *code = "dumpi.early-end";
+            return pw_fail(err, PW_E_DATA, r->file, (int64_t)s->off,
+                           "end-of-stream label 293 found %llu bytes before the header at %llu",
+                           (unsigned long long)(r->stream_end - s->off - 2),
+                           (unsigned long long)r->stream_end);
+        }
+        return PW_END;
+    }
+    if (st != PW_OK)
+        return st;
+    if ((st = pw_window_need(&s->w, s->off, s->rec.size, &s->p, err)) != PW_OK)
+        return st == PW_END ? PW_E_IO : st;
+    read_times(s);
+    s->off += s->rec.size;
+    return PW_OK;
+}
+
+/* ---- the pw_cursor face ------------------------------------------------ */
+
+static int32_t thread_location(const dumpi_rank *r, uint16_t thread)
+{
+    if (thread == 0)
+        return r->loc;
+    size_t lo = 0, hi = r->n_threads;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r->threads[mid] < thread)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->n_threads && r->threads[lo] == thread ? r->thread_locs[lo] : r->loc;
+}
+
+static int64_t time_ns(const dumpi_stream *s, int which)
+{
+    return (int64_t)(s->sec[which][0] * 1000000000u + s->nsec[which][0]);
+}
+
+static pw_status dumpi_cursor_next(pw_cursor *c, pw_error *err)
+{
+    dumpi_stream *s = c->impl;
+    pw_status st = dumpi_stream_next(s, &c->err_code, err);
+    if (st != PW_OK)
+        return st;
+    const dumpi_rec *rec = &s->rec;
+    c->rec.schema = rec->label;
+    c->rec.type = dumpi_functions[rec->label].name;
+    c->rec.location = (uint32_t)thread_location(s->rank, rec->thread);
+    c->rec.offset = s->off - rec->size;
+    c->rec.size = rec->size;
+    if (rec->mask & DUMPI_MASK_WALL) {
+        c->rec.clock = PW_CLOCK_NS;
+        c->rec.t = time_ns(s, 1);
+    } else if (rec->mask & DUMPI_MASK_CPU) {
+        c->rec.clock = PW_CLOCK_NS;
+        c->rec.t = time_ns(s, 0);
+    } else {
+        c->rec.clock = PW_CLOCK_NONE;
+        c->rec.t = 0;
+    }
+    return PW_OK;
+}
+
+/* ---- decoding ---------------------------------------------------------- */
+
+static pw_value int_value(int64_t v)
+{
+    pw_value x = {.type = PW_T_I64, .present = 1};
+    x.v.i = v;
+    return x;
+}
+
+static pw_value list_value(pw_value *items, size_t n)
+{
+    pw_value x = {.type = PW_T_LIST, .present = 1};
+    x.v.list.items = items;
+    x.v.list.n = n;
+    return x;
+}
+
+static pw_value *alloc_values(pw_arena *a, size_t n)
+{
+    return pw_arena_alloc(a, (n ? n : 1) * sizeof(pw_value));
+}
+
+/* Seconds as dumpi2ascii prints them ("S.NNNNNNNNN"), read back as the
+ * nearest double so that the value equals the text exactly. */
+static pw_value seconds_value(uint64_t sec, uint32_t ns)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%llu.%09u", (unsigned long long)sec, ns);
+    pw_value x = {.type = PW_T_F64, .present = 1};
+    x.v.f = strtod(buf, NULL);
+    return x;
+}
+
+static pw_value times_value(const dumpi_stream *s, int which, pw_arena *a)
+{
+    pw_value *it = alloc_values(a, 2);
+    if (!it)
+        return (pw_value){0};
+    it[0] = seconds_value(s->sec[which][0], s->nsec[which][0]);
+    it[1] = seconds_value(s->sec[which][1], s->nsec[which][1]);
+    return list_value(it, 2);
+}
+
+static pw_value perf_value(const dumpi_stream *s, pw_arena *a)
+{
+    const uint8_t *p = s->p + s->rec.perf_off + 1;
+    size_t n = s->rec.n_perf;
+    pw_value *items = alloc_values(a, n);
+    pw_value *pairs = alloc_values(a, 2 * n);
+    if (!items || !pairs)
+        return (pw_value){0};
+    for (size_t i = 0; i < n; i++) {
+        pairs[2 * i] = int_value((int64_t)pw_be64(p + 16 * i));
+        pairs[2 * i + 1] = int_value((int64_t)pw_be64(p + 16 * i + 8));
+        items[i] = list_value(&pairs[2 * i], 2);
+    }
+    pw_value x = {.type = PW_T_OBJECT, .present = 1};
+    x.v.list.items = items;
+    x.v.list.n = n;
+    x.v.list.fields = s->rank->perf_fields;
+    return x;
+}
+
+/* u32 n + n elements of `width` bytes (4 signed, 2 or 1 unsigned). */
+static pw_value array_value(const uint8_t **pp, int width, pw_arena *a)
+{
+    const uint8_t *p = *pp;
+    uint32_t n = pw_be32(p);
+    p += 4;
+    pw_value *items = alloc_values(a, n);
+    if (!items)
+        return (pw_value){0};
+    for (uint32_t i = 0; i < n; i++, p += width)
+        items[i] = int_value(width == 4 ? (int32_t)pw_be32(p) : width == 2 ? pw_be16(p) : p[0]);
+    *pp = p;
+    return list_value(items, n);
+}
+
+static pw_value string_value(const uint8_t **pp)
+{
+    uint32_t n = pw_be32(*pp);
+    pw_value x = {.type = PW_T_STR, .present = 1};
+    x.v.s.p = (const char *)*pp + 4;
+    x.v.s.n = n;
+    *pp += 4 + (size_t)n;
+    return x;
+}
+
+static pw_value strings_value(const uint8_t **pp, pw_arena *a)
+{
+    uint32_t n = pw_be32(*pp);
+    *pp += 4;
+    pw_value *items = alloc_values(a, n);
+    if (!items)
+        return (pw_value){0};
+    for (uint32_t i = 0; i < n; i++)
+        items[i] = string_value(pp);
+    return list_value(items, n);
+}
+
+/* Statuses: 14-byte records (bytes, source, cancelled, error, tag). */
+static pw_value statuses_value(const uint8_t *p, pw_arena *a)
+{
+    uint32_t n = pw_be32(p);
+    p += 4;
+    pw_value *items = alloc_values(a, n);
+    pw_value *f = alloc_values(a, 5 * (size_t)n);
+    if (!items || !f)
+        return (pw_value){0};
+    for (uint32_t i = 0; i < n; i++, p += 14, f += 5) {
+        f[0] = int_value((int32_t)pw_be32(p));
+        f[1] = int_value((int32_t)pw_be32(p + 4));
+        f[2] = int_value((int8_t)p[8]);
+        f[3] = int_value((int8_t)p[9]);
+        f[4] = int_value((int32_t)pw_be32(p + 10));
+        items[i] = (pw_value){.type = PW_T_OBJECT, .present = 1};
+        items[i].v.list.items = f;
+        items[i].v.list.n = 5;
+        items[i].v.list.fields = dumpi_status_fields;
+    }
+    return list_value(items, n);
+}
+
+static pw_value nested_value(const uint8_t *p, int enc, pw_arena *a)
+{
+    uint32_t rows = pw_be32(p);
+    p += 4;
+    pw_value *items = alloc_values(a, rows);
+    if (!items)
+        return (pw_value){0};
+    for (uint32_t i = 0; i < rows; i++)
+        items[i] = enc == DUMPI_ENC_I32_2D ? array_value(&p, 4, a) : strings_value(&p, a);
+    return list_value(items, rows);
+}
+
+static pw_value arg_value(const dumpi_stream *s, int i, pw_arena *a)
+{
+    const dumpi_arg *arg = &dumpi_functions[s->rec.label].args[i];
+    const uint8_t *p = s->p + s->rec.arg_off[i];
+    switch (arg->enc) {
+    case DUMPI_ENC_I32:
+    case DUMPI_ENC_I64:
+    case DUMPI_ENC_U16:
+    case DUMPI_ENC_U8: return int_value(dumpi_arg_int(&s->rec, s->p, i));
+    case DUMPI_ENC_I32_ARR: return array_value(&p, 4, a);
+    case DUMPI_ENC_U16_ARR: return array_value(&p, 2, a);
+    case DUMPI_ENC_U8_ARR: return array_value(&p, 1, a);
+    case DUMPI_ENC_STR: return string_value(&p);
+    case DUMPI_ENC_STR_ARR: return strings_value(&p, a);
+    case DUMPI_ENC_STATUS: return statuses_value(p, a);
+    default: return nested_value(p, arg->enc, a);
+    }
+}
+
+static void dumpi_cursor_decode(pw_cursor *c, pw_value *values)
+{
+    const dumpi_stream *s = c->impl;
+    const dumpi_rec *rec = &s->rec;
+    if (rec->mask & DUMPI_MASK_THREAD)
+        values[0] = int_value(rec->thread);
+    if (rec->mask & DUMPI_MASK_WALL)
+        values[1] = times_value(s, 1, &c->scratch);
+    if (rec->mask & DUMPI_MASK_CPU)
+        values[2] = times_value(s, 0, &c->scratch);
+    if (rec->mask & DUMPI_MASK_PERF)
+        values[3] = perf_value(s, &c->scratch);
+    const dumpi_function *fn = &dumpi_functions[rec->label];
+    for (int i = 0; i < fn->n_args; i++)
+        if (rec->arg_off[i] != UINT32_MAX)
+            values[DUMPI_PREFIX_FIELDS + i] = arg_value(s, i, &c->scratch);
+}
+
+static void dumpi_cursor_close(pw_cursor *c)
+{
+    dumpi_stream *s = c->impl;
+    if (!s)
+        return;
+    dumpi_stream_fini(s);
+    free(s);
+}
+
+static const pw_cursor_ops dumpi_cursor_ops = {
+    .next = dumpi_cursor_next,
+    .decode = dumpi_cursor_decode,
+    .close = dumpi_cursor_close,
+};
+
+pw_status dumpi_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
+{
+    dumpi_dataset *dd = ds->impl;
+    int32_t slot = dd->rank_of_loc[c->location];
+    dumpi_stream *s = malloc(sizeof *s);
+    if (!s)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    pw_status st = dumpi_stream_init(s, &dd->ranks[slot], c->window_cap, &ds->progress_done, err);
+    if (st != PW_OK) {
+        free(s);
+        return st;
+    }
+    c->impl = s;
+    c->ops = &dumpi_cursor_ops;
+    c->rec.kind = PW_REC_SPAN;
+    return PW_OK;
+}
