@@ -1,0 +1,207 @@
+/* dumpi_profile.c — the per-rank pass of `stats`: call counts and times
+ * per function, the rank's MPI span, sends and collectives under their
+ * communicator instance, message sizes.  Records are walked, not decoded
+ * into values: only the few arguments the profile needs are read. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "core/error.h"
+#include "formats/dumpi/dumpi_profile.h"
+
+#define DUMPI_COMM_NULL 1
+#define DUMPI_COMM_WORLD 2
+#define DUMPI_COMM_SELF 3
+#define DUMPI_PROC_NULL (-2)      /* Open MPI's value; not translated by the tracer */
+#define DUMPI_UNDEFINED (-32766)
+
+static const char *const send_names[] = {"MPI_Send", "MPI_Bsend", "MPI_Ssend", "MPI_Rsend", "MPI_Isend",
+                                         "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Sendrecv",
+                                         "MPI_Sendrecv_replace", NULL};
+static const char *const collective_names[] = {
+    "MPI_Barrier", "MPI_Bcast", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv",
+    "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Reduce",
+    "MPI_Allreduce", "MPI_Reduce_scatter", "MPI_Scan", "MPI_Exscan", NULL};
+
+static int named(const char *const *names, const char *s)
+{
+    for (; *names; names++)
+        if (!strcmp(*names, s))
+            return 1;
+    return 0;
+}
+
+/* Index of the first argument called one of the names, or -1. */
+static int8_t arg_named(const dumpi_function *fn, const char *a, const char *b)
+{
+    for (int i = 0; i < fn->n_args; i++)
+        if (!strcmp(fn->args[i].name, a) || (b && !strcmp(fn->args[i].name, b)))
+            return (int8_t)i;
+    return -1;
+}
+
+void dumpi_uses_init(dumpi_fn_use uses[DUMPI_N_LABELS])
+{
+    for (int l = 0; l < DUMPI_N_LABELS; l++) {
+        const dumpi_function *fn = &dumpi_functions[l];
+        dumpi_fn_use *u = &uses[l];
+        u->use = named(send_names, fn->name)         ? DUMPI_USE_SEND
+                 : named(collective_names, fn->name) ? DUMPI_USE_COLLECTIVE
+                 : !strcmp(fn->name, "MPI_Comm_dup")   ? DUMPI_USE_DUP
+                 : !strcmp(fn->name, "MPI_Comm_split") ? DUMPI_USE_SPLIT
+                 : !strcmp(fn->name, "MPI_Comm_free")  ? DUMPI_USE_FREE
+                 : !strcmp(fn->name, "MPI_Init") || !strcmp(fn->name, "MPI_Init_thread") ? DUMPI_USE_INIT
+                 : !strcmp(fn->name, "MPI_Finalize")   ? DUMPI_USE_FINALIZE
+                                                       : DUMPI_USE_OTHER;
+        u->count = arg_named(fn, "count", "sendcount");
+        /* Reduce_scatter sends the sum of its recvcounts. */
+        u->counts = arg_named(fn, "sendcounts", strcmp(fn->name, "MPI_Reduce_scatter") ? NULL : "recvcounts");
+        u->datatype = arg_named(fn, "datatype", "sendtype");
+        u->dest = arg_named(fn, "dest", NULL);
+        u->comm = arg_named(fn, "comm", "oldcomm");
+        u->newcomm = arg_named(fn, "newcomm", NULL);
+        u->color = arg_named(fn, "color", NULL);
+        u->key = arg_named(fn, "key", NULL);
+    }
+}
+
+static uint64_t type_size(const dumpi_rank *r, dumpi_rank_profile *p, int64_t type)
+{
+    if (type >= 0 && type < r->n_sizes)
+        return r->sizes[type];
+    p->unknown_type++;
+    return 0;
+}
+
+/* Elements in the send buffer: the count, or the sum of an int array. */
+static uint64_t send_elements(const dumpi_stream *s, const dumpi_fn_use *u)
+{
+    if (u->count >= 0) {
+        int64_t n = dumpi_arg_int(&s->rec, s->p, u->count);
+        return n > 0 ? (uint64_t)n : 0;
+    }
+    if (u->counts < 0 || s->rec.arg_off[u->counts] == UINT32_MAX)
+        return 0;
+    const uint8_t *a = s->p + s->rec.arg_off[u->counts];
+    uint32_t n = pw_be32(a);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t v = (int32_t)pw_be32(a + 4 + 4 * (size_t)i);
+        sum += v > 0 ? (uint64_t)v : 0;
+    }
+    return sum;
+}
+
+static int size_bucket(uint64_t bytes)
+{
+    if (!bytes)
+        return 0;
+    int b = 1 + 63 - __builtin_clzll(bytes);
+    return b < DUMPI_SIZE_BUCKETS ? b : DUMPI_SIZE_BUCKETS - 1;
+}
+
+static void on_send(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s, const dumpi_fn_use *u)
+{
+    int64_t dest = dumpi_arg_int(&s->rec, s->p, u->dest);
+    if (dest == DUMPI_PROC_NULL) {
+        p->proc_null++;
+        return;
+    }
+    uint64_t bytes = send_elements(s, u) * type_size(r, p, dumpi_arg_int(&s->rec, s->p, u->datatype));
+    uint32_t inst = pw_mpi_tracker_lookup(&p->tracker, dumpi_arg_int(&s->rec, s->p, u->comm));
+    pw_pair_counts_add(&p->sends, pw_pair_key(inst, (uint32_t)dest), 1, bytes);
+    int b = size_bucket(bytes);
+    p->size_msgs[b]++;
+    p->size_bytes[b] += bytes;
+}
+
+static void on_collective(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s,
+                          const dumpi_fn_use *u, uint64_t ns)
+{
+    uint64_t bytes = 0;
+    if (u->datatype >= 0 && s->rec.arg_off[u->datatype] != UINT32_MAX)
+        bytes = send_elements(s, u) * type_size(r, p, dumpi_arg_int(&s->rec, s->p, u->datatype));
+    uint32_t inst = pw_mpi_tracker_lookup(&p->tracker, dumpi_arg_int(&s->rec, s->p, u->comm));
+    uint64_t key = pw_pair_key(s->rec.label, inst);
+    pw_pair_counts_add(&p->coll_calls, key, 1, bytes);
+    pw_pair_counts_add(&p->coll_time, key, ns, 0);
+}
+
+/* Duration of the current call in ns, on the clock the record has. */
+static uint64_t call_ns(const dumpi_stream *s, int which)
+{
+    uint64_t a = s->sec[which][0] * 1000000000u + s->nsec[which][0];
+    uint64_t b = s->sec[which][1] * 1000000000u + s->nsec[which][1];
+    return b > a ? b - a : 0;
+}
+
+static void on_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s, const dumpi_fn_use *uses)
+{
+    const dumpi_rec *rec = &s->rec;
+    int which = rec->mask & DUMPI_MASK_WALL ? 1 : rec->mask & DUMPI_MASK_CPU ? 0 : -1;
+    uint64_t ns = which >= 0 ? call_ns(s, which) : 0;
+    if (which > p->clock)
+        p->clock = which;
+    uint16_t l = rec->label;
+    if (!p->calls[l]++ || ns < p->min_ns[l])
+        p->min_ns[l] = ns;
+    if (ns > p->max_ns[l])
+        p->max_ns[l] = ns;
+    p->time_ns[l] += ns;
+    if (l < DUMPI_ALL_FUNCTIONS)
+        p->mpi_ns += ns;
+    const dumpi_fn_use *u = &uses[l];
+    const uint8_t *q = s->p;
+    switch (u->use) {
+    case DUMPI_USE_INIT:
+        p->has_init = which >= 0;
+        p->init_ns = which >= 0 ? s->sec[which][0] * 1000000000u + s->nsec[which][0] : 0;
+        break;
+    case DUMPI_USE_FINALIZE:
+        p->has_finalize = which >= 0;
+        p->finalize_ns = which >= 0 ? s->sec[which][1] * 1000000000u + s->nsec[which][1] : 0;
+        break;
+    case DUMPI_USE_SEND: on_send(r, p, s, u); break;
+    case DUMPI_USE_COLLECTIVE: on_collective(r, p, s, u, ns); break;
+    case DUMPI_USE_DUP:
+        pw_mpi_tracker_dup(&p->tracker, dumpi_arg_int(rec, q, u->comm), dumpi_arg_int(rec, q, u->newcomm));
+        break;
+    case DUMPI_USE_SPLIT:
+        pw_mpi_tracker_split(&p->tracker, dumpi_arg_int(rec, q, u->comm), dumpi_arg_int(rec, q, u->color),
+                             dumpi_arg_int(rec, q, u->key), dumpi_arg_int(rec, q, u->newcomm));
+        break;
+    case DUMPI_USE_FREE: pw_mpi_tracker_release(&p->tracker, dumpi_arg_int(rec, q, u->comm)); break;
+    default: break;
+    }
+}
+
+void dumpi_profile_rank(pw_dataset *ds, dumpi_rank *r, const dumpi_fn_use *uses, dumpi_rank_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    p->clock = -1;
+    pw_mpi_tracker_init(&p->tracker, DUMPI_COMM_WORLD, DUMPI_COMM_SELF, DUMPI_COMM_NULL, DUMPI_UNDEFINED);
+    if (!r->usable)
+        return;
+    dumpi_stream s;
+    pw_error e;
+    if (dumpi_stream_init(&s, r, PW_WINDOW_DEFAULT_CAP, &ds->progress_done, &e) != PW_OK) {
+        pw_ds_diag_error(ds, PW_SEV_ERROR, "dumpi.unreadable-file", &e);
+        return;
+    }
+    p->read = 1;
+    const char *code = NULL;
+    pw_status st;
+    while ((st = dumpi_stream_next(&s, &code, &e)) == PW_OK)
+        on_call(r, p, &s, uses);
+    if (st != PW_END)
+        pw_ds_diag_error(ds, PW_SEV_ERROR, code ? code : "dumpi.damaged", &e);
+    dumpi_stream_fini(&s);
+}
+
+void dumpi_profile_free(dumpi_rank_profile *p)
+{
+    pw_mpi_tracker_free(&p->tracker);
+    pw_pair_counts_free(&p->sends);
+    pw_pair_counts_free(&p->coll_calls);
+    pw_pair_counts_free(&p->coll_time);
+}
