@@ -3,6 +3,7 @@
  * header, footer, keyval, perf labels, datatype sizes and function-address
  * labels it points to (dumpi-facts.md §3, §5).  Damage in one record is a
  * diagnostic naming the offset; the others are still read. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,15 @@ static void read_keyval(pw_dataset *ds, dumpi_rank *r, pw_window *w)
     }
 }
 
+/* Names of perf counters the label record does not name: "counter<i>". */
+static char counter_names[DUMPI_MAX_PERF][16];
+static pthread_once_t counter_names_once = PTHREAD_ONCE_INIT;
+static void make_counter_names(void)
+{
+    for (int i = 0; i < DUMPI_MAX_PERF; i++)
+        snprintf(counter_names[i], sizeof counter_names[i], "counter%d", i);
+}
+
 static void read_perf_labels(pw_dataset *ds, dumpi_rank *r, pw_window *w)
 {
     for (int i = 0; i < DUMPI_MAX_PERF; i++)
@@ -197,12 +207,9 @@ static void read_perf_labels(pw_dataset *ds, dumpi_rank *r, pw_window *w)
             r->n_perf = i + 1;
         }
     }
-    for (int i = (int)r->n_perf; i < DUMPI_MAX_PERF; i++) { /* counters without a label */
-        char *name = malloc(16);
-        if (name)
-            snprintf(name, 16, "counter%d", i);
-        r->perf_fields[i].name = name;
-    }
+    pthread_once(&counter_names_once, make_counter_names);
+    for (int i = (int)r->n_perf; i < DUMPI_MAX_PERF; i++) /* counters without a label */
+        r->perf_fields[i].name = counter_names[i];
 }
 
 static void read_sizes(pw_dataset *ds, dumpi_rank *r, pw_window *w)
@@ -300,6 +307,6 @@ void dumpi_rankfile_free(dumpi_rank *r)
     free(r->sizes);
     free(r->threads);
     free(r->thread_locs);
-    for (int i = 0; i < DUMPI_MAX_PERF; i++)
+    for (uint32_t i = 0; i < r->n_perf; i++)
         free((char *)r->perf_fields[i].name);
 }

@@ -18,9 +18,9 @@ static void collect_threads(dumpi_rank *r, const uint64_t *seen)
     r->thread_locs = malloc((n ? n : 1) * sizeof *r->thread_locs);
     if (!r->threads || !r->thread_locs)
         return;
-    for (uint32_t t = 0; t < 65536; t++)
-        if (seen[t >> 6] >> (t & 63) & 1)
-            r->threads[r->n_threads++] = (uint16_t)t;
+    for (uint32_t w = 0; w < 1024; w++)
+        for (uint64_t bits = seen[w]; bits; bits &= bits - 1)
+            r->threads[r->n_threads++] = (uint16_t)(w * 64 + (uint32_t)__builtin_ctzll(bits));
 }
 
 /* Records per function = calls - ignored in the footer (dumpi-facts §5). */
