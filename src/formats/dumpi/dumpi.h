@@ -87,9 +87,11 @@ void dumpi_rankfile_read(pw_dataset *ds, dumpi_rank *r);
 void dumpi_rankfile_free(dumpi_rank *r);
 pw_status dumpi_rankfile_props(pw_dataset *ds, const dumpi_rank *r, pw_error *err);
 
-/* dumpi_record.c: walks one record at off (stopping before `end`). */
-pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const char **code,
-                     pw_error *err);
+/* dumpi_record.c: walks one record at off (stopping before `end`); *bytes
+ * points at it in the window until the window's next use.  PW_END at the
+ * end-of-stream label. */
+pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes,
+                     const char **code, pw_error *err);
 /* Reads an i32 argument (0 when absent). */
 int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg);
 

@@ -76,8 +76,8 @@ static int rank_of_name(const char *path, int fallback)
     const char *q = p;
     while (q > path && q[-1] >= '0' && q[-1] <= '9')
         q--;
-    if (q == p || q == path || q[-1] != '-')
-        return fallback;
+    if (q == p || q == path || q[-1] != '-' || p - q > 7)
+        return fallback; /* not "-NNNN", or a rank beyond any real run */
     return atoi(q);
 }
 

@@ -66,7 +66,7 @@ static char *sec_int_list(section *s)
     uint32_t n = sec_u32(s);
     if (n > (s->end - s->off) / 4)
         n = (uint32_t)((s->end - s->off) / 4);
-    char *out = malloc(2 + (size_t)n * 13);
+    char *out = malloc(3 + (size_t)n * 13);
     if (!out)
         return NULL;
     size_t len = 0;

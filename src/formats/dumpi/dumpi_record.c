@@ -1,132 +1,126 @@
 /* dumpi_record.c — the table-driven walker: finds where each argument of
  * one call record lies, for any of the 293 labels, from the layouts
- * generated out of dumpi-functions.tsv.  Every length is checked against
- * the end of the stream before it is trusted. */
+ * generated out of dumpi-functions.tsv.  It parses a span of bytes taken
+ * from the window in one piece (usually 64 KiB ahead), and asks for a
+ * larger span only when a record is larger; every length is checked
+ * against the span before it is trusted. */
 #include <string.h>
 
 #include "core/bytes.h"
 #include "core/error.h"
 #include "formats/dumpi/dumpi.h"
 
-typedef struct walk {
-    pw_window *w;
-    uint64_t base, end;   /* record start; stream end */
-    uint32_t pos;         /* bytes of the record walked so far */
-    const char **code;
-    pw_error *err;
-} walk;
+/* Bytes asked of the window per record: most records are ~50 bytes. */
+#define DUMPI_SPAN 65536
 
-static pw_status walk_fail(walk *k, const char *code, size_t need)
-{
-    *k->code = code;
-    uint64_t at = k->base + k->pos;
-    return pw_fail(k->err, PW_E_DATA, k->w->path, (int64_t)at,
-                   "record runs past the end of the stream at %llu: %zu more bytes expected, %llu left",
-                   (unsigned long long)k->end, need,
-                   (unsigned long long)(k->end > at ? k->end - at : 0));
-}
+typedef struct span {
+    const uint8_t *p;
+    uint64_t n;     /* bytes available */
+    uint64_t pos;   /* bytes of the record parsed so far */
+    uint64_t short_by; /* when parsing ran out: bytes wanted past n */
+} span;
 
-/* Makes n more bytes of the record available at *p and moves past them. */
-static pw_status take(walk *k, size_t n, const uint8_t **p)
+/* Moves past n bytes; 0 when the span ends first. */
+static inline int skip(span *s, uint64_t n)
 {
-    uint64_t at = k->base + k->pos;
-    if (n > k->end - at || n > DUMPI_MAX_RECORD - k->pos)
-        return walk_fail(k, "dumpi.truncated-record", n);
-    const uint8_t *q;
-    pw_status st = pw_window_need(k->w, at, n, &q, k->err);
-    if (st == PW_END)
-        return walk_fail(k, "dumpi.truncated-record", n);
-    if (st != PW_OK)
-        return st;
-    if (p)
-        *p = q;
-    k->pos += (uint32_t)n;
-    return PW_OK;
+    if (n > s->n - s->pos) {
+        s->short_by = n - (s->n - s->pos);
+        return 0;
+    }
+    s->pos += n;
+    return 1;
 }
 
 /* A u32 count followed by count elements of `width` bytes. */
-static pw_status take_array(walk *k, size_t width)
+static int skip_array(span *s, uint64_t width)
 {
-    const uint8_t *p = NULL;
-    pw_status st = take(k, 4, &p);
-    if (st != PW_OK)
-        return st;
-    uint64_t n = pw_be32(p);
-    if (n * width > k->end - (k->base + k->pos))
-        return walk_fail(k, "dumpi.truncated-record", (size_t)(n * width));
-    return take(k, (size_t)(n * width), NULL);
+    if (!skip(s, 4))
+        return 0;
+    return skip(s, (uint64_t)pw_be32(s->p + s->pos - 4) * width);
 }
 
 /* u32 n, then n string32 (u32 length + bytes). */
-static pw_status take_strings(walk *k)
+static int skip_strings(span *s)
 {
-    const uint8_t *p = NULL;
-    pw_status st = take(k, 4, &p);
-    uint32_t n = st == PW_OK ? pw_be32(p) : 0;
-    for (uint32_t i = 0; st == PW_OK && i < n; i++)
-        st = take_array(k, 1);
-    return st;
+    if (!skip(s, 4))
+        return 0;
+    uint32_t n = pw_be32(s->p + s->pos - 4);
+    for (uint32_t i = 0; i < n; i++)
+        if (!skip_array(s, 1))
+            return 0;
+    return 1;
 }
 
-static pw_status take_arg(walk *k, int enc, int with_status)
+static int skip_rows(span *s, int strings)
 {
-    const uint8_t *p = NULL;
-    pw_status st = PW_OK;
+    if (!skip(s, 4))
+        return 0;
+    uint32_t rows = pw_be32(s->p + s->pos - 4);
+    for (uint32_t i = 0; i < rows; i++)
+        if (!(strings ? skip_strings(s) : skip_array(s, 4)))
+            return 0;
+    return 1;
+}
+
+static int skip_arg(span *s, int enc)
+{
     switch (enc) {
-    case DUMPI_ENC_I32: return take(k, 4, NULL);
-    case DUMPI_ENC_I64: return take(k, 8, NULL);
-    case DUMPI_ENC_U16: return take(k, 2, NULL);
-    case DUMPI_ENC_U8: return take(k, 1, NULL);
-    case DUMPI_ENC_I32_ARR: return take_array(k, 4);
-    case DUMPI_ENC_U16_ARR: return take_array(k, 2);
-    case DUMPI_ENC_U8_ARR: return take_array(k, 1);
-    case DUMPI_ENC_STR: return take_array(k, 1);
-    case DUMPI_ENC_STR_ARR: return take_strings(k);
-    case DUMPI_ENC_STATUS: return with_status ? take_array(k, 14) : PW_OK;
-    case DUMPI_ENC_I32_2D:
-    case DUMPI_ENC_STR_2D: {
-        st = take(k, 4, &p);
-        uint32_t rows = st == PW_OK ? pw_be32(p) : 0;
-        for (uint32_t i = 0; st == PW_OK && i < rows; i++)
-            st = enc == DUMPI_ENC_I32_2D ? take_array(k, 4) : take_strings(k);
-        return st;
-    }
-    default: return PW_OK;
+    case DUMPI_ENC_I32: return skip(s, 4);
+    case DUMPI_ENC_I64: return skip(s, 8);
+    case DUMPI_ENC_U16: return skip(s, 2);
+    case DUMPI_ENC_U8: return skip(s, 1);
+    case DUMPI_ENC_I32_ARR: return skip_array(s, 4);
+    case DUMPI_ENC_U16_ARR: return skip_array(s, 2);
+    case DUMPI_ENC_U8_ARR: return skip_array(s, 1);
+    case DUMPI_ENC_STR: return skip_array(s, 1);
+    case DUMPI_ENC_STR_ARR: return skip_strings(s);
+    case DUMPI_ENC_STATUS: return skip_array(s, 14);
+    case DUMPI_ENC_I32_2D: return skip_rows(s, 0);
+    default: return skip_rows(s, 1);
     }
 }
 
-/* Prefix: label, mask, thread, time blocks, perf block. */
-static pw_status walk_prefix(walk *k, dumpi_rec *rec)
+/* Prefix after the label: mask, thread, time blocks, perf block. */
+static int parse_prefix(span *s, dumpi_rec *rec)
 {
-    const uint8_t *p = NULL;
-    pw_status st = take(k, 1, &p);
-    if (st != PW_OK)
-        return st;
-    rec->mask = p[0];
+    if (!skip(s, 1))
+        return 0;
+    rec->mask = s->p[s->pos - 1];
     rec->thread = 0;
     if (rec->mask & DUMPI_MASK_THREAD) {
-        if ((st = take(k, 2, &p)) != PW_OK)
-            return st;
-        rec->thread = pw_be16(p);
+        if (!skip(s, 2))
+            return 0;
+        rec->thread = pw_be16(s->p + s->pos - 2);
     }
-    rec->times_off = k->pos;
-    size_t times = (rec->mask & DUMPI_MASK_CPU ? 12 : 0) + (rec->mask & DUMPI_MASK_WALL ? 12 : 0);
-    if ((st = take(k, times, NULL)) != PW_OK)
-        return st;
-    rec->perf_off = k->pos;
+    rec->times_off = (uint32_t)s->pos;
+    if (!skip(s, (rec->mask & DUMPI_MASK_CPU ? 12 : 0) + (rec->mask & DUMPI_MASK_WALL ? 12 : 0)))
+        return 0;
+    rec->perf_off = (uint32_t)s->pos;
     rec->n_perf = 0;
     if (rec->mask & DUMPI_MASK_PERF) {
-        if ((st = take(k, 1, &p)) != PW_OK)
-            return st;
-        rec->n_perf = p[0];
-        st = take(k, (size_t)rec->n_perf * 16, NULL);
+        if (!skip(s, 1))
+            return 0;
+        rec->n_perf = s->p[s->pos - 1];
+        return skip(s, (uint64_t)rec->n_perf * 16);
     }
-    return st;
+    return 1;
 }
 
-/* Arguments; conditional ones are present when two earlier ints agree. */
-static pw_status walk_args(walk *k, const dumpi_function *fn, dumpi_rec *rec)
+/* Arguments; conditional ones are present when two earlier ints agree,
+ * statuses only when the mask says the record has them. */
+static int parse_args(span *s, const dumpi_function *fn, dumpi_rec *rec)
 {
+    if (fn->fixed_size >= 0) { /* scalars only: offsets are fixed */
+        uint32_t at = (uint32_t)s->pos;
+        if (!skip(s, (uint64_t)fn->fixed_size))
+            return 0;
+        for (int i = 0; i < fn->n_args; i++) {
+            rec->arg_off[i] = at;
+            int e = fn->args[i].enc;
+            at += e == DUMPI_ENC_I32 ? 4 : e == DUMPI_ENC_I64 ? 8 : e == DUMPI_ENC_U16 ? 2 : 1;
+        }
+        return 1;
+    }
     int32_t ints[DUMPI_MAX_ARGS];
     int with_status = (rec->mask & DUMPI_MASK_STATUS) != 0;
     for (int i = 0; i < fn->n_args && i < DUMPI_MAX_ARGS; i++) {
@@ -137,31 +131,43 @@ static pw_status walk_args(walk *k, const dumpi_function *fn, dumpi_rec *rec)
             rec->arg_off[i] = UINT32_MAX;
             continue;
         }
-        rec->arg_off[i] = k->pos;
-        const uint8_t *p = NULL;
-        pw_status st;
-        if (a->enc == DUMPI_ENC_I32) {
-            st = take(k, 4, &p);
-            if (st == PW_OK)
-                ints[i] = (int32_t)pw_be32(p);
-        } else {
-            st = take_arg(k, a->enc, with_status);
-        }
-        if (st != PW_OK)
-            return st;
+        rec->arg_off[i] = (uint32_t)s->pos;
+        if (!skip_arg(s, a->enc))
+            return 0;
+        if (a->enc == DUMPI_ENC_I32)
+            ints[i] = (int32_t)pw_be32(s->p + s->pos - 4);
     }
-    return PW_OK;
+    return 1;
 }
 
-pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const char **code,
-                     pw_error *err)
+/* 1: parsed; 0: the span ended first (s->short_by says by how much). */
+static int parse_record(span *s, dumpi_rec *rec)
 {
-    walk k = {w, off, end, 0, code, err};
-    const uint8_t *p = NULL;
-    pw_status st = take(&k, 2, &p);
+    return parse_prefix(s, rec) && parse_args(s, &dumpi_functions[rec->label], rec);
+}
+
+static pw_status truncated(pw_window *w, uint64_t off, uint64_t end, const span *s, const char **code,
+                           pw_error *err)
+{
+    *code = "dumpi.truncated-record";
+    return pw_fail(err, PW_E_DATA, w->path, (int64_t)(off + s->pos),
+                   "record runs past the end of the stream at %llu: %llu more bytes expected, %llu left",
+                   (unsigned long long)end, (unsigned long long)s->short_by,
+                   (unsigned long long)(end - off - s->pos));
+}
+
+static pw_status read_label(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **p,
+                            uint64_t *avail, const char **code, pw_error *err)
+{
+    *avail = end - off < DUMPI_SPAN ? end - off : DUMPI_SPAN;
+    if (*avail < 2) {
+        span s = {NULL, *avail, 0, 2 - *avail};
+        return truncated(w, off, end, &s, code, err);
+    }
+    pw_status st = pw_window_need(w, off, (size_t)*avail, p, err);
     if (st != PW_OK)
-        return st;
-    rec->label = pw_be16(p);
+        return st == PW_END ? pw_fail(err, PW_E_IO, w->path, (int64_t)off, "the file shrank while read") : st;
+    rec->label = pw_be16(*p);
     if (rec->label == DUMPI_END_OF_STREAM) {
         rec->size = 2;
         return PW_END;
@@ -172,23 +178,39 @@ pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, c
                        "function label 0..289, 291 or 292 (or 293, end of stream) expected, found %u",
                        rec->label);
     }
-    if ((st = walk_prefix(&k, rec)) != PW_OK)
-        return st;
-    const dumpi_function *fn = &dumpi_functions[rec->label];
-    if (fn->fixed_size >= 0) { /* the common case: scalars only */
-        uint32_t at = k.pos;
-        if ((st = take(&k, (size_t)fn->fixed_size, NULL)) != PW_OK)
-            return st;
-        for (int i = 0; i < fn->n_args; i++) {
-            rec->arg_off[i] = at;
-            int e = fn->args[i].enc;
-            at += e == DUMPI_ENC_I32 ? 4 : e == DUMPI_ENC_I64 ? 8 : e == DUMPI_ENC_U16 ? 2 : 1;
-        }
-    } else if ((st = walk_args(&k, fn, rec)) != PW_OK) {
-        return st;
-    }
-    rec->size = k.pos;
     return PW_OK;
+}
+
+pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes,
+                     const char **code, pw_error *err)
+{
+    const uint8_t *p;
+    uint64_t avail;
+    pw_status st = read_label(w, off, end, rec, &p, &avail, code, err);
+    if (st != PW_OK)
+        return st;
+    for (;;) {
+        span s = {p, avail, 2, 0};
+        if (parse_record(&s, rec)) {
+            rec->size = (uint32_t)s.pos;
+            *bytes = p;
+            return PW_OK;
+        }
+        if (avail == end - off)
+            return truncated(w, off, end, &s, code, err);
+        if (avail >= DUMPI_MAX_RECORD) {
+            *code = "dumpi.huge-record";
+            return pw_fail(err, PW_E_DATA, w->path, (int64_t)off, "a record under %zu bytes expected",
+                           DUMPI_MAX_RECORD);
+        }
+        /* A large record: ask for enough to cover what it needs. */
+        uint64_t want = avail + s.short_by > avail * 4 ? avail + s.short_by : avail * 4;
+        avail = want < end - off ? want : end - off;
+        if (avail > DUMPI_MAX_RECORD)
+            avail = DUMPI_MAX_RECORD;
+        if ((st = pw_window_need(w, off, (size_t)avail, &p, err)) != PW_OK)
+            return st == PW_END ? pw_fail(err, PW_E_IO, w->path, (int64_t)off, "the file shrank while read") : st;
+    }
 }
 
 int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg)

@@ -94,7 +94,7 @@ pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err)
                        "end-of-stream label 293 expected before the header at %llu",
                        (unsigned long long)r->stream_end);
     }
-    pw_status st = dumpi_walk(&s->w, s->off, r->stream_end, &s->rec, code, err);
+    pw_status st = dumpi_walk(&s->w, s->off, r->stream_end, &s->rec, &s->p, code, err);
     if (st == PW_END) {
         if (r->end_known && s->off + 2 != r->stream_end) {
             *code = "dumpi.early-end";
@@ -107,8 +107,6 @@ pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err)
     }
     if (st != PW_OK)
         return st;
-    if ((st = pw_window_need(&s->w, s->off, s->rec.size, &s->p, err)) != PW_OK)
-        return st == PW_END ? PW_E_IO : st;
     read_times(s);
     s->off += s->rec.size;
     return PW_OK;

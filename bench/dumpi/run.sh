@@ -1,0 +1,43 @@
+#!/bin/sh
+# bench/dumpi/run.sh — throughput and peak RSS of the DUMPI reader on a
+# large synthetic trace (generated here, never committed): stats with 1
+# and 2 threads, text dump, dump --jsonl, check; and a bare scan of the
+# bytes (cat) for comparison.  Reference: dumpi2ascii decodes about
+# 0.7 M calls/s (30 MB/s) on one core.
+#   RANKS=8 CALLS=500000 sh bench/dumpi/run.sh   (CALLS per rank)
+set -eu
+cd "$(dirname "$0")/../.."
+PW=${PW:-build/release/perfweave}
+RANKS=${RANKS:-8}
+CALLS=${CALLS:-500000}
+OUT=bench/out/dumpi
+[ -x "$PW" ] || { echo "build first: make build" >&2; exit 2; }
+mkdir -p "$OUT/trace"
+cc -O2 -Ibench/dumpi -o "$OUT/gen_dumpi_bench" bench/dumpi/gen_dumpi_bench.c
+rm -f "$OUT"/trace/*
+"$OUT/gen_dumpi_bench" "$OUT/trace" "$RANKS" "$CALLS"
+BYTES=$(cat "$OUT"/trace/*.bin | wc -c)
+TOTAL=$("$PW" stats --json "$OUT/trace" | sed -n 's/.*"calls": \([0-9]*\),$/\1/p' | head -1)
+cat "$OUT"/trace/*.bin > /dev/null # warm the cache
+echo "trace: $RANKS ranks, $TOTAL calls, $BYTES bytes"
+printf '%-22s %10s %12s %10s %10s\n' what seconds "Mcalls/s" "MB/s" "RSS MB"
+
+# measure NAME COMMAND...: wall time and peak RSS of one run (stdout discarded)
+measure() {
+    name=$1
+    shift
+    /usr/bin/time -v "$@" > /dev/null 2> "$OUT/time.txt" || true
+    secs=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$OUT/time.txt" |
+        awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
+    rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$OUT/time.txt")
+    awk -v n="$name" -v s="$secs" -v c="$TOTAL" -v b="$BYTES" -v r="$rss" 'BEGIN {
+        if (s <= 0) s = 0.001
+        printf "%-22s %10.2f %12.2f %10.0f %10.1f\n", n, s, c / s / 1e6, b / s / 1e6, r / 1024 }'
+}
+
+measure "bare scan (cat)" cat "$OUT"/trace/*.bin
+measure "stats -j 1" "$PW" stats -j 1 "$OUT/trace"
+measure "stats -j 2" "$PW" stats -j 2 "$OUT/trace"
+measure "check" "$PW" check "$OUT/trace"
+measure "dump (text)" "$PW" dump "$OUT/trace"
+measure "dump --jsonl" "$PW" dump --jsonl "$OUT/trace"
