@@ -56,13 +56,18 @@ typedef struct dumpi_rank {
     int32_t *thread_locs;
     size_t n_threads;
     uint64_t records;
-    uint64_t label_records[DUMPI_N_LABELS];
-    int stream_damaged;        /* the open-time scan stopped at damage */
+    int stream_damaged;        /* the open-time pass stopped at damage */
 } dumpi_rank;
+
+struct dumpi_rank_profile;
+struct dumpi_fn_use;
 
 typedef struct dumpi_dataset {
     dumpi_rank *ranks;
     size_t n_ranks;
+    /* What the open-time pass gathered per rank slot for `stats`. */
+    struct dumpi_rank_profile *profiles;
+    struct dumpi_fn_use *uses;
     int32_t *rank_of_loc;      /* location index -> rank slot, -1 */
 } dumpi_dataset;
 
@@ -95,8 +100,9 @@ pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, c
 /* Reads an i32 argument (0 when absent). */
 int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg);
 
-/* dumpi_scan.c: the open-time pass that finds threads and checks counts. */
-void dumpi_scan_rank(pw_dataset *ds, dumpi_rank *r);
+/* dumpi_scan.c: the open-time pass over one rank (slot i): threads, the
+ * footer's counts, and the profile that `stats` reports. */
+void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t i);
 
 /* dumpi_stream.c: the cursor over one rank. */
 typedef struct dumpi_stream {

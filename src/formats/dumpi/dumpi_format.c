@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-#include "formats/dumpi/dumpi.h"
+#include "formats/dumpi/dumpi_profile.h"
 
 /* One schema per label, so that a record's schema index is its label. */
 static pw_status add_schemas(pw_dataset *ds, pw_error *err)
@@ -50,8 +50,13 @@ static void dumpi_close(pw_dataset *ds)
     dumpi_dataset *dd = ds->impl;
     if (!dd)
         return;
-    for (size_t i = 0; i < dd->n_ranks; i++)
+    for (size_t i = 0; i < dd->n_ranks; i++) {
         dumpi_rankfile_free(&dd->ranks[i]);
+        if (dd->profiles)
+            dumpi_profile_free(&dd->profiles[i]);
+    }
+    free(dd->profiles);
+    free(dd->uses);
     free(dd->ranks);
     free(dd);
     ds->impl = NULL;

@@ -9,7 +9,7 @@
 #include "core/dirlist.h"
 #include "core/error.h"
 #include "core/parallel.h"
-#include "formats/dumpi/dumpi.h"
+#include "formats/dumpi/dumpi_profile.h"
 
 /* The .meta file is a few hundred bytes; anything large is not one. */
 #define DUMPI_MAX_META 65536
@@ -150,7 +150,7 @@ static void read_rank_job(void *ctx, size_t i, int worker)
     pw_dataset *ds = ctx;
     dumpi_dataset *dd = ds->impl;
     dumpi_rankfile_read(ds, &dd->ranks[i]);
-    dumpi_scan_rank(ds, &dd->ranks[i]);
+    dumpi_scan_rank(ds, dd, i);
 }
 
 /* The rank location and one child per thread id other than 0. */
@@ -204,6 +204,11 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
         return st;
     if (dd->n_ranks == 0)
         return pw_fail(err, PW_E_DATA, ds->path, PW_NO_OFFSET, "no rank file (.bin) of the trace exists");
+    dd->profiles = calloc(dd->n_ranks, sizeof *dd->profiles);
+    dd->uses = calloc(DUMPI_N_LABELS, sizeof *dd->uses);
+    if (!dd->profiles || !dd->uses)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    dumpi_uses_init(dd->uses);
     pw_parallel_for(dd->n_ranks, ds->threads, read_rank_job, ds);
     uint64_t total = 0;
     for (size_t i = 0; i < dd->n_ranks; i++)

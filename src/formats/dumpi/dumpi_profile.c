@@ -135,7 +135,8 @@ static uint64_t call_ns(const dumpi_stream *s, int which)
     return b > a ? b - a : 0;
 }
 
-static void on_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s, const dumpi_fn_use *uses)
+void dumpi_profile_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s,
+                        const dumpi_fn_use *uses)
 {
     const dumpi_rec *rec = &s->rec;
     int which = rec->mask & DUMPI_MASK_WALL ? 1 : rec->mask & DUMPI_MASK_CPU ? 0 : -1;
@@ -175,27 +176,11 @@ static void on_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stre
     }
 }
 
-void dumpi_profile_rank(pw_dataset *ds, dumpi_rank *r, const dumpi_fn_use *uses, dumpi_rank_profile *p)
+void dumpi_profile_init(dumpi_rank_profile *p)
 {
     memset(p, 0, sizeof *p);
     p->clock = -1;
     pw_mpi_tracker_init(&p->tracker, DUMPI_COMM_WORLD, DUMPI_COMM_SELF, DUMPI_COMM_NULL, DUMPI_UNDEFINED);
-    if (!r->usable)
-        return;
-    dumpi_stream s;
-    pw_error e;
-    if (dumpi_stream_init(&s, r, PW_WINDOW_DEFAULT_CAP, &ds->progress_done, &e) != PW_OK) {
-        pw_ds_diag_error(ds, PW_SEV_ERROR, "dumpi.unreadable-file", &e);
-        return;
-    }
-    p->read = 1;
-    const char *code = NULL;
-    pw_status st;
-    while ((st = dumpi_stream_next(&s, &code, &e)) == PW_OK)
-        on_call(r, p, &s, uses);
-    if (st != PW_END)
-        pw_ds_diag_error(ds, PW_SEV_ERROR, code ? code : "dumpi.damaged", &e);
-    dumpi_stream_fini(&s);
 }
 
 void dumpi_profile_free(dumpi_rank_profile *p)

@@ -45,12 +45,13 @@ typedef struct dumpi_rank_profile {
     uint64_t size_msgs[DUMPI_SIZE_BUCKETS], size_bytes[DUMPI_SIZE_BUCKETS];
     uint64_t proc_null;            /* sends to MPI_PROC_NULL */
     uint64_t unknown_type;         /* datatype ids without a size */
-    int read;                      /* the stream could be opened */
 } dumpi_rank_profile;
 
 /* The use of every label (from argument names in the generated table). */
 void dumpi_uses_init(dumpi_fn_use uses[DUMPI_N_LABELS]);
-/* One pass over rank r; damage becomes a diagnostic. */
-void dumpi_profile_rank(pw_dataset *ds, dumpi_rank *r, const dumpi_fn_use *uses, dumpi_rank_profile *p);
+void dumpi_profile_init(dumpi_rank_profile *p);
+/* Adds the stream's current call. */
+void dumpi_profile_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s,
+                        const dumpi_fn_use *uses);
 void dumpi_profile_free(dumpi_rank_profile *p);
 #endif

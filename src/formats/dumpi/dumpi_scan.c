@@ -1,14 +1,15 @@
-/* dumpi_scan.c — the open-time pass over one rank's stream: it finds the
+/* dumpi_scan.c — the open-time pass over one rank's stream.  It finds the
  * thread ids (so that every thread has its location before any cursor
- * runs) and compares the records per function with the footer's counts.
- * It walks records without decoding them. */
+ * runs), compares the records per function with the footer's counts, and
+ * gathers the profile `stats` reports, so that `stats` reads the trace
+ * once.  Records are walked, not decoded into values. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "formats/dumpi/dumpi.h"
+#include "formats/dumpi/dumpi_profile.h"
 
-/* Sorted thread ids from a 65536-bit set. */
+/* Sorted thread ids (other than 0) from a 65536-bit set. */
 static void collect_threads(dumpi_rank *r, const uint64_t *seen)
 {
     size_t n = 0;
@@ -24,17 +25,17 @@ static void collect_threads(dumpi_rank *r, const uint64_t *seen)
 }
 
 /* Records per function = calls - ignored in the footer (dumpi-facts §5). */
-static void compare_footer(pw_dataset *ds, dumpi_rank *r)
+static void compare_footer(pw_dataset *ds, const dumpi_rank *r, const dumpi_rank_profile *p)
 {
     uint64_t total = 0;
     for (int l = 0; l < DUMPI_ALL_FUNCTIONS; l++) {
-        total += r->label_records[l];
+        total += p->calls[l];
         uint64_t expect = r->calls[l] >= r->ignored[l] ? r->calls[l] - r->ignored[l] : 0;
-        if (r->label_records[l] != expect)
+        if (p->calls[l] != expect)
             pw_ds_diag(ds, PW_SEV_ERROR, "dumpi.count-mismatch", r->file, (int64_t)r->off_footer,
                        "footer: %s called %u times and ignored %u, so %llu records expected; the stream has %llu",
                        dumpi_functions[l].name, r->calls[l], r->ignored[l], (unsigned long long)expect,
-                       (unsigned long long)r->label_records[l]);
+                       (unsigned long long)p->calls[l]);
     }
     uint32_t c = r->calls[DUMPI_ALL_FUNCTIONS], i = r->ignored[DUMPI_ALL_FUNCTIONS];
     if (total != (uint64_t)(c >= i ? c - i : 0))
@@ -43,8 +44,11 @@ static void compare_footer(pw_dataset *ds, dumpi_rank *r)
                    (unsigned long long)total);
 }
 
-void dumpi_scan_rank(pw_dataset *ds, dumpi_rank *r)
+void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
 {
+    dumpi_rank *r = &dd->ranks[slot];
+    dumpi_rank_profile *p = &dd->profiles[slot];
+    dumpi_profile_init(p);
     if (!r->usable)
         return;
     uint64_t *seen = calloc(1024, sizeof *seen);
@@ -59,15 +63,20 @@ void dumpi_scan_rank(pw_dataset *ds, dumpi_rank *r)
     pw_status st;
     while ((st = dumpi_stream_next(&s, &code, &e)) == PW_OK) {
         r->records++;
-        r->label_records[s.rec.label]++;
         seen[s.rec.thread >> 6] |= 1ull << (s.rec.thread & 63);
+        dumpi_profile_call(r, p, &s, dd->uses);
     }
-    /* Damage is reported by the cursors that meet it, not twice here. */
+    /* Damage is reported by the cursors that meet it; the profile covers
+     * the records before it, and says so through this diagnostic. */
     r->stream_damaged = st != PW_END;
+    if (r->stream_damaged)
+        pw_ds_diag(ds, PW_SEV_WARNING, "dumpi.partial-rank", r->file, PW_NO_OFFSET,
+                   "%llu calls read before damage (reported when the stream is read)",
+                   (unsigned long long)r->records);
     dumpi_stream_fini(&s);
     seen[0] &= ~1ull; /* thread 0 is the rank itself */
     collect_threads(r, seen);
     free(seen);
     if (!r->stream_damaged && r->has_footer)
-        compare_footer(ds, r);
+        compare_footer(ds, r, p);
 }

@@ -2,32 +2,24 @@
  * (calls, time, share of MPI time, spread over ranks), per rank (span from
  * MPI_Init to MPI_Finalize, time in MPI), the point-to-point matrix in
  * world ranks with message sizes, and collectives per communicator.
- * Ranks are read in parallel (dumpi_profile.c); communicators are then
- * reconstructed from all ranks' dup/split calls (analysis/mpi_comms.h). */
+ * The ranks were read in parallel when the trace was opened
+ * (dumpi_scan.c, dumpi_profile.c); communicators are reconstructed here
+ * from all ranks' dup/split calls (analysis/mpi_comms.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "core/parallel.h"
 #include "formats/dumpi/dumpi_profile.h"
 
 typedef struct stats_run {
     pw_dataset *ds;
     dumpi_dataset *dd;
-    dumpi_fn_use uses[DUMPI_N_LABELS];
-    dumpi_rank_profile *prof;  /* per rank slot */
+    const dumpi_rank_profile *prof; /* per rank slot, from the open-time pass */
     size_t n_world;            /* 1 + the highest rank */
     pw_mpi_tracker **trackers; /* per world rank */
     pw_mpi_tracker empty;      /* for ranks without a file */
     pw_mpi_comms comms;
 } stats_run;
-
-static void profile_job(void *ctx, size_t i, int worker)
-{
-    (void)worker;
-    stats_run *run = ctx;
-    dumpi_profile_rank(run->ds, &run->dd->ranks[i], run->uses, &run->prof[i]);
-}
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
@@ -276,7 +268,7 @@ static pw_status resolve_comms(stats_run *run, pw_error *err)
     for (size_t w = 0; w < run->n_world; w++)
         run->trackers[w] = &run->empty;
     for (size_t i = 0; i < run->dd->n_ranks; i++)
-        run->trackers[run->dd->ranks[i].rank] = &run->prof[i].tracker;
+        run->trackers[run->dd->ranks[i].rank] = &run->dd->profiles[i].tracker;
     if (pw_mpi_comms_resolve(&run->comms, run->trackers, run->n_world) != 0)
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     return PW_OK;
@@ -284,12 +276,8 @@ static pw_status resolve_comms(stats_run *run, pw_error *err)
 
 pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err)
 {
-    stats_run run = {.ds = ds, .dd = ds->impl};
-    dumpi_uses_init(run.uses);
-    run.prof = calloc(run.dd->n_ranks ? run.dd->n_ranks : 1, sizeof *run.prof);
-    if (!run.prof)
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    pw_parallel_for(run.dd->n_ranks, ds->threads, profile_job, &run);
+    dumpi_dataset *dd = ds->impl;
+    stats_run run = {.ds = ds, .dd = dd, .prof = dd->profiles};
     pw_status st = resolve_comms(&run, err);
     if (st == PW_OK) {
         pw_rnode *root = pw_report_root(r);
@@ -303,8 +291,5 @@ pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err)
     }
     pw_mpi_comms_free(&run.comms);
     free(run.trackers);
-    for (size_t i = 0; i < run.dd->n_ranks; i++)
-        dumpi_profile_free(&run.prof[i]);
-    free(run.prof);
     return st;
 }
