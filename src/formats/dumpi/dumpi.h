@@ -10,6 +10,7 @@
 #define PW_DUMPI_H
 #include <stdint.h>
 
+#include "core/bytes.h"
 #include "core/window.h"
 #include "formats/dumpi/dumpi_table.h"
 #include "model/dataset.h"
@@ -97,8 +98,20 @@ pw_status dumpi_rankfile_props(pw_dataset *ds, const dumpi_rank *r, pw_error *er
  * end-of-stream label. */
 pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes,
                      const char **code, pw_error *err);
-/* Reads an i32 argument (0 when absent). */
-int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg);
+/* A scalar argument of the record at p (0 when absent). */
+static inline int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg)
+{
+    uint32_t o = rec->arg_off[arg];
+    if (o == UINT32_MAX)
+        return 0;
+    switch (dumpi_functions[rec->label].args[arg].enc) {
+    case DUMPI_ENC_I32: return (int32_t)pw_be32(p + o);
+    case DUMPI_ENC_I64: return (int64_t)pw_be64(p + o);
+    case DUMPI_ENC_U16: return pw_be16(p + o);
+    case DUMPI_ENC_U8: return p[o];
+    default: return 0;
+    }
+}
 
 /* dumpi_scan.c: the open-time pass over one rank (slot i): threads, the
  * footer's counts, and the profile that `stats` reports. */

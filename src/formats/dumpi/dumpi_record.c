@@ -212,17 +212,3 @@ pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, c
             return st == PW_END ? pw_fail(err, PW_E_IO, w->path, (int64_t)off, "the file shrank while read") : st;
     }
 }
-
-int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg)
-{
-    uint32_t o = rec->arg_off[arg];
-    if (o == UINT32_MAX)
-        return 0;
-    switch (dumpi_functions[rec->label].args[arg].enc) {
-    case DUMPI_ENC_I32: return (int32_t)pw_be32(p + o);
-    case DUMPI_ENC_I64: return (int64_t)pw_be64(p + o);
-    case DUMPI_ENC_U16: return pw_be16(p + o);
-    case DUMPI_ENC_U8: return p[o];
-    default: return 0;
-    }
-}

@@ -181,14 +181,21 @@ static pw_value *alloc_values(pw_arena *a, size_t n)
     return pw_arena_alloc(a, (n ? n : 1) * sizeof(pw_value));
 }
 
-/* Seconds as dumpi2ascii prints them ("S.NNNNNNNNN"), read back as the
- * nearest double so that the value equals the text exactly. */
+/* Seconds as dumpi2ascii prints them ("S.NNNNNNNNN") as the nearest
+ * double, so that the value equals the text exactly.  Below 2^53 ns the
+ * integer is exact and one division rounds correctly; beyond (epoch wall
+ * clocks of old traces) the text is read back. */
 static pw_value seconds_value(uint64_t sec, uint32_t ns)
 {
-    char buf[40];
-    snprintf(buf, sizeof buf, "%llu.%09u", (unsigned long long)sec, ns);
     pw_value x = {.type = PW_T_F64, .present = 1};
-    x.v.f = strtod(buf, NULL);
+    uint64_t total = sec * 1000000000u + ns;
+    if (sec < (1ull << 53) / 1000000000u && total < (1ull << 53)) {
+        x.v.f = (double)total / 1e9;
+    } else {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%llu.%09u", (unsigned long long)sec, ns);
+        x.v.f = strtod(buf, NULL);
+    }
     return x;
 }
 
