@@ -181,8 +181,38 @@ void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width)
     o->len += (size_t)n;
 }
 
+/* Fast path for values with at most 9 decimals in [1e-4, 1e6) (times in
+ * seconds): their decimal text has at most 15 significant digits, so it is
+ * the text %.15g gives and the shortest that reads back.  (double)n / 1e9
+ * is the correctly rounded value of that text, hence the exact test. */
+static int out_f64_nano(pw_outbuf *o, double v)
+{
+    double a = v < 0 ? -v : v;
+    if (!(a >= 1e-4 && a < 1e6))
+        return 0;
+    uint64_t n = (uint64_t)(a * 1e9 + 0.5);
+    if ((double)n / 1e9 != a)
+        return 0;
+    if (v < 0)
+        pw_out_char(o, '-');
+    pw_out_u64(o, n / 1000000000u);
+    uint32_t frac = (uint32_t)(n % 1000000000u);
+    if (!frac)
+        return 1;
+    char digits[10] = {'.'};
+    int len = 10;
+    for (int i = 9; i >= 1; i--, frac /= 10)
+        digits[i] = (char)('0' + frac % 10);
+    while (digits[len - 1] == '0')
+        len--;
+    pw_out_mem(o, digits, (size_t)len);
+    return 1;
+}
+
 void pw_out_f64(pw_outbuf *o, double v)
 {
+    if (out_f64_nano(o, v))
+        return;
     char tmp[40];
     if (isnan(v)) {
         pw_out_str(o, "nan");
