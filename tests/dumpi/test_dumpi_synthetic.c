@@ -152,6 +152,45 @@ static void test_unknown_label(void)
     pw_close(ds);
 }
 
+/* Files before DUMPI 0.6.6 end in a shorter index: magic, perf labels,
+ * header, stream, footer, keyval (48 bytes). */
+static void test_short_index(void)
+{
+    make_dir();
+    CHECK_EQ_INT(synth_begin(&out, rank_path(0), 0, BIAS), 0);
+    synth_call(&out, WTIME, 1, 0, 1, 0, 1, 5);
+    synth_call(&out, WTIME, 1, 0, 2, 0, 2, 5);
+    CHECK_EQ_INT(synth_finish(&out, 1700000000), 0);
+    FILE *f = fopen(rank_path(0), "rb");
+    unsigned char buf[8192];
+    size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(n > 64 && n < sizeof buf - 64);
+    unsigned char idx[64];
+    memcpy(idx, buf + n - 64, 64);
+    /* keep magic, then entries 3..7 (perf, header, stream, footer, keyval) */
+    memcpy(buf + n - 64, idx, 8);
+    memcpy(buf + n - 56, idx + 24, 40);
+    n -= 16;
+    f = fopen(rank_path(0), "wb");
+    CHECK(f && fwrite(buf, 1, n, f) == n);
+    if (f)
+        fclose(f);
+    pw_dataset *ds = NULL;
+    pw_error err;
+    CHECK_EQ_INT(pw_open(rank_path(0), NULL, &ds, &err), PW_OK);
+    if (!ds)
+        return;
+    pw_summary sum;
+    CHECK_EQ_INT(pw_summarize(ds, &sum, &err), PW_OK);
+    CHECK_EQ_INT(sum.records, 2);
+    CHECK_STR(pw_dataset_prop_get(ds, "rank0:hostname"), "synth-host");
+    CHECK_STR(pw_dataset_prop_get(ds, "rank0:datatype_count"), "0"); /* no sizes entry */
+    CHECK_EQ_INT(pw_check(ds, &err), PW_OK);
+    pw_close(ds);
+}
+
 /* Thread ids other than 0 become child locations rank<N>/thread<T>. */
 static void test_thread_locations(void)
 {
@@ -183,4 +222,4 @@ static void test_thread_locations(void)
 }
 
 TEST_MAIN(T(test_seconds_wrap), T(test_empty_rank), T(test_count_mismatch), T(test_unknown_label),
-          T(test_thread_locations))
+          T(test_short_index), T(test_thread_locations))
