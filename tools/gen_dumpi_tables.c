@@ -50,6 +50,23 @@ static void chomp(char *s)
         s[--n] = '\0';
 }
 
+/* The next data row of a fact table (comments, blank lines and the column
+ * header skipped) into line; 0 at the end. */
+static int next_row(FILE *in, char *line, int size, int *header)
+{
+    while (fgets(line, size, in)) {
+        chomp(line);
+        if (line[0] == '#' || !line[0])
+            continue;
+        if (*header) {
+            *header = 0;
+            continue;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* Reads the constants table; the special rows become the source/dest/tag
  * categories (the only translations the tracer makes, constants header). */
 static int read_constants(const char *path)
@@ -59,14 +76,7 @@ static int read_constants(const char *path)
         return -1;
     char line[1024];
     int header = 1;
-    while (fgets(line, sizeof line, in)) {
-        chomp(line);
-        if (line[0] == '#' || !line[0])
-            continue;
-        if (header) {
-            header = 0;
-            continue;
-        }
+    while (next_row(in, line, sizeof line, &header)) {
         char *p = line;
         char *cat = next_field(&p, '\t'), *val = next_field(&p, '\t'), *name = next_field(&p, '\t');
         if (!cat || !val || !name || n_consts + 3 > MAX_CONSTS)
@@ -309,14 +319,7 @@ int main(int argc, char **argv)
     static arg parsed[MAX_ARGS];
     char line[4096];
     int header = 1;
-    while (fgets(line, sizeof line, in)) {
-        chomp(line);
-        if (line[0] == '#' || !line[0])
-            continue;
-        if (header) {
-            header = 0;
-            continue;
-        }
+    while (next_row(in, line, sizeof line, &header)) {
         char *p = line;
         char *lab = next_field(&p, '\t'), *name = next_field(&p, '\t'), *args = next_field(&p, '\t');
         int label = lab ? atoi(lab) : -1;

@@ -40,6 +40,23 @@ static void send_args(synth *s, int32_t count, int32_t dest)
     synth_u16(s, 2); /* MPI_COMM_WORLD */
 }
 
+/* A fresh directory and rank file being written (bias: CPU 0, wall BIAS). */
+static void start_rank(int rank)
+{
+    make_dir();
+    CHECK_EQ_INT(synth_begin(&out, rank_path(rank), 0, BIAS), 0);
+}
+
+/* Ends the file being written and opens it alone; NULL on failure. */
+static pw_dataset *finish_and_open(int rank)
+{
+    CHECK_EQ_INT(synth_finish(&out, 1700000000), 0);
+    pw_dataset *ds = NULL;
+    pw_error err;
+    CHECK_EQ_INT(pw_open(rank_path(rank), NULL, &ds, &err), PW_OK);
+    return ds;
+}
+
 static int has_diag(pw_dataset *ds, const char *code, int with_offset)
 {
     for (size_t i = 0; i < pw_dataset_diag_count(ds); i++) {
@@ -53,16 +70,13 @@ static int has_diag(pw_dataset *ds, const char *code, int with_offset)
 /* Seconds wrap after 65535: 65530 -> 65535 -> (wrap inside a call) 3 -> 10. */
 static void test_seconds_wrap(void)
 {
-    make_dir();
-    CHECK_EQ_INT(synth_begin(&out, rank_path(0), 0, BIAS), 0);
+    start_rank(0);
     synth_call(&out, WTIME, 1, 0, 65530, 5, 65535, 6);
     synth_call(&out, SEND, 1, 0, 65535, 7, 3, 8);
     send_args(&out, 4, 0);
     synth_call(&out, WTIME, 1, 0, 10, 9, 12, 10);
-    CHECK_EQ_INT(synth_finish(&out, 1700000000), 0);
-    pw_dataset *ds = NULL;
+    pw_dataset *ds = finish_and_open(0);
     pw_error err;
-    CHECK_EQ_INT(pw_open(rank_path(0), NULL, &ds, &err), PW_OK);
     if (!ds)
         return;
     pw_cursor *c = NULL;
@@ -111,15 +125,12 @@ static void test_empty_rank(void)
 /* The footer says two sends; the stream has one. */
 static void test_count_mismatch(void)
 {
-    make_dir();
-    CHECK_EQ_INT(synth_begin(&out, rank_path(0), 0, BIAS), 0);
+    start_rank(0);
     synth_call(&out, SEND, 1, 0, 1, 0, 1, 5);
     send_args(&out, 1, 0);
     out.calls[SEND]++;
-    CHECK_EQ_INT(synth_finish(&out, 1700000000), 0);
-    pw_dataset *ds = NULL;
+    pw_dataset *ds = finish_and_open(0);
     pw_error err;
-    CHECK_EQ_INT(pw_open(rank_path(0), NULL, &ds, &err), PW_OK);
     if (!ds)
         return;
     CHECK(has_diag(ds, "dumpi.count-mismatch", 1));
@@ -131,14 +142,11 @@ static void test_count_mismatch(void)
  * there with the offset, after the good record before it. */
 static void test_unknown_label(void)
 {
-    make_dir();
-    CHECK_EQ_INT(synth_begin(&out, rank_path(0), 0, BIAS), 0);
+    start_rank(0);
     synth_call(&out, WTIME, 1, 0, 1, 0, 1, 5);
     synth_call(&out, 290, 1, 0, 1, 0, 1, 5);
-    CHECK_EQ_INT(synth_finish(&out, 1700000000), 0);
-    pw_dataset *ds = NULL;
+    pw_dataset *ds = finish_and_open(0);
     pw_error err;
-    CHECK_EQ_INT(pw_open(rank_path(0), NULL, &ds, &err), PW_OK);
     if (!ds)
         return;
     pw_cursor *c = NULL;
@@ -156,8 +164,7 @@ static void test_unknown_label(void)
  * header, stream, footer, keyval (48 bytes). */
 static void test_short_index(void)
 {
-    make_dir();
-    CHECK_EQ_INT(synth_begin(&out, rank_path(0), 0, BIAS), 0);
+    start_rank(0);
     synth_call(&out, WTIME, 1, 0, 1, 0, 1, 5);
     synth_call(&out, WTIME, 1, 0, 2, 0, 2, 5);
     CHECK_EQ_INT(synth_finish(&out, 1700000000), 0);
@@ -194,14 +201,11 @@ static void test_short_index(void)
 /* Thread ids other than 0 become child locations rank<N>/thread<T>. */
 static void test_thread_locations(void)
 {
-    make_dir();
-    CHECK_EQ_INT(synth_begin(&out, rank_path(3), 0, BIAS), 0);
+    start_rank(3);
     synth_call(&out, WTIME, 1, 0, 1, 0, 1, 5);
     synth_call(&out, WTIME, 1, 5, 1, 6, 1, 7);
-    CHECK_EQ_INT(synth_finish(&out, 1700000000), 0);
-    pw_dataset *ds = NULL;
+    pw_dataset *ds = finish_and_open(3);
     pw_error err;
-    CHECK_EQ_INT(pw_open(rank_path(3), NULL, &ds, &err), PW_OK);
     if (!ds)
         return;
     CHECK_EQ_INT(pw_location_count(ds), 2);
