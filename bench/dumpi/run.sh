@@ -20,7 +20,9 @@ BYTES=$(cat "$OUT"/trace/*.bin | wc -c)
 TOTAL=$("$PW" stats --json "$OUT/trace" | sed -n 's/.*"calls": \([0-9]*\),$/\1/p' | head -1)
 cat "$OUT"/trace/*.bin > /dev/null # warm the cache
 echo "trace: $RANKS ranks, $TOTAL calls, $BYTES bytes"
-printf '%-22s %10s %12s %10s %10s\n' what seconds "Mcalls/s" "MB/s" "RSS MB"
+# The machine may be shared: CPU seconds (user + system) give the rate per
+# thread; wall seconds are shown beside them.
+printf '%-16s %8s %8s %14s %14s %10s %8s\n' what "wall s" "cpu s" "Mcalls/s wall" "Mcalls/s cpu" "MB/s cpu" "RSS MB"
 
 # measure NAME COMMAND...: wall time and peak RSS of one run (stdout discarded)
 measure() {
@@ -30,9 +32,13 @@ measure() {
     secs=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$OUT/time.txt" |
         awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$OUT/time.txt")
-    awk -v n="$name" -v s="$secs" -v c="$TOTAL" -v b="$BYTES" -v r="$rss" 'BEGIN {
-        if (s <= 0) s = 0.001
-        printf "%-22s %10.2f %12.2f %10.0f %10.1f\n", n, s, c / s / 1e6, b / s / 1e6, r / 1024 }'
+    user=$(sed -n 's/.*User time (seconds): //p' "$OUT/time.txt")
+    sys=$(sed -n 's/.*System time (seconds): //p' "$OUT/time.txt")
+    awk -v n="$name" -v s="$secs" -v u="$user" -v y="$sys" -v c="$TOTAL" -v b="$BYTES" -v r="$rss" 'BEGIN {
+        cpu = u + y
+        if (s <= 0) s = 0.005
+        if (cpu <= 0) cpu = 0.005
+        printf "%-16s %8.2f %8.2f %14.2f %14.2f %10.0f %8.1f\n", n, s, cpu, c / s / 1e6, c / cpu / 1e6, b / cpu / 1e6, r / 1024 }'
 }
 
 measure "bare scan (cat)" cat "$OUT"/trace/*.bin
