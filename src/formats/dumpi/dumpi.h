@@ -51,7 +51,7 @@ typedef struct dumpi_rank {
     uint32_t n_sizes;
     uint32_t *sizes;           /* bytes per DUMPI datatype id */
     uint32_t n_perf;
-    pw_field perf_fields[DUMPI_MAX_PERF]; /* perf labels, "counter<i>" beyond */
+    pw_field *perf_fields;     /* n_perf perf labels (malloc'd names) */
     /* Threads seen in the stream, sorted, and their locations. */
     uint16_t *threads;
     int32_t *thread_locs;
@@ -87,6 +87,10 @@ typedef struct dumpi_rec {
 /* dumpi_layout.c: the files of a trace, the .meta file, rank slots. */
 pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err);
 int dumpi_probe_path(const char *path);
+
+/* Fields "counter0".."counter254": perf values of records that carry more
+ * counters than the rank's label record names. */
+const pw_field *dumpi_unlabelled_counters(void);
 
 /* dumpi_rankfile.c: index, header, footer and the records after them. */
 void dumpi_rankfile_read(pw_dataset *ds, dumpi_rank *r);

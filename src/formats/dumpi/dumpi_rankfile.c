@@ -188,28 +188,41 @@ static void read_keyval(pw_dataset *ds, dumpi_rank *r, pw_window *w)
 
 /* Names of perf counters the label record does not name: "counter<i>". */
 static char counter_names[DUMPI_MAX_PERF][16];
+static pw_field counter_fields[DUMPI_MAX_PERF];
 static pthread_once_t counter_names_once = PTHREAD_ONCE_INIT;
 static void make_counter_names(void)
 {
-    for (int i = 0; i < DUMPI_MAX_PERF; i++)
+    for (int i = 0; i < DUMPI_MAX_PERF; i++) {
         snprintf(counter_names[i], sizeof counter_names[i], "counter%d", i);
+        counter_fields[i] = (pw_field){counter_names[i], PW_T_LIST, NULL, NULL};
+    }
+}
+
+const pw_field *dumpi_unlabelled_counters(void)
+{
+    pthread_once(&counter_names_once, make_counter_names);
+    return counter_fields;
 }
 
 static void read_perf_labels(pw_dataset *ds, dumpi_rank *r, pw_window *w)
 {
-    for (int i = 0; i < DUMPI_MAX_PERF; i++)
-        r->perf_fields[i].type = PW_T_LIST;
-    if (r->off_perf && offset_ok(r, r->off_perf)) {
-        section s = {w, ds, "perf-counter labels", r->off_perf, r->file_size - DUMPI_INDEX_SIZE, 0};
-        uint32_t n = sec_u32(&s);
-        for (uint32_t i = 0; i < n && i < DUMPI_MAX_PERF && !s.failed; i++) {
-            r->perf_fields[i].name = sec_str16(&s);
-            r->n_perf = i + 1;
-        }
+    if (!r->off_perf || !offset_ok(r, r->off_perf))
+        return;
+    section s = {w, ds, "perf-counter labels", r->off_perf, r->file_size - DUMPI_INDEX_SIZE, 0};
+    uint32_t n = sec_u32(&s);
+    if (n > DUMPI_MAX_PERF) {
+        pw_ds_diag(ds, PW_SEV_ERROR, "dumpi.bad-perf-labels", r->file, (int64_t)r->off_perf,
+                   "at most %d perf-counter labels expected, found %u", DUMPI_MAX_PERF, n);
+        n = DUMPI_MAX_PERF;
     }
-    pthread_once(&counter_names_once, make_counter_names);
-    for (int i = (int)r->n_perf; i < DUMPI_MAX_PERF; i++) /* counters without a label */
-        r->perf_fields[i].name = counter_names[i];
+    r->perf_fields = calloc(n ? n : 1, sizeof *r->perf_fields);
+    for (uint32_t i = 0; r->perf_fields && i < n && !s.failed; i++) {
+        char *name = sec_str16(&s);
+        if (!name)
+            break;
+        r->perf_fields[i] = (pw_field){name, PW_T_LIST, NULL, NULL};
+        r->n_perf = i + 1;
+    }
 }
 
 static void read_sizes(pw_dataset *ds, dumpi_rank *r, pw_window *w)
@@ -309,4 +322,5 @@ void dumpi_rankfile_free(dumpi_rank *r)
     free(r->thread_locs);
     for (uint32_t i = 0; i < r->n_perf; i++)
         free((char *)r->perf_fields[i].name);
+    free(r->perf_fields);
 }

@@ -225,7 +225,8 @@ static pw_value perf_value(const dumpi_stream *s, pw_arena *a)
     pw_value x = {.type = PW_T_OBJECT, .present = 1};
     x.v.list.items = items;
     x.v.list.n = n;
-    x.v.list.fields = s->rank->perf_fields;
+    /* Named by the rank's labels when it has one per counter. */
+    x.v.list.fields = n <= s->rank->n_perf ? s->rank->perf_fields : dumpi_unlabelled_counters();
     return x;
 }
 
