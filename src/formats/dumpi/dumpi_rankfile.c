@@ -303,9 +303,14 @@ void dumpi_rankfile_read(pw_dataset *ds, dumpi_rank *r)
         read_keyval(ds, r, &w);
         read_sizes(ds, r, &w);
         read_addresses(ds, r, &w);
-        read_biases(ds, r, &w);
+        read_perf_labels(ds, r, &w);
+    } else if (r->file_size >= 16) {
+        /* A cut-off file (no index): its calls are still there up to the cut. */
+        r->off_stream = 8;
+        r->stream_end = r->file_size;
     }
-    read_perf_labels(ds, r, &w);
+    if (r->stream_end)
+        read_biases(ds, r, &w);
     pw_window_close(&w);
 }
 
