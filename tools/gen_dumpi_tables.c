@@ -195,23 +195,6 @@ static int classify(const char *kind, kind_info *out)
     return 0;
 }
 
-static const char *role_of(const char *kind)
-{
-    if (!strcmp(kind, "comm"))
-        return "DUMPI_ROLE_COMM";
-    if (!strcmp(kind, "datatype"))
-        return "DUMPI_ROLE_DATATYPE";
-    if (!strcmp(kind, "dest"))
-        return "DUMPI_ROLE_DEST";
-    if (!strcmp(kind, "source"))
-        return "DUMPI_ROLE_SOURCE";
-    if (!strcmp(kind, "tag"))
-        return "DUMPI_ROLE_TAG";
-    if (!strcmp(kind, "request"))
-        return "DUMPI_ROLE_REQUEST";
-    return "DUMPI_ROLE_OTHER";
-}
-
 typedef struct arg {
     char name[64];
     char kind[32];
@@ -282,8 +265,7 @@ static int emit_function(FILE *out, int label, char *args, arg *parsed, int *n_o
                 fprintf(stderr, "gen_dumpi_tables: label %d: condition on unknown fields\n", label);
                 return -2;
             }
-            fprintf(out, "    {\"%s\", %s, %s, %d, %d},\n", parsed[i].name, ki.enc, role_of(parsed[i].kind),
-                    ca, cb);
+            fprintf(out, "    {\"%s\", %s, %d, %d},\n", parsed[i].name, ki.enc, ca, cb);
         }
         fprintf(out, "};\n");
     }

@@ -144,8 +144,6 @@ pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err);
 pw_status dumpi_stream_init(dumpi_stream *s, dumpi_rank *r, size_t window_cap, _Atomic uint64_t *progress,
                             pw_error *err);
 void dumpi_stream_fini(dumpi_stream *s);
-/* The stream state of a cursor opened by dumpi_cursor_open. */
-static inline dumpi_stream *dumpi_stream_of(pw_cursor *c) { return c->impl; }
 
 /* dumpi_stats.c */
 pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err);

@@ -62,12 +62,10 @@ static void dumpi_close(pw_dataset *ds)
     ds->impl = NULL;
 }
 
-static int dumpi_probe(const char *path) { return dumpi_probe_path(path); }
-
 const pw_format_ops pw_format_dumpi = {
     .name = "dumpi",
     .description = "SST DUMPI MPI traces (.meta + one .bin per rank; libdumpi 0.6 - 13)",
-    .probe = dumpi_probe,
+    .probe = dumpi_probe_path,
     .open = dumpi_open,
     .cursor_open = dumpi_cursor_open,
     .stats = dumpi_stats,

@@ -33,7 +33,7 @@ static char *footer_text(const dumpi_rank *r)
     return out;
 }
 
-/* Space-separated sizes, or perf labels joined by ", ". */
+/* Datatype sizes, space-separated. */
 static char *sizes_text(const dumpi_rank *r)
 {
     char *out = malloc((size_t)r->n_sizes * 11 + 1);
@@ -46,6 +46,7 @@ static char *sizes_text(const dumpi_rank *r)
     return out;
 }
 
+/* Perf-counter labels joined by ", ". */
 static char *perf_text(const dumpi_rank *r)
 {
     size_t cap = 1;
@@ -63,12 +64,12 @@ static char *perf_text(const dumpi_rank *r)
     return out;
 }
 
-static pw_status set(pw_dataset *ds, const dumpi_rank *r, const char *key, const char *value, pw_error *err)
+/* A property whose text was built here (NULL: memory ran out). */
+static pw_status set_built(pw_dataset *ds, const char *key, const char *value, pw_error *err)
 {
     if (!value)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    return pw_ds_set_propf(ds, err, key, "%s", value);
-    (void)r;
+    return pw_ds_set_prop(ds, key, value, err);
 }
 
 pw_status dumpi_rankfile_props(pw_dataset *ds, const dumpi_rank *r, pw_error *err)
@@ -108,7 +109,7 @@ pw_status dumpi_rankfile_props(pw_dataset *ds, const dumpi_rank *r, pw_error *er
     for (int i = 0; i < 4; i++) {
         snprintf(key, sizeof key, "%s:%s", loc, names[i]);
         if (st == PW_OK && (i || r->has_footer))
-            st = set(ds, r, key, text[i], err);
+            st = set_built(ds, key, text[i], err);
         free(text[i]);
     }
     return st;

@@ -25,21 +25,9 @@ typedef enum dumpi_enc {
     DUMPI_ENC_STATUS     /* only when mask & 3: u32 n + n x 14 bytes */
 } dumpi_enc;
 
-/* What an argument means to the profile (stats reads these by role). */
-typedef enum dumpi_role {
-    DUMPI_ROLE_OTHER = 0,
-    DUMPI_ROLE_COMM,
-    DUMPI_ROLE_DATATYPE,
-    DUMPI_ROLE_DEST,
-    DUMPI_ROLE_SOURCE,
-    DUMPI_ROLE_TAG,
-    DUMPI_ROLE_REQUEST
-} dumpi_role;
-
 typedef struct dumpi_arg {
     const char *name;     /* as in dumpi-functions.tsv */
     uint8_t enc;          /* dumpi_enc */
-    uint8_t role;         /* dumpi_role */
     /* Present only when arg[cond_a] == arg[cond_b] (both earlier i32
      * arguments of the same record); cond_a < 0: always present. */
     int8_t cond_a, cond_b;
