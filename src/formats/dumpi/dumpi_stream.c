@@ -91,7 +91,8 @@ pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err)
     if (s->off == r->stream_end) {
         *code = "dumpi.missing-end";
         return pw_fail(err, PW_E_DATA, r->file, (int64_t)s->off,
-                       "end-of-stream label 293 expected before the header at %llu",
+                       r->end_known ? "end-of-stream label 293 expected before the header at %llu"
+                                    : "end-of-stream label 293 expected; the file ends at %llu",
                        (unsigned long long)r->stream_end);
     }
     pw_status st = dumpi_walk(&s->w, s->off, r->stream_end, &s->rec, &s->p, code, err);
