@@ -134,7 +134,11 @@ static void check_magic(pw_dataset *ds, dumpi_rank *r, pw_window *w)
 
 static void read_header(pw_dataset *ds, dumpi_rank *r, pw_window *w)
 {
-    section s = {w, ds, "header", r->off_header, r->off_footer > r->off_header ? r->off_footer : r->file_size - DUMPI_INDEX_SIZE, 0};
+    /* The header ends at the footer when the index says where that is. */
+    uint64_t end = r->file_size - DUMPI_INDEX_SIZE;
+    if (r->off_footer > r->off_header && r->off_footer < end)
+        end = r->off_footer;
+    section s = {w, ds, "header", r->off_header, end, 0};
     const uint8_t *p = sec_take(&s, 11);
     if (!p)
         return;
