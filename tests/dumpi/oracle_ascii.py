@@ -210,6 +210,11 @@ def check_fixture(cli, data, fixture, expected_oracles):
     oracles = oracle_files(d)
     if len(oracles) != expected_oracles:
         fail(fixture, f"{len(oracles)} oracle texts, {expected_oracles} expected")
+    # Every rank (with an oracle or not) must read clean, its records
+    # matching its footer's counts: check exits 0 and reports nothing.
+    out = subprocess.run([cli, "check", d], capture_output=True, text=True)
+    if out.returncode != 0 or "0 errors, 0 warnings" not in out.stdout:
+        fail(fixture, f"check: exit {out.returncode}: {out.stdout.strip()} {out.stderr.strip()[:300]}")
     merged = [json.loads(l) for l in run(cli, "dump", "--jsonl", d).splitlines()]
     merged_text = run(cli, "dump", d).splitlines()
     info = json.loads(run(cli, "info", "--json", "--locations", d) or "{}")
