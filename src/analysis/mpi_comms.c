@@ -38,6 +38,21 @@ uint32_t pw_mpi_tracker_lookup(pw_mpi_tracker *t, int64_t handle)
     return inst;
 }
 
+/* Room for one more element in *items (n used, *cap allocated); 0 when
+ * memory runs out. */
+static int room_for_one(void **items, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 1;
+    size_t want = *cap ? *cap * 2 : 8;
+    void *grown = realloc(*items, want * size);
+    if (!grown)
+        return 0;
+    *items = grown;
+    *cap = want;
+    return 1;
+}
+
 /* Points `handle` at `inst` (a new communicator reusing a freed value). */
 static void bind_handle(pw_mpi_tracker *t, int64_t handle, uint32_t inst)
 {
@@ -48,15 +63,9 @@ static void bind_handle(pw_mpi_tracker *t, int64_t handle, uint32_t inst)
             t->live[i].inst = inst;
             return;
         }
-    if (t->n_live == t->cap_live) {
-        size_t cap = t->cap_live ? t->cap_live * 2 : 8;
-        pw_mpi_handle *grown = realloc(t->live, cap * sizeof *grown);
-        if (!grown) {
-            t->failed = 1;
-            return;
-        }
-        t->live = grown;
-        t->cap_live = cap;
+    if (!room_for_one((void **)&t->live, t->n_live, &t->cap_live, sizeof *t->live)) {
+        t->failed = 1;
+        return;
     }
     t->live[t->n_live++] = (pw_mpi_handle){handle, inst};
 }
@@ -64,15 +73,9 @@ static void bind_handle(pw_mpi_tracker *t, int64_t handle, uint32_t inst)
 static void record_creation(pw_mpi_tracker *t, int64_t old_handle, int64_t new_handle, int split,
                             int64_t color, int64_t key)
 {
-    if (t->n_created == t->cap_created) {
-        size_t cap = t->cap_created ? t->cap_created * 2 : 8;
-        pw_mpi_creation *grown = realloc(t->created, cap * sizeof *grown);
-        if (!grown) {
-            t->failed = 1;
-            return;
-        }
-        t->created = grown;
-        t->cap_created = cap;
+    if (!room_for_one((void **)&t->created, t->n_created, &t->cap_created, sizeof *t->created)) {
+        t->failed = 1;
+        return;
     }
     pw_mpi_creation *c = &t->created[t->n_created++];
     c->old_inst = pw_mpi_tracker_lookup(t, old_handle);
@@ -121,15 +124,9 @@ typedef struct replay {
 static uint32_t add_comm(replay *rp, uint32_t *members, uint32_t size)
 {
     pw_mpi_comms *c = rp->out;
-    if (c->n_comms == rp->cap_comms) {
-        size_t cap = rp->cap_comms ? rp->cap_comms * 2 : 16;
-        pw_mpi_comm *grown = realloc(c->comms, cap * sizeof *grown);
-        if (!grown) {
-            free(members);
-            return PW_MPI_UNKNOWN;
-        }
-        c->comms = grown;
-        rp->cap_comms = cap;
+    if (!room_for_one((void **)&c->comms, c->n_comms, &rp->cap_comms, sizeof *c->comms)) {
+        free(members);
+        return PW_MPI_UNKNOWN;
     }
     c->comms[c->n_comms] = (pw_mpi_comm){members, size};
     return (uint32_t)c->n_comms++;
