@@ -1,8 +1,6 @@
 /* test_seconds_text.c — DUMPI times (seconds with 9 decimals) print
  * through pw_out_f64's fast path; its text must be exactly the shortest
  * %.15g..%.17g text that reads back, as the general path writes it. */
-#include <math.h>
-
 #include "core/outbuf.h"
 #include "harness.h"
 
