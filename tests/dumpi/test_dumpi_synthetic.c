@@ -160,6 +160,24 @@ static void test_unknown_label(void)
     pw_close(ds);
 }
 
+/* Every rank writes the same .meta: a header that disagrees with it is
+ * reported by check, at the header's offset. */
+static void test_meta_mismatch(void)
+{
+    start_rank(0);
+    synth_call(&out, WTIME, 1, 0, 1, 0, 1, 5);
+    CHECK_EQ_INT(synth_finish(&out, 1700000000), 0);
+    CHECK_EQ_INT(synth_meta(dir, "t", 1, 1700000001), 0);
+    pw_dataset *ds = NULL;
+    pw_error err;
+    CHECK_EQ_INT(pw_open(dir, NULL, &ds, &err), PW_OK);
+    if (!ds)
+        return;
+    CHECK_EQ_INT(pw_check(ds, &err), PW_E_DATA);
+    CHECK(has_diag(ds, "dumpi.starttime-mismatch", 1));
+    pw_close(ds);
+}
+
 /* Files before DUMPI 0.6.6 end in a shorter index: magic, perf labels,
  * header, stream, footer, keyval (48 bytes). */
 static void test_short_index(void)
@@ -226,4 +244,4 @@ static void test_thread_locations(void)
 }
 
 TEST_MAIN(T(test_seconds_wrap), T(test_empty_rank), T(test_count_mismatch), T(test_unknown_label),
-          T(test_short_index), T(test_thread_locations))
+          T(test_meta_mismatch), T(test_short_index), T(test_thread_locations))

@@ -147,5 +147,7 @@ void dumpi_stream_fini(dumpi_stream *s);
 
 /* dumpi_stats.c */
 pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+/* dumpi_check.c: cross-file checks run by pw_check. */
+pw_status dumpi_check(pw_dataset *ds, pw_error *err);
 
 #endif

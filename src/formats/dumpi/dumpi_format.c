@@ -69,7 +69,7 @@ const pw_format_ops pw_format_dumpi = {
     .open = dumpi_open,
     .cursor_open = dumpi_cursor_open,
     .stats = dumpi_stats,
-    .check = NULL,
+    .check = dumpi_check,
     .close = dumpi_close,
     .options = NULL,
 };
