@@ -191,7 +191,7 @@ static pw_value seconds_value(uint64_t sec, uint32_t ns)
     pw_value x = {.type = PW_T_F64, .present = 1};
     uint64_t total = sec * 1000000000u + ns;
     if (sec < (1ull << 53) / 1000000000u && total < (1ull << 53)) {
-        x.v.f = (double)total / 1e9;
+        x.v.f = (double)(int64_t)total / 1e9; /* signed: one conversion instruction */
     } else {
         char buf[40];
         snprintf(buf, sizeof buf, "%llu.%09u", (unsigned long long)sec, ns);
