@@ -1,0 +1,531 @@
+/* timeline.c — the record stream as tracks and slices (see timeline.h).
+ * Memory grows with locations, tracks and open spans, never with records:
+ * SPAN ends wait in a min-heap until the merged stream passes them. */
+#include "analysis/timeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/keymap.h"
+#include "analysis/msgmatch.h"
+#include "analysis/timeline_schema.h"
+#include "sinks/convert/convert.h"
+
+typedef struct tl_lane {
+    uint32_t track;
+    uint32_t n, cap;
+    int64_t *ends; /* ends of the open spans, innermost last */
+} tl_lane;
+
+typedef struct tl_loc {
+    uint32_t thread_track;
+    uint32_t process_track; /* when this location is some location's process */
+    uint32_t process_loc;
+    int64_t rank;
+    tl_lane *lanes;
+    uint32_t n_lanes;
+} tl_loc;
+
+typedef struct tl_group {
+    uint32_t track;
+    uint64_t depth;
+} tl_group;
+
+typedef struct tl_pending {
+    int64_t t;
+    uint64_t seq; /* later pushes (inner spans) end first on ties */
+    uint32_t track, loc, lane;
+} tl_pending;
+
+typedef struct pw_timeline {
+    pw_dataset *ds;
+    const pw_tl_sink *sink;
+    pw_names names;
+    tl_schema *schemas;
+    tl_loc *locs;
+    uint32_t n_tracks;
+    pw_keymap group_map; /* (loc, group) -> index into groups */
+    tl_group *groups;
+    size_t n_groups, cap_groups;
+    pw_keymap counters; /* (loc, schema, field) -> track */
+    tl_pending *heap;
+    size_t n_heap, cap_heap;
+    uint64_t seq;
+    pw_msgmatch mm;
+    uint64_t *flows_in;
+    size_t cap_flows_in;
+    uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples;
+} pw_timeline;
+
+static pw_status tl_nomem(pw_timeline *tl, pw_error *err)
+{
+    return pw_fail(err, PW_E_NOMEM, tl->ds->path, PW_NO_OFFSET, "out of memory");
+}
+
+/* The location drawn as a record location's process: its nearest PROCESS
+ * ancestor (or itself), else its top-level ancestor. */
+static uint32_t process_of(const pw_dataset *ds, uint32_t loc)
+{
+    uint32_t top = loc;
+    for (int32_t i = (int32_t)loc; i >= 0; i = ds->locs[i].parent) {
+        if (ds->locs[i].kind == PW_LOC_PROCESS)
+            return (uint32_t)i;
+        top = (uint32_t)i;
+    }
+    return top;
+}
+
+static pw_status tl_declare(pw_timeline *tl, pw_tl_track_kind kind, uint32_t parent, uint32_t loc,
+                            uint32_t name, const char *unit, uint32_t *id, pw_error *err)
+{
+    if (!name)
+        return tl_nomem(tl, err);
+    pw_tl_track tr = {++tl->n_tracks, parent, kind, loc, name, unit};
+    *id = tr.id;
+    return tl->sink->track(tl->sink->ctx, &tl->names, &tr, err);
+}
+
+static uint32_t intern_str(pw_timeline *tl, const char *s) { return pw_names_intern(&tl->names, s, strlen(s)); }
+
+/* The thread track of loc, declared (with its process) on first use. */
+static pw_status thread_track(pw_timeline *tl, uint32_t loc, uint32_t *id, pw_error *err)
+{
+    tl_loc *l = &tl->locs[loc];
+    pw_status s = PW_OK;
+    if (!l->thread_track) {
+        tl_loc *p = &tl->locs[l->process_loc];
+        if (!p->process_track)
+            s = tl_declare(tl, PW_TL_PROCESS, 0, l->process_loc,
+                           intern_str(tl, tl->ds->locs[l->process_loc].path), NULL, &p->process_track, err);
+        if (s == PW_OK)
+            s = tl_declare(tl, PW_TL_THREAD, p->process_track, loc, intern_str(tl, tl->ds->locs[loc].name),
+                           NULL, &l->thread_track, err);
+    }
+    *id = l->thread_track;
+    return s;
+}
+
+/* The slice group of (loc, group), its child track declared on first use. */
+static pw_status group_state(pw_timeline *tl, uint32_t loc, uint32_t group, tl_group **g, pw_error *err)
+{
+    pw_key k = {{loc, group, 0, 0}};
+    int added;
+    uint64_t *v = pw_keymap_get(&tl->group_map, &k, tl->n_groups, &added);
+    if (!v)
+        return tl_nomem(tl, err);
+    if (added) {
+        if (tl->n_groups == tl->cap_groups) {
+            size_t cap = tl->cap_groups ? tl->cap_groups * 2 : 64;
+            tl_group *ng = realloc(tl->groups, cap * sizeof *ng);
+            if (!ng)
+                return tl_nomem(tl, err);
+            tl->groups = ng;
+            tl->cap_groups = cap;
+        }
+        tl_group *ng = &tl->groups[tl->n_groups++];
+        ng->depth = 0;
+        pw_status s = thread_track(tl, loc, &ng->track, err);
+        if (s == PW_OK && group)
+            s = tl_declare(tl, PW_TL_CHILD, ng->track, loc, group, NULL, &ng->track, err);
+        if (s != PW_OK)
+            return s;
+    }
+    *g = &tl->groups[*v];
+    return PW_OK;
+}
+
+static int pending_before(const tl_pending *a, const tl_pending *b)
+{
+    return a->t != b->t ? a->t < b->t : a->seq > b->seq;
+}
+
+static int heap_push(pw_timeline *tl, tl_pending p)
+{
+    if (tl->n_heap == tl->cap_heap) {
+        size_t cap = tl->cap_heap ? tl->cap_heap * 2 : 256;
+        tl_pending *h = realloc(tl->heap, cap * sizeof *h);
+        if (!h)
+            return 0;
+        tl->heap = h;
+        tl->cap_heap = cap;
+    }
+    size_t i = tl->n_heap++;
+    while (i && pending_before(&p, &tl->heap[(i - 1) / 2])) {
+        tl->heap[i] = tl->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    tl->heap[i] = p;
+    return 1;
+}
+
+static tl_pending heap_pop(pw_timeline *tl)
+{
+    tl_pending top = tl->heap[0], last = tl->heap[--tl->n_heap];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= tl->n_heap)
+            break;
+        if (c + 1 < tl->n_heap && pending_before(&tl->heap[c + 1], &tl->heap[c]))
+            c++;
+        if (!pending_before(&tl->heap[c], &last))
+            break;
+        tl->heap[i] = tl->heap[c];
+        i = c;
+    }
+    if (tl->n_heap)
+        tl->heap[i] = last;
+    return top;
+}
+
+/* Ends the SPAN slices whose end is at or before t, in time order. */
+static pw_status flush_ends(pw_timeline *tl, int64_t t, pw_error *err)
+{
+    while (tl->n_heap && tl->heap[0].t <= t) {
+        tl_pending p = heap_pop(tl);
+        tl->locs[p.loc].lanes[p.lane].n--;
+        pw_tl_event ev = {.kind = PW_TL_END, .track = p.track, .location = p.loc, .t = p.t};
+        pw_status s = tl->sink->event(tl->sink->ctx, &tl->names, &ev, err);
+        if (s != PW_OK)
+            return s;
+    }
+    return PW_OK;
+}
+
+static int64_t value_int(const pw_value *v)
+{
+    switch (v->type) {
+    case PW_T_BOOL: return v->v.b;
+    case PW_T_I64: return v->v.i;
+    case PW_T_U64: return (int64_t)v->v.u;
+    case PW_T_F64: return (int64_t)v->v.f;
+    default: return 0;
+    }
+}
+
+static int value_numeric(const pw_value *v, double *out)
+{
+    if (!v->present)
+        return 0;
+    switch (v->type) {
+    case PW_T_BOOL: *out = v->v.b; return 1;
+    case PW_T_I64: *out = (double)v->v.i; return 1;
+    case PW_T_U64: *out = (double)v->v.u; return 1;
+    case PW_T_F64: *out = v->v.f; return 1;
+    default: return 0;
+    }
+}
+
+static int64_t record_time(const pw_record *rec)
+{
+    return rec->clock == PW_CLOCK_NS ? rec->t : (int64_t)llround(rec->vt * PW_TL_VT_SCALE);
+}
+
+static int add_flow_in(pw_timeline *tl, pw_tl_event *ev, uint64_t id)
+{
+    if (!id)
+        return 1;
+    if (ev->n_flows_in == tl->cap_flows_in) {
+        size_t cap = tl->cap_flows_in ? tl->cap_flows_in * 2 : 16;
+        uint64_t *f = realloc(tl->flows_in, cap * sizeof *f);
+        if (!f)
+            return 0;
+        tl->flows_in = f;
+        tl->cap_flows_in = cap;
+    }
+    tl->flows_in[ev->n_flows_in++] = id;
+    ev->flows_in = tl->flows_in;
+    return 1;
+}
+
+/* Completions of requests: one request, or a list of them (MPI_Waitall). */
+static int complete_requests(pw_timeline *tl, pw_tl_event *ev, int64_t rank, const pw_value *req)
+{
+    if (req->type != PW_T_LIST)
+        return add_flow_in(tl, ev, pw_msgmatch_complete(&tl->mm, rank, value_int(req)));
+    for (size_t i = 0; i < req->v.list.n; i++)
+        if (!add_flow_in(tl, ev, pw_msgmatch_complete(&tl->mm, rank, value_int(&req->v.list.items[i]))))
+            return 0;
+    return 1;
+}
+
+/* Flow ids of a record with message fields (see msgmatch.h). */
+static int record_flows(pw_timeline *tl, const tl_schema *sc, const pw_record *rec, pw_tl_event *ev)
+{
+    const pw_value *v = pw_record_fields(rec);
+    int64_t rank = tl->locs[rec->location].rank;
+    pw_msg m = {sc->f_comm >= 0 && v[sc->f_comm].present ? value_int(&v[sc->f_comm]) : 0, 0, 0,
+                sc->f_tag >= 0 && v[sc->f_tag].present ? value_int(&v[sc->f_tag]) : 0};
+    int has_req = sc->f_request >= 0 && v[sc->f_request].present;
+    if (sc->f_dest >= 0 && v[sc->f_dest].present) {
+        m.source = rank;
+        m.dest = value_int(&v[sc->f_dest]);
+        ev->flow_out = pw_msgmatch_send(&tl->mm, &m);
+        if (!ev->flow_out)
+            return 0;
+    }
+    if (sc->f_source >= 0 && v[sc->f_source].present) {
+        m.source = value_int(&v[sc->f_source]);
+        m.dest = rank;
+        if (has_req && sc->f_dest < 0)
+            return pw_msgmatch_post_recv(&tl->mm, &m, rank, value_int(&v[sc->f_request]));
+        return add_flow_in(tl, ev, pw_msgmatch_recv(&tl->mm, &m));
+    }
+    if (has_req && sc->f_dest < 0)
+        return complete_requests(tl, ev, rank, &v[sc->f_request]);
+    return 1;
+}
+
+/* A lane of loc where a span ending at `end` nests; a new one if needed. */
+static pw_status span_lane(pw_timeline *tl, uint32_t loc, int64_t end, uint32_t *lane, pw_error *err)
+{
+    tl_loc *l = &tl->locs[loc];
+    uint32_t i = 0;
+    while (i < l->n_lanes && l->lanes[i].n && l->lanes[i].ends[l->lanes[i].n - 1] < end)
+        i++;
+    if (i == l->n_lanes) {
+        tl_lane *nl = realloc(l->lanes, (i + 1) * sizeof *nl);
+        if (!nl)
+            return tl_nomem(tl, err);
+        l->lanes = nl;
+        memset(&nl[i], 0, sizeof nl[i]);
+        pw_status s = thread_track(tl, loc, &nl[i].track, err);
+        if (s == PW_OK && i > 0) {
+            char name[32];
+            snprintf(name, sizeof name, "lane %u", i);
+            s = tl_declare(tl, PW_TL_CHILD, nl[i].track, loc, intern_str(tl, name), NULL, &nl[i].track, err);
+        }
+        if (s != PW_OK)
+            return s;
+        l->n_lanes++;
+    }
+    tl_lane *ln = &l->lanes[i];
+    if (ln->n == ln->cap) {
+        uint32_t cap = ln->cap ? ln->cap * 2 : 8;
+        int64_t *e = realloc(ln->ends, cap * sizeof *e);
+        if (!e)
+            return tl_nomem(tl, err);
+        ln->ends = e;
+        ln->cap = cap;
+    }
+    ln->ends[ln->n++] = end;
+    *lane = i;
+    return PW_OK;
+}
+
+/* A SPAN record: a begin now, its end queued.  A span with no usable end
+ * is drawn as an instant (counted). */
+static pw_status draw_span(pw_timeline *tl, const tl_schema *sc, pw_tl_event *ev, pw_error *err)
+{
+    const pw_value *v = pw_record_fields(ev->rec);
+    int64_t end = INT64_MIN;
+    double x;
+    if (sc->f_end >= 0 && value_numeric(&v[sc->f_end], &x))
+        end = ev->rec->clock == PW_CLOCK_VIRTUAL ? llround(x * PW_TL_VT_SCALE) : (int64_t)x;
+    else if (sc->f_dur >= 0 && value_numeric(&v[sc->f_dur], &x))
+        end = ev->t + (ev->rec->clock == PW_CLOCK_VIRTUAL ? llround(x * PW_TL_VT_SCALE) : (int64_t)x);
+    if (end < ev->t) {
+        tl->bad_spans++;
+        ev->kind = PW_TL_INSTANT;
+        return thread_track(tl, ev->location, &ev->track, err);
+    }
+    uint32_t lane = 0;
+    pw_status s = span_lane(tl, ev->location, end, &lane, err);
+    if (s != PW_OK)
+        return s;
+    ev->kind = PW_TL_BEGIN;
+    ev->track = tl->locs[ev->location].lanes[lane].track;
+    if (!heap_push(tl, (tl_pending){end, tl->seq++, ev->track, ev->location, lane}))
+        return tl_nomem(tl, err);
+    return PW_OK;
+}
+
+/* A SAMPLE record: one counter value per numeric field. */
+static pw_status draw_sample(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
+{
+    const pw_record *rec = ev->rec;
+    const pw_schema *sc = tl->ds->schemas[rec->schema];
+    const pw_value *v = pw_record_fields(rec);
+    int drawn = 0;
+    for (size_t i = 0; i < sc->n_fields; i++) {
+        if (!value_numeric(&v[i], &ev->value))
+            continue;
+        pw_key k = {{rec->location, rec->schema, i, 0}};
+        int added;
+        uint64_t *tr = pw_keymap_get(&tl->counters, &k, 0, &added);
+        if (!tr)
+            return tl_nomem(tl, err);
+        pw_status s = PW_OK;
+        if (added) {
+            uint32_t parent, id = 0;
+            char name[256];
+            snprintf(name, sizeof name, "%s.%s", sc->name, sc->fields[i].name);
+            s = thread_track(tl, rec->location, &parent, err);
+            if (s == PW_OK)
+                s = tl_declare(tl, PW_TL_COUNTER_TRACK, parent, rec->location, intern_str(tl, name),
+                               sc->fields[i].unit, &id, err);
+            *tr = id;
+        }
+        ev->kind = PW_TL_COUNTER;
+        ev->track = (uint32_t)*tr;
+        if (s == PW_OK)
+            s = tl->sink->event(tl->sink->ctx, &tl->names, ev, err);
+        if (s != PW_OK)
+            return s;
+        drawn = 1;
+    }
+    if (drawn)
+        return PW_END; /* already emitted */
+    tl->no_value_samples++;
+    ev->kind = PW_TL_INSTANT;
+    return thread_track(tl, ev->location, &ev->track, err);
+}
+
+static pw_status draw_end(pw_timeline *tl, const tl_schema *sc, pw_tl_event *ev, pw_error *err)
+{
+    tl_group *g;
+    pw_status s = group_state(tl, ev->location, sc->group, &g, err);
+    if (s != PW_OK)
+        return s;
+    if (g->depth) {
+        g->depth--;
+        ev->kind = PW_TL_END;
+        ev->track = g->track;
+        return PW_OK;
+    }
+    tl->unmatched_ends++;
+    ev->kind = PW_TL_INSTANT;
+    return thread_track(tl, ev->location, &ev->track, err);
+}
+
+/* Shapes one record into its event(s) and hands them to the sink. */
+static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *err)
+{
+    tl_schema *sc = &tl->schemas[rec->schema];
+    if (rec->clock == PW_CLOCK_NONE) {
+        tl->untimed++;
+        return PW_OK;
+    }
+    if (sc->role == TL_LOST) {
+        tl->lost_kind[rec->kind & 7]++;
+        return PW_OK;
+    }
+    pw_tl_event ev = {.location = rec->location, .t = record_time(rec), .rec = rec};
+    pw_status s = flush_ends(tl, ev.t, err);
+    if (s != PW_OK)
+        return s;
+    const char *schema_name = tl->ds->schemas[rec->schema]->name;
+    if (!sc->name)
+        sc->name = intern_str(tl, schema_name);
+    if (sc->group_len && !sc->group)
+        sc->group = pw_names_intern(&tl->names, schema_name, sc->group_len);
+    ev.name = rec->type == schema_name ? sc->name : intern_str(tl, rec->type);
+    if (!ev.name || (sc->group_len && !sc->group) || (sc->has_msg && !record_flows(tl, sc, rec, &ev)))
+        return tl_nomem(tl, err);
+    tl_group *g;
+    switch (sc->role) {
+    case TL_BEGIN:
+        s = group_state(tl, rec->location, sc->group, &g, err);
+        if (s == PW_OK) {
+            g->depth++;
+            ev.kind = PW_TL_BEGIN;
+            ev.track = g->track;
+        }
+        break;
+    case TL_END: s = draw_end(tl, sc, &ev, err); break;
+    case TL_SPAN: s = draw_span(tl, sc, &ev, err); break;
+    case TL_SAMPLE: s = draw_sample(tl, &ev, err); break;
+    default:
+        ev.kind = PW_TL_INSTANT;
+        s = thread_track(tl, rec->location, &ev.track, err);
+        break;
+    }
+    if (s == PW_OK)
+        s = tl->sink->event(tl->sink->ctx, &tl->names, &ev, err);
+    if (s == PW_END)
+        s = PW_OK;
+    if (s == PW_OK)
+        tl->out++;
+    return s;
+}
+
+static pw_status tl_init(pw_timeline *tl, pw_dataset *ds, const pw_tl_sink *sink, pw_error *err)
+{
+    memset(tl, 0, sizeof *tl);
+    tl->ds = ds;
+    tl->sink = sink;
+    pw_names_init(&tl->names);
+    pw_msgmatch_init(&tl->mm);
+    tl->schemas = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *tl->schemas);
+    tl->locs = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *tl->locs);
+    if (!tl->schemas || !tl->locs)
+        return tl_nomem(tl, err);
+    tl_schemas_classify(ds, tl->schemas);
+    for (size_t i = 0; i < ds->n_locs; i++) {
+        tl->locs[i].process_loc = process_of(ds, (uint32_t)i);
+        const pw_location *p = &ds->locs[tl->locs[i].process_loc];
+        tl->locs[i].rank = p->id >= 0 ? p->id : (int64_t)p->index;
+    }
+    return PW_OK;
+}
+
+static void tl_free(pw_timeline *tl)
+{
+    for (size_t i = 0; tl->locs && i < tl->ds->n_locs; i++) {
+        for (uint32_t j = 0; j < tl->locs[i].n_lanes; j++)
+            free(tl->locs[i].lanes[j].ends);
+        free(tl->locs[i].lanes);
+    }
+    free(tl->locs);
+    free(tl->schemas);
+    free(tl->groups);
+    free(tl->heap);
+    free(tl->flows_in);
+    pw_keymap_free(&tl->group_map);
+    pw_keymap_free(&tl->counters);
+    pw_msgmatch_free(&tl->mm);
+    pw_names_free(&tl->names);
+}
+
+/* The account: what was drawn differently, what could not be drawn. */
+static void tl_account(pw_timeline *tl, uint64_t in, pw_convert_report *rep)
+{
+    rep->records_in += in;
+    rep->records_out += tl->out;
+    pw_convert_note(rep, "records without a time (not drawn)", tl->untimed, 1);
+    pw_convert_note(rep, "profile values (VALUE records, not drawn)", tl->lost_kind[PW_REC_VALUE], 1);
+    pw_convert_note(rep, "definitions (META records, not drawn)", tl->lost_kind[PW_REC_META], 1);
+    pw_convert_note(rep, "span ends with no open span, drawn as instants", tl->unmatched_ends, 0);
+    pw_convert_note(rep, "spans without a usable end, drawn as instants", tl->bad_spans, 0);
+    pw_convert_note(rep, "samples without a numeric value, drawn as instants", tl->no_value_samples, 0);
+    uint64_t open = 0, sends, recvs;
+    for (size_t i = 0; i < tl->n_groups; i++)
+        open += tl->groups[i].depth;
+    pw_convert_note(rep, "spans still open at the end of the trace (left unterminated)", open, 0);
+    pw_msgmatch_unmatched(&tl->mm, &sends, &recvs);
+    pw_convert_note(rep, "sends with no matching receive (flow with one end)", sends, 0);
+    pw_convert_note(rep, "receives with no matching send (flow with one end)", recvs, 0);
+}
+
+pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
+{
+    pw_timeline tl;
+    pw_merge *m = NULL;
+    uint64_t in = 0;
+    pw_status s = tl_init(&tl, ds, sink, err);
+    if (s == PW_OK)
+        s = pw_merge_open(ds, &m, err);
+    const pw_record *rec;
+    while (s == PW_OK && pw_merge_next(m, &rec, err) == PW_OK) {
+        in++;
+        s = draw_record(&tl, rec, err);
+    }
+    if (s == PW_OK)
+        s = flush_ends(&tl, INT64_MAX, err);
+    pw_merge_close(m);
+    if (s == PW_OK)
+        tl_account(&tl, in, rep);
+    tl_free(&tl);
+    return s;
+}

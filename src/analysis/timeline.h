@@ -1,0 +1,71 @@
+/* timeline.h — turns the merged record stream of any dataset into what
+ * timeline viewers draw: tracks (process, thread, child, counter) and
+ * events on them (slice begin/end, instant, counter value) with flows.
+ * The Perfetto and Chrome writers are thin encoders of this stream, so a
+ * new input format converts with no per-format code.
+ *
+ * How records map, from their schema (timeline_schema.c):
+ *   BEGIN / END   slices on a track per (location, group).  The group is the
+ *                 type name without a trailing '[' or ']' ("6W[" -> "6W");
+ *                 the empty group is the thread track itself.  An END with
+ *                 no open slice in its group becomes an instant (counted).
+ *   SPAN          a slice whose end is the field "end" (same clock) or
+ *                 "duration"/"dur"; overlapping spans go to child lanes so
+ *                 every track nests.  Ends are emitted in time order.
+ *   INSTANT, MESSAGE   instants.  ovni: a lowercase/uppercase value pair of
+ *                 one model category ("6Wt"/"6WT", not model 'O') is a
+ *                 begin/end pair in that category's group.
+ *   SAMPLE        one counter track per (location, schema, numeric field),
+ *                 with the field's unit.
+ *   VALUE, META, untimed records   not representable: counted as lost.
+ * Flows (MPI messages): a schema with a field "dest" sends, one with
+ * "source" receives ("tag", "comm" optional; "request" on a receive posts
+ * it, a schema with only "request" completes it) — see msgmatch.h.
+ * Virtual time is drawn as ns x PW_TL_VT_SCALE. */
+#ifndef PW_ANALYSIS_TIMELINE_H
+#define PW_ANALYSIS_TIMELINE_H
+#include "analysis/names.h"
+#include "model/dataset.h"
+
+#define PW_TL_VT_SCALE 1000.0
+
+typedef enum pw_tl_track_kind { PW_TL_PROCESS, PW_TL_THREAD, PW_TL_CHILD, PW_TL_COUNTER_TRACK } pw_tl_track_kind;
+
+typedef struct pw_tl_track {
+    uint32_t id;     /* 1, 2, ... in declaration order */
+    uint32_t parent; /* 0: none */
+    pw_tl_track_kind kind;
+    uint32_t location; /* dataset location it belongs to */
+    uint32_t name;     /* name id */
+    const char *unit;  /* counters: the field's unit, or NULL */
+} pw_tl_track;
+
+typedef enum pw_tl_kind { PW_TL_BEGIN, PW_TL_END, PW_TL_INSTANT, PW_TL_COUNTER } pw_tl_kind;
+
+typedef struct pw_tl_event {
+    pw_tl_kind kind;
+    uint32_t track;
+    uint32_t location; /* whose record it is */
+    uint32_t name;     /* BEGIN and INSTANT: name id */
+    int64_t t;         /* ns */
+    double value;      /* COUNTER */
+    uint64_t flow_out; /* 0: none */
+    const uint64_t *flows_in; /* flows ending here */
+    size_t n_flows_in;
+    const pw_record *rec; /* NULL for the ends of SPAN records */
+} pw_tl_event;
+
+/* A writer: told of each track before its first event.  Both return
+ * PW_OK or an error (err set).  `names` resolves name ids. */
+typedef struct pw_tl_sink {
+    void *ctx;
+    pw_status (*track)(void *ctx, const pw_names *names, const pw_tl_track *tr, pw_error *err);
+    pw_status (*event)(void *ctx, const pw_names *names, const pw_tl_event *ev, pw_error *err);
+} pw_tl_sink;
+
+/* Runs the whole dataset (merged in time order) through the timeline into
+ * sink, and fills rep's counts and items (what could not be drawn, what
+ * was drawn in another form). */
+pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
+                          pw_error *err);
+#endif
