@@ -523,6 +523,8 @@ pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_rep
     }
     if (s == PW_OK)
         s = flush_ends(&tl, INT64_MAX, err);
+    if (s == PW_OK && sink->finish)
+        s = sink->finish(sink->ctx, &tl.names, err);
     pw_merge_close(m);
     if (s == PW_OK)
         tl_account(&tl, in, rep);

@@ -61,6 +61,9 @@ typedef struct pw_tl_sink {
     void *ctx;
     pw_status (*track)(void *ctx, const pw_names *names, const pw_tl_track *tr, pw_error *err);
     pw_status (*event)(void *ctx, const pw_names *names, const pw_tl_event *ev, pw_error *err);
+    /* Called once after the last event, while names still live (writers
+     * whose definitions come last); may be NULL. */
+    pw_status (*finish)(void *ctx, const pw_names *names, pw_error *err);
 } pw_tl_sink;
 
 /* Runs the whole dataset (merged in time order) through the timeline into

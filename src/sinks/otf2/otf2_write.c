@@ -1,6 +1,329 @@
+/* otf2_write.c — the timeline as an OTF2 archive, through libotf2:
+ * <out>/traces.otf2 (the anchor), traces.def and traces/ (event files).
+ *
+ * Thread and child tracks are OTF2 locations (CPU threads) grouped by
+ * their process track; slices are Enter/Leave of a region per name, an
+ * instant an Enter and Leave at one time (a zero-length region), a sample
+ * a Metric event on its thread's location (one metric class per counter
+ * track, with its unit).  Definitions are written at the end, when every
+ * name, region and event count is known; event buffers are flushed to disk
+ * as they fill, so memory stays flat.  Times that go back on a location
+ * (which OTF2 forbids) are raised to the location's last time and counted. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "sinks/convert/convert.h"
+
+#ifdef PW_HAVE_OTF2
+#include <otf2/otf2.h>
+
+#include "analysis/timeline.h"
+
+typedef struct ot_loc {
+    OTF2_EvtWriter *w;
+    uint32_t track;     /* the track it draws (thread or child) */
+    uint32_t group;     /* location group = process track's index */
+    uint64_t events;
+    int64_t last_t;
+    uint32_t *stack;    /* regions of the open slices */
+    size_t n_stack, cap_stack;
+} ot_loc;
+
+typedef struct ot_writer {
+    OTF2_Archive *archive;
+    const char *path;
+    struct ot_track {
+        uint32_t loc;   /* thread/child: its location index + 1; counter: its metric + 1 */
+        uint32_t owner; /* counter: the thread track it belongs to */
+        uint32_t name;
+        pw_tl_track_kind kind;
+        const char *unit;
+    } *tracks;          /* per track id */
+    uint32_t cap_tracks, n_tracks_seen;
+    ot_loc *locs;
+    uint32_t n_locs, cap_locs;
+    uint32_t n_metrics;
+    uint32_t *region_of; /* per name id: region ref + 1, dense in first use */
+    uint32_t cap_regions, n_regions;
+    uint32_t *region_names; /* per region ref: its name id */
+    uint32_t cap_region_names;
+    uint32_t n_groups;
+    int64_t t_min, t_max;
+    int any_time;
+    uint64_t raised, flows;
+    int closed; /* event writers closed */
+} ot_writer;
+
+static OTF2_FlushType ot_pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller, bool final)
+{
+    (void)user, (void)type, (void)loc, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp ot_post_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc)
+{
+    (void)user, (void)type, (void)loc;
+    return 0;
+}
+
+static const OTF2_FlushCallbacks ot_flush = {.otf2_pre_flush = ot_pre_flush, .otf2_post_flush = ot_post_flush};
+
+static pw_status ot_nomem(pw_error *err) { return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory"); }
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+    if (need < *cap)
+        return 1;
+    uint32_t c = *cap ? *cap : 64;
+    while (c <= need)
+        c *= 2;
+    void *n = realloc(*p, (size_t)c * size);
+    if (!n)
+        return 0;
+    memset((char *)n + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+    *p = n;
+    *cap = c;
+    return 1;
+}
+
+static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
+{
+    (void)nm;
+    ot_writer *w = ctx;
+    if (!grow((void **)&w->tracks, &w->cap_tracks, tr->id, sizeof *w->tracks))
+        return ot_nomem(err);
+    struct ot_track *t = &w->tracks[tr->id];
+    t->name = tr->name;
+    t->kind = tr->kind;
+    t->unit = tr->unit;
+    if (tr->kind == PW_TL_PROCESS) { /* a location group, refs dense */
+        t->owner = tr->id;
+        t->loc = w->n_groups++;
+        return PW_OK;
+    }
+    t->owner = w->tracks[tr->parent].owner; /* process track, for locations */
+    if (tr->kind == PW_TL_COUNTER_TRACK) {
+        t->owner = tr->parent;
+        t->loc = ++w->n_metrics;
+        return PW_OK;
+    }
+    if (!grow((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
+        return ot_nomem(err);
+    ot_loc *l = &w->locs[w->n_locs];
+    l->track = tr->id;
+    l->group = t->owner;
+    l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs);
+    if (!l->w)
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer");
+    t->loc = ++w->n_locs;
+    return PW_OK;
+}
+
+/* The location's time for t: never before its last one. */
+static OTF2_TimeStamp ot_time(ot_writer *w, ot_loc *l, int64_t t)
+{
+    if (l->events && t < l->last_t) {
+        t = l->last_t;
+        w->raised++;
+    }
+    l->last_t = t;
+    if (!w->any_time || t < w->t_min)
+        w->t_min = t;
+    if (!w->any_time || t > w->t_max)
+        w->t_max = t;
+    w->any_time = 1;
+    return (OTF2_TimeStamp)(t < 0 ? 0 : t);
+}
+
+static int ot_push(ot_loc *l, uint32_t region)
+{
+    if (l->n_stack == l->cap_stack) {
+        size_t cap = l->cap_stack ? l->cap_stack * 2 : 16;
+        uint32_t *s = realloc(l->stack, cap * sizeof *s);
+        if (!s)
+            return 0;
+        l->stack = s;
+        l->cap_stack = cap;
+    }
+    l->stack[l->n_stack++] = region;
+    return 1;
+}
+
+/* The region of a name, defined on first use (refs must be dense). */
+static int region_ref(ot_writer *w, uint32_t name, uint32_t *ref)
+{
+    if (!grow((void **)&w->region_of, &w->cap_regions, name, sizeof *w->region_of))
+        return 0;
+    if (!w->region_of[name]) {
+        if (!grow((void **)&w->region_names, &w->cap_region_names, w->n_regions, sizeof *w->region_names))
+            return 0;
+        w->region_names[w->n_regions] = name;
+        w->region_of[name] = ++w->n_regions;
+    }
+    *ref = w->region_of[name] - 1;
+    return 1;
+}
+
+static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
+{
+    (void)nm;
+    ot_writer *w = ctx;
+    const struct ot_track *t = &w->tracks[ev->track];
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    w->flows += (ev->flow_out != 0) + ev->n_flows_in;
+    if (ev->kind == PW_TL_COUNTER) {
+        ot_loc *l = &w->locs[w->tracks[t->owner].loc - 1];
+        OTF2_Type type = OTF2_TYPE_DOUBLE;
+        OTF2_MetricValue v = {.floating_point = ev->value};
+        rc = OTF2_EvtWriter_Metric(l->w, NULL, ot_time(w, l, ev->t), t->loc - 1, 1, &type, &v);
+        l->events++;
+    } else {
+        ot_loc *l = &w->locs[t->loc - 1];
+        OTF2_TimeStamp ts = ot_time(w, l, ev->t);
+        uint32_t region = 0;
+        if (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region))
+            return ot_nomem(err);
+        if (ev->kind == PW_TL_BEGIN) {
+            if (!ot_push(l, region))
+                return ot_nomem(err);
+            rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
+            l->events++;
+        } else if (ev->kind == PW_TL_END) {
+            rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, l->stack[--l->n_stack]);
+            l->events++;
+        } else {
+            rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
+            if (rc == OTF2_SUCCESS)
+                rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, region);
+            l->events += 2;
+        }
+    }
+    if (rc != OTF2_SUCCESS)
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: %s", OTF2_Error_GetDescription(rc));
+    return PW_OK;
+}
+
+/* Strings are name ids - 1; extra strings follow the names. */
+static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
+{
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(w->archive);
+    if (!g)
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write definitions");
+    uint32_t n = nm->n_items;
+    OTF2_StringRef s_empty = n, s_root = n + 1, s_class = n + 2;
+    int64_t t0 = w->any_time ? w->t_min : 0;
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, (uint64_t)(t0 < 0 ? 0 : t0),
+                                              (uint64_t)(w->t_max - t0) + 1, OTF2_UNDEFINED_TIMESTAMP);
+    for (uint32_t id = 1; id <= n; id++)
+        OTF2_GlobalDefWriter_WriteString(g, id - 1, pw_names_str(nm, id, NULL));
+    OTF2_GlobalDefWriter_WriteString(g, s_empty, "");
+    OTF2_GlobalDefWriter_WriteString(g, s_root, "dataset");
+    OTF2_GlobalDefWriter_WriteString(g, s_class, "perfweave");
+    for (uint32_t r = 0; r < w->n_regions; r++) {
+        OTF2_StringRef name = w->region_names[r] - 1;
+        OTF2_GlobalDefWriter_WriteRegion(g, r, name, name, s_empty, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+                                         OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
+    }
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_root, s_class, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (uint32_t id = 1; id <= w->n_tracks_seen; id++) {
+        const struct ot_track *t = &w->tracks[id];
+        if (t->kind == PW_TL_PROCESS)
+            OTF2_GlobalDefWriter_WriteLocationGroup(g, t->loc, t->name - 1, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP);
+    }
+    for (uint32_t i = 0; i < w->n_locs; i++)
+        OTF2_GlobalDefWriter_WriteLocation(g, i, w->tracks[w->locs[i].track].name - 1, OTF2_LOCATION_TYPE_CPU_THREAD,
+                                           w->locs[i].events, w->tracks[w->locs[i].group].loc);
+    for (uint32_t id = 1; id <= w->n_tracks_seen; id++) {
+        const struct ot_track *t = &w->tracks[id];
+        if (t->kind != PW_TL_COUNTER_TRACK)
+            continue;
+        OTF2_StringRef unit = n + 2 + t->loc; /* units follow the fixed strings */
+        OTF2_GlobalDefWriter_WriteString(g, unit, t->unit ? t->unit : "");
+        OTF2_MetricMemberRef member = t->loc - 1;
+        OTF2_GlobalDefWriter_WriteMetricMember(g, member, t->name - 1, s_empty, OTF2_METRIC_TYPE_OTHER,
+                                               OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0,
+                                               unit);
+        OTF2_GlobalDefWriter_WriteMetricClass(g, member, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
+                                              OTF2_RECORDER_KIND_ABSTRACT);
+    }
+    return PW_OK;
+}
+
+/* At the end of the run, while the names live: events closed, then the
+ * definitions. */
+static pw_status ot_close_events(ot_writer *w, pw_error *err);
+static pw_status ot_finish(void *ctx, const pw_names *nm, pw_error *err)
+{
+    ot_writer *w = ctx;
+    pw_status s = ot_close_events(w, err);
+    return s == PW_OK ? ot_definitions(w, nm, err) : s;
+}
+
+static pw_status ot_track_seen(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
+{
+    ot_writer *w = ctx;
+    w->n_tracks_seen = tr->id;
+    return ot_track(ctx, nm, tr, err);
+}
+
+/* Closes the event writers, writes the (empty) local definitions. */
+static pw_status ot_close_events(ot_writer *w, pw_error *err)
+{
+    pw_status s = PW_OK;
+    w->closed = 1;
+    for (uint32_t i = 0; i < w->n_locs; i++) {
+        if (OTF2_Archive_CloseEvtWriter(w->archive, w->locs[i].w) != OTF2_SUCCESS && s == PW_OK)
+            s = pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events");
+        w->locs[i].w = NULL;
+        free(w->locs[i].stack);
+    }
+    OTF2_Archive_CloseEvtFiles(w->archive);
+    OTF2_Archive_OpenDefFiles(w->archive);
+    for (uint32_t i = 0; i < w->n_locs; i++) {
+        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(w->archive, i);
+        if (d)
+            OTF2_Archive_CloseDefWriter(w->archive, d);
+    }
+    OTF2_Archive_CloseDefFiles(w->archive);
+    return s;
+}
+
 pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
 {
-    (void)ds; (void)rep;
-    return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET, "not yet");
+    if (mkdir(out, 0777) != 0 && errno != EEXIST)
+        return pw_fail_errno(err, out, "cannot create directory");
+    ot_writer w;
+    memset(&w, 0, sizeof w);
+    w.path = out;
+    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                                  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!w.archive)
+        return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive (does it exist already?)");
+    OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, NULL);
+    OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
+    OTF2_Archive_OpenEvtFiles(w.archive);
+    pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish};
+    pw_status s = pw_timeline_run(ds, &sink, rep, err);
+    if (!w.closed)
+        ot_close_events(&w, NULL);
+    if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
+        s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive");
+    pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
+    pw_convert_note(rep, "message flow ends (not written as OTF2 MPI events)", w.flows, 0);
+    free(w.tracks);
+    free(w.locs);
+    free(w.region_of);
+    free(w.region_names);
+    return s;
 }
+#else
+pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
+{
+    (void)ds;
+    (void)rep;
+    return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET, "this build has no OTF2 (libotf2-trace-dev)");
+}
+#endif
