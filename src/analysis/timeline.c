@@ -63,9 +63,7 @@ static pw_status tl_nomem(pw_timeline *tl, pw_error *err)
     return pw_fail(err, PW_E_NOMEM, tl->ds->path, PW_NO_OFFSET, "out of memory");
 }
 
-/* The location drawn as a record location's process: its nearest PROCESS
- * ancestor (or itself), else its top-level ancestor. */
-static uint32_t process_of(const pw_dataset *ds, uint32_t loc)
+uint32_t pw_tl_process_of(const pw_dataset *ds, uint32_t loc)
 {
     uint32_t top = loc;
     for (int32_t i = (int32_t)loc; i >= 0; i = ds->locs[i].parent) {
@@ -463,7 +461,7 @@ static pw_status tl_init(pw_timeline *tl, pw_dataset *ds, const pw_tl_sink *sink
         return tl_nomem(tl, err);
     tl_schemas_classify(ds, tl->schemas);
     for (size_t i = 0; i < ds->n_locs; i++) {
-        tl->locs[i].process_loc = process_of(ds, (uint32_t)i);
+        tl->locs[i].process_loc = pw_tl_process_of(ds, (uint32_t)i);
         const pw_location *p = &ds->locs[tl->locs[i].process_loc];
         tl->locs[i].rank = p->id >= 0 ? p->id : (int64_t)p->index;
     }

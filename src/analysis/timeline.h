@@ -66,6 +66,10 @@ typedef struct pw_tl_sink {
     pw_status (*finish)(void *ctx, const pw_names *names, pw_error *err);
 } pw_tl_sink;
 
+/* The location drawn as loc's process: its nearest PROCESS ancestor (or
+ * itself), else its top-level ancestor. */
+uint32_t pw_tl_process_of(const pw_dataset *ds, uint32_t loc);
+
 /* Runs the whole dataset (merged in time order) through the timeline into
  * sink, and fills rep's counts and items (what could not be drawn, what
  * was drawn in another form). */

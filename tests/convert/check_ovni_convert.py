@@ -25,6 +25,7 @@ import pftrace_walk  # noqa: E402
 import target_checks  # noqa: E402
 
 CLI, DATA, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
+csv.field_size_limit(sys.maxsize)  # jumbo payloads are megabytes of hex
 HERE = os.path.dirname(os.path.abspath(__file__))
 failures = []
 
@@ -42,7 +43,7 @@ def convert(src, out, extra=()):
 def stats_counts(src):
     r = subprocess.run([CLI, "stats", src, "--json"], capture_output=True, text=True)
     doc = json.loads(r.stdout)
-    return {e["mcv"]: e["events"] for e in doc.get("per_event_type", [])}, doc["events"]
+    return {e["mcv"]: e["events"] for e in doc.get("per_event_type", [])}, doc["events"], doc["streams"]
 
 
 def check_fixture(fx):
@@ -50,7 +51,7 @@ def check_fixture(fx):
     src = os.path.join(fx, "ovni")
     oracle = ovni_oracle.mcv_counts(fx)
     total = sum(oracle.values())
-    st_types, st_total = stats_counts(src)
+    st_types, st_total, streams = stats_counts(src)
     if st_total != total:
         fail(name, "stats says %d events, ovnidump %d" % (st_total, total))
     base = os.path.join(OUT, name)
@@ -62,6 +63,7 @@ def check_fixture(fx):
     if r.returncode != 0:
         fail(name, "protoc --decode: " + r.stderr.decode()[:300])
     decoded_events = r.stdout.count(b"track_event {")
+    counts = None
     try:
         counts, names = pftrace_walk.walk(pf)
         events = counts["begin"] + counts["end"] + counts["instant"] + counts["counter"]
@@ -89,7 +91,7 @@ def check_fixture(fx):
     convert(src, db)
     con = sqlite3.connect(db)
     per_type = collections.Counter()
-    for (table,) in con.execute("SELECT name FROM record_types"):
+    for (table,) in con.execute("SELECT table_name FROM record_types"):
         q = 'SELECT s.text, count(*) FROM "%s" r JOIN strings s ON s.id = r.type GROUP BY s.text' % table.replace('"', '""')
         for t, c in con.execute(q):
             per_type[t] += c
@@ -112,14 +114,26 @@ def check_fixture(fx):
     if rows != total:
         fail(name, "csv: %d rows, ovnidump %d" % (rows, total))
 
-    for target, check in (("otf2", target_checks.otf2_events), ("prv", target_checks.paraver_check)):
-        out = base + "." + target
-        convert(src, out)
-        problem, events = check(out)
+    if counts is not None:
+        convert(src, base + ".otf2")
+        problem, kinds, nloc = target_checks.otf2_events(base + ".otf2")
         if problem:
-            fail(name, "%s: %s" % (target, problem))
-        elif events != total:
-            fail(name, "%s: %d records, ovnidump %d" % (target, events, total))
+            fail(name, "otf2: " + problem)
+        else:
+            ok, want = target_checks.otf2_matches(kinds, counts)
+            if not ok:
+                fail(name, "otf2: events %s, expected %s" % (dict(kinds), dict(want)))
+            # every stream is a location, and every child track (slice group) one more
+            if nloc != streams + counts["child_tracks"]:
+                fail(name, "otf2: %d locations, want %d streams + %d child tracks"
+                     % (nloc, streams, counts["child_tracks"]))
+
+    convert(src, base + ".prv")
+    problem, events = target_checks.paraver_check(base + ".prv")
+    if problem:
+        fail(name, "paraver: " + problem)
+    elif events != total:
+        fail(name, "paraver: %d records, ovnidump %d" % (events, total))
 
 
 def main():

@@ -80,6 +80,7 @@ def walk(path):
             kind = "process" if td[3] else "thread" if td[4] else "counter" if td[8] else "child"
             tracks[uuid] = (kind, parent)
             counts["tracks"] += 1
+            counts[kind + "_tracks"] += 1
             continue
         flags = p[13][0] if p[13] else 0
         if flags & 1:

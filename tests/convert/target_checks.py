@@ -35,18 +35,31 @@ def chrome_nesting(doc):
 
 
 def otf2_events(archive_dir):
-    """(problem, events) from otf2-print of <dir>/traces.otf2: events are
-    the record-carrying lines (ENTER+LEAVE count as one record each)."""
+    """(problem, Counter of event kinds, locations) from otf2-print of
+    <dir>/traces.otf2; a problem when otf2-print fails or warns."""
     anchor = os.path.join(archive_dir, "traces.otf2")
     r = subprocess.run(["otf2-print", anchor], capture_output=True, text=True)
-    if r.returncode != 0:
-        return "otf2-print failed: " + r.stderr[:300], 0
-    n = 0
+    if r.returncode != 0 or "warning" in r.stderr:
+        return "otf2-print: " + r.stderr[:300], None, 0
+    kinds = collections.Counter()
     for line in r.stdout.splitlines():
         m = re.match(r"^([A-Z_]+)\s+\d+\s+\d+", line)
-        if m and m.group(1) not in ("MPI_COLLECTIVE_BEGIN",):
-            n += 1
-    return None, n
+        if m:
+            kinds[m.group(1)] += 1
+    g = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True)
+    locations = sum(1 for line in g.stdout.splitlines() if line.startswith("LOCATION "))
+    return None, kinds, locations
+
+
+def otf2_matches(kinds, walk_counts):
+    """Does the OTF2 event mix equal the Perfetto one?  Slices are
+    Enter/Leave, an instant both at one time, a sample one Metric."""
+    want = collections.Counter({
+        "ENTER": walk_counts["begin"] + walk_counts["instant"],
+        "LEAVE": walk_counts["end"] + walk_counts["instant"],
+        "METRIC": walk_counts["counter"]})
+    want = +want
+    return kinds == want, want
 
 
 def paraver_check(prv):

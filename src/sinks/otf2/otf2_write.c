@@ -25,6 +25,7 @@ typedef struct ot_loc {
     OTF2_EvtWriter *w;
     uint32_t track;     /* the track it draws (thread or child) */
     uint32_t group;     /* location group = process track's index */
+    uint32_t ds_loc;    /* empty locations (track 0): the dataset location */
     uint64_t events;
     int64_t last_t;
     uint32_t *stack;    /* regions of the open slices */
@@ -32,6 +33,8 @@ typedef struct ot_loc {
 } ot_loc;
 
 typedef struct ot_writer {
+    pw_dataset *ds;
+    uint8_t *drawn; /* per dataset location: it has a thread track */
     OTF2_Archive *archive;
     const char *path;
     struct ot_track {
@@ -111,6 +114,7 @@ static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
     }
     if (!grow((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
         return ot_nomem(err);
+    w->drawn[tr->location] = 1;
     ot_loc *l = &w->locs[w->n_locs];
     l->track = tr->id;
     l->group = t->owner;
@@ -205,6 +209,42 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     return PW_OK;
 }
 
+/* Locations whose records were all lost (or that had none) still are
+ * locations of the trace: they get an (empty) event file now, and are
+ * defined in a group of their own.  ot_loc.track 0 marks them. */
+static pw_status ot_add_empty_locations(ot_writer *w, pw_error *err)
+{
+    for (size_t i = 0; i < w->ds->n_locs; i++) {
+        if (!w->ds->locs[i].has_records || w->drawn[i])
+            continue;
+        if (!grow((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
+            return ot_nomem(err);
+        ot_loc *l = &w->locs[w->n_locs];
+        l->ds_loc = (uint32_t)i;
+        l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs++);
+        if (!l->w)
+            return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer");
+    }
+    return PW_OK;
+}
+
+static void ot_define_empty_locations(ot_writer *w, OTF2_GlobalDefWriter *g, OTF2_StringRef next_string)
+{
+    OTF2_LocationGroupRef group = w->n_groups;
+    int any = 0;
+    for (uint32_t i = 0; i < w->n_locs; i++) {
+        if (w->locs[i].track)
+            continue;
+        if (!any++) {
+            OTF2_GlobalDefWriter_WriteString(g, next_string, "locations without events");
+            OTF2_GlobalDefWriter_WriteLocationGroup(g, group, next_string++, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP);
+        }
+        OTF2_GlobalDefWriter_WriteString(g, next_string, w->ds->locs[w->locs[i].ds_loc].path);
+        OTF2_GlobalDefWriter_WriteLocation(g, i, next_string++, OTF2_LOCATION_TYPE_CPU_THREAD, 0, group);
+    }
+}
+
 /* Strings are name ids - 1; extra strings follow the names. */
 static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
 {
@@ -234,7 +274,8 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
                                                     OTF2_UNDEFINED_LOCATION_GROUP);
     }
     for (uint32_t i = 0; i < w->n_locs; i++)
-        OTF2_GlobalDefWriter_WriteLocation(g, i, w->tracks[w->locs[i].track].name - 1, OTF2_LOCATION_TYPE_CPU_THREAD,
+        if (w->locs[i].track)
+            OTF2_GlobalDefWriter_WriteLocation(g, i, w->tracks[w->locs[i].track].name - 1, OTF2_LOCATION_TYPE_CPU_THREAD,
                                            w->locs[i].events, w->tracks[w->locs[i].group].loc);
     for (uint32_t id = 1; id <= w->n_tracks_seen; id++) {
         const struct ot_track *t = &w->tracks[id];
@@ -249,6 +290,7 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
         OTF2_GlobalDefWriter_WriteMetricClass(g, member, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
                                               OTF2_RECORDER_KIND_ABSTRACT);
     }
+    ot_define_empty_locations(w, g, n + 3 + w->n_metrics);
     return PW_OK;
 }
 
@@ -272,7 +314,7 @@ static pw_status ot_track_seen(void *ctx, const pw_names *nm, const pw_tl_track 
 /* Closes the event writers, writes the (empty) local definitions. */
 static pw_status ot_close_events(ot_writer *w, pw_error *err)
 {
-    pw_status s = PW_OK;
+    pw_status s = ot_add_empty_locations(w, err);
     w->closed = 1;
     for (uint32_t i = 0; i < w->n_locs; i++) {
         if (OTF2_Archive_CloseEvtWriter(w->archive, w->locs[i].w) != OTF2_SUCCESS && s == PW_OK)
@@ -298,10 +340,16 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
     ot_writer w;
     memset(&w, 0, sizeof w);
     w.path = out;
+    w.ds = ds;
+    w.drawn = calloc(ds->n_locs ? ds->n_locs : 1, 1);
+    if (!w.drawn)
+        return ot_nomem(err);
     w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (!w.archive)
+    if (!w.archive) {
+        free(w.drawn);
         return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive (does it exist already?)");
+    }
     OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
@@ -314,6 +362,7 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
     pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
     pw_convert_note(rep, "message flow ends (not written as OTF2 MPI events)", w.flows, 0);
     free(w.tracks);
+    free(w.drawn);
     free(w.locs);
     free(w.region_of);
     free(w.region_names);

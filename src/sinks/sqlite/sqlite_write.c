@@ -6,6 +6,7 @@
  * the load, which is faster than maintaining them row by row. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "analysis/names.h"
@@ -22,6 +23,7 @@ typedef struct sq_writer {
     sqlite3 *db;
     const char *path;
     sqlite3_stmt **insert; /* per schema, prepared on first record */
+    const char **table;    /* per schema: its table's name */
     uint64_t *rows;        /* per schema */
     pw_names types;        /* record type names -> strings.id */
     pw_text sql, text;
@@ -61,6 +63,28 @@ static const char *sql_type(pw_type t)
     }
 }
 
+/* Table names: the schema's name, unless an earlier schema's name equals
+ * it but for case (SQL names ignore case: ovni's "MUt" and "MUT"); then
+ * the name + "_" + the schema's index. */
+static int sq_table_names(sq_writer *w)
+{
+    for (size_t i = 0; i < w->ds->n_schemas; i++) {
+        const char *name = w->ds->schemas[i]->name;
+        w->table[i] = name;
+        for (size_t j = 0; j < i; j++) {
+            if (strcasecmp(w->table[j], name))
+                continue;
+            char buf[512];
+            snprintf(buf, sizeof buf, "%s_%zu", name, i);
+            w->table[i] = pw_ds_strdup(w->ds, buf);
+            if (!w->table[i])
+                return 0;
+            break;
+        }
+    }
+    return 1;
+}
+
 /* Creates schema i's table and prepares its insert. */
 static pw_status sq_table(sq_writer *w, uint32_t i, pw_error *err)
 {
@@ -68,7 +92,7 @@ static pw_status sq_table(sq_writer *w, uint32_t i, pw_error *err)
     pw_text *q = &w->sql;
     q->n = 0;
     pw_text_add(q, "CREATE TABLE ", 13);
-    sql_ident(q, sc->name);
+    sql_ident(q, w->table[i]);
     pw_text_add(q, "(loc INTEGER, t, type INTEGER", 29);
     for (size_t k = 0; k < sc->n_fields; k++) {
         char buf[256];
@@ -85,7 +109,7 @@ static pw_status sq_table(sq_writer *w, uint32_t i, pw_error *err)
         return s;
     q->n = 0;
     pw_text_add(q, "INSERT INTO ", 12);
-    sql_ident(q, sc->name);
+    sql_ident(q, w->table[i]);
     pw_text_add(q, " VALUES(?,?,?", 13);
     for (size_t k = 0; k < sc->n_fields; k++)
         pw_text_add(q, ",?", 2);
@@ -172,8 +196,8 @@ static pw_status sq_side_tables(sq_writer *w, pw_error *err)
                           "CREATE TABLE locations(loc INTEGER PRIMARY KEY, parent INTEGER, kind TEXT,"
                           " id INTEGER, name TEXT, path TEXT);"
                           "CREATE TABLE strings(id INTEGER PRIMARY KEY, text TEXT);"
-                          "CREATE TABLE record_types(name TEXT PRIMARY KEY, kind TEXT, description TEXT,"
-                          " rows INTEGER);",
+                          "CREATE TABLE record_types(name TEXT PRIMARY KEY, table_name TEXT, kind TEXT,"
+                          " description TEXT, rows INTEGER);",
                           err);
     sqlite3_stmt *st = NULL;
     if (s == PW_OK && sqlite3_prepare_v2(w->db, "INSERT INTO metadata VALUES(?,?)", -1, &st, NULL) != SQLITE_OK)
@@ -224,7 +248,7 @@ static pw_status sq_finish(sq_writer *w, pw_error *err)
         s = sq_row(w, st, err);
     }
     sqlite3_finalize(st);
-    if (s == PW_OK && sqlite3_prepare_v2(w->db, "INSERT OR IGNORE INTO record_types VALUES(?,?,?,?)", -1, &st,
+    if (s == PW_OK && sqlite3_prepare_v2(w->db, "INSERT OR IGNORE INTO record_types VALUES(?,?,?,?,?)", -1, &st,
                                          NULL) != SQLITE_OK)
         return sq_fail(w, err);
     for (size_t i = 0; s == PW_OK && i < w->ds->n_schemas; i++) {
@@ -232,19 +256,20 @@ static pw_status sq_finish(sq_writer *w, pw_error *err)
         if (!w->insert[i])
             continue;
         sqlite3_bind_text(st, 1, sc->name, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, kind_names[sc->kind & 7], -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 3, sc->description, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 4, (sqlite3_int64)w->rows[i]);
+        sqlite3_bind_text(st, 2, w->table[i], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, kind_names[sc->kind & 7], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, sc->description, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 5, (sqlite3_int64)w->rows[i]);
         s = sq_row(w, st, err);
         for (int k = 0; s == PW_OK && k < 2; k++) {
             pw_text *q = &w->sql;
             q->n = 0;
             char idx[300];
-            snprintf(idx, sizeof idx, "%s_%s", sc->name, k ? "loc" : "t");
+            snprintf(idx, sizeof idx, "%s_%s", w->table[i], k ? "loc" : "t");
             pw_text_add(q, "CREATE INDEX ", 13);
             sql_ident(q, idx);
             pw_text_add(q, " ON ", 4);
-            sql_ident(q, sc->name);
+            sql_ident(q, w->table[i]);
             pw_text_add(q, k ? "(loc)" : "(t)", k ? 5 : 3);
             s = q->failed ? pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory") : sq_exec(w, q->p, err);
         }
@@ -258,6 +283,7 @@ static void sq_free(sq_writer *w)
     for (size_t i = 0; w->insert && i < w->ds->n_schemas; i++)
         sqlite3_finalize(w->insert[i]);
     free(w->insert);
+    free(w->table);
     free(w->rows);
     pw_names_free(&w->types);
     pw_text_free(&w->sql);
@@ -275,8 +301,9 @@ pw_status pw_convert_sqlite(pw_dataset *ds, const char *out, pw_convert_report *
     unlink(out); /* a fresh database, not rows added to an old one */
     w.insert = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *w.insert);
     w.rows = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *w.rows);
+    w.table = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *w.table);
     pw_status s = PW_OK;
-    if (!w.insert || !w.rows)
+    if (!w.insert || !w.rows || !w.table || !sq_table_names(&w))
         s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     else if (sqlite3_open(out, &w.db) != SQLITE_OK)
         s = sq_fail(&w, err);
