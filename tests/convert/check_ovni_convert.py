@@ -15,6 +15,7 @@ import csv
 import gzip
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -137,7 +138,8 @@ def check_fixture(fx):
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
+    shutil.rmtree(OUT, ignore_errors=True)  # OTF2 will not write over an archive
+    os.makedirs(OUT)
     fixtures = ovni_oracle.fixtures(DATA)
     if len(fixtures) < 13:
         print("expected 13 ovni fixtures, found %d" % len(fixtures))

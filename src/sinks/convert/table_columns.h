@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perfweave.h"
+#include "model/dataset.h"
 
 /* The column name of field f: its name, or "f_<name>" on a collision. */
 static inline const char *pw_column_name(const pw_field *f, char *buf, size_t n)
@@ -17,4 +17,10 @@ static inline const char *pw_column_name(const pw_field *f, char *buf, size_t n)
     snprintf(buf, n, "f_%s", f->name);
     return buf;
 }
+/* The table (or file) name of every schema: its name, unless an earlier
+ * schema's name equals it but for case (SQL and some file systems ignore
+ * case: ovni's "MUt" and "MUT"; two schemas may also share a name, like a
+ * span's begin and end); then name + "_" + the schema's index.  A malloc'd
+ * array (names live with ds); NULL when memory runs out. */
+const char **pw_table_names(pw_dataset *ds);
 #endif

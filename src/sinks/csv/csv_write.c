@@ -26,6 +26,7 @@ typedef struct csv_writer {
     pw_dataset *ds;
     const char *dir;
     csv_table *tables; /* per schema */
+    const char **names; /* per schema: its file's base name */
     uint32_t *open_order; /* FIFO of schemas with an open file */
     size_t n_open, oldest;
     pw_outbuf out;
@@ -48,17 +49,17 @@ static void csv_cell(pw_outbuf *o, const char *s, size_t n)
     pw_out_char(o, '"');
 }
 
-/* A file name from a type name: [A-Za-z0-9._-] kept, others as _XX hex,
- * so "6W[" and "6W]" stay distinct ("6W_5b", "6W_5d"). */
+/* A file name from a table name: [A-Za-z0-9._-] kept, others as %XX hex,
+ * so "6W[" and "6W]" stay distinct ("6W%5b", "6W%5d"). */
 static void csv_file_name(char *buf, size_t cap, const char *dir, const char *type)
 {
     size_t n = (size_t)snprintf(buf, cap, "%s/", dir);
     for (const char *c = type; *c && n + 8 < cap; c++) {
         unsigned char u = (unsigned char)*c;
-        if ((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '.' || u == '-')
+        if ((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '.' || u == '-' || u == '_')
             buf[n++] = (char)u;
         else
-            n += (size_t)snprintf(buf + n, cap - n, "_%02x", u);
+            n += (size_t)snprintf(buf + n, cap - n, "%%%02x", u);
     }
     snprintf(buf + n, cap - n, ".csv");
 }
@@ -84,7 +85,7 @@ static pw_status csv_select(csv_writer *w, uint32_t i, pw_error *err)
     }
     const pw_schema *sc = w->ds->schemas[i];
     char path[4096];
-    csv_file_name(path, sizeof path, w->dir, sc->name);
+    csv_file_name(path, sizeof path, w->dir, w->names[i]);
     t->f = fopen(path, t->created ? "ab" : "wb");
     if (!t->f)
         return pw_fail_errno(err, path, "cannot create");
@@ -201,7 +202,8 @@ pw_status pw_convert_csv(pw_dataset *ds, const char *out, pw_convert_report *rep
     w.dir = out;
     w.tables = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *w.tables);
     w.open_order = calloc(CSV_MAX_OPEN, sizeof *w.open_order);
-    pw_status s = w.tables && w.open_order ? pw_outbuf_init(&w.out, NULL, err)
+    w.names = pw_table_names(ds);
+    pw_status s = w.tables && w.open_order && w.names ? pw_outbuf_init(&w.out, NULL, err)
                                            : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     if (s == PW_OK)
         s = csv_side_tables(&w, err);
@@ -226,5 +228,6 @@ pw_status pw_convert_csv(pw_dataset *ds, const char *out, pw_convert_report *rep
     pw_text_free(&w.text);
     free(w.tables);
     free(w.open_order);
+    free(w.names);
     return s;
 }

@@ -6,7 +6,6 @@
  * the load, which is faster than maintaining them row by row. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "analysis/names.h"
@@ -61,28 +60,6 @@ static const char *sql_type(pw_type t)
     case PW_T_BYTES: return " BLOB";
     default: return " TEXT";
     }
-}
-
-/* Table names: the schema's name, unless an earlier schema's name equals
- * it but for case (SQL names ignore case: ovni's "MUt" and "MUT"); then
- * the name + "_" + the schema's index. */
-static int sq_table_names(sq_writer *w)
-{
-    for (size_t i = 0; i < w->ds->n_schemas; i++) {
-        const char *name = w->ds->schemas[i]->name;
-        w->table[i] = name;
-        for (size_t j = 0; j < i; j++) {
-            if (strcasecmp(w->table[j], name))
-                continue;
-            char buf[512];
-            snprintf(buf, sizeof buf, "%s_%zu", name, i);
-            w->table[i] = pw_ds_strdup(w->ds, buf);
-            if (!w->table[i])
-                return 0;
-            break;
-        }
-    }
-    return 1;
 }
 
 /* Creates schema i's table and prepares its insert. */
@@ -196,7 +173,7 @@ static pw_status sq_side_tables(sq_writer *w, pw_error *err)
                           "CREATE TABLE locations(loc INTEGER PRIMARY KEY, parent INTEGER, kind TEXT,"
                           " id INTEGER, name TEXT, path TEXT);"
                           "CREATE TABLE strings(id INTEGER PRIMARY KEY, text TEXT);"
-                          "CREATE TABLE record_types(name TEXT PRIMARY KEY, table_name TEXT, kind TEXT,"
+                          "CREATE TABLE record_types(name TEXT, table_name TEXT PRIMARY KEY, kind TEXT,"
                           " description TEXT, rows INTEGER);",
                           err);
     sqlite3_stmt *st = NULL;
@@ -248,7 +225,7 @@ static pw_status sq_finish(sq_writer *w, pw_error *err)
         s = sq_row(w, st, err);
     }
     sqlite3_finalize(st);
-    if (s == PW_OK && sqlite3_prepare_v2(w->db, "INSERT OR IGNORE INTO record_types VALUES(?,?,?,?,?)", -1, &st,
+    if (s == PW_OK && sqlite3_prepare_v2(w->db, "INSERT INTO record_types VALUES(?,?,?,?,?)", -1, &st,
                                          NULL) != SQLITE_OK)
         return sq_fail(w, err);
     for (size_t i = 0; s == PW_OK && i < w->ds->n_schemas; i++) {
@@ -301,9 +278,9 @@ pw_status pw_convert_sqlite(pw_dataset *ds, const char *out, pw_convert_report *
     unlink(out); /* a fresh database, not rows added to an old one */
     w.insert = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *w.insert);
     w.rows = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *w.rows);
-    w.table = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *w.table);
+    w.table = pw_table_names(ds);
     pw_status s = PW_OK;
-    if (!w.insert || !w.rows || !w.table || !sq_table_names(&w))
+    if (!w.insert || !w.rows || !w.table)
         s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     else if (sqlite3_open(out, &w.db) != SQLITE_OK)
         s = sq_fail(&w, err);
