@@ -19,6 +19,8 @@ typedef struct tl_lane {
 } tl_lane;
 
 typedef struct tl_loc {
+    uint32_t last_group;     /* the group asked for last, and its index + 1 */
+    uint32_t last_group_idx;
     uint32_t thread_track;
     uint32_t process_track; /* when this location is some location's process */
     uint32_t process_loc;
@@ -107,6 +109,11 @@ static pw_status thread_track(pw_timeline *tl, uint32_t loc, uint32_t *id, pw_er
 /* The slice group of (loc, group), its child track declared on first use. */
 static pw_status group_state(pw_timeline *tl, uint32_t loc, uint32_t group, tl_group **g, pw_error *err)
 {
+    tl_loc *l = &tl->locs[loc];
+    if (l->last_group_idx && l->last_group == group) { /* slices come in runs of one group */
+        *g = &tl->groups[l->last_group_idx - 1];
+        return PW_OK;
+    }
     pw_key k = {{loc, group, 0, 0}};
     int added;
     uint64_t *v = pw_keymap_get(&tl->group_map, &k, tl->n_groups, &added);
@@ -130,6 +137,8 @@ static pw_status group_state(pw_timeline *tl, uint32_t loc, uint32_t group, tl_g
             return s;
     }
     *g = &tl->groups[*v];
+    l->last_group = group;
+    l->last_group_idx = (uint32_t)*v + 1;
     return PW_OK;
 }
 
@@ -418,7 +427,9 @@ static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *er
         sc->name = intern_str(tl, schema_name);
     if (sc->group_len && !sc->group)
         sc->group = pw_names_intern(&tl->names, schema_name, sc->group_len);
-    ev.name = rec->type == schema_name ? sc->name : intern_str(tl, rec->type);
+    /* Most records carry their schema's name (in a buffer of their own):
+     * comparing three bytes beats hashing. */
+    ev.name = rec->type == schema_name || !strcmp(rec->type, schema_name) ? sc->name : intern_str(tl, rec->type);
     if (!ev.name || (sc->group_len && !sc->group) || (sc->has_msg && !record_flows(tl, sc, rec, &ev)))
         return tl_nomem(tl, err);
     tl_group *g;

@@ -11,6 +11,7 @@
  * (which OTF2 forbids) are raised to the location's last time and counted. */
 #include <errno.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -72,6 +73,59 @@ static OTF2_TimeStamp ot_post_flush(void *user, OTF2_FileType type, OTF2_Locatio
 }
 
 static const OTF2_FlushCallbacks ot_flush = {.otf2_pre_flush = ot_pre_flush, .otf2_post_flush = ot_post_flush};
+
+/* Chunk memory with a budget per buffer: when a buffer holds
+ * OT_CHUNKS_PER_BUFFER chunks, refusing the next one makes libotf2 flush
+ * it to disk and free them, so memory stays flat however long the trace
+ * (the default allocator keeps every chunk until the writer closes). */
+#define OT_CHUNKS_PER_BUFFER 2
+
+typedef struct ot_chunk {
+    struct ot_chunk *next;
+} ot_chunk;
+
+typedef struct ot_chunks {
+    ot_chunk *head;
+    int n;
+} ot_chunks;
+
+static void *ot_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer, uint64_t size)
+{
+    (void)user, (void)type, (void)loc;
+    ot_chunks *c = *per_buffer;
+    if (!c && !(c = *per_buffer = calloc(1, sizeof *c)))
+        return NULL;
+    if (type == OTF2_FILETYPE_EVENTS && c->n >= OT_CHUNKS_PER_BUFFER)
+        return NULL;
+    /* a header before the chunk links it; chunks are handed out aligned */
+    ot_chunk *k = malloc(sizeof(max_align_t) + (size_t)size);
+    if (!k)
+        return NULL;
+    k->next = c->head;
+    c->head = k;
+    c->n++;
+    return (char *)k + sizeof(max_align_t);
+}
+
+static void ot_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer, bool final)
+{
+    (void)user, (void)type, (void)loc;
+    ot_chunks *c = *per_buffer;
+    if (!c)
+        return;
+    while (c->head) {
+        ot_chunk *k = c->head;
+        c->head = k->next;
+        free(k);
+    }
+    c->n = 0;
+    if (final) {
+        free(c);
+        *per_buffer = NULL;
+    }
+}
+
+static const OTF2_MemoryCallbacks ot_memory = {.otf2_allocate = ot_allocate, .otf2_free_all = ot_free_all};
 
 static pw_status ot_nomem(pw_error *err) { return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory"); }
 
@@ -344,13 +398,14 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
     w.drawn = calloc(ds->n_locs ? ds->n_locs : 1, 1);
     if (!w.drawn)
         return ot_nomem(err);
-    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 256 * 1024, 4 * 1024 * 1024,
                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!w.archive) {
         free(w.drawn);
         return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive (does it exist already?)");
     }
     OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, NULL);
+    OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
     pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish};

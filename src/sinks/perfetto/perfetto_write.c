@@ -163,6 +163,65 @@ static const uint8_t event_type[] = {
     [PW_TL_BEGIN] = TYPE_SLICE_BEGIN, [PW_TL_END] = TYPE_SLICE_END,
     [PW_TL_INSTANT] = TYPE_INSTANT, [PW_TL_COUNTER] = TYPE_COUNTER};
 
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+/* The common event — name already interned on its sequence, no flows —
+ * encoded straight into the output: one copy, no nested buffers.  (The
+ * general path below makes the same bytes.) */
+static void pf_fast_event(pf_writer *w, pf_seq *q, uint32_t seq, const pw_tl_event *ev, int64_t t)
+{
+    uint8_t te[40], pk[96];
+    size_t tn = 0, pn = 0;
+    te[tn++] = TRACK_EVENT_TYPE << 3;
+    te[tn++] = event_type[ev->kind];
+    if (ev->track != q->default_track) {
+        te[tn++] = TRACK_EVENT_TRACK_UUID << 3;
+        tn += put_varint(te + tn, ev->track);
+    }
+    if (ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT) {
+        te[tn++] = TRACK_EVENT_NAME_IID << 3;
+        tn += put_varint(te + tn, ev->name);
+    }
+    if (ev->kind == PW_TL_COUNTER) {
+        tn += put_varint(te + tn, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
+        uint64_t bits;
+        memcpy(&bits, &ev->value, 8);
+        for (int i = 0; i < 8; i++)
+            te[tn++] = (uint8_t)(bits >> (8 * i));
+    }
+    pk[pn++] = PACKET_TIMESTAMP << 3;
+    if (t >= q->last_t) {
+        pn += put_varint(pk + pn, (uint64_t)(t - q->last_t));
+        q->last_t = t;
+    } else { /* time went back (ovni unordered regions): absolute, clock untouched */
+        pn += put_varint(pk + pn, (uint64_t)t);
+        pn += put_varint(pk + pn, (uint64_t)PACKET_TIMESTAMP_CLOCK_ID << 3);
+        pk[pn++] = PF_CLOCK_BOOTTIME;
+    }
+    pk[pn++] = PACKET_SEQUENCE_ID << 3;
+    pn += put_varint(pk + pn, seq);
+    pk[pn++] = PACKET_SEQUENCE_FLAGS << 3;
+    pk[pn++] = SEQ_NEEDS_INCREMENTAL_STATE;
+    pk[pn++] = PACKET_TRACK_EVENT << 3 | PB_LEN;
+    pk[pn++] = (uint8_t)tn;
+    memcpy(pk + pn, te, tn);
+    pn += tn;
+    pw_outbuf_reserve(&w->out, pn + 2);
+    w->out.buf[w->out.len++] = TRACE_PACKET << 3 | PB_LEN;
+    w->out.buf[w->out.len++] = (uint8_t)pn; /* pn < 128 */
+    memcpy(w->out.buf + w->out.len, pk, pn);
+    w->out.len += pn;
+}
+
 static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
     pf_writer *w = ctx;
@@ -171,6 +230,11 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     int64_t t = ev->t < 0 ? 0 : ev->t;
     if (!q->started)
         start_sequence(w, q, seq, t);
+    int named = ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT;
+    if (!ev->flow_out && !ev->n_flows_in && (!named || (ev->name < q->cap_interned && q->interned[ev->name]))) {
+        pf_fast_event(w, q, seq, ev, t);
+        return w->out.failed ? pw_fail(err, PW_E_IO, NULL, PW_NO_OFFSET, "write failed") : PW_OK;
+    }
     pb_buf *p = &w->packet, *e = &w->msg;
     if (t >= q->last_t) {
         pb_uint(p, PACKET_TIMESTAMP, (uint64_t)(t - q->last_t));
@@ -184,7 +248,7 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     pb_uint(e, TRACK_EVENT_TYPE, event_type[ev->kind]);
     if (ev->track != q->default_track)
         pb_uint(e, TRACK_EVENT_TRACK_UUID, ev->track);
-    if (ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT) {
+    if (named) {
         if (!intern_name(w, q, nm, ev->name))
             return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
         pb_uint(e, TRACK_EVENT_NAME_IID, ev->name);
