@@ -47,6 +47,8 @@ typedef struct pw_timeline {
     tl_schema *schemas;
     tl_loc *locs;
     uint32_t n_tracks;
+    int64_t *slice_last; /* per track id: time of its last slice begin or end */
+    uint32_t cap_slice_last;
     pw_keymap group_map; /* (loc, group) -> index into groups */
     tl_group *groups;
     size_t n_groups, cap_groups;
@@ -57,7 +59,7 @@ typedef struct pw_timeline {
     pw_msgmatch mm;
     uint64_t *flows_in;
     size_t cap_flows_in;
-    uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples;
+    uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples, raised;
 } pw_timeline;
 
 static pw_status tl_nomem(pw_timeline *tl, pw_error *err)
@@ -83,6 +85,16 @@ static pw_status tl_declare(pw_timeline *tl, pw_tl_track_kind kind, uint32_t par
         return tl_nomem(tl, err);
     pw_tl_track tr = {++tl->n_tracks, parent, kind, loc, name, unit};
     *id = tr.id;
+    if (tr.id >= tl->cap_slice_last) {
+        uint32_t cap = tl->cap_slice_last ? tl->cap_slice_last * 2 : 256;
+        int64_t *p = realloc(tl->slice_last, cap * sizeof *p);
+        if (!p)
+            return tl_nomem(tl, err);
+        for (uint32_t i = tl->cap_slice_last; i < cap; i++)
+            p[i] = INT64_MIN;
+        tl->slice_last = p;
+        tl->cap_slice_last = cap;
+    }
     return tl->sink->track(tl->sink->ctx, &tl->names, &tr, err);
 }
 
@@ -186,6 +198,22 @@ static tl_pending heap_pop(pw_timeline *tl)
     return top;
 }
 
+/* Hands ev to the sink.  A slice begin or end earlier than the last one on
+ * its track (clocks that go back: ovni unordered regions, damage) is
+ * raised to that time, so slices still nest; instants keep their time. */
+static pw_status emit(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
+{
+    if (ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_END) {
+        int64_t *last = &tl->slice_last[ev->track];
+        if (ev->t < *last) {
+            ev->t = *last;
+            tl->raised++;
+        }
+        *last = ev->t;
+    }
+    return tl->sink->event(tl->sink->ctx, &tl->names, ev, err);
+}
+
 /* Ends the SPAN slices whose end is at or before t, in time order. */
 static pw_status flush_ends(pw_timeline *tl, int64_t t, pw_error *err)
 {
@@ -193,7 +221,7 @@ static pw_status flush_ends(pw_timeline *tl, int64_t t, pw_error *err)
         tl_pending p = heap_pop(tl);
         tl->locs[p.loc].lanes[p.lane].n--;
         pw_tl_event ev = {.kind = PW_TL_END, .track = p.track, .location = p.loc, .t = p.t};
-        pw_status s = tl->sink->event(tl->sink->ctx, &tl->names, &ev, err);
+        pw_status s = emit(tl, &ev, err);
         if (s != PW_OK)
             return s;
     }
@@ -451,7 +479,7 @@ static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *er
         break;
     }
     if (s == PW_OK)
-        s = tl->sink->event(tl->sink->ctx, &tl->names, &ev, err);
+        s = emit(tl, &ev, err);
     if (s == PW_END)
         s = PW_OK;
     if (s == PW_OK)
@@ -491,6 +519,7 @@ static void tl_free(pw_timeline *tl)
     free(tl->groups);
     free(tl->heap);
     free(tl->flows_in);
+    free(tl->slice_last);
     pw_keymap_free(&tl->group_map);
     pw_keymap_free(&tl->counters);
     pw_msgmatch_free(&tl->mm);
@@ -508,6 +537,7 @@ static void tl_account(pw_timeline *tl, uint64_t in, pw_convert_report *rep)
     pw_convert_note(rep, "span ends with no open span, drawn as instants", tl->unmatched_ends, 0);
     pw_convert_note(rep, "spans without a usable end, drawn as instants", tl->bad_spans, 0);
     pw_convert_note(rep, "samples without a numeric value, drawn as instants", tl->no_value_samples, 0);
+    pw_convert_note(rep, "slice times that went back on their track, raised to keep nesting", tl->raised, 0);
     uint64_t open = 0, sends, recvs;
     for (size_t i = 0; i < tl->n_groups; i++)
         open += tl->groups[i].depth;
