@@ -71,16 +71,8 @@ static void ch_ts(pw_outbuf *o, int64_t t)
 static pw_status ch_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
 {
     ch_writer *w = ctx;
-    if (tr->id >= w->cap_tracks) {
-        uint32_t cap = w->cap_tracks ? w->cap_tracks * 2 : 256;
-        while (cap <= tr->id)
-            cap *= 2;
-        struct ch_track *t = realloc(w->tracks, cap * sizeof *t);
-        if (!t)
-            return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-        w->tracks = t;
-        w->cap_tracks = cap;
-    }
+    if (!pw_grow_zeroed((void **)&w->tracks, &w->cap_tracks, tr->id, sizeof *w->tracks))
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     struct ch_track *t = &w->tracks[tr->id];
     t->name = tr->name;
     t->tid = tr->kind == PW_TL_THREAD || tr->kind == PW_TL_CHILD ? tr->id : 0;

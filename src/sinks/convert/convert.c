@@ -2,6 +2,7 @@
  * output's extension, and the account of records in and out. */
 #include "sinks/convert/convert.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const pw_convert_target targets[] = {
@@ -60,6 +61,38 @@ void pw_convert_note(pw_convert_report *rep, const char *what, uint64_t count, i
         return;
     }
     rep->items[rep->n_items++] = (pw_convert_item){what, count, lost};
+}
+
+pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
+                             pw_status (*write)(void *ctx, const pw_record *rec, pw_error *err), void *ctx,
+                             pw_error *err)
+{
+    pw_merge *m = NULL;
+    pw_status s = pw_merge_open(ds, &m, err);
+    const pw_record *rec;
+    while (s == PW_OK && pw_merge_next(m, &rec, err) == PW_OK) {
+        rep->records_in++;
+        s = write(ctx, rec, err);
+        rep->records_out += s == PW_OK;
+    }
+    pw_merge_close(m);
+    return s;
+}
+
+int pw_grow_zeroed(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+    if (need < *cap)
+        return 1;
+    uint32_t c = *cap ? *cap : 64;
+    while (c <= need)
+        c *= 2;
+    void *n = realloc(*p, (size_t)c * size);
+    if (!n)
+        return 0;
+    memset((char *)n + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
+    *p = n;
+    *cap = c;
+    return 1;
 }
 
 pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,

@@ -16,6 +16,16 @@ typedef struct pw_convert_target {
  * are folded into the last one, so counts still add up). */
 void pw_convert_note(pw_convert_report *rep, const char *what, uint64_t count, int lost);
 
+/* Feeds every record of ds, merged in time order, to write(ctx, rec),
+ * counting records in and out in rep; stops at the first error. */
+pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
+                             pw_status (*write)(void *ctx, const pw_record *rec, pw_error *err), void *ctx,
+                             pw_error *err);
+
+/* Grows a zero-filled array *p of *cap elements of `size` bytes so that
+ * index `need` fits; 0 when memory runs out. */
+int pw_grow_zeroed(void **p, uint32_t *cap, uint32_t need, size_t size);
+
 /* The targets (convert.c) and their writers. */
 pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
 pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);

@@ -122,8 +122,9 @@ static void csv_value(csv_writer *w, const pw_value *v)
     }
 }
 
-static pw_status csv_record(csv_writer *w, const pw_record *rec, pw_error *err)
+static pw_status csv_record(void *ctx, const pw_record *rec, pw_error *err)
 {
+    csv_writer *w = ctx;
     pw_status s = csv_select(w, rec->schema, err);
     if (s != PW_OK)
         return s;
@@ -207,16 +208,8 @@ pw_status pw_convert_csv(pw_dataset *ds, const char *out, pw_convert_report *rep
                                            : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     if (s == PW_OK)
         s = csv_side_tables(&w, err);
-    pw_merge *m = NULL;
     if (s == PW_OK)
-        s = pw_merge_open(ds, &m, err);
-    const pw_record *rec;
-    while (s == PW_OK && pw_merge_next(m, &rec, err) == PW_OK) {
-        rep->records_in++;
-        s = csv_record(&w, rec, err);
-        rep->records_out += s == PW_OK;
-    }
-    pw_merge_close(m);
+        s = pw_convert_records(ds, rep, csv_record, &w, err);
     if (w.out.out)
         pw_outbuf_drain(&w.out, 0);
     for (size_t i = 0; w.tables && i < ds->n_schemas; i++)

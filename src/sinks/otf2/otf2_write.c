@@ -129,27 +129,11 @@ static const OTF2_MemoryCallbacks ot_memory = {.otf2_allocate = ot_allocate, .ot
 
 static pw_status ot_nomem(pw_error *err) { return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory"); }
 
-static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
-{
-    if (need < *cap)
-        return 1;
-    uint32_t c = *cap ? *cap : 64;
-    while (c <= need)
-        c *= 2;
-    void *n = realloc(*p, (size_t)c * size);
-    if (!n)
-        return 0;
-    memset((char *)n + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
-    *p = n;
-    *cap = c;
-    return 1;
-}
-
 static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
 {
     (void)nm;
     ot_writer *w = ctx;
-    if (!grow((void **)&w->tracks, &w->cap_tracks, tr->id, sizeof *w->tracks))
+    if (!pw_grow_zeroed((void **)&w->tracks, &w->cap_tracks, tr->id, sizeof *w->tracks))
         return ot_nomem(err);
     struct ot_track *t = &w->tracks[tr->id];
     t->name = tr->name;
@@ -166,7 +150,7 @@ static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
         t->loc = ++w->n_metrics;
         return PW_OK;
     }
-    if (!grow((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
+    if (!pw_grow_zeroed((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
         return ot_nomem(err);
     w->drawn[tr->location] = 1;
     ot_loc *l = &w->locs[w->n_locs];
@@ -212,10 +196,10 @@ static int ot_push(ot_loc *l, uint32_t region)
 /* The region of a name, defined on first use (refs must be dense). */
 static int region_ref(ot_writer *w, uint32_t name, uint32_t *ref)
 {
-    if (!grow((void **)&w->region_of, &w->cap_regions, name, sizeof *w->region_of))
+    if (!pw_grow_zeroed((void **)&w->region_of, &w->cap_regions, name, sizeof *w->region_of))
         return 0;
     if (!w->region_of[name]) {
-        if (!grow((void **)&w->region_names, &w->cap_region_names, w->n_regions, sizeof *w->region_names))
+        if (!pw_grow_zeroed((void **)&w->region_names, &w->cap_region_names, w->n_regions, sizeof *w->region_names))
             return 0;
         w->region_names[w->n_regions] = name;
         w->region_of[name] = ++w->n_regions;
@@ -271,7 +255,7 @@ static pw_status ot_add_empty_locations(ot_writer *w, pw_error *err)
     for (size_t i = 0; i < w->ds->n_locs; i++) {
         if (!w->ds->locs[i].has_records || w->drawn[i])
             continue;
-        if (!grow((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
+        if (!pw_grow_zeroed((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
             return ot_nomem(err);
         ot_loc *l = &w->locs[w->n_locs];
         l->ds_loc = (uint32_t)i;

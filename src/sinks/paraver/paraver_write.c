@@ -50,22 +50,6 @@ typedef struct prv_writer {
 
 static pw_status prv_nomem(pw_error *err) { return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory"); }
 
-static int prv_grow(void **p, uint32_t *cap, uint32_t need, size_t size)
-{
-    if (need < *cap)
-        return 1;
-    uint32_t c = *cap ? *cap : 64;
-    while (c <= need)
-        c *= 2;
-    void *n = realloc(*p, (size_t)c * size);
-    if (!n)
-        return 0;
-    memset((char *)n + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
-    *p = n;
-    *cap = c;
-    return 1;
-}
-
 /* Tasks and threads from the dataset, before any record: the header
  * lists them all. */
 static int prv_layout(prv_writer *w)
@@ -110,7 +94,7 @@ static pw_status prv_track_cb(void *ctx, const pw_names *nm, const pw_tl_track *
 {
     (void)nm;
     prv_writer *w = ctx;
-    if (!prv_grow((void **)&w->tracks, &w->cap_tracks, tr->id, sizeof *w->tracks))
+    if (!pw_grow_zeroed((void **)&w->tracks, &w->cap_tracks, tr->id, sizeof *w->tracks))
         return prv_nomem(err);
     prv_track *t = &w->tracks[tr->id];
     w->n_tracks = tr->id;
@@ -144,7 +128,7 @@ static void prv_record(prv_writer *w, const prv_track *t, int64_t time, uint32_t
 
 static int prv_value(prv_writer *w, uint32_t name)
 {
-    if (!prv_grow((void **)&w->value_used, &w->cap_values, name, 1))
+    if (!pw_grow_zeroed((void **)&w->value_used, &w->cap_values, name, 1))
         return 0;
     w->value_used[name] = 1;
     return 1;

@@ -62,16 +62,8 @@ static const char *name_of(const pw_names *nm, uint32_t id, size_t *n) { return 
 static pw_status pf_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
 {
     pf_writer *w = ctx;
-    if (tr->id >= w->cap_tracks) {
-        uint32_t cap = w->cap_tracks ? w->cap_tracks * 2 : 256;
-        while (cap <= tr->id)
-            cap *= 2;
-        uint32_t *p = realloc(w->track_pid, cap * sizeof *p);
-        if (!p)
-            return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-        w->track_pid = p;
-        w->cap_tracks = cap;
-    }
+    if (!pw_grow_zeroed((void **)&w->track_pid, &w->cap_tracks, tr->id, sizeof *w->track_pid))
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     size_t n;
     const char *name = name_of(nm, tr->name, &n);
     pb_buf *d = &w->msg, *in = &w->inner;
@@ -136,17 +128,8 @@ static void start_sequence(pf_writer *w, pf_seq *q, uint32_t seq, int64_t t)
 /* Adds the name to the packet's interned data unless the sequence has it. */
 static int intern_name(pf_writer *w, pf_seq *q, const pw_names *nm, uint32_t id)
 {
-    if (id >= q->cap_interned) {
-        uint32_t cap = q->cap_interned ? q->cap_interned * 2 : 256;
-        while (cap <= id)
-            cap *= 2;
-        uint8_t *p = realloc(q->interned, cap);
-        if (!p)
-            return 0;
-        memset(p + q->cap_interned, 0, cap - q->cap_interned);
-        q->interned = p;
-        q->cap_interned = cap;
-    }
+    if (!pw_grow_zeroed((void **)&q->interned, &q->cap_interned, id, 1))
+        return 0;
     if (q->interned[id])
         return 1;
     q->interned[id] = 1;

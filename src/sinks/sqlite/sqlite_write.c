@@ -127,8 +127,9 @@ static void sq_bind(sq_writer *w, sqlite3_stmt *st, int col, const pw_value *v)
     }
 }
 
-static pw_status sq_record(sq_writer *w, const pw_record *rec, pw_error *err)
+static pw_status sq_record(void *ctx, const pw_record *rec, pw_error *err)
 {
+    sq_writer *w = ctx;
     if (!w->insert[rec->schema]) {
         pw_status s = sq_table(w, rec->schema, err);
         if (s != PW_OK)
@@ -288,16 +289,8 @@ pw_status pw_convert_sqlite(pw_dataset *ds, const char *out, pw_convert_report *
         s = sq_exec(&w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN", err);
     if (s == PW_OK)
         s = sq_side_tables(&w, err);
-    pw_merge *m = NULL;
     if (s == PW_OK)
-        s = pw_merge_open(ds, &m, err);
-    const pw_record *rec;
-    while (s == PW_OK && pw_merge_next(m, &rec, err) == PW_OK) {
-        rep->records_in++;
-        s = sq_record(&w, rec, err);
-        rep->records_out += s == PW_OK;
-    }
-    pw_merge_close(m);
+        s = pw_convert_records(ds, rep, sq_record, &w, err);
     if (s == PW_OK)
         s = sq_finish(&w, err);
     if (s == PW_OK)
