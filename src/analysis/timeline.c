@@ -434,6 +434,17 @@ static pw_status draw_end(pw_timeline *tl, const tl_schema *sc, pw_tl_event *ev,
     return thread_track(tl, ev->location, &ev->track, err);
 }
 
+/* strcmp() == 0 for the short type names records carry, inline: a libc
+ * call per record costs more than the compare. */
+static inline int same_str(const char *a, const char *b)
+{
+    if (a == b)
+        return 1;
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
 /* Shapes one record into its event(s) and hands them to the sink. */
 static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *err)
 {
@@ -457,7 +468,7 @@ static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *er
         sc->group = pw_names_intern(&tl->names, schema_name, sc->group_len);
     /* Most records carry their schema's name (in a buffer of their own):
      * comparing three bytes beats hashing. */
-    ev.name = rec->type == schema_name || !strcmp(rec->type, schema_name) ? sc->name : intern_str(tl, rec->type);
+    ev.name = same_str(rec->type, schema_name) ? sc->name : intern_str(tl, rec->type);
     if (!ev.name || (sc->group_len && !sc->group) || (sc->has_msg && !record_flows(tl, sc, rec, &ev)))
         return tl_nomem(tl, err);
     tl_group *g;

@@ -158,51 +158,49 @@ static size_t put_varint(uint8_t *p, uint64_t v)
 }
 
 /* The common event — name already interned on its sequence, no flows —
- * encoded straight into the output: one copy, no nested buffers.  (The
- * general path below makes the same bytes.) */
+ * encoded in place in the output buffer: both lengths fit one byte, so
+ * they are left blank and filled in at the end (no nested buffers, no
+ * copies).  The general path below makes the same bytes. */
 static void pf_fast_event(pf_writer *w, pf_seq *q, uint32_t seq, const pw_tl_event *ev, int64_t t)
 {
-    uint8_t te[40], pk[96];
-    size_t tn = 0, pn = 0;
-    te[tn++] = TRACK_EVENT_TYPE << 3;
-    te[tn++] = event_type[ev->kind];
+    pw_outbuf_reserve(&w->out, 96);
+    uint8_t *start = (uint8_t *)w->out.buf + w->out.len, *p = start + 2;
+    start[0] = TRACE_PACKET << 3 | PB_LEN;
+    *p++ = PACKET_TIMESTAMP << 3;
+    if (t >= q->last_t) {
+        p += put_varint(p, (uint64_t)(t - q->last_t));
+        q->last_t = t;
+    } else { /* time went back (ovni unordered regions): absolute, clock untouched */
+        p += put_varint(p, (uint64_t)t);
+        p += put_varint(p, (uint64_t)PACKET_TIMESTAMP_CLOCK_ID << 3);
+        *p++ = PF_CLOCK_BOOTTIME;
+    }
+    *p++ = PACKET_SEQUENCE_ID << 3;
+    p += put_varint(p, seq);
+    *p++ = PACKET_SEQUENCE_FLAGS << 3;
+    *p++ = SEQ_NEEDS_INCREMENTAL_STATE;
+    *p++ = PACKET_TRACK_EVENT << 3 | PB_LEN;
+    uint8_t *te = p++;
+    *p++ = TRACK_EVENT_TYPE << 3;
+    *p++ = event_type[ev->kind];
     if (ev->track != q->default_track) {
-        te[tn++] = TRACK_EVENT_TRACK_UUID << 3;
-        tn += put_varint(te + tn, ev->track);
+        *p++ = TRACK_EVENT_TRACK_UUID << 3;
+        p += put_varint(p, ev->track);
     }
     if (ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT) {
-        te[tn++] = TRACK_EVENT_NAME_IID << 3;
-        tn += put_varint(te + tn, ev->name);
+        *p++ = TRACK_EVENT_NAME_IID << 3;
+        p += put_varint(p, ev->name);
     }
     if (ev->kind == PW_TL_COUNTER) {
-        tn += put_varint(te + tn, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
+        p += put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
         uint64_t bits;
         memcpy(&bits, &ev->value, 8);
         for (int i = 0; i < 8; i++)
-            te[tn++] = (uint8_t)(bits >> (8 * i));
+            *p++ = (uint8_t)(bits >> (8 * i));
     }
-    pk[pn++] = PACKET_TIMESTAMP << 3;
-    if (t >= q->last_t) {
-        pn += put_varint(pk + pn, (uint64_t)(t - q->last_t));
-        q->last_t = t;
-    } else { /* time went back (ovni unordered regions): absolute, clock untouched */
-        pn += put_varint(pk + pn, (uint64_t)t);
-        pn += put_varint(pk + pn, (uint64_t)PACKET_TIMESTAMP_CLOCK_ID << 3);
-        pk[pn++] = PF_CLOCK_BOOTTIME;
-    }
-    pk[pn++] = PACKET_SEQUENCE_ID << 3;
-    pn += put_varint(pk + pn, seq);
-    pk[pn++] = PACKET_SEQUENCE_FLAGS << 3;
-    pk[pn++] = SEQ_NEEDS_INCREMENTAL_STATE;
-    pk[pn++] = PACKET_TRACK_EVENT << 3 | PB_LEN;
-    pk[pn++] = (uint8_t)tn;
-    memcpy(pk + pn, te, tn);
-    pn += tn;
-    pw_outbuf_reserve(&w->out, pn + 2);
-    w->out.buf[w->out.len++] = TRACE_PACKET << 3 | PB_LEN;
-    w->out.buf[w->out.len++] = (uint8_t)pn; /* pn < 128 */
-    memcpy(w->out.buf + w->out.len, pk, pn);
-    w->out.len += pn;
+    *te = (uint8_t)(p - te - 1);
+    start[1] = (uint8_t)(p - start - 2);
+    w->out.len += (size_t)(p - start);
 }
 
 static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
