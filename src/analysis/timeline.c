@@ -234,7 +234,7 @@ static int64_t value_int(const pw_value *v)
     case PW_T_BOOL: return v->v.b;
     case PW_T_I64: return v->v.i;
     case PW_T_U64: return (int64_t)v->v.u;
-    case PW_T_F64: return (int64_t)v->v.f;
+    case PW_T_F64: return pw_tl_int64(v->v.f);
     default: return 0;
     }
 }
@@ -254,7 +254,7 @@ static int value_numeric(const pw_value *v, double *out)
 
 static int64_t record_time(const pw_record *rec)
 {
-    return rec->clock == PW_CLOCK_NS ? rec->t : (int64_t)llround(rec->vt * PW_TL_VT_SCALE);
+    return rec->clock == PW_CLOCK_NS ? rec->t : pw_tl_int64(nearbyint(rec->vt * PW_TL_VT_SCALE));
 }
 
 static int add_flow_in(pw_timeline *tl, pw_tl_event *ev, uint64_t id)
@@ -356,10 +356,14 @@ static pw_status draw_span(pw_timeline *tl, const tl_schema *sc, pw_tl_event *ev
     const pw_value *v = pw_record_fields(ev->rec);
     int64_t end = INT64_MIN;
     double x;
-    if (sc->f_end >= 0 && value_numeric(&v[sc->f_end], &x))
-        end = ev->rec->clock == PW_CLOCK_VIRTUAL ? llround(x * PW_TL_VT_SCALE) : (int64_t)x;
-    else if (sc->f_dur >= 0 && value_numeric(&v[sc->f_dur], &x))
-        end = ev->t + (ev->rec->clock == PW_CLOCK_VIRTUAL ? llround(x * PW_TL_VT_SCALE) : (int64_t)x);
+    double scale = ev->rec->clock == PW_CLOCK_VIRTUAL ? PW_TL_VT_SCALE : 1.0;
+    if (sc->f_end >= 0 && value_numeric(&v[sc->f_end], &x)) {
+        end = pw_tl_int64(nearbyint(x * scale));
+    } else if (sc->f_dur >= 0 && value_numeric(&v[sc->f_dur], &x)) {
+        int64_t dur = pw_tl_int64(nearbyint(x * scale));
+        if (dur >= 0 && dur <= INT64_MAX - ev->t)
+            end = ev->t + dur;
+    }
     if (end < ev->t) {
         tl->bad_spans++;
         ev->kind = PW_TL_INSTANT;

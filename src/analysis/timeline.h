@@ -66,6 +66,18 @@ typedef struct pw_tl_sink {
     pw_status (*finish)(void *ctx, const pw_names *names, pw_error *err);
 } pw_tl_sink;
 
+/* d as an int64, saturated (NaN: 0): a cast out of range is undefined. */
+static inline int64_t pw_tl_int64(double d)
+{
+    if (!(d == d))
+        return 0;
+    if (d >= 9.2e18)
+        return INT64_MAX;
+    if (d <= -9.2e18)
+        return INT64_MIN;
+    return (int64_t)d;
+}
+
 /* The location drawn as loc's process: its nearest PROCESS ancestor (or
  * itself), else its top-level ancestor. */
 uint32_t pw_tl_process_of(const pw_dataset *ds, uint32_t loc);

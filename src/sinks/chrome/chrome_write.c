@@ -59,12 +59,13 @@ static void ch_open(ch_writer *w, char ph, uint32_t pid, uint32_t tid)
 static void ch_ts(pw_outbuf *o, int64_t t)
 {
     pw_out_str(o, ",\"ts\":");
+    uint64_t u = (uint64_t)t;
     if (t < 0) {
         pw_out_char(o, '-');
-        t = -t;
+        u = 0 - u;
     }
-    pw_out_u64(o, (uint64_t)t / 1000);
-    char frac[5] = {'.', (char)('0' + t / 100 % 10), (char)('0' + t / 10 % 10), (char)('0' + t % 10), 0};
+    pw_out_u64(o, u / 1000);
+    char frac[5] = {'.', (char)('0' + u / 100 % 10), (char)('0' + u / 10 % 10), (char)('0' + u % 10), 0};
     pw_out_str(o, frac);
 }
 

@@ -166,6 +166,8 @@ static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
 /* The location's time for t: never before its last one. */
 static OTF2_TimeStamp ot_time(ot_writer *w, ot_loc *l, int64_t t)
 {
+    if (t < 0) /* OTF2 times are unsigned */
+        t = 0;
     if (l->events && t < l->last_t) {
         t = l->last_t;
         w->raised++;
@@ -176,7 +178,7 @@ static OTF2_TimeStamp ot_time(ot_writer *w, ot_loc *l, int64_t t)
     if (!w->any_time || t > w->t_max)
         w->t_max = t;
     w->any_time = 1;
-    return (OTF2_TimeStamp)(t < 0 ? 0 : t);
+    return (OTF2_TimeStamp)t;
 }
 
 static int ot_push(ot_loc *l, uint32_t region)
@@ -292,7 +294,7 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
     uint32_t n = nm->n_items;
     OTF2_StringRef s_empty = n, s_root = n + 1, s_class = n + 2;
     int64_t t0 = w->any_time ? w->t_min : 0;
-    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, (uint64_t)(t0 < 0 ? 0 : t0),
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, (uint64_t)t0,
                                               (uint64_t)(w->t_max - t0) + 1, OTF2_UNDEFINED_TIMESTAMP);
     for (uint32_t id = 1; id <= n; id++)
         OTF2_GlobalDefWriter_WriteString(g, id - 1, pw_names_str(nm, id, NULL));

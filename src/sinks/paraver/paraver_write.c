@@ -143,7 +143,9 @@ static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev,
         w->started = 1;
         w->t0 = ev->t;
     }
-    int64_t time = ev->t - w->t0;
+    int64_t time;
+    if (__builtin_sub_overflow(ev->t, w->t0, &time))
+        time = ev->t < w->t0 ? INT64_MIN : INT64_MAX;
     if (time < w->last) {
         time = w->last;
         w->raised++;
@@ -176,7 +178,7 @@ static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev,
     case PW_TL_COUNTER: {
         double r = nearbyint(ev->value);
         w->rounded += r != ev->value;
-        prv_record(w, &w->tracks[ev->track], time, t->type, r > 9e18 ? INT64_MAX : r < -9e18 ? INT64_MIN : (int64_t)r);
+        prv_record(w, t, time, t->type, pw_tl_int64(r));
         break;
     }
     }
