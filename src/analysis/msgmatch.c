@@ -34,7 +34,7 @@ static struct pw_msg_counts *msg_counts(pw_msgmatch *mm, const pw_msg *m, uint64
             mm->counts = c;
             mm->cap_keys = cap;
         }
-        mm->counts[mm->n_keys++] = (struct pw_msg_counts){0, 0};
+        mm->counts[mm->n_keys++] = (struct pw_msg_counts){*m, 0, 0};
     }
     *key_no = *v;
     return &mm->counts[*v];
@@ -77,6 +77,11 @@ uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request)
     uint64_t id = *v;
     pw_keymap_remove(&mm->requests, &k);
     return id;
+}
+
+const pw_msg *pw_msgmatch_key(const pw_msgmatch *mm, uint64_t flow_id)
+{
+    return &mm->counts[(flow_id >> 40) - 1].key;
 }
 
 void pw_msgmatch_unmatched(const pw_msgmatch *mm, uint64_t *sends, uint64_t *recvs)

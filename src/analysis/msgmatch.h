@@ -28,6 +28,7 @@ typedef struct pw_msgmatch {
     pw_keymap keys;     /* message key -> index into counts */
     pw_keymap requests; /* (rank, request) -> flow id of a posted receive */
     struct pw_msg_counts {
+        pw_msg key;
         uint64_t sends, recvs;
     } *counts;
     uint64_t n_keys, cap_keys;
@@ -42,6 +43,9 @@ uint64_t pw_msgmatch_recv(pw_msgmatch *mm, const pw_msg *m);
 int pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_t request);
 /* The flow id of the receive that request completes, or 0 when none. */
 uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request);
+/* The message key (communicator, source, destination, tag) of a flow id
+ * this matcher gave out. */
+const pw_msg *pw_msgmatch_key(const pw_msgmatch *mm, uint64_t flow_id);
 /* Sends no receive matched and receives no send matched, so far. */
 void pw_msgmatch_unmatched(const pw_msgmatch *mm, uint64_t *sends, uint64_t *recvs);
 #endif

@@ -58,6 +58,7 @@ typedef struct pw_timeline {
     uint64_t seq;
     pw_msgmatch mm;
     uint64_t *flows_in;
+    const pw_msg **msgs_in;
     size_t cap_flows_in;
     uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples, raised;
 } pw_timeline;
@@ -76,6 +77,12 @@ uint32_t pw_tl_process_of(const pw_dataset *ds, uint32_t loc)
         top = (uint32_t)i;
     }
     return top;
+}
+
+int64_t pw_tl_rank_of(const pw_dataset *ds, uint32_t loc)
+{
+    const pw_location *p = &ds->locs[pw_tl_process_of(ds, loc)];
+    return p->id >= 0 ? p->id : (int64_t)p->index;
 }
 
 static pw_status tl_declare(pw_timeline *tl, pw_tl_track_kind kind, uint32_t parent, uint32_t loc,
@@ -264,13 +271,18 @@ static int add_flow_in(pw_timeline *tl, pw_tl_event *ev, uint64_t id)
     if (ev->n_flows_in == tl->cap_flows_in) {
         size_t cap = tl->cap_flows_in ? tl->cap_flows_in * 2 : 16;
         uint64_t *f = realloc(tl->flows_in, cap * sizeof *f);
-        if (!f)
+        if (f)
+            tl->flows_in = f;
+        const pw_msg **m = f ? realloc(tl->msgs_in, cap * sizeof *m) : NULL;
+        if (!m)
             return 0;
-        tl->flows_in = f;
+        tl->msgs_in = m;
         tl->cap_flows_in = cap;
     }
+    tl->msgs_in[ev->n_flows_in] = pw_msgmatch_key(&tl->mm, id);
     tl->flows_in[ev->n_flows_in++] = id;
     ev->flows_in = tl->flows_in;
+    ev->msgs_in = tl->msgs_in;
     return 1;
 }
 
@@ -299,6 +311,7 @@ static int record_flows(pw_timeline *tl, const tl_schema *sc, const pw_record *r
         ev->flow_out = pw_msgmatch_send(&tl->mm, &m);
         if (!ev->flow_out)
             return 0;
+        ev->msg_out = pw_msgmatch_key(&tl->mm, ev->flow_out);
     }
     if (sc->f_source >= 0 && v[sc->f_source].present) {
         m.source = value_int(&v[sc->f_source]);
@@ -516,8 +529,7 @@ static pw_status tl_init(pw_timeline *tl, pw_dataset *ds, const pw_tl_sink *sink
     tl_schemas_classify(ds, tl->schemas);
     for (size_t i = 0; i < ds->n_locs; i++) {
         tl->locs[i].process_loc = pw_tl_process_of(ds, (uint32_t)i);
-        const pw_location *p = &ds->locs[tl->locs[i].process_loc];
-        tl->locs[i].rank = p->id >= 0 ? p->id : (int64_t)p->index;
+        tl->locs[i].rank = pw_tl_rank_of(ds, (uint32_t)i);
     }
     return PW_OK;
 }
@@ -534,6 +546,7 @@ static void tl_free(pw_timeline *tl)
     free(tl->groups);
     free(tl->heap);
     free(tl->flows_in);
+    free(tl->msgs_in);
     free(tl->slice_last);
     pw_keymap_free(&tl->group_map);
     pw_keymap_free(&tl->counters);

@@ -24,6 +24,7 @@
  * Virtual time is drawn as ns x PW_TL_VT_SCALE. */
 #ifndef PW_ANALYSIS_TIMELINE_H
 #define PW_ANALYSIS_TIMELINE_H
+#include "analysis/msgmatch.h"
 #include "analysis/names.h"
 #include "model/dataset.h"
 
@@ -50,7 +51,9 @@ typedef struct pw_tl_event {
     int64_t t;         /* ns */
     double value;      /* COUNTER */
     uint64_t flow_out; /* 0: none */
+    const pw_msg *msg_out; /* flow_out's message (comm, source, dest, tag) */
     const uint64_t *flows_in; /* flows ending here */
+    const pw_msg *const *msgs_in; /* their messages */
     size_t n_flows_in;
     const pw_record *rec; /* NULL for the ends of SPAN records */
 } pw_tl_event;
@@ -81,6 +84,10 @@ static inline int64_t pw_tl_int64(double d)
 /* The location drawn as loc's process: its nearest PROCESS ancestor (or
  * itself), else its top-level ancestor. */
 uint32_t pw_tl_process_of(const pw_dataset *ds, uint32_t loc);
+
+/* The MPI rank of loc: the id of its process location (its index when
+ * the id is unknown). */
+int64_t pw_tl_rank_of(const pw_dataset *ds, uint32_t loc);
 
 /* Runs the whole dataset (merged in time order) through the timeline into
  * sink, and fills rep's counts and items (what could not be drawn, what

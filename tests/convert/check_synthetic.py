@@ -70,9 +70,15 @@ for name in ("synth.json", "synth.json.gz"):
 problem, kinds, nloc = target_checks.otf2_events(os.path.join(D, "synth.otf2"))
 expect("otf2 problem", problem, None)
 if kinds is not None:
-    expect("otf2 events", dict(kinds), {"ENTER": 13, "LEAVE": 13, "METRIC": 6})
+    # 4 matched messages: each a send and a receive record
+    expect("otf2 events", dict(kinds), {"ENTER": 13, "LEAVE": 13, "METRIC": 6, "MPI_SEND": 4, "MPI_RECV": 4})
     # t0 + its lane, t1, gpu0, lp.0, lp.1
     expect("otf2 locations", nloc, 6)
+    g = subprocess.run(["otf2-print", "-G", os.path.join(D, "synth.otf2", "traces.otf2")],
+                       capture_output=True, text=True).stdout
+    ranks = [line for line in g.splitlines() if line.startswith("GROUP") and "COMM_LOCATIONS" in line]
+    expect("otf2 MPI ranks are the threads of rank.0 and rank.1",
+           len(ranks) == 1 and '"t0"' in ranks[0] and '"t1"' in ranks[0] and "2 Members" in ranks[0], True)
 
 # Paraver
 problem, records = target_checks.paraver_check(os.path.join(D, "synth.prv"))

@@ -21,6 +21,7 @@
 #include <otf2/otf2.h>
 
 #include "analysis/timeline.h"
+#include "sinks/otf2/otf2_mpi.h"
 
 typedef struct ot_loc {
     OTF2_EvtWriter *w;
@@ -56,7 +57,8 @@ typedef struct ot_writer {
     uint32_t n_groups;
     int64_t t_min, t_max;
     int any_time;
-    uint64_t raised, flows;
+    uint64_t raised;
+    ot_mpi mpi;
     int closed; /* event writers closed */
 } ot_writer;
 
@@ -159,6 +161,11 @@ static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
     l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs);
     if (!l->w)
         return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer");
+    /* a thread of an MPI rank (a PROCESS location) speaks for that rank */
+    int rank_thread = tr->kind == PW_TL_THREAD &&
+                      w->ds->locs[pw_tl_process_of(w->ds, tr->location)].kind == PW_LOC_PROCESS;
+    if (rank_thread && !ot_mpi_location(&w->mpi, pw_tl_rank_of(w->ds, tr->location), w->n_locs))
+        return ot_nomem(err);
     t->loc = ++w->n_locs;
     return PW_OK;
 }
@@ -216,7 +223,6 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     ot_writer *w = ctx;
     const struct ot_track *t = &w->tracks[ev->track];
     OTF2_ErrorCode rc = OTF2_SUCCESS;
-    w->flows += (ev->flow_out != 0) + ev->n_flows_in;
     if (ev->kind == PW_TL_COUNTER) {
         ot_loc *l = &w->locs[w->tracks[t->owner].loc - 1];
         OTF2_Type type = OTF2_TYPE_DOUBLE;
@@ -229,19 +235,18 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
         uint32_t region = 0;
         if (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region))
             return ot_nomem(err);
-        if (ev->kind == PW_TL_BEGIN) {
-            if (!ot_push(l, region))
-                return ot_nomem(err);
+        /* messages go inside their region: after Enter, before Leave */
+        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region))
+            return ot_nomem(err);
+        if (ev->kind != PW_TL_END) {
             rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
             l->events++;
-        } else if (ev->kind == PW_TL_END) {
-            rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, l->stack[--l->n_stack]);
+        }
+        if (rc == OTF2_SUCCESS)
+            rc = ot_mpi_events(&w->mpi, l->w, ts, ev, &l->events);
+        if (rc == OTF2_SUCCESS && ev->kind != PW_TL_BEGIN) {
+            rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, ev->kind == PW_TL_END ? l->stack[--l->n_stack] : region);
             l->events++;
-        } else {
-            rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
-            if (rc == OTF2_SUCCESS)
-                rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, region);
-            l->events += 2;
         }
     }
     if (rc != OTF2_SUCCESS)
@@ -268,7 +273,7 @@ static pw_status ot_add_empty_locations(ot_writer *w, pw_error *err)
     return PW_OK;
 }
 
-static void ot_define_empty_locations(ot_writer *w, OTF2_GlobalDefWriter *g, OTF2_StringRef next_string)
+static void ot_define_empty_locations(ot_writer *w, OTF2_GlobalDefWriter *g, OTF2_StringRef *next_string)
 {
     OTF2_LocationGroupRef group = w->n_groups;
     int any = 0;
@@ -276,12 +281,12 @@ static void ot_define_empty_locations(ot_writer *w, OTF2_GlobalDefWriter *g, OTF
         if (w->locs[i].track)
             continue;
         if (!any++) {
-            OTF2_GlobalDefWriter_WriteString(g, next_string, "locations without events");
-            OTF2_GlobalDefWriter_WriteLocationGroup(g, group, next_string++, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+            OTF2_GlobalDefWriter_WriteString(g, *next_string, "locations without events");
+            OTF2_GlobalDefWriter_WriteLocationGroup(g, group, (*next_string)++, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                                     OTF2_UNDEFINED_LOCATION_GROUP);
         }
-        OTF2_GlobalDefWriter_WriteString(g, next_string, w->ds->locs[w->locs[i].ds_loc].path);
-        OTF2_GlobalDefWriter_WriteLocation(g, i, next_string++, OTF2_LOCATION_TYPE_CPU_THREAD, 0, group);
+        OTF2_GlobalDefWriter_WriteString(g, *next_string, w->ds->locs[w->locs[i].ds_loc].path);
+        OTF2_GlobalDefWriter_WriteLocation(g, i, (*next_string)++, OTF2_LOCATION_TYPE_CPU_THREAD, 0, group);
     }
 }
 
@@ -292,7 +297,7 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
     if (!g)
         return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write definitions");
     uint32_t n = nm->n_items;
-    OTF2_StringRef s_empty = n, s_root = n + 1, s_class = n + 2;
+    OTF2_StringRef s_empty = n, s_root = n + 1, s_class = n + 2, next_string = n + 3;
     int64_t t0 = w->any_time ? w->t_min : 0;
     OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, (uint64_t)t0,
                                               (uint64_t)(w->t_max - t0) + 1, OTF2_UNDEFINED_TIMESTAMP);
@@ -321,7 +326,7 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
         const struct ot_track *t = &w->tracks[id];
         if (t->kind != PW_TL_COUNTER_TRACK)
             continue;
-        OTF2_StringRef unit = n + 2 + t->loc; /* units follow the fixed strings */
+        OTF2_StringRef unit = next_string++;
         OTF2_GlobalDefWriter_WriteString(g, unit, t->unit ? t->unit : "");
         OTF2_MetricMemberRef member = t->loc - 1;
         OTF2_GlobalDefWriter_WriteMetricMember(g, member, t->name - 1, s_empty, OTF2_METRIC_TYPE_OTHER,
@@ -330,7 +335,8 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
         OTF2_GlobalDefWriter_WriteMetricClass(g, member, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
                                               OTF2_RECORDER_KIND_ABSTRACT);
     }
-    ot_define_empty_locations(w, g, n + 3 + w->n_metrics);
+    ot_define_empty_locations(w, g, &next_string);
+    ot_mpi_definitions(&w->mpi, g, &next_string);
     return PW_OK;
 }
 
@@ -401,7 +407,7 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
     if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
         s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive");
     pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
-    pw_convert_note(rep, "message flow ends (not written as OTF2 MPI events)", w.flows, 0);
+    ot_mpi_free(&w.mpi);
     free(w.tracks);
     free(w.drawn);
     free(w.locs);
