@@ -63,6 +63,11 @@ for name in ("synth.json", "synth.json.gz"):
     ph = collections.Counter(e["ph"] for e in doc["traceEvents"])
     expect(name + " flow starts", ph["s"], 4)
     expect(name + " flow ends", ph["f"], 4)
+    mark = [e for e in doc["traceEvents"] if e.get("name") == "mark"]
+    expect(name + " mark args", [e.get("args") for e in mark], [{"label": 'hello, "world"'}])
+    sends = [e["args"] for e in doc["traceEvents"] if e.get("name") == "MPI_Send" and e["ph"] == "B"]
+    expect(name + " MPI_Send args", sends, [{"end": 35, "dest": 1, "tag": 5, "comm": 0},
+                                            {"end": 140, "dest": 0, "tag": 9, "comm": 0}])
     lp = [e for e in doc["traceEvents"] if e.get("name") == "lp_recv"]
     expect(name + " virtual time 0.75 drawn as 750 ns", [e["ts"] for e in lp], [0.75])
 

@@ -15,6 +15,7 @@
 #include "core/outbuf.h"
 #include "sinks/chrome/gzfile.h"
 #include "sinks/convert/convert.h"
+#include "sinks/dump/dump.h"
 
 typedef struct ch_writer {
     pw_outbuf out;
@@ -99,6 +100,27 @@ static pw_status ch_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
     return PW_OK;
 }
 
+/* The record's present fields as "args", the way Chrome shows details. */
+static void ch_args(pw_outbuf *o, const pw_record *rec)
+{
+    const pw_schema *sc = rec->cursor->ds->schemas[rec->schema];
+    if (!sc->n_fields)
+        return;
+    const pw_value *v = pw_record_fields(rec);
+    int first = 1;
+    for (size_t i = 0; i < sc->n_fields; i++) {
+        if (!v[i].present)
+            continue;
+        pw_out_str(o, first ? ",\"args\":{\"" : ",\"");
+        first = 0;
+        pw_out_json_escaped(o, sc->fields[i].name, strlen(sc->fields[i].name));
+        pw_out_str(o, "\":");
+        pw_jsonl_value(o, &v[i]);
+    }
+    if (!first)
+        pw_out_char(o, '}');
+}
+
 /* A flow event bound to the event just written. */
 static void ch_flow(ch_writer *w, char ph, const struct ch_track *t, int64_t ts, uint64_t id)
 {
@@ -125,6 +147,8 @@ static pw_status ch_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     }
     if (ev->kind == PW_TL_INSTANT)
         pw_out_str(o, ",\"s\":\"t\"");
+    if ((ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT) && ev->rec)
+        ch_args(o, ev->rec);
     if (ev->kind == PW_TL_COUNTER) {
         pw_out_str(o, ",\"name\":");
         ch_name(o, nm, t->name);

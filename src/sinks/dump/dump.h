@@ -12,4 +12,6 @@ struct pw_dump {
 
 void pw_dump_text_record(pw_dump *d, const pw_record *rec);
 void pw_dump_jsonl_record(pw_dump *d, const pw_record *rec);
+/* A field value as JSON (null when absent; also used by the Chrome writer). */
+void pw_jsonl_value(pw_outbuf *o, const pw_value *v);
 #endif
