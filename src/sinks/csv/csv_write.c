@@ -15,7 +15,9 @@
 #include "sinks/convert/table_columns.h"
 #include "sinks/convert/value_text.h"
 
+#ifndef CSV_MAX_OPEN /* a test build lowers it to exercise reopening */
 #define CSV_MAX_OPEN 256
+#endif
 
 typedef struct csv_table {
     FILE *f;
@@ -68,12 +70,13 @@ static void csv_file_name(char *buf, size_t cap, const char *dir, const char *ty
 static pw_status csv_select(csv_writer *w, uint32_t i, pw_error *err)
 {
     csv_table *t = &w->tables[i];
-    if (w->out.out && w->out.out != t->f)
-        pw_outbuf_drain(&w->out, 0);
-    if (t->f) {
-        w->out.out = t->f;
+    if (w->out.out == t->f && t->f)
         return PW_OK;
-    }
+    if (w->out.out) /* what is buffered belongs to the previous file */
+        pw_outbuf_drain(&w->out, 0);
+    w->out.out = t->f;
+    if (t->f)
+        return PW_OK;
     if (w->n_open == CSV_MAX_OPEN) { /* close the oldest */
         uint32_t old = w->open_order[w->oldest];
         fclose(w->tables[old].f);

@@ -1,13 +1,13 @@
 /* otf2_mpi.c — MPI messages in OTF2.  Sub-communicator membership is not
  * in the model, so every communicator is defined over all ranks and a
  * message's peer is its rank as the format gave it. */
+#ifdef PW_HAVE_OTF2
 #include <stdlib.h>
 #include <string.h>
 
 #include "sinks/convert/convert.h"
 #include "sinks/otf2/otf2_mpi.h"
 
-#ifdef PW_HAVE_OTF2
 void ot_mpi_free(ot_mpi *m)
 {
     pw_keymap_free(&m->comms);
