@@ -11,7 +11,9 @@
  * (which OTF2 forbids) are raised to the location's last time and counted. */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -129,6 +131,21 @@ static void ot_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, vo
 
 static const OTF2_MemoryCallbacks ot_memory = {.otf2_allocate = ot_allocate, .otf2_free_all = ot_free_all};
 
+/* libotf2 prints its errors unless told otherwise, and the library must not
+ * print: the text of its last error is kept here for our own messages.
+ * (Process-wide, like libotf2's callback; conversions are single-threaded.) */
+static char ot_last_error[512];
+
+static OTF2_ErrorCode ot_error_callback(void *user, const char *file, uint64_t line, const char *function,
+                                        OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+    (void)user, (void)file, (void)line, (void)function;
+    int n = snprintf(ot_last_error, sizeof ot_last_error, "%s: ", OTF2_Error_GetDescription(code));
+    if (n > 0 && (size_t)n < sizeof ot_last_error && fmt)
+        vsnprintf(ot_last_error + n, sizeof ot_last_error - (size_t)n, fmt, va);
+    return code;
+}
+
 static pw_status ot_nomem(pw_error *err) { return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory"); }
 
 static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
@@ -160,7 +177,7 @@ static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
     l->group = t->owner;
     l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs);
     if (!l->w)
-        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer");
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer: %s", ot_last_error);
     /* a thread of an MPI rank (a PROCESS location) speaks for that rank */
     int rank_thread = tr->kind == PW_TL_THREAD &&
                       w->ds->locs[pw_tl_process_of(w->ds, tr->location)].kind == PW_LOC_PROCESS;
@@ -268,7 +285,7 @@ static pw_status ot_add_empty_locations(ot_writer *w, pw_error *err)
         l->ds_loc = (uint32_t)i;
         l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs++);
         if (!l->w)
-            return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer");
+            return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer: %s", ot_last_error);
     }
     return PW_OK;
 }
@@ -295,7 +312,7 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(w->archive);
     if (!g)
-        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write definitions");
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write definitions: %s", ot_last_error);
     uint32_t n = nm->n_items;
     OTF2_StringRef s_empty = n, s_root = n + 1, s_class = n + 2, next_string = n + 3;
     int64_t t0 = w->any_time ? w->t_min : 0;
@@ -364,7 +381,7 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err)
     w->closed = 1;
     for (uint32_t i = 0; i < w->n_locs; i++) {
         if (OTF2_Archive_CloseEvtWriter(w->archive, w->locs[i].w) != OTF2_SUCCESS && s == PW_OK)
-            s = pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events");
+            s = pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
         w->locs[i].w = NULL;
         free(w->locs[i].stack);
     }
@@ -379,10 +396,29 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err)
     return s;
 }
 
+static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
+
 pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
 {
     if (mkdir(out, 0777) != 0 && errno != EEXIST)
         return pw_fail_errno(err, out, "cannot create directory");
+    char anchor[4096];
+    struct stat st;
+    for (int i = 0; i < 2; i++) { /* the anchor file, or event files of an earlier run */
+        snprintf(anchor, sizeof anchor, "%s/%s", out, i ? "traces" : "traces.otf2");
+        if (stat(anchor, &st) == 0)
+            return pw_fail(err, PW_E_USAGE, anchor, PW_NO_OFFSET, "an OTF2 archive is already there: remove it first");
+    }
+    ot_last_error[0] = '\0';
+    OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(ot_error_callback, NULL);
+    pw_status s = ot_write_archive(ds, out, rep, err);
+    OTF2_Error_RegisterCallback(previous, NULL);
+    return s;
+}
+
+/* The archive at out (a directory that holds no archive yet). */
+static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
+{
     ot_writer w;
     memset(&w, 0, sizeof w);
     w.path = out;
@@ -394,7 +430,7 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!w.archive) {
         free(w.drawn);
-        return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive (does it exist already?)");
+        return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive: %s", ot_last_error);
     }
     OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, NULL);
     OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
@@ -405,7 +441,7 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
     if (!w.closed)
         ot_close_events(&w, NULL);
     if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
-        s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive");
+        s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive: %s", ot_last_error);
     pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
     ot_mpi_free(&w.mpi);
     free(w.tracks);
