@@ -26,7 +26,8 @@ static int gz_cookie_close(void *cookie) { return gzclose((gzFile)cookie) == Z_O
 
 FILE *pw_gzfile_create(const char *path)
 {
-    gzFile gz = gzopen(path, "wb6");
+    /* level 1: JSON traces are large and repetitive, speed matters more */
+    gzFile gz = gzopen(path, "wb1");
     if (!gz)
         return NULL;
     cookie_io_functions_t io = {NULL, gz_cookie_write, NULL, gz_cookie_close};
