@@ -575,6 +575,19 @@ static void tl_account(pw_timeline *tl, uint64_t in, pw_convert_report *rep)
     pw_convert_note(rep, "receives with no matching send (flow with one end)", recvs, 0);
 }
 
+/* After the last record: pending ends, the sink's finish, the account. */
+static pw_status tl_end(pw_timeline *tl, uint64_t in, pw_status s, pw_convert_report *rep, pw_error *err)
+{
+    if (s == PW_OK)
+        s = flush_ends(tl, INT64_MAX, err);
+    if (s == PW_OK && tl->sink->finish)
+        s = tl->sink->finish(tl->sink->ctx, &tl->names, err);
+    if (s == PW_OK)
+        tl_account(tl, in, rep);
+    tl_free(tl);
+    return s;
+}
+
 pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
 {
     pw_timeline tl;
@@ -588,13 +601,43 @@ pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_rep
         in++;
         s = draw_record(&tl, rec, err);
     }
-    if (s == PW_OK)
-        s = flush_ends(&tl, INT64_MAX, err);
-    if (s == PW_OK && sink->finish)
-        s = sink->finish(sink->ctx, &tl.names, err);
     pw_merge_close(m);
+    return tl_end(&tl, in, s, rep, err);
+}
+
+/* One location's records, then its pending ends and location_done.  A
+ * location that cannot be opened or read further is already a diagnostic
+ * (as in the merge); the others go on. */
+static pw_status tl_location(pw_timeline *tl, uint32_t loc, uint64_t *in, pw_error *err)
+{
+    pw_cursor *c;
+    pw_status s = pw_cursor_open(tl->ds, loc, &c, err);
+    if (s == PW_E_DATA || s == PW_E_IO) {
+        pw_ds_diag_error(tl->ds, PW_SEV_ERROR, "unreadable", err);
+        return PW_OK;
+    }
+    const pw_record *rec;
+    pw_error e;
+    while (s == PW_OK && pw_cursor_next(c, &rec, &e) == PW_OK) {
+        ++*in;
+        s = draw_record(tl, rec, err);
+    }
+    pw_cursor_close(c);
     if (s == PW_OK)
-        tl_account(&tl, in, rep);
-    tl_free(&tl);
+        s = flush_ends(tl, INT64_MAX, err);
+    if (s == PW_OK && tl->sink->location_done)
+        s = tl->sink->location_done(tl->sink->ctx, loc, err);
     return s;
+}
+
+pw_status pw_timeline_run_by_location(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
+                                      pw_error *err)
+{
+    pw_timeline tl;
+    uint64_t in = 0;
+    pw_status s = tl_init(&tl, ds, sink, err);
+    for (size_t i = 0; s == PW_OK && i < ds->n_locs; i++)
+        if (ds->locs[i].has_records)
+            s = tl_location(&tl, (uint32_t)i, &in, err);
+    return tl_end(&tl, in, s, rep, err);
 }

@@ -67,6 +67,9 @@ typedef struct pw_tl_sink {
     /* Called once after the last event, while names still live (writers
      * whose definitions come last); may be NULL. */
     pw_status (*finish)(void *ctx, const pw_names *names, pw_error *err);
+    /* pw_timeline_run_by_location only: location loc has no more events;
+     * may be NULL. */
+    pw_status (*location_done)(void *ctx, uint32_t loc, pw_error *err);
 } pw_tl_sink;
 
 /* d as an int64, saturated (NaN: 0): a cast out of range is undefined. */
@@ -94,4 +97,12 @@ int64_t pw_tl_rank_of(const pw_dataset *ds, uint32_t loc);
  * was drawn in another form). */
 pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
                           pw_error *err);
+
+/* The same drawing, one location after the other (in location order, each
+ * in its file order) instead of merged in time: for writers that keep
+ * per-location state open (OTF2's buffers) and can close it when told
+ * location_done, so memory stays flat in the number of locations too.
+ * Message matching does not depend on the order across locations. */
+pw_status pw_timeline_run_by_location(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
+                                      pw_error *err);
 #endif

@@ -29,7 +29,7 @@ typedef struct ot_loc {
     OTF2_EvtWriter *w;
     uint32_t track;     /* the track it draws (thread or child) */
     uint32_t group;     /* location group = process track's index */
-    uint32_t ds_loc;    /* empty locations (track 0): the dataset location */
+    uint32_t ds_loc;    /* the dataset location it belongs to */
     uint64_t events;
     int64_t last_t;
     uint32_t *stack;    /* regions of the open slices */
@@ -61,7 +61,8 @@ typedef struct ot_writer {
     int any_time;
     uint64_t raised;
     ot_mpi mpi;
-    int closed; /* event writers closed */
+    int closed;         /* event writers closed */
+    uint32_t open_from; /* locs before this one have their writers closed */
 } ot_writer;
 
 static OTF2_FlushType ot_pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller, bool final)
@@ -174,6 +175,7 @@ static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
     w->drawn[tr->location] = 1;
     ot_loc *l = &w->locs[w->n_locs];
     l->track = tr->id;
+    l->ds_loc = tr->location;
     l->group = t->owner;
     l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs);
     if (!l->w)
@@ -367,6 +369,23 @@ static pw_status ot_finish(void *ctx, const pw_names *nm, pw_error *err)
     return s == PW_OK ? ot_definitions(w, nm, err) : s;
 }
 
+/* A location is drawn (run by location): its writers are closed now, so
+ * only one location's buffers are in memory at a time. */
+static pw_status ot_location_done(void *ctx, uint32_t loc, pw_error *err)
+{
+    ot_writer *w = ctx;
+    (void)loc;
+    for (; w->open_from < w->n_locs; w->open_from++) {
+        ot_loc *l = &w->locs[w->open_from];
+        if (OTF2_Archive_CloseEvtWriter(w->archive, l->w) != OTF2_SUCCESS)
+            return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
+        l->w = NULL;
+        free(l->stack);
+        l->stack = NULL;
+    }
+    return PW_OK;
+}
+
 static pw_status ot_track_seen(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
 {
     ot_writer *w = ctx;
@@ -380,6 +399,8 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err)
     pw_status s = ot_add_empty_locations(w, err);
     w->closed = 1;
     for (uint32_t i = 0; i < w->n_locs; i++) {
+        if (!w->locs[i].w)
+            continue;
         if (OTF2_Archive_CloseEvtWriter(w->archive, w->locs[i].w) != OTF2_SUCCESS && s == PW_OK)
             s = pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
         w->locs[i].w = NULL;
@@ -436,8 +457,8 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
-    pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish};
-    pw_status s = pw_timeline_run(ds, &sink, rep, err);
+    pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done};
+    pw_status s = pw_timeline_run_by_location(ds, &sink, rep, err);
     if (!w.closed)
         ot_close_events(&w, NULL);
     if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)

@@ -269,7 +269,7 @@ pw_status pw_convert_paraver(pw_dataset *ds, const char *out, pw_convert_report 
     w.ds = ds;
     w.base = base;
     pw_status s = prv_layout(&w) ? pw_outbuf_init(&w.out, f, err) : prv_nomem(err);
-    pw_tl_sink sink = {&w, prv_track_cb, prv_event, prv_finish};
+    pw_tl_sink sink = {&w, prv_track_cb, prv_event, prv_finish, NULL};
     if (s == PW_OK) {
         prv_header(&w);
         s = pw_timeline_run(ds, &sink, rep, err);
