@@ -12,6 +12,8 @@ void pw_msgmatch_free(pw_msgmatch *mm)
     pw_keymap_free(&mm->keys);
     pw_keymap_free(&mm->requests);
     free(mm->counts);
+    free(mm->wild);
+    free(mm->wild_free);
     memset(mm, 0, sizeof *mm);
 }
 
@@ -57,18 +59,50 @@ uint64_t pw_msgmatch_recv(pw_msgmatch *mm, const pw_msg *m)
     return c ? flow_id(key_no, c->recvs++) : 0;
 }
 
+/* A slot of wild holding m; UINT64_MAX when memory runs out. */
+static uint64_t wild_slot(pw_msgmatch *mm, const pw_msg *m)
+{
+    uint64_t i;
+    if (mm->n_free) {
+        i = mm->wild_free[--mm->n_free];
+    } else {
+        if (mm->n_wild == mm->cap_wild) {
+            uint64_t cap = mm->cap_wild ? mm->cap_wild * 2 : 16;
+            pw_msg *w = realloc(mm->wild, cap * sizeof *w);
+            uint64_t *f = w ? realloc(mm->wild_free, cap * sizeof *f) : NULL;
+            if (w)
+                mm->wild = w;
+            if (!f)
+                return UINT64_MAX;
+            mm->wild_free = f;
+            mm->cap_wild = cap;
+        }
+        i = mm->n_wild++;
+    }
+    mm->wild[i] = *m;
+    return i;
+}
+
 int pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_t request)
 {
-    uint64_t id = pw_msgmatch_recv(mm, m);
+    int wildcard = m->source < 0 || m->tag < 0;
+    uint64_t id = wildcard ? wild_slot(mm, m) : pw_msgmatch_recv(mm, m);
+    if (wildcard ? id == UINT64_MAX : id == 0) /* memory ran out (slot 0 is a slot) */
+        return 0;
+    if (wildcard)
+        id |= PW_MSG_WILD;
     pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};
     int added;
-    uint64_t *v = id ? pw_keymap_get(&mm->requests, &k, id, &added) : NULL;
-    if (v)
-        *v = id; /* a reused request handle names the newest receive */
+    uint64_t *v = pw_keymap_get(&mm->requests, &k, id, &added);
+    if (v && !added) { /* a reused request handle names the newest receive */
+        if (*v & PW_MSG_WILD)
+            mm->wild_free[mm->n_free++] = *v & ~PW_MSG_WILD;
+        *v = id;
+    }
     return v != NULL;
 }
 
-uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request)
+uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request, const pw_msg *status)
 {
     pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};
     uint64_t *v = pw_keymap_find(&mm->requests, &k);
@@ -76,7 +110,16 @@ uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request)
         return 0;
     uint64_t id = *v;
     pw_keymap_remove(&mm->requests, &k);
-    return id;
+    if (!(id & PW_MSG_WILD))
+        return id;
+    uint64_t slot = id & ~PW_MSG_WILD;
+    pw_msg m = mm->wild[slot];
+    mm->wild_free[mm->n_free++] = slot;
+    if (m.source < 0 && status)
+        m.source = status->source;
+    if (m.tag < 0 && status)
+        m.tag = status->tag;
+    return m.source < 0 || m.tag < 0 ? 0 : pw_msgmatch_recv(mm, &m);
 }
 
 const pw_msg *pw_msgmatch_key(const pw_msgmatch *mm, uint64_t flow_id)

@@ -9,6 +9,7 @@
 
 #include "analysis/keymap.h"
 #include "analysis/msgmatch.h"
+#include "analysis/timeline_flows.h"
 #include "analysis/timeline_schema.h"
 #include "sinks/convert/convert.h"
 
@@ -56,10 +57,7 @@ typedef struct pw_timeline {
     tl_pending *heap;
     size_t n_heap, cap_heap;
     uint64_t seq;
-    pw_msgmatch mm;
-    uint64_t *flows_in;
-    const pw_msg **msgs_in;
-    size_t cap_flows_in;
+    tl_flows flows;
     uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples, raised;
 } pw_timeline;
 
@@ -235,17 +233,6 @@ static pw_status flush_ends(pw_timeline *tl, int64_t t, pw_error *err)
     return PW_OK;
 }
 
-static int64_t value_int(const pw_value *v)
-{
-    switch (v->type) {
-    case PW_T_BOOL: return v->v.b;
-    case PW_T_I64: return v->v.i;
-    case PW_T_U64: return (int64_t)v->v.u;
-    case PW_T_F64: return pw_tl_int64(v->v.f);
-    default: return 0;
-    }
-}
-
 static int value_numeric(const pw_value *v, double *out)
 {
     if (!v->present)
@@ -262,67 +249,6 @@ static int value_numeric(const pw_value *v, double *out)
 static int64_t record_time(const pw_record *rec)
 {
     return rec->clock == PW_CLOCK_NS ? rec->t : pw_tl_int64(nearbyint(rec->vt * PW_TL_VT_SCALE));
-}
-
-static int add_flow_in(pw_timeline *tl, pw_tl_event *ev, uint64_t id)
-{
-    if (!id)
-        return 1;
-    if (ev->n_flows_in == tl->cap_flows_in) {
-        size_t cap = tl->cap_flows_in ? tl->cap_flows_in * 2 : 16;
-        uint64_t *f = realloc(tl->flows_in, cap * sizeof *f);
-        if (f)
-            tl->flows_in = f;
-        const pw_msg **m = f ? realloc(tl->msgs_in, cap * sizeof *m) : NULL;
-        if (!m)
-            return 0;
-        tl->msgs_in = m;
-        tl->cap_flows_in = cap;
-    }
-    tl->msgs_in[ev->n_flows_in] = pw_msgmatch_key(&tl->mm, id);
-    tl->flows_in[ev->n_flows_in++] = id;
-    ev->flows_in = tl->flows_in;
-    ev->msgs_in = tl->msgs_in;
-    return 1;
-}
-
-/* Completions of requests: one request, or a list of them (MPI_Waitall). */
-static int complete_requests(pw_timeline *tl, pw_tl_event *ev, int64_t rank, const pw_value *req)
-{
-    if (req->type != PW_T_LIST)
-        return add_flow_in(tl, ev, pw_msgmatch_complete(&tl->mm, rank, value_int(req)));
-    for (size_t i = 0; i < req->v.list.n; i++)
-        if (!add_flow_in(tl, ev, pw_msgmatch_complete(&tl->mm, rank, value_int(&req->v.list.items[i]))))
-            return 0;
-    return 1;
-}
-
-/* Flow ids of a record with message fields (see msgmatch.h). */
-static int record_flows(pw_timeline *tl, const tl_schema *sc, const pw_record *rec, pw_tl_event *ev)
-{
-    const pw_value *v = pw_record_fields(rec);
-    int64_t rank = tl->locs[rec->location].rank;
-    pw_msg m = {sc->f_comm >= 0 && v[sc->f_comm].present ? value_int(&v[sc->f_comm]) : 0, 0, 0,
-                sc->f_tag >= 0 && v[sc->f_tag].present ? value_int(&v[sc->f_tag]) : 0};
-    int has_req = sc->f_request >= 0 && v[sc->f_request].present;
-    if (sc->f_dest >= 0 && v[sc->f_dest].present) {
-        m.source = rank;
-        m.dest = value_int(&v[sc->f_dest]);
-        ev->flow_out = pw_msgmatch_send(&tl->mm, &m);
-        if (!ev->flow_out)
-            return 0;
-        ev->msg_out = pw_msgmatch_key(&tl->mm, ev->flow_out);
-    }
-    if (sc->f_source >= 0 && v[sc->f_source].present) {
-        m.source = value_int(&v[sc->f_source]);
-        m.dest = rank;
-        if (has_req && sc->f_dest < 0)
-            return pw_msgmatch_post_recv(&tl->mm, &m, rank, value_int(&v[sc->f_request]));
-        return add_flow_in(tl, ev, pw_msgmatch_recv(&tl->mm, &m));
-    }
-    if (has_req && sc->f_dest < 0)
-        return complete_requests(tl, ev, rank, &v[sc->f_request]);
-    return 1;
 }
 
 /* A lane of loc where a span ending at `end` nests; a new one if needed. */
@@ -486,7 +412,7 @@ static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *er
     /* Most records carry their schema's name (in a buffer of their own):
      * comparing three bytes beats hashing. */
     ev.name = same_str(rec->type, schema_name) ? sc->name : intern_str(tl, rec->type);
-    if (!ev.name || (sc->group_len && !sc->group) || (sc->has_msg && !record_flows(tl, sc, rec, &ev)))
+    if (!ev.name || (sc->group_len && !sc->group) || (sc->has_msg && !tl_flows_of(&tl->flows, sc, rec, tl->locs[rec->location].rank, &ev)))
         return tl_nomem(tl, err);
     tl_group *g;
     switch (sc->role) {
@@ -521,7 +447,7 @@ static pw_status tl_init(pw_timeline *tl, pw_dataset *ds, const pw_tl_sink *sink
     tl->ds = ds;
     tl->sink = sink;
     pw_names_init(&tl->names);
-    pw_msgmatch_init(&tl->mm);
+    tl_flows_init(&tl->flows);
     tl->schemas = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *tl->schemas);
     tl->locs = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *tl->locs);
     if (!tl->schemas || !tl->locs)
@@ -545,12 +471,11 @@ static void tl_free(pw_timeline *tl)
     free(tl->schemas);
     free(tl->groups);
     free(tl->heap);
-    free(tl->flows_in);
-    free(tl->msgs_in);
+
     free(tl->slice_last);
     pw_keymap_free(&tl->group_map);
     pw_keymap_free(&tl->counters);
-    pw_msgmatch_free(&tl->mm);
+    tl_flows_free(&tl->flows);
     pw_names_free(&tl->names);
 }
 
@@ -570,7 +495,7 @@ static void tl_account(pw_timeline *tl, uint64_t in, pw_convert_report *rep)
     for (size_t i = 0; i < tl->n_groups; i++)
         open += tl->groups[i].depth;
     pw_convert_note(rep, "spans still open at the end of the trace (left unterminated)", open, 0);
-    pw_msgmatch_unmatched(&tl->mm, &sends, &recvs);
+    pw_msgmatch_unmatched(&tl->flows.mm, &sends, &recvs);
     pw_convert_note(rep, "sends with no matching receive (flow with one end)", sends, 0);
     pw_convert_note(rep, "receives with no matching send (flow with one end)", recvs, 0);
 }

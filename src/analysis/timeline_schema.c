@@ -78,7 +78,16 @@ void tl_schemas_classify(const pw_dataset *ds, tl_schema *out)
         t->f_source = field_index(sc, "source");
         t->f_tag = field_index(sc, "tag");
         t->f_comm = field_index(sc, "comm");
+        t->f_sendtag = field_index(sc, "sendtag");
+        t->f_recvtag = field_index(sc, "recvtag");
         t->f_request = field_index(sc, "request");
+        if (t->f_request < 0)
+            t->f_request = field_index(sc, "requests");
+        t->f_status = field_index(sc, "status");
+        if (t->f_status < 0)
+            t->f_status = field_index(sc, "statuses");
+        t->f_index = field_index(sc, "index");
+        t->f_flag = field_index(sc, "flag");
         t->f_end = field_index(sc, "end");
         t->f_dur = t->f_end < 0 ? field_index(sc, "duration") : -1;
         if (t->f_end < 0 && t->f_dur < 0)

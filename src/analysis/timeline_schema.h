@@ -15,7 +15,8 @@ typedef struct tl_schema {
     uint32_t name;
     uint32_t group;
     size_t group_len;
-    int f_dest, f_source, f_tag, f_comm, f_request; /* field indexes, -1: none */
+    /* field indexes, -1: none (names: timeline_flows.h) */
+    int f_dest, f_source, f_tag, f_sendtag, f_recvtag, f_comm, f_request, f_status, f_index, f_flag;
     int f_end, f_dur;
     int has_msg;
 } tl_schema;

@@ -2,13 +2,15 @@
 """check_synthetic.py DIR — checks the synth.* outputs test_synthetic wrote
 against what its hand-made dataset must give (worked out from the record
 table in test_synthetic.c, not taken from our output):
-  slices  2 phases (BEGIN/END) + 7 MPI spans = 9 begins and 9 ends
+  slices  2 phases (BEGIN/END) + 13 MPI spans = 15 begins and 15 ends
   instants  "mark", the END with nothing open, lp_send, lp_recv = 4
   counters  3 power samples x 2 fields (watts in W, temp in C) = 6
   flows  Send->Recv, Isend->Recv, Send->Wait (via the Irecv's request),
-         lp_send->lp_recv = 4, all with both ends
+         lp_send->lp_recv, Send->Waitall (a wildcard Irecv resolved by the
+         Waitall's status), and the two messages of the Sendrecv pair = 7,
+         all with both ends; the send to MPI_PROC_NULL makes none
   overlap  the Irecv overlaps the Isend on t0: one child lane track
-  tables  20 records: 2 phase begins, 3 phase ends, ... every record."""
+  tables  26 records: 2 phase begins, 3 phase ends, ... every record."""
 import collections
 import csv
 import gzip
@@ -32,9 +34,10 @@ def expect(what, got, want):
         failures.append("%s: got %r, want %r" % (what, got, want))
 
 
-WALK = {"begin": 9, "end": 9, "instant": 4, "counter": 6, "open_at_end": 0, "flows": 4, "flows_one_end": 0}
-PER_TABLE = {"phase": 2, "phase_1": 3, "MPI_Send": 2, "MPI_Recv": 2, "MPI_Isend": 1, "MPI_Irecv": 1,
-             "MPI_Wait": 1, "power": 3, "mark": 1, "lp_send": 1, "lp_recv": 1, "profile": 1, "untimed": 1}
+WALK = {"begin": 15, "end": 15, "instant": 4, "counter": 6, "open_at_end": 0, "flows": 7, "flows_one_end": 0}
+PER_TABLE = {"phase": 2, "phase_1": 3, "MPI_Send": 4, "MPI_Recv": 2, "MPI_Isend": 1, "MPI_Irecv": 2,
+             "MPI_Wait": 1, "power": 3, "mark": 1, "lp_send": 1, "lp_recv": 1, "profile": 1, "untimed": 1,
+             "MPI_Waitall": 1, "MPI_Sendrecv": 2}
 
 # Perfetto
 pf = os.path.join(D, "synth.pftrace")
@@ -48,7 +51,7 @@ try:
         expect("perfetto " + k, counts[k], v)
     expect("perfetto child (lane) tracks", counts["child_tracks"], 1)
     expect("perfetto counter tracks", counts["counter_tracks"], 2)
-    expect("perfetto MPI_Send slices", names["MPI_Send"], 2)
+    expect("perfetto MPI_Send slices", names["MPI_Send"], 4)
     expect("perfetto phase names (2 begins + the unmatched end)", names["phase"], 3)
 except pftrace_walk.Problem as e:
     failures.append("perfetto: %s" % e)
@@ -59,15 +62,15 @@ for name in ("synth.json", "synth.json.gz"):
     doc = json.load(gzip.open(p) if name.endswith(".gz") else open(p))
     problem, events = target_checks.chrome_nesting(doc)
     expect(name + " nesting", problem, None)
-    expect(name + " events", events, 9 + 9 + 4 + 6)
+    expect(name + " events", events, 15 + 15 + 4 + 6)
     ph = collections.Counter(e["ph"] for e in doc["traceEvents"])
-    expect(name + " flow starts", ph["s"], 4)
-    expect(name + " flow ends", ph["f"], 4)
+    expect(name + " flow starts", ph["s"], 7)
+    expect(name + " flow ends", ph["f"], 7)
     mark = [e for e in doc["traceEvents"] if e.get("name") == "mark"]
     expect(name + " mark args", [e.get("args") for e in mark], [{"label": 'hello, "world"'}])
     sends = [e["args"] for e in doc["traceEvents"] if e.get("name") == "MPI_Send" and e["ph"] == "B"]
-    expect(name + " MPI_Send args", sends, [{"end": 35, "dest": 1, "tag": 5, "comm": 0},
-                                            {"end": 140, "dest": 0, "tag": 9, "comm": 0}])
+    expect(name + " MPI_Send args", sends[:2], [{"end": 35, "dest": 1, "tag": 5, "comm": 0},
+                                                {"end": 140, "dest": 0, "tag": 9, "comm": 0}])
     lp = [e for e in doc["traceEvents"] if e.get("name") == "lp_recv"]
     expect(name + " virtual time 0.75 drawn as 750 ns", [e["ts"] for e in lp], [0.75])
 
@@ -75,8 +78,8 @@ for name in ("synth.json", "synth.json.gz"):
 problem, kinds, nloc = target_checks.otf2_events(os.path.join(D, "synth.otf2"))
 expect("otf2 problem", problem, None)
 if kinds is not None:
-    # 4 matched messages: each a send and a receive record
-    expect("otf2 events", dict(kinds), {"ENTER": 13, "LEAVE": 13, "METRIC": 6, "MPI_SEND": 4, "MPI_RECV": 4})
+    # 7 matched messages: each a send and a receive record
+    expect("otf2 events", dict(kinds), {"ENTER": 19, "LEAVE": 19, "METRIC": 6, "MPI_SEND": 7, "MPI_RECV": 7})
     # t0 + its lane, t1, gpu0, lp.0, lp.1
     expect("otf2 locations", nloc, 6)
     g = subprocess.run(["otf2-print", "-G", os.path.join(D, "synth.otf2", "traces.otf2")],
@@ -88,7 +91,7 @@ if kinds is not None:
 # Paraver
 problem, records = target_checks.paraver_check(os.path.join(D, "synth.prv"))
 expect("paraver problem", problem, None)
-expect("paraver records", records, 28)
+expect("paraver records", records, 40)
 
 # SQLite: counts per table, and the strings and locations tables
 con = sqlite3.connect(os.path.join(D, "synth.sqlite"))
@@ -102,6 +105,8 @@ expect("sqlite virtual time", con.execute("SELECT t FROM lp_recv").fetchone()[0]
 expect("sqlite untimed has no t", con.execute("SELECT t FROM untimed").fetchone()[0], None)
 expect("sqlite mark label", con.execute(
     "SELECT m.label, s.text FROM mark m JOIN strings s ON s.id = m.type").fetchone(), ('hello, "world"', "mark"))
+expect("sqlite lists and objects as text", con.execute("SELECT requests, statuses FROM MPI_Waitall").fetchone(),
+       ("[90]", "[{source=1;tag=11}]"))
 expect("sqlite locations", con.execute("SELECT count(*) FROM locations").fetchone()[0], 8)
 expect("sqlite metadata", con.execute("SELECT value FROM metadata WHERE key='made.by'").fetchone()[0],
        "test_synthetic")

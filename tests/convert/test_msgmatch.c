@@ -55,14 +55,44 @@ static void test_nonblocking_requests(void)
     CHECK(pw_msgmatch_post_recv(&mm, &m, 1, 101));
     uint64_t s1 = pw_msgmatch_send(&mm, &m), s2 = pw_msgmatch_send(&mm, &m);
     /* completed in the other order: each request keeps its own message */
-    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 101), s2);
-    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 100), s1);
-    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 100), 0); /* already completed */
-    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 0, 101), 0); /* another rank's handle */
+    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 101, NULL), s2);
+    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 100, NULL), s1);
+    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 100, NULL), 0); /* already completed */
+    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 0, 101, NULL), 0); /* another rank's handle */
     /* a handle reused after completion names the new receive */
     CHECK(pw_msgmatch_post_recv(&mm, &m, 1, 100));
     uint64_t s3 = pw_msgmatch_send(&mm, &m);
-    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 100), s3);
+    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 100, NULL), s3);
+    pw_msgmatch_free(&mm);
+}
+
+static void test_wildcard_receives(void)
+{
+    pw_msgmatch mm;
+    pw_msgmatch_init(&mm);
+    pw_msg any = {0, -1, 1, -1};  /* Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) on rank 1 */
+    pw_msg from2 = {0, 2, 1, 4}, from0 = {0, 0, 1, 3};
+    CHECK(pw_msgmatch_post_recv(&mm, &any, 1, 50));
+    CHECK(pw_msgmatch_post_recv(&mm, &any, 1, 51));
+    uint64_t s0 = pw_msgmatch_send(&mm, &from0), s2 = pw_msgmatch_send(&mm, &from2);
+    /* the statuses say request 50 got rank 2's message, 51 rank 0's */
+    pw_msg st50 = {0, 2, 1, 4}, st51 = {0, 0, 1, 3};
+    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 50, &st50), s2);
+    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 51, &st51), s0);
+    /* a wildcard completed without a status cannot be matched */
+    CHECK(pw_msgmatch_post_recv(&mm, &any, 1, 52));
+    CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 52, NULL), 0);
+    /* slots are reused: many wildcards in turn keep memory small */
+    for (int i = 0; i < 1000; i++) {
+        CHECK(pw_msgmatch_post_recv(&mm, &any, 1, 60));
+        uint64_t s = pw_msgmatch_send(&mm, &from2);
+        CHECK_EQ_INT(pw_msgmatch_complete(&mm, 1, 60, &st50), s);
+    }
+    CHECK(mm.n_wild <= 3);
+    uint64_t us, ur;
+    pw_msgmatch_unmatched(&mm, &us, &ur);
+    CHECK_EQ_INT(us, 0);
+    CHECK_EQ_INT(ur, 0);
     pw_msgmatch_free(&mm);
 }
 
@@ -83,4 +113,4 @@ static void test_keymap_remove_keeps_probe_runs(void)
 }
 
 TEST_MAIN(T(test_in_order_per_key), T(test_communicators_apart), T(test_nonblocking_requests),
-          T(test_keymap_remove_keeps_probe_runs))
+          T(test_wildcard_receives), T(test_keymap_remove_keeps_probe_runs))

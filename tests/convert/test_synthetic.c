@@ -10,7 +10,7 @@
 #include "model/dataset.h"
 
 enum { S_PHASE_B, S_PHASE_E, S_SEND, S_RECV, S_ISEND, S_IRECV, S_WAIT, S_POWER, S_MARK, S_LP_SEND, S_LP_RECV,
-       S_PROFILE, S_UNTIMED, N_SCHEMAS };
+       S_PROFILE, S_UNTIMED, S_WAITALL, S_SENDRECV, N_SCHEMAS };
 
 static const pw_field f_none[] = {{"x", PW_T_I64, NULL, NULL}};
 static const pw_field f_send[] = {{"end", PW_T_I64, "ns", NULL}, {"dest", PW_T_I64, NULL, NULL},
@@ -24,6 +24,14 @@ static const pw_field f_power[] = {{"watts", PW_T_F64, "W", NULL}, {"temp", PW_T
 static const pw_field f_mark[] = {{"label", PW_T_STR, NULL, NULL}};
 static const pw_field f_lp_send[] = {{"dest", PW_T_I64, NULL, NULL}};
 static const pw_field f_lp_recv[] = {{"source", PW_T_I64, NULL, NULL}};
+/* DUMPI's names: a request list with a status list (MPI_Waitall), and
+ * MPI_Sendrecv's two tags */
+static const pw_field f_waitall[] = {{"end", PW_T_I64, "ns", NULL}, {"requests", PW_T_LIST, NULL, NULL},
+                                     {"statuses", PW_T_LIST, NULL, NULL}};
+static const pw_field f_sendrecv[] = {{"end", PW_T_I64, "ns", NULL},     {"dest", PW_T_I64, NULL, NULL},
+                                      {"sendtag", PW_T_I64, NULL, NULL}, {"source", PW_T_I64, NULL, NULL},
+                                      {"recvtag", PW_T_I64, NULL, NULL}, {"comm", PW_T_I64, NULL, NULL}};
+static const pw_field f_status[] = {{"source", PW_T_I64, NULL, NULL}, {"tag", PW_T_I64, NULL, NULL}};
 
 static const struct syn_schema {
     const char *name;
@@ -38,6 +46,7 @@ static const struct syn_schema {
     [S_MARK] = {"mark", PW_REC_INSTANT, f_mark, 1},     [S_LP_SEND] = {"lp_send", PW_REC_MESSAGE, f_lp_send, 1},
     [S_LP_RECV] = {"lp_recv", PW_REC_MESSAGE, f_lp_recv, 1},
     [S_PROFILE] = {"profile", PW_REC_VALUE, f_none, 1}, [S_UNTIMED] = {"untimed", PW_REC_INSTANT, f_none, 1},
+    [S_WAITALL] = {"MPI_Waitall", PW_REC_SPAN, f_waitall, 3}, [S_SENDRECV] = {"MPI_Sendrecv", PW_REC_SPAN, f_sendrecv, 6},
 };
 
 /* Locations: 0 node, 1 rank.0, 2 t0, 3 rank.1, 4 t1, 5 gpu0, 6 lp.0, 7 lp.1 */
@@ -45,7 +54,7 @@ typedef struct syn_rec {
     uint32_t loc, schema;
     pw_clock clock;
     double t;
-    int64_t a[5];
+    int64_t a[6];
     double f;
     const char *s;
 } syn_rec;
@@ -69,6 +78,13 @@ static const syn_rec recs[] = {
     {5, S_POWER, PW_CLOCK_NS, 0, {40}, 1.5, NULL},
     {5, S_POWER, PW_CLOCK_NS, 100, {41}, 2.25, NULL},
     {5, S_POWER, PW_CLOCK_NS, 200, {42}, 3.0, NULL},
+    /* wildcards and two-way calls, with DUMPI's conventions */
+    {2, S_IRECV, PW_CLOCK_NS, 600, {610, -1, -1, 0, 90}, 0, NULL}, /* MPI_ANY_SOURCE, MPI_ANY_TAG */
+    {2, S_WAITALL, PW_CLOCK_NS, 700, {710}, 0, NULL},             /* requests [90], status 1/11 */
+    {2, S_SENDRECV, PW_CLOCK_NS, 800, {820, 1, 21, 1, 22, 0}, 0, NULL},
+    {4, S_SEND, PW_CLOCK_NS, 620, {630, 0, 11, 0}, 0, NULL},
+    {4, S_SENDRECV, PW_CLOCK_NS, 805, {825, 0, 22, 0, 21, 0}, 0, NULL},
+    {4, S_SEND, PW_CLOCK_NS, 900, {910, -2, 1, 0}, 0, NULL}, /* to MPI_PROC_NULL: no message */
     {6, S_LP_SEND, PW_CLOCK_VIRTUAL, 0.5, {1}, 0, NULL},
     {7, S_LP_RECV, PW_CLOCK_VIRTUAL, 0.75, {0}, 0, NULL},
 };
@@ -92,10 +108,31 @@ static pw_status syn_next(pw_cursor *c, pw_error *err)
     return PW_OK;
 }
 
+/* MPI_Waitall's request list [90] and status list [{source 1, tag 11}]. */
+static void syn_waitall(pw_value *v)
+{
+    static const pw_value request[] = {{.type = PW_T_I64, .present = 1, .v.i = 90}};
+    static const pw_value status_fields[] = {{.type = PW_T_I64, .present = 1, .v.i = 1},
+                                             {.type = PW_T_I64, .present = 1, .v.i = 11}};
+    static const pw_value status[] = {
+        {.type = PW_T_OBJECT, .present = 1, .v.list = {status_fields, 2, f_status}}};
+    v[1].present = v[2].present = 1;
+    v[1].v.list.items = request;
+    v[1].v.list.n = 1;
+    v[2].v.list.items = status;
+    v[2].v.list.n = 1;
+}
+
 static void syn_decode(pw_cursor *c, pw_value *v)
 {
     const syn_rec *r = &recs[*(size_t *)c->impl - 1];
     const struct syn_schema *sc = &schemas[r->schema];
+    if (r->schema == S_WAITALL) {
+        v[0].present = 1;
+        v[0].v.i = r->a[0];
+        syn_waitall(v);
+        return;
+    }
     int ints = 0;
     for (size_t k = 0; k < sc->n; k++) {
         v[k].present = 1;
