@@ -412,6 +412,11 @@ static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *er
     /* Most records carry their schema's name (in a buffer of their own):
      * comparing three bytes beats hashing. */
     ev.name = same_str(rec->type, schema_name) ? sc->name : intern_str(tl, rec->type);
+    if (sc->f_name >= 0) {
+        const pw_value *nv = &pw_record_fields(rec)[sc->f_name];
+        if (nv->present && nv->v.s.n)
+            ev.name = pw_names_intern(&tl->names, nv->v.s.p, nv->v.s.n);
+    }
     if (!ev.name || (sc->group_len && !sc->group) || (sc->has_msg && !tl_flows_of(&tl->flows, sc, rec, tl->locs[rec->location].rank, &ev)))
         return tl_nomem(tl, err);
     tl_group *g;

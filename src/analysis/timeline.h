@@ -21,7 +21,9 @@
  * Flows (MPI messages): a schema with a field "dest" sends, one with
  * "source" receives ("tag", "comm" optional; "request" on a receive posts
  * it, a schema with only "request" completes it) — see msgmatch.h.
- * Virtual time is drawn as ns x PW_TL_VT_SCALE. */
+ * A text field "name" (HPCToolkit frames, say) names the slice or instant
+ * instead of the record type.  Virtual time is drawn as ns x
+ * PW_TL_VT_SCALE. */
 #ifndef PW_ANALYSIS_TIMELINE_H
 #define PW_ANALYSIS_TIMELINE_H
 #include "analysis/msgmatch.h"

@@ -92,6 +92,9 @@ void tl_schemas_classify(const pw_dataset *ds, tl_schema *out)
         t->f_dur = t->f_end < 0 ? field_index(sc, "duration") : -1;
         if (t->f_end < 0 && t->f_dur < 0)
             t->f_dur = field_index(sc, "dur");
+        t->f_name = field_index(sc, "name");
+        if (t->f_name >= 0 && sc->fields[t->f_name].type != PW_T_STR)
+            t->f_name = -1;
         t->has_msg = t->f_dest >= 0 || t->f_source >= 0 || t->f_request >= 0;
     }
 }

@@ -18,6 +18,7 @@ typedef struct tl_schema {
     /* field indexes, -1: none (names: timeline_flows.h) */
     int f_dest, f_source, f_tag, f_sendtag, f_recvtag, f_comm, f_request, f_status, f_index, f_flag;
     int f_end, f_dur;
+    int f_name; /* a text field "name": the slice's or instant's name */
     int has_msg;
 } tl_schema;
 

@@ -3,14 +3,15 @@
 against what its hand-made dataset must give (worked out from the record
 table in test_synthetic.c, not taken from our output):
   slices  2 phases (BEGIN/END) + 13 MPI spans = 15 begins and 15 ends
-  instants  "mark", the END with nothing open, lp_send, lp_recv = 4
+  instants  "mark", "solver" (a "region" named by its field), the END with
+            nothing open, lp_send, lp_recv = 5
   counters  3 power samples x 2 fields (watts in W, temp in C) = 6
   flows  Send->Recv, Isend->Recv, Send->Wait (via the Irecv's request),
          lp_send->lp_recv, Send->Waitall (a wildcard Irecv resolved by the
          Waitall's status), and the two messages of the Sendrecv pair = 7,
          all with both ends; the send to MPI_PROC_NULL makes none
   overlap  the Irecv overlaps the Isend on t0: one child lane track
-  tables  26 records: 2 phase begins, 3 phase ends, ... every record."""
+  tables  27 records: 2 phase begins, 3 phase ends, ... every record."""
 import collections
 import csv
 import gzip
@@ -34,10 +35,10 @@ def expect(what, got, want):
         failures.append("%s: got %r, want %r" % (what, got, want))
 
 
-WALK = {"begin": 15, "end": 15, "instant": 4, "counter": 6, "open_at_end": 0, "flows": 7, "flows_one_end": 0}
+WALK = {"begin": 15, "end": 15, "instant": 5, "counter": 6, "open_at_end": 0, "flows": 7, "flows_one_end": 0}
 PER_TABLE = {"phase": 2, "phase_1": 3, "MPI_Send": 4, "MPI_Recv": 2, "MPI_Isend": 1, "MPI_Irecv": 2,
              "MPI_Wait": 1, "power": 3, "mark": 1, "lp_send": 1, "lp_recv": 1, "profile": 1, "untimed": 1,
-             "MPI_Waitall": 1, "MPI_Sendrecv": 2}
+             "MPI_Waitall": 1, "MPI_Sendrecv": 2, "region": 1}
 
 # Perfetto
 pf = os.path.join(D, "synth.pftrace")
@@ -53,6 +54,7 @@ try:
     expect("perfetto counter tracks", counts["counter_tracks"], 2)
     expect("perfetto MPI_Send slices", names["MPI_Send"], 4)
     expect("perfetto phase names (2 begins + the unmatched end)", names["phase"], 3)
+    expect("perfetto names from a name field", (names["solver"], names["region"]), (1, 0))
 except pftrace_walk.Problem as e:
     failures.append("perfetto: %s" % e)
 
@@ -62,7 +64,7 @@ for name in ("synth.json", "synth.json.gz"):
     doc = json.load(gzip.open(p) if name.endswith(".gz") else open(p))
     problem, events = target_checks.chrome_nesting(doc)
     expect(name + " nesting", problem, None)
-    expect(name + " events", events, 15 + 15 + 4 + 6)
+    expect(name + " events", events, 15 + 15 + 5 + 6)
     ph = collections.Counter(e["ph"] for e in doc["traceEvents"])
     expect(name + " flow starts", ph["s"], 7)
     expect(name + " flow ends", ph["f"], 7)
@@ -79,7 +81,7 @@ problem, kinds, nloc = target_checks.otf2_events(os.path.join(D, "synth.otf2"))
 expect("otf2 problem", problem, None)
 if kinds is not None:
     # 7 matched messages: each a send and a receive record
-    expect("otf2 events", dict(kinds), {"ENTER": 19, "LEAVE": 19, "METRIC": 6, "MPI_SEND": 7, "MPI_RECV": 7})
+    expect("otf2 events", dict(kinds), {"ENTER": 20, "LEAVE": 20, "METRIC": 6, "MPI_SEND": 7, "MPI_RECV": 7})
     # t0 + its lane, t1, gpu0, lp.0, lp.1
     expect("otf2 locations", nloc, 6)
     g = subprocess.run(["otf2-print", "-G", os.path.join(D, "synth.otf2", "traces.otf2")],
@@ -91,7 +93,7 @@ if kinds is not None:
 # Paraver
 problem, records = target_checks.paraver_check(os.path.join(D, "synth.prv"))
 expect("paraver problem", problem, None)
-expect("paraver records", records, 40)
+expect("paraver records", records, 41)
 
 # SQLite: counts per table, and the strings and locations tables
 con = sqlite3.connect(os.path.join(D, "synth.sqlite"))

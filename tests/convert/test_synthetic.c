@@ -10,7 +10,7 @@
 #include "model/dataset.h"
 
 enum { S_PHASE_B, S_PHASE_E, S_SEND, S_RECV, S_ISEND, S_IRECV, S_WAIT, S_POWER, S_MARK, S_LP_SEND, S_LP_RECV,
-       S_PROFILE, S_UNTIMED, S_WAITALL, S_SENDRECV, N_SCHEMAS };
+       S_PROFILE, S_UNTIMED, S_WAITALL, S_SENDRECV, S_REGION, N_SCHEMAS };
 
 static const pw_field f_none[] = {{"x", PW_T_I64, NULL, NULL}};
 static const pw_field f_send[] = {{"end", PW_T_I64, "ns", NULL}, {"dest", PW_T_I64, NULL, NULL},
@@ -31,6 +31,7 @@ static const pw_field f_waitall[] = {{"end", PW_T_I64, "ns", NULL}, {"requests",
 static const pw_field f_sendrecv[] = {{"end", PW_T_I64, "ns", NULL},     {"dest", PW_T_I64, NULL, NULL},
                                       {"sendtag", PW_T_I64, NULL, NULL}, {"source", PW_T_I64, NULL, NULL},
                                       {"recvtag", PW_T_I64, NULL, NULL}, {"comm", PW_T_I64, NULL, NULL}};
+static const pw_field f_region[] = {{"name", PW_T_STR, NULL, NULL}}; /* names the instant */
 static const pw_field f_status[] = {{"source", PW_T_I64, NULL, NULL}, {"tag", PW_T_I64, NULL, NULL}};
 
 static const struct syn_schema {
@@ -47,6 +48,7 @@ static const struct syn_schema {
     [S_LP_RECV] = {"lp_recv", PW_REC_MESSAGE, f_lp_recv, 1},
     [S_PROFILE] = {"profile", PW_REC_VALUE, f_none, 1}, [S_UNTIMED] = {"untimed", PW_REC_INSTANT, f_none, 1},
     [S_WAITALL] = {"MPI_Waitall", PW_REC_SPAN, f_waitall, 3}, [S_SENDRECV] = {"MPI_Sendrecv", PW_REC_SPAN, f_sendrecv, 6},
+    [S_REGION] = {"region", PW_REC_INSTANT, f_region, 1},
 };
 
 /* Locations: 0 node, 1 rank.0, 2 t0, 3 rank.1, 4 t1, 5 gpu0, 6 lp.0, 7 lp.1 */
@@ -67,6 +69,7 @@ static const syn_rec recs[] = {
     {2, S_ISEND, PW_CLOCK_NS, 100, {200, 1, 6, 0, 77}, 0, NULL},
     {2, S_IRECV, PW_CLOCK_NS, 150, {260, 1, 9, 0, 78}, 0, NULL}, /* overlaps the Isend */
     {2, S_MARK, PW_CLOCK_NS, 270, {0}, 0, "hello, \"world\""},
+    {2, S_REGION, PW_CLOCK_NS, 280, {0}, 0, "solver"},
     {2, S_WAIT, PW_CLOCK_NS, 300, {320, 78}, 0, NULL},
     {2, S_PHASE_E, PW_CLOCK_NS, 400, {0}, 0, NULL},
     {2, S_PHASE_E, PW_CLOCK_NS, 410, {0}, 0, NULL}, /* nothing open */
