@@ -44,7 +44,7 @@ typedef struct prv_writer {
     uint32_t cap_values;
     int64_t t0, last;
     int started;
-    uint64_t raised, rounded;
+    uint64_t raised, rounded, flows;
     const char *base;
 } prv_writer;
 
@@ -151,6 +151,7 @@ static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev,
         w->raised++;
     }
     w->last = time;
+    w->flows += (ev->flow_out != 0);
     switch (ev->kind) {
     case PW_TL_INSTANT:
         if (!prv_value(w, ev->name))
@@ -282,6 +283,7 @@ pw_status pw_convert_paraver(pw_dataset *ds, const char *out, pw_convert_report 
         s = pw_fail_errno(err, out, "write failed");
     pw_convert_note(rep, "times that went back, raised to keep Paraver's order", w.raised, 0);
     pw_convert_note(rep, "sample values rounded to integers", w.rounded, 0);
+    pw_convert_note(rep, "matched messages (Paraver communication records are not written)", w.flows, 0);
     for (uint32_t i = 1; i <= w.n_tracks; i++)
         free(w.tracks[i].stack);
     pw_outbuf_free(&w.out);
