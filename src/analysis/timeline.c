@@ -59,6 +59,7 @@ typedef struct pw_timeline {
     uint64_t seq;
     tl_flows flows;
     uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples, raised;
+    int foreign; /* a cursor yielded records of another location */
 } pw_timeline;
 
 static pw_status tl_nomem(pw_timeline *tl, pw_error *err)
@@ -550,12 +551,15 @@ static pw_status tl_location(pw_timeline *tl, uint32_t loc, uint64_t *in, pw_err
     pw_error e;
     while (s == PW_OK && pw_cursor_next(c, &rec, &e) == PW_OK) {
         ++*in;
+        tl->foreign |= rec->location != loc;
         s = draw_record(tl, rec, err);
     }
     pw_cursor_close(c);
     if (s == PW_OK)
         s = flush_ends(tl, INT64_MAX, err);
-    if (s == PW_OK && tl->sink->location_done)
+    /* Only while every cursor has yielded records of its own location is a
+     * location known to be done (a ROSS file's cursor yields many LPs). */
+    if (s == PW_OK && tl->sink->location_done && !tl->foreign)
         s = tl->sink->location_done(tl->sink->ctx, loc, err);
     return s;
 }

@@ -69,7 +69,8 @@ typedef struct pw_tl_sink {
     /* Called once after the last event, while names still live (writers
      * whose definitions come last); may be NULL. */
     pw_status (*finish)(void *ctx, const pw_names *names, pw_error *err);
-    /* pw_timeline_run_by_location only: location loc has no more events;
+    /* pw_timeline_run_by_location only: location loc has no more events
+     * (called only while every cursor yields its own location's records);
      * may be NULL. */
     pw_status (*location_done)(void *ctx, uint32_t loc, pw_error *err);
 } pw_tl_sink;

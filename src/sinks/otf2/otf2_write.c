@@ -236,20 +236,44 @@ static int region_ref(ot_writer *w, uint32_t name, uint32_t *ref)
     return 1;
 }
 
+/* The OTF2 location drawing track `id`.  Its writer was closed when its
+ * dataset location was done; should a record of another location's cursor
+ * (ROSS files hold many LPs) still come for it, it goes on in a new OTF2
+ * location of the same name, with the open slices carried over. */
+static ot_loc *ot_loc_of(ot_writer *w, uint32_t id)
+{
+    struct ot_track *t = &w->tracks[id];
+    if (w->locs[t->loc - 1].w)
+        return &w->locs[t->loc - 1];
+    if (!pw_grow_zeroed((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
+        return NULL;
+    ot_loc *old = &w->locs[t->loc - 1], *l = &w->locs[w->n_locs];
+    *l = *old;
+    old->stack = NULL;
+    old->n_stack = old->cap_stack = 0;
+    l->events = 0;
+    l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs);
+    if (!l->w)
+        return NULL;
+    t->loc = ++w->n_locs;
+    return l;
+}
+
 static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
     (void)nm;
     ot_writer *w = ctx;
     const struct ot_track *t = &w->tracks[ev->track];
     OTF2_ErrorCode rc = OTF2_SUCCESS;
+    ot_loc *l = ot_loc_of(w, ev->kind == PW_TL_COUNTER ? t->owner : ev->track);
+    if (!l)
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer: %s", ot_last_error);
     if (ev->kind == PW_TL_COUNTER) {
-        ot_loc *l = &w->locs[w->tracks[t->owner].loc - 1];
         OTF2_Type type = OTF2_TYPE_DOUBLE;
         OTF2_MetricValue v = {.floating_point = ev->value};
         rc = OTF2_EvtWriter_Metric(l->w, NULL, ot_time(w, l, ev->t), t->loc - 1, 1, &type, &v);
         l->events++;
     } else {
-        ot_loc *l = &w->locs[t->loc - 1];
         OTF2_TimeStamp ts = ot_time(w, l, ev->t);
         uint32_t region = 0;
         if (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region))
@@ -269,7 +293,7 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
         }
     }
     if (rc != OTF2_SUCCESS)
-        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: %s", OTF2_Error_GetDescription(rc));
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: %s", ot_last_error[0] ? ot_last_error : OTF2_Error_GetDescription(rc));
     return PW_OK;
 }
 
@@ -379,9 +403,7 @@ static pw_status ot_location_done(void *ctx, uint32_t loc, pw_error *err)
         ot_loc *l = &w->locs[w->open_from];
         if (OTF2_Archive_CloseEvtWriter(w->archive, l->w) != OTF2_SUCCESS)
             return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
-        l->w = NULL;
-        free(l->stack);
-        l->stack = NULL;
+        l->w = NULL; /* its stack stays: ot_loc_of may carry it over */
     }
     return PW_OK;
 }
@@ -399,12 +421,11 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err)
     pw_status s = ot_add_empty_locations(w, err);
     w->closed = 1;
     for (uint32_t i = 0; i < w->n_locs; i++) {
-        if (!w->locs[i].w)
-            continue;
-        if (OTF2_Archive_CloseEvtWriter(w->archive, w->locs[i].w) != OTF2_SUCCESS && s == PW_OK)
+        free(w->locs[i].stack);
+        w->locs[i].stack = NULL;
+        if (w->locs[i].w && OTF2_Archive_CloseEvtWriter(w->archive, w->locs[i].w) != OTF2_SUCCESS && s == PW_OK)
             s = pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
         w->locs[i].w = NULL;
-        free(w->locs[i].stack);
     }
     OTF2_Archive_CloseEvtFiles(w->archive);
     OTF2_Archive_OpenDefFiles(w->archive);
