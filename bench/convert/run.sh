@@ -1,48 +1,64 @@
 #!/bin/sh
-# run.sh — the converter benchmark: a synthetic ovni trace (gen_ovni.c,
-# generated under bench/out/, never committed) converted to Perfetto and
-# to OTF2, with records/s and peak RSS (/usr/bin/time -v), next to a bare
-# scan of the same bytes (cat > /dev/null) and `perfweave stats`.
-#   usage: bench/convert/run.sh [THREADS] [EVENTS_PER_THREAD]
+# bench/convert/run.sh [OVNI_EVENTS] [STREAMS] [ROSS_MB] — converting the
+# readers' large synthetic traces (bench/ovni's gen_ovni_trace, bench/ross's
+# gen_ross; generated under bench/out/, shared with those benches) to
+# Perfetto and to OTF2: records/s, MB/s and peak RSS of each, next to the
+# bare scan of the same bytes, and the Perfetto file's bytes per event.
+# Each row is followed by the rate per CPU second, which stays meaningful
+# when other work shares the machine.
 # Targets (issue 7): >= 10 M records/s to Perfetto on one thread, peak RSS
-# <= 128 MB at any size, <= 20 bytes per event in the .pftrace.  The rate
-# per CPU second is printed too: on a shared machine wall time mostly
-# measures the neighbours.
+# <= 128 MB at any size, <= 20 bytes per event on the ovni trace.
 set -eu
-THREADS=${1:-8}
-EVENTS=${2:-2000000}
-PW=${PW:-build/release/perfweave}
-OUT=bench/out/convert
-mkdir -p "$OUT"
-cc -O2 -o "$OUT/gen_ovni" bench/convert/gen_ovni.c
-TRACE="$OUT/trace-${THREADS}x${EVENTS}"
-if [ ! -d "$TRACE" ]; then
-    echo "generating $THREADS threads x $EVENTS events in $TRACE"
-    "$OUT/gen_ovni" "$TRACE" "$THREADS" "$EVENTS"
-fi
-RECORDS=$((THREADS * EVENTS))
-BYTES=$(du -sb "$TRACE" | cut -f1)
-echo "trace: $RECORDS records, $BYTES bytes"
+EVENTS=${1:-16000000}
+STREAMS=${2:-12}
+ROSS_MB=${3:-256}
+B=${BUILD:-build/release}
+. bench/measure.sh
 
-# measure NAME COMMAND...: wall seconds and peak RSS of one run
-measure() {
-    name=$1
-    shift
-    /usr/bin/time -v "$@" 2> "$OUT/time.txt" > /dev/null || { cat "$OUT/time.txt"; exit 1; }
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$OUT/time.txt")
-    cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$OUT/time.txt")
-    rss=$(awk -F': ' '/Maximum resident set size/ {print int($2 / 1024)}' "$OUT/time.txt")
-    rate=$(awk -v r="$RECORDS" -v w="$wall" 'BEGIN { if (w > 0) printf "%.1f", r / w / 1e6; else print "inf" }')
-    cpurate=$(awk -v r="$RECORDS" -v w="$cpu" 'BEGIN { if (w > 0) printf "%.1f", r / w / 1e6; else print "inf" }')
-    printf '%-20s %6.2f s wall %7s M rec/s | %6.2f s cpu %7s M rec/s | peak RSS %4d MB\n' \
-        "$name" "$wall" "$rate" "$cpu" "$cpurate" "$rss"
+# cpu_rate LABEL ITEMS COMMAND...: items per CPU second (user + system)
+cpu_rate() {
+    label=$1; items=$2; shift 2
+    log=$(mktemp)
+    /usr/bin/time -v "$@" >/dev/null 2>"$log" || true
+    awk -v label="$label" -v items="$items" '
+        /User time|System time/ { s += $NF }
+        END { if (s <= 0) s = 0.001;
+              printf "%-22s %8.2f s cpu %8.1f M items/cpu-s\n", label, s, items / s / 1e6 }' "$log"
+    rm -f "$log"
 }
 
-measure "bare scan (cat)" sh -c "find '$TRACE' -name '*.obs' -exec cat {} + > /dev/null"
-measure "stats -j 1" "$PW" stats "$TRACE/ovni" -j 1 -q
-measure "convert perfetto" "$PW" convert "$TRACE/ovni" -o "$OUT/bench.pftrace" -q -j 1
-PF=$(stat -c %s "$OUT/bench.pftrace")
-awk -v b="$PF" -v r="$RECORDS" 'BEGIN { printf "perfetto file: %d bytes, %.2f bytes/event\n", b, b / r }'
-rm -rf "$OUT/bench.otf2"
-measure "convert otf2" "$PW" convert "$TRACE/ovni" -o "$OUT/bench.otf2" -q -j 1
-rm -rf "$OUT/bench.otf2" "$OUT/bench.pftrace"
+# convert_both NAME INPUT RECORDS BYTES: to Perfetto and to OTF2
+convert_both() {
+    name=$1; in=$2; records=$3; bytes=$4
+    rm -rf "bench/out/$name.otf2"
+    measure "convert perfetto" "$records" "$bytes" "$B/perfweave" convert "$in" -o "bench/out/$name.pftrace" -q
+    cpu_rate "  (per cpu second)" "$records" "$B/perfweave" convert "$in" -o "bench/out/$name.pftrace" -q
+    awk -v b="$(wc -c < "bench/out/$name.pftrace")" -v r="$records" \
+        'BEGIN { printf "  perfetto file: %.0f MB, %.2f bytes per record\n", b / 1e6, b / r }'
+    measure "convert otf2" "$records" "$bytes" "$B/perfweave" convert "$in" -o "bench/out/$name.otf2" -q
+    rm -rf "bench/out/$name.otf2"
+    cpu_rate "  (per cpu second)" "$records" "$B/perfweave" convert "$in" -o "bench/out/$name.otf2" -q
+    rm -rf "bench/out/$name.otf2" "bench/out/$name.pftrace"
+}
+
+OVNI=bench/out/ovni-$EVENTS-$STREAMS
+[ -d "$OVNI" ] || "$B/bench/ovni/gen_ovni_trace" "$OVNI" "$EVENTS" "$STREAMS"
+files=$(find "$OVNI" -name stream.obs | sort)
+bytes=$(cat $files | wc -c)
+events=$("$B/bench/ovni/bare_scan_ovni" $files | cut -d' ' -f1)
+echo "ovni: $events events, $((bytes / 1000000)) MB in $STREAMS streams ($(nproc) cores)"
+measure "bare scan (1 thread)" "$events" "$bytes" "$B/bench/ovni/bare_scan_ovni" $files
+convert_both convert-ovni "$OVNI" "$events" "$bytes"
+
+ROSS=bench/out/ross-$ROSS_MB-$ROSS_MB
+if [ ! -d "$ROSS" ]; then
+    mkdir -p "$ROSS"
+    "$B/bench/ross/gen_ross" "$ROSS" bench "$ROSS_MB" "$ROSS_MB"
+fi
+for f in "$ROSS/bench-gvt.bin" "$ROSS/bench-evtrace.bin"; do
+    bytes=$(wc -c < "$f")
+    records=$("$B/bench/ross/bare_scan_ross" "$f" | cut -d' ' -f1)
+    echo "ross $(basename "$f"): $records records, $((bytes / 1000000)) MB"
+    measure "bare scan (1 thread)" "$records" "$bytes" "$B/bench/ross/bare_scan_ross" "$f"
+    convert_both "convert-$(basename "$f" .bin)" "$f" "$records" "$bytes"
+done

@@ -59,7 +59,6 @@ typedef struct pw_timeline {
     uint64_t seq;
     tl_flows flows;
     uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples, raised;
-    int foreign; /* a cursor yielded records of another location */
 } pw_timeline;
 
 static pw_status tl_nomem(pw_timeline *tl, pw_error *err)
@@ -536,31 +535,108 @@ pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_rep
     return tl_end(&tl, in, s, rep, err);
 }
 
-/* One location's records, then its pending ends and location_done.  A
- * location that cannot be opened or read further is already a diagnostic
- * (as in the merge); the others go on. */
-static pw_status tl_location(pw_timeline *tl, uint32_t loc, uint64_t *in, pw_error *err)
+/* Locations drawn per pass when cursors yield records of other locations:
+ * OTF2 keeps ~4.5 MiB of buffers per open location. */
+#define TL_PASS_LOCATIONS 16
+
+/* Opens location i's cursor; damage that stops it is a diagnostic (as in
+ * the merge), so NULL with PW_OK means "skip it". */
+static pw_status tl_cursor(pw_timeline *tl, uint32_t i, pw_cursor **c, pw_error *err)
 {
-    pw_cursor *c;
-    pw_status s = pw_cursor_open(tl->ds, loc, &c, err);
+    pw_status s = pw_cursor_open(tl->ds, i, c, err);
     if (s == PW_E_DATA || s == PW_E_IO) {
         pw_ds_diag_error(tl->ds, PW_SEV_ERROR, "unreadable", err);
+        *c = NULL;
         return PW_OK;
     }
+    return s;
+}
+
+/* Draws the records of cursor location i whose location's pass is `pass`
+ * (pass_of NULL: all of them). */
+static pw_status tl_draw_cursor(pw_timeline *tl, uint32_t i, const uint32_t *pass_of, uint32_t pass, uint64_t *in,
+                                pw_error *err)
+{
+    pw_cursor *c;
+    pw_status s = tl_cursor(tl, i, &c, err);
     const pw_record *rec;
     pw_error e;
-    while (s == PW_OK && pw_cursor_next(c, &rec, &e) == PW_OK) {
+    while (s == PW_OK && c && pw_cursor_next(c, &rec, &e) == PW_OK) {
+        if (pass_of && pass_of[rec->location] != pass)
+            continue;
         ++*in;
-        tl->foreign |= rec->location != loc;
         s = draw_record(tl, rec, err);
     }
     pw_cursor_close(c);
-    if (s == PW_OK)
-        s = flush_ends(tl, INT64_MAX, err);
-    /* Only while every cursor has yielded records of its own location is a
-     * location known to be done (a ROSS file's cursor yields many LPs). */
-    if (s == PW_OK && tl->sink->location_done && !tl->foreign)
+    return s;
+}
+
+/* Does some cursor yield records of another location (ROSS: one file's
+ * cursor yields many LPs)?  Its first record tells. */
+static pw_status tl_probe_foreign(pw_timeline *tl, int *foreign, pw_error *err)
+{
+    *foreign = 0;
+    for (uint32_t i = 0; i < tl->ds->n_locs && !*foreign; i++) {
+        pw_cursor *c;
+        pw_status s = tl->ds->locs[i].has_records ? tl_cursor(tl, i, &c, err) : PW_OK;
+        if (s != PW_OK)
+            return s;
+        const pw_record *rec;
+        pw_error e;
+        if (tl->ds->locs[i].has_records && c && pw_cursor_next(c, &rec, &e) == PW_OK)
+            *foreign = rec->location != i;
+        if (tl->ds->locs[i].has_records)
+            pw_cursor_close(c);
+    }
+    return PW_OK;
+}
+
+/* Which pass draws each location: TL_PASS_LOCATIONS of the locations that
+ * records carry per pass (pass_of[loc] from 1; 0: no records). */
+static pw_status tl_census(pw_timeline *tl, uint32_t *pass_of, uint32_t *n_passes, pw_error *err)
+{
+    pw_status s = PW_OK;
+    for (uint32_t i = 0; s == PW_OK && i < tl->ds->n_locs; i++) {
+        pw_cursor *c = NULL;
+        if (tl->ds->locs[i].has_records)
+            s = tl_cursor(tl, i, &c, err);
+        const pw_record *rec;
+        pw_error e;
+        while (s == PW_OK && c && pw_cursor_next(c, &rec, &e) == PW_OK)
+            pass_of[rec->location] = 1;
+        pw_cursor_close(c);
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < tl->ds->n_locs; i++)
+        if (pass_of[i])
+            pass_of[i] = k++ / TL_PASS_LOCATIONS + 1;
+    *n_passes = (k + TL_PASS_LOCATIONS - 1) / TL_PASS_LOCATIONS;
+    return s;
+}
+
+/* A pass is over: its slices end, its locations are done. */
+static pw_status tl_pass_done(pw_timeline *tl, uint32_t loc, pw_error *err)
+{
+    pw_status s = flush_ends(tl, INT64_MAX, err);
+    if (s == PW_OK && tl->sink->location_done)
         s = tl->sink->location_done(tl->sink->ctx, loc, err);
+    return s;
+}
+
+/* Foreign records: every cursor is read once per pass, and each pass
+ * draws TL_PASS_LOCATIONS locations, so memory stays bounded. */
+static pw_status tl_run_passes(pw_timeline *tl, uint64_t *in, pw_error *err)
+{
+    uint32_t n_passes = 0, *pass_of = calloc(tl->ds->n_locs ? tl->ds->n_locs : 1, sizeof *pass_of);
+    pw_status s = pass_of ? tl_census(tl, pass_of, &n_passes, err) : tl_nomem(tl, err);
+    for (uint32_t p = 1; s == PW_OK && p <= n_passes; p++) {
+        for (uint32_t i = 0; s == PW_OK && i < tl->ds->n_locs; i++)
+            if (tl->ds->locs[i].has_records)
+                s = tl_draw_cursor(tl, i, pass_of, p, in, err);
+        if (s == PW_OK)
+            s = tl_pass_done(tl, UINT32_MAX, err);
+    }
+    free(pass_of);
     return s;
 }
 
@@ -569,9 +645,18 @@ pw_status pw_timeline_run_by_location(pw_dataset *ds, const pw_tl_sink *sink, pw
 {
     pw_timeline tl;
     uint64_t in = 0;
+    int foreign = 0;
     pw_status s = tl_init(&tl, ds, sink, err);
-    for (size_t i = 0; s == PW_OK && i < ds->n_locs; i++)
-        if (ds->locs[i].has_records)
-            s = tl_location(&tl, (uint32_t)i, &in, err);
+    if (s == PW_OK)
+        s = tl_probe_foreign(&tl, &foreign, err);
+    if (s == PW_OK && foreign)
+        s = tl_run_passes(&tl, &in, err);
+    for (uint32_t i = 0; s == PW_OK && !foreign && i < ds->n_locs; i++) {
+        if (!ds->locs[i].has_records)
+            continue;
+        s = tl_draw_cursor(&tl, i, NULL, 0, &in, err);
+        if (s == PW_OK)
+            s = tl_pass_done(&tl, i, err);
+    }
     return tl_end(&tl, in, s, rep, err);
 }

@@ -69,9 +69,9 @@ typedef struct pw_tl_sink {
     /* Called once after the last event, while names still live (writers
      * whose definitions come last); may be NULL. */
     pw_status (*finish)(void *ctx, const pw_names *names, pw_error *err);
-    /* pw_timeline_run_by_location only: location loc has no more events
-     * (called only while every cursor yields its own location's records);
-     * may be NULL. */
+    /* pw_timeline_run_by_location only: the locations drawn since the last
+     * call have no more events (loc: the one location, or UINT32_MAX for a
+     * pass over several); may be NULL. */
     pw_status (*location_done)(void *ctx, uint32_t loc, pw_error *err);
 } pw_tl_sink;
 
@@ -105,7 +105,10 @@ pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_rep
  * in its file order) instead of merged in time: for writers that keep
  * per-location state open (OTF2's buffers) and can close it when told
  * location_done, so memory stays flat in the number of locations too.
- * Message matching does not depend on the order across locations. */
+ * When cursors yield records of other locations (ROSS: a file's cursor
+ * yields many LPs), every cursor is read once per pass and each pass draws
+ * a bounded group of locations.  Message matching does not depend on the
+ * order across locations.  (Damage met is then noted once per pass.) */
 pw_status pw_timeline_run_by_location(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
                                       pw_error *err);
 #endif
