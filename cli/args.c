@@ -89,6 +89,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
             a->quiet = 1;
         } else if (!strcmp(s, "-o") && (cmd->wants & CLI_WANT_OUTPUT) && more) {
             a->output = argv[++i];
+        } else if (!strcmp(s, "--to") && (cmd->wants & CLI_WANT_TARGET) && more) {
+            a->to = argv[++i];
         } else if (!strcmp(s, "--format") && more) {
             a->opt.format = argv[++i];
         } else if (!strcmp(s, "-j") && more) {

@@ -19,6 +19,7 @@ enum {
 typedef struct cli_args {
     const char *path;
     const char *output;   /* -o FILE, or NULL for stdout */
+    const char *to;       /* convert --to NAME, or NULL */
     int json, csv, jsonl; /* output styles */
     int locations;        /* info --locations */
     int quiet;            /* no progress bar */
@@ -32,7 +33,8 @@ enum {
     CLI_WANT_CSV = 2,
     CLI_WANT_JSONL = 4,
     CLI_WANT_OUTPUT = 8,
-    CLI_WANT_LOCATIONS = 16
+    CLI_WANT_LOCATIONS = 16,
+    CLI_WANT_TARGET = 32
 };
 
 typedef struct cli_command {
@@ -43,7 +45,7 @@ typedef struct cli_command {
     int (*run)(cli_args *a);
 } cli_command;
 
-extern const cli_command cli_info, cli_dump, cli_stats, cli_check;
+extern const cli_command cli_info, cli_dump, cli_stats, cli_check, cli_convert;
 
 /* Parses argv (after the subcommand); returns -1 to go on, or an exit code
  * (help printed: 0; bad usage: 2). */

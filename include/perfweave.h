@@ -404,6 +404,50 @@ pw_status pw_dump_close(pw_dump *d, pw_error *err);
  * diagnostics, as with pw_merge. */
 pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* Converters                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Output formats for pw_convert, by name: "perfetto" (.pftrace), "chrome"
+ * (.json, .json.gz), "otf2" (a directory with traces.otf2), "paraver"
+ * (.prv + .pcf + .row), "csv" (a directory, one file per record type),
+ * "sqlite" (.sqlite, .db).  A target missing from this build (no libotf2)
+ * is still listed; converting to it fails with PW_E_USAGE. */
+size_t pw_convert_target_count(void);
+const char *pw_convert_target_name(size_t i);
+const char *pw_convert_target_description(size_t i);
+/* The target an output path's extension implies, or NULL. */
+const char *pw_convert_target_for_path(const char *out);
+
+/* One line of a conversion's account: records a target could not hold
+ * (lost = 1: not written) or wrote in another form (lost = 0), e.g. "span
+ * ends with no open span, written as instants". */
+typedef struct pw_convert_item {
+    const char *what; /* static text */
+    uint64_t count;
+    int lost;
+} pw_convert_item;
+
+#define PW_CONVERT_MAX_ITEMS 32
+
+/* The account of a conversion: records_in = records_out + the counts of
+ * the lost items.  Nothing is dropped without an item saying so. */
+typedef struct pw_convert_report {
+    const char *target;
+    uint64_t records_in;
+    uint64_t records_out;
+    uint64_t bytes_out;    /* size of what was written (files summed) */
+    size_t n_items;
+    pw_convert_item items[PW_CONVERT_MAX_ITEMS];
+} pw_convert_report;
+
+/* Streams every record of ds, merged in time order, into `out` as
+ * `target` (NULL: from out's extension).  Memory stays flat in the record
+ * count.  Damage met while reading becomes diagnostics of ds; what could
+ * be read is written.  rep may be NULL. */
+pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
+                     pw_error *err);
+
 #ifdef __cplusplus
 }
 #endif

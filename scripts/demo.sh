@@ -1,6 +1,7 @@
 #!/bin/sh
 # demo.sh — runs perfweave info and stats on every example under
-# examples/<format>/<name>/ (a directory or a file).
+# examples/<format>/<name>/ (a directory or a file), then converts each
+# to a Perfetto trace under build/demo/.
 set -eu
 PW=${PW:-build/release/perfweave}
 for ex in examples/*/*; do
@@ -12,3 +13,13 @@ for ex in examples/*/*; do
     "$PW" stats "$ex"
     echo
 done
+# Every example also becomes a Perfetto trace (convert streams any format).
+mkdir -p build/demo
+for ex in examples/*/*; do
+    case "$ex" in *.md|*.txt) continue ;; esac
+    out="build/demo/$(basename "$ex").pftrace"
+    echo "== perfweave convert $ex -o $out"
+    "$PW" convert "$ex" -o "$out"
+done
+echo
+echo "Open the .pftrace files under build/demo/ at https://ui.perfetto.dev (\"Open trace file\")."

@@ -25,4 +25,6 @@ static inline void pw_dump_format(const pw_dump *d, pw_outbuf *o, const pw_recor
     else
         pw_dump_text_record(d, o, rec);
 }
+/* A field value as JSON (null when absent; also used by the Chrome writer). */
+void pw_jsonl_value(pw_outbuf *o, const pw_value *v);
 #endif

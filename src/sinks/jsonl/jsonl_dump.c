@@ -2,7 +2,6 @@
  * present field under its schema name.  Integers stay raw (no labels). */
 #include "sinks/dump/dump.h"
 
-static void jsonl_value(pw_outbuf *o, const pw_value *v);
 
 static void jsonl_string(pw_outbuf *o, const char *s, size_t n)
 {
@@ -28,12 +27,12 @@ static void jsonl_items(pw_outbuf *o, const pw_value *v)
             pw_out_str(o, v->v.list.fields[i].name);
             pw_out_str(o, "\":");
         }
-        jsonl_value(o, it);
+        pw_jsonl_value(o, it);
     }
     pw_out_char(o, object ? '}' : ']');
 }
 
-static void jsonl_value(pw_outbuf *o, const pw_value *v)
+void pw_jsonl_value(pw_outbuf *o, const pw_value *v)
 {
     if (!v->present) {
         pw_out_str(o, "null");
@@ -81,7 +80,7 @@ void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
         pw_out_str(o, ",\"");
         pw_out_str(o, sc->fields[i].name);
         pw_out_str(o, "\":");
-        jsonl_value(o, &vals[i]);
+        pw_jsonl_value(o, &vals[i]);
     }
     pw_out_str(o, "}\n");
 }

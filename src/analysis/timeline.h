@@ -1,0 +1,114 @@
+/* timeline.h — turns the merged record stream of any dataset into what
+ * timeline viewers draw: tracks (process, thread, child, counter) and
+ * events on them (slice begin/end, instant, counter value) with flows.
+ * The Perfetto and Chrome writers are thin encoders of this stream, so a
+ * new input format converts with no per-format code.
+ *
+ * How records map, from their schema (timeline_schema.c):
+ *   BEGIN / END   slices on a track per (location, group).  The group is the
+ *                 type name without a trailing '[' or ']' ("6W[" -> "6W");
+ *                 the empty group is the thread track itself.  An END with
+ *                 no open slice in its group becomes an instant (counted).
+ *   SPAN          a slice whose end is the field "end" (same clock) or
+ *                 "duration"/"dur"; overlapping spans go to child lanes so
+ *                 every track nests.  Ends are emitted in time order.
+ *   INSTANT, MESSAGE   instants.  ovni: a lowercase/uppercase value pair of
+ *                 one model category ("6Wt"/"6WT", not model 'O') is a
+ *                 begin/end pair in that category's group.
+ *   SAMPLE        one counter track per (location, schema, numeric field),
+ *                 with the field's unit.
+ *   VALUE, META, untimed records   not representable: counted as lost.
+ * Flows (MPI messages): a schema with a field "dest" sends, one with
+ * "source" receives ("tag", "comm" optional; "request" on a receive posts
+ * it, a schema with only "request" completes it) — see msgmatch.h.
+ * A text field "name" (HPCToolkit frames, say) names the slice or instant
+ * instead of the record type.  Virtual time is drawn as ns x
+ * PW_TL_VT_SCALE. */
+#ifndef PW_ANALYSIS_TIMELINE_H
+#define PW_ANALYSIS_TIMELINE_H
+#include "analysis/msgmatch.h"
+#include "analysis/names.h"
+#include "model/dataset.h"
+
+#define PW_TL_VT_SCALE 1000.0
+
+typedef enum pw_tl_track_kind { PW_TL_PROCESS, PW_TL_THREAD, PW_TL_CHILD, PW_TL_COUNTER_TRACK } pw_tl_track_kind;
+
+typedef struct pw_tl_track {
+    uint32_t id;     /* 1, 2, ... in declaration order */
+    uint32_t parent; /* 0: none */
+    pw_tl_track_kind kind;
+    uint32_t location; /* dataset location it belongs to */
+    uint32_t name;     /* name id */
+    const char *unit;  /* counters: the field's unit, or NULL */
+} pw_tl_track;
+
+typedef enum pw_tl_kind { PW_TL_BEGIN, PW_TL_END, PW_TL_INSTANT, PW_TL_COUNTER } pw_tl_kind;
+
+typedef struct pw_tl_event {
+    pw_tl_kind kind;
+    uint32_t track;
+    uint32_t location; /* whose record it is */
+    uint32_t name;     /* BEGIN and INSTANT: name id */
+    int64_t t;         /* ns */
+    double value;      /* COUNTER */
+    uint64_t flow_out; /* 0: none */
+    const pw_msg *msg_out; /* flow_out's message (comm, source, dest, tag) */
+    const uint64_t *flows_in; /* flows ending here */
+    const pw_msg *const *msgs_in; /* their messages */
+    size_t n_flows_in;
+    const pw_record *rec; /* NULL for the ends of SPAN records */
+} pw_tl_event;
+
+/* A writer: told of each track before its first event.  Both return
+ * PW_OK or an error (err set).  `names` resolves name ids. */
+typedef struct pw_tl_sink {
+    void *ctx;
+    pw_status (*track)(void *ctx, const pw_names *names, const pw_tl_track *tr, pw_error *err);
+    pw_status (*event)(void *ctx, const pw_names *names, const pw_tl_event *ev, pw_error *err);
+    /* Called once after the last event, while names still live (writers
+     * whose definitions come last); may be NULL. */
+    pw_status (*finish)(void *ctx, const pw_names *names, pw_error *err);
+    /* pw_timeline_run_by_location only: the locations drawn since the last
+     * call have no more events (loc: the one location, or UINT32_MAX for a
+     * pass over several); may be NULL. */
+    pw_status (*location_done)(void *ctx, uint32_t loc, pw_error *err);
+} pw_tl_sink;
+
+/* d as an int64, saturated (NaN: 0): a cast out of range is undefined. */
+static inline int64_t pw_tl_int64(double d)
+{
+    if (!(d == d))
+        return 0;
+    if (d >= 9.2e18)
+        return INT64_MAX;
+    if (d <= -9.2e18)
+        return INT64_MIN;
+    return (int64_t)d;
+}
+
+/* The location drawn as loc's process: its nearest PROCESS ancestor (or
+ * itself), else its top-level ancestor. */
+uint32_t pw_tl_process_of(const pw_dataset *ds, uint32_t loc);
+
+/* The MPI rank of loc: the id of its process location (its index when
+ * the id is unknown). */
+int64_t pw_tl_rank_of(const pw_dataset *ds, uint32_t loc);
+
+/* Runs the whole dataset (merged in time order) through the timeline into
+ * sink, and fills rep's counts and items (what could not be drawn, what
+ * was drawn in another form). */
+pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
+                          pw_error *err);
+
+/* The same drawing, one location after the other (in location order, each
+ * in its file order) instead of merged in time: for writers that keep
+ * per-location state open (OTF2's buffers) and can close it when told
+ * location_done, so memory stays flat in the number of locations too.
+ * When cursors yield records of other locations (ROSS: a file's cursor
+ * yields many LPs), every cursor is read once per pass and each pass draws
+ * a bounded group of locations.  Message matching does not depend on the
+ * order across locations.  (Damage met is then noted once per pass.) */
+pw_status pw_timeline_run_by_location(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
+                                      pw_error *err);
+#endif

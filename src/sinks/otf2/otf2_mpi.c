@@ -1,0 +1,110 @@
+/* otf2_mpi.c — MPI messages in OTF2.  Sub-communicator membership is not
+ * in the model, so every communicator is defined over all ranks and a
+ * message's peer is its rank as the format gave it. */
+#ifdef PW_HAVE_OTF2
+#include <stdlib.h>
+#include <string.h>
+
+#include "sinks/convert/convert.h"
+#include "sinks/otf2/otf2_mpi.h"
+
+void ot_mpi_free(ot_mpi *m)
+{
+    pw_keymap_free(&m->comms);
+    free(m->comm_values);
+    free(m->rank_loc);
+    memset(m, 0, sizeof *m);
+}
+
+static void see_rank(ot_mpi *m, int64_t rank)
+{
+    if (rank >= 0 && rank < OT_MAX_RANKS && (uint32_t)rank >= m->n_ranks)
+        m->n_ranks = (uint32_t)rank + 1;
+}
+
+int ot_mpi_location(ot_mpi *m, int64_t rank, uint32_t ref)
+{
+    if (rank < 0 || rank >= OT_MAX_RANKS)
+        return 1;
+    if (!pw_grow_zeroed((void **)&m->rank_loc, &m->cap_ranks, (uint32_t)rank, sizeof *m->rank_loc))
+        return 0;
+    if (!m->rank_loc[rank])
+        m->rank_loc[rank] = ref + 1;
+    return 1;
+}
+
+/* The comm ref of a communicator value, defined on first use; UINT32_MAX
+ * when memory runs out. */
+static uint32_t comm_ref(ot_mpi *m, int64_t comm)
+{
+    pw_key k = {{(uint64_t)comm, 0, 0, 0}};
+    int added;
+    uint64_t *v = pw_keymap_get(&m->comms, &k, m->n_comms, &added);
+    if (!v)
+        return UINT32_MAX;
+    if (added) {
+        if (!pw_grow_zeroed((void **)&m->comm_values, &m->cap_comms, m->n_comms, sizeof *m->comm_values))
+            return UINT32_MAX;
+        m->comm_values[m->n_comms++] = comm;
+    }
+    return (uint32_t)*v;
+}
+
+OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev,
+                             uint64_t *events)
+{
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    if (ev->msg_out) {
+        const pw_msg *s = ev->msg_out;
+        uint32_t c = comm_ref(m, s->comm);
+        if (c == UINT32_MAX)
+            return OTF2_ERROR_MEM_ALLOC_FAILED;
+        see_rank(m, s->source);
+        see_rank(m, s->dest);
+        rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, 0);
+        ++*events;
+    }
+    for (size_t i = 0; rc == OTF2_SUCCESS && i < ev->n_flows_in; i++) {
+        const pw_msg *r = ev->msgs_in[i];
+        uint32_t c = comm_ref(m, r->comm);
+        if (c == UINT32_MAX)
+            return OTF2_ERROR_MEM_ALLOC_FAILED;
+        see_rank(m, r->source);
+        see_rank(m, r->dest);
+        rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, 0);
+        ++*events;
+    }
+    m->events += ev->msg_out != NULL;
+    return rc;
+}
+
+void ot_mpi_definitions(const ot_mpi *m, OTF2_GlobalDefWriter *g, OTF2_StringRef *next_string)
+{
+    if (!m->n_comms)
+        return;
+    uint64_t *members = calloc(m->n_ranks ? m->n_ranks : 1, sizeof *members);
+    if (!members)
+        return;
+    /* rank r's location; a rank with none borrows location 0 */
+    for (uint32_t r = 0; r < m->n_ranks; r++)
+        members[r] = r < m->cap_ranks && m->rank_loc[r] ? m->rank_loc[r] - 1 : 0;
+    OTF2_StringRef s = (*next_string)++;
+    OTF2_GlobalDefWriter_WriteString(g, s, "MPI ranks");
+    OTF2_GlobalDefWriter_WriteGroup(g, 0, s, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, m->n_ranks, members);
+    for (uint32_t r = 0; r < m->n_ranks; r++)
+        members[r] = r;
+    s = (*next_string)++;
+    OTF2_GlobalDefWriter_WriteString(g, s, "all ranks");
+    OTF2_GlobalDefWriter_WriteGroup(g, 1, s, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                    m->n_ranks, members);
+    free(members);
+    for (uint32_t c = 0; c < m->n_comms; c++) {
+        char name[48];
+        snprintf(name, sizeof name, "communicator %lld", (long long)m->comm_values[c]);
+        s = (*next_string)++;
+        OTF2_GlobalDefWriter_WriteString(g, s, name);
+        OTF2_GlobalDefWriter_WriteComm(g, c, s, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    }
+}
+#endif

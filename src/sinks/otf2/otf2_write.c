@@ -1,0 +1,503 @@
+/* otf2_write.c — the timeline as an OTF2 archive, through libotf2:
+ * <out>/traces.otf2 (the anchor), traces.def and traces/ (event files).
+ *
+ * Thread and child tracks are OTF2 locations (CPU threads) grouped by
+ * their process track; slices are Enter/Leave of a region per name, an
+ * instant an Enter and Leave at one time (a zero-length region), a sample
+ * a Metric event on its thread's location (one metric class per counter
+ * track, with its unit).  Definitions are written at the end, when every
+ * name, region and event count is known; event buffers are flushed to disk
+ * as they fill, so memory stays flat.  Times that go back on a location
+ * (which OTF2 forbids) are raised to the location's last time and counted. */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sinks/convert/convert.h"
+
+#ifdef PW_HAVE_OTF2
+#include <otf2/otf2.h>
+
+#include "analysis/timeline.h"
+#include "sinks/otf2/otf2_mpi.h"
+
+typedef struct ot_loc {
+    OTF2_EvtWriter *w;
+    uint32_t track;     /* the track it draws (thread or child) */
+    uint32_t group;     /* location group = process track's index */
+    uint32_t ds_loc;    /* the dataset location it belongs to */
+    uint64_t events;
+    int64_t last_t;
+    uint32_t *stack;    /* regions of the open slices */
+    size_t n_stack, cap_stack;
+} ot_loc;
+
+typedef struct ot_writer {
+    pw_dataset *ds;
+    uint8_t *drawn; /* per dataset location: it has a thread track */
+    OTF2_Archive *archive;
+    const char *path;
+    struct ot_track {
+        uint32_t loc;   /* thread/child: its location index + 1; counter: its metric + 1 */
+        uint32_t owner; /* counter: the thread track it belongs to */
+        uint32_t name;
+        pw_tl_track_kind kind;
+        const char *unit;
+    } *tracks;          /* per track id */
+    uint32_t cap_tracks, n_tracks_seen;
+    ot_loc *locs;
+    uint32_t n_locs, cap_locs;
+    uint32_t n_metrics;
+    uint32_t *region_of; /* per name id: region ref + 1, dense in first use */
+    uint32_t cap_regions, n_regions;
+    uint32_t *region_names; /* per region ref: its name id */
+    uint32_t cap_region_names;
+    uint32_t n_groups;
+    int64_t t_min, t_max;
+    int any_time;
+    uint64_t raised;
+    ot_mpi mpi;
+    int closed;         /* event writers closed */
+    uint32_t open_from; /* locs before this one have their writers closed */
+} ot_writer;
+
+static OTF2_FlushType ot_pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller, bool final)
+{
+    (void)user, (void)type, (void)loc, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp ot_post_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc)
+{
+    (void)user, (void)type, (void)loc;
+    return 0;
+}
+
+static const OTF2_FlushCallbacks ot_flush = {.otf2_pre_flush = ot_pre_flush, .otf2_post_flush = ot_post_flush};
+
+/* Chunk memory with a budget per buffer: when a buffer holds
+ * OT_CHUNKS_PER_BUFFER chunks, refusing the next one makes libotf2 flush
+ * it to disk and free them, so memory stays flat however long the trace
+ * (the default allocator keeps every chunk until the writer closes). */
+#define OT_CHUNKS_PER_BUFFER 2
+
+typedef struct ot_chunk {
+    struct ot_chunk *next;
+} ot_chunk;
+
+typedef struct ot_chunks {
+    ot_chunk *head;
+    int n;
+} ot_chunks;
+
+static void *ot_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer, uint64_t size)
+{
+    (void)user, (void)type, (void)loc;
+    ot_chunks *c = *per_buffer;
+    if (!c && !(c = *per_buffer = calloc(1, sizeof *c)))
+        return NULL;
+    if (type == OTF2_FILETYPE_EVENTS && c->n >= OT_CHUNKS_PER_BUFFER)
+        return NULL;
+    /* a header before the chunk links it; chunks are handed out aligned */
+    ot_chunk *k = malloc(sizeof(max_align_t) + (size_t)size);
+    if (!k)
+        return NULL;
+    k->next = c->head;
+    c->head = k;
+    c->n++;
+    return (char *)k + sizeof(max_align_t);
+}
+
+static void ot_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer, bool final)
+{
+    (void)user, (void)type, (void)loc;
+    ot_chunks *c = *per_buffer;
+    if (!c)
+        return;
+    while (c->head) {
+        ot_chunk *k = c->head;
+        c->head = k->next;
+        free(k);
+    }
+    c->n = 0;
+    if (final) {
+        free(c);
+        *per_buffer = NULL;
+    }
+}
+
+static const OTF2_MemoryCallbacks ot_memory = {.otf2_allocate = ot_allocate, .otf2_free_all = ot_free_all};
+
+/* libotf2 prints its errors unless told otherwise, and the library must not
+ * print: the text of its last error is kept here for our own messages.
+ * (Process-wide, like libotf2's callback; conversions are single-threaded.) */
+static char ot_last_error[512];
+
+static OTF2_ErrorCode ot_error_callback(void *user, const char *file, uint64_t line, const char *function,
+                                        OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+    (void)user, (void)file, (void)line, (void)function;
+    int n = snprintf(ot_last_error, sizeof ot_last_error, "%s: ", OTF2_Error_GetDescription(code));
+    if (n > 0 && (size_t)n < sizeof ot_last_error && fmt)
+        vsnprintf(ot_last_error + n, sizeof ot_last_error - (size_t)n, fmt, va);
+    return code;
+}
+
+static pw_status ot_nomem(pw_error *err) { return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory"); }
+
+static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
+{
+    (void)nm;
+    ot_writer *w = ctx;
+    if (!pw_grow_zeroed((void **)&w->tracks, &w->cap_tracks, tr->id, sizeof *w->tracks))
+        return ot_nomem(err);
+    struct ot_track *t = &w->tracks[tr->id];
+    t->name = tr->name;
+    t->kind = tr->kind;
+    t->unit = tr->unit;
+    if (tr->kind == PW_TL_PROCESS) { /* a location group, refs dense */
+        t->owner = tr->id;
+        t->loc = w->n_groups++;
+        return PW_OK;
+    }
+    t->owner = w->tracks[tr->parent].owner; /* process track, for locations */
+    if (tr->kind == PW_TL_COUNTER_TRACK) {
+        t->owner = tr->parent;
+        t->loc = ++w->n_metrics;
+        return PW_OK;
+    }
+    if (!pw_grow_zeroed((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
+        return ot_nomem(err);
+    w->drawn[tr->location] = 1;
+    ot_loc *l = &w->locs[w->n_locs];
+    l->track = tr->id;
+    l->ds_loc = tr->location;
+    l->group = t->owner;
+    l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs);
+    if (!l->w)
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer: %s", ot_last_error);
+    /* a thread of an MPI rank (a PROCESS location) speaks for that rank */
+    int rank_thread = tr->kind == PW_TL_THREAD &&
+                      w->ds->locs[pw_tl_process_of(w->ds, tr->location)].kind == PW_LOC_PROCESS;
+    if (rank_thread && !ot_mpi_location(&w->mpi, pw_tl_rank_of(w->ds, tr->location), w->n_locs))
+        return ot_nomem(err);
+    t->loc = ++w->n_locs;
+    return PW_OK;
+}
+
+/* The location's time for t: never before its last one. */
+static OTF2_TimeStamp ot_time(ot_writer *w, ot_loc *l, int64_t t)
+{
+    if (t < 0) /* OTF2 times are unsigned */
+        t = 0;
+    if (l->events && t < l->last_t) {
+        t = l->last_t;
+        w->raised++;
+    }
+    l->last_t = t;
+    if (!w->any_time || t < w->t_min)
+        w->t_min = t;
+    if (!w->any_time || t > w->t_max)
+        w->t_max = t;
+    w->any_time = 1;
+    return (OTF2_TimeStamp)t;
+}
+
+static int ot_push(ot_loc *l, uint32_t region)
+{
+    if (l->n_stack == l->cap_stack) {
+        size_t cap = l->cap_stack ? l->cap_stack * 2 : 16;
+        uint32_t *s = realloc(l->stack, cap * sizeof *s);
+        if (!s)
+            return 0;
+        l->stack = s;
+        l->cap_stack = cap;
+    }
+    l->stack[l->n_stack++] = region;
+    return 1;
+}
+
+/* The region of a name, defined on first use (refs must be dense). */
+static int region_ref(ot_writer *w, uint32_t name, uint32_t *ref)
+{
+    if (!pw_grow_zeroed((void **)&w->region_of, &w->cap_regions, name, sizeof *w->region_of))
+        return 0;
+    if (!w->region_of[name]) {
+        if (!pw_grow_zeroed((void **)&w->region_names, &w->cap_region_names, w->n_regions, sizeof *w->region_names))
+            return 0;
+        w->region_names[w->n_regions] = name;
+        w->region_of[name] = ++w->n_regions;
+    }
+    *ref = w->region_of[name] - 1;
+    return 1;
+}
+
+/* The OTF2 location drawing track `id`.  Its writer was closed when its
+ * dataset location was done; should a record of another location's cursor
+ * (ROSS files hold many LPs) still come for it, it goes on in a new OTF2
+ * location of the same name, with the open slices carried over. */
+static ot_loc *ot_loc_of(ot_writer *w, uint32_t id)
+{
+    struct ot_track *t = &w->tracks[id];
+    if (w->locs[t->loc - 1].w)
+        return &w->locs[t->loc - 1];
+    if (!pw_grow_zeroed((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
+        return NULL;
+    ot_loc *old = &w->locs[t->loc - 1], *l = &w->locs[w->n_locs];
+    *l = *old;
+    old->stack = NULL;
+    old->n_stack = old->cap_stack = 0;
+    l->events = 0;
+    l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs);
+    if (!l->w)
+        return NULL;
+    t->loc = ++w->n_locs;
+    return l;
+}
+
+static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
+{
+    (void)nm;
+    ot_writer *w = ctx;
+    const struct ot_track *t = &w->tracks[ev->track];
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    ot_loc *l = ot_loc_of(w, ev->kind == PW_TL_COUNTER ? t->owner : ev->track);
+    if (!l)
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer: %s", ot_last_error);
+    if (ev->kind == PW_TL_COUNTER) {
+        OTF2_Type type = OTF2_TYPE_DOUBLE;
+        OTF2_MetricValue v = {.floating_point = ev->value};
+        rc = OTF2_EvtWriter_Metric(l->w, NULL, ot_time(w, l, ev->t), t->loc - 1, 1, &type, &v);
+        l->events++;
+    } else {
+        OTF2_TimeStamp ts = ot_time(w, l, ev->t);
+        uint32_t region = 0;
+        if (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region))
+            return ot_nomem(err);
+        /* messages go inside their region: after Enter, before Leave */
+        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region))
+            return ot_nomem(err);
+        if (ev->kind != PW_TL_END) {
+            rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
+            l->events++;
+        }
+        if (rc == OTF2_SUCCESS)
+            rc = ot_mpi_events(&w->mpi, l->w, ts, ev, &l->events);
+        if (rc == OTF2_SUCCESS && ev->kind != PW_TL_BEGIN) {
+            rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, ev->kind == PW_TL_END ? l->stack[--l->n_stack] : region);
+            l->events++;
+        }
+    }
+    if (rc != OTF2_SUCCESS)
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: %s", ot_last_error[0] ? ot_last_error : OTF2_Error_GetDescription(rc));
+    return PW_OK;
+}
+
+/* Locations whose records were all lost (or that had none) still are
+ * locations of the trace: they get an (empty) event file now, and are
+ * defined in a group of their own.  ot_loc.track 0 marks them. */
+static pw_status ot_add_empty_locations(ot_writer *w, pw_error *err)
+{
+    for (size_t i = 0; i < w->ds->n_locs; i++) {
+        if (!w->ds->locs[i].has_records || w->drawn[i])
+            continue;
+        if (!pw_grow_zeroed((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
+            return ot_nomem(err);
+        ot_loc *l = &w->locs[w->n_locs];
+        l->ds_loc = (uint32_t)i;
+        l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs++);
+        if (!l->w)
+            return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer: %s", ot_last_error);
+    }
+    return PW_OK;
+}
+
+static void ot_define_empty_locations(ot_writer *w, OTF2_GlobalDefWriter *g, OTF2_StringRef *next_string)
+{
+    OTF2_LocationGroupRef group = w->n_groups;
+    int any = 0;
+    for (uint32_t i = 0; i < w->n_locs; i++) {
+        if (w->locs[i].track)
+            continue;
+        if (!any++) {
+            OTF2_GlobalDefWriter_WriteString(g, *next_string, "locations without events");
+            OTF2_GlobalDefWriter_WriteLocationGroup(g, group, (*next_string)++, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP);
+        }
+        OTF2_GlobalDefWriter_WriteString(g, *next_string, w->ds->locs[w->locs[i].ds_loc].path);
+        OTF2_GlobalDefWriter_WriteLocation(g, i, (*next_string)++, OTF2_LOCATION_TYPE_CPU_THREAD, 0, group);
+    }
+}
+
+/* Strings are name ids - 1; extra strings follow the names. */
+static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
+{
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(w->archive);
+    if (!g)
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write definitions: %s", ot_last_error);
+    uint32_t n = nm->n_items;
+    OTF2_StringRef s_empty = n, s_root = n + 1, s_class = n + 2, next_string = n + 3;
+    int64_t t0 = w->any_time ? w->t_min : 0;
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, (uint64_t)t0,
+                                              (uint64_t)(w->t_max - t0) + 1, OTF2_UNDEFINED_TIMESTAMP);
+    for (uint32_t id = 1; id <= n; id++)
+        OTF2_GlobalDefWriter_WriteString(g, id - 1, pw_names_str(nm, id, NULL));
+    OTF2_GlobalDefWriter_WriteString(g, s_empty, "");
+    OTF2_GlobalDefWriter_WriteString(g, s_root, "dataset");
+    OTF2_GlobalDefWriter_WriteString(g, s_class, "perfweave");
+    for (uint32_t r = 0; r < w->n_regions; r++) {
+        OTF2_StringRef name = w->region_names[r] - 1;
+        OTF2_GlobalDefWriter_WriteRegion(g, r, name, name, s_empty, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+                                         OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
+    }
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_root, s_class, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (uint32_t id = 1; id <= w->n_tracks_seen; id++) {
+        const struct ot_track *t = &w->tracks[id];
+        if (t->kind == PW_TL_PROCESS)
+            OTF2_GlobalDefWriter_WriteLocationGroup(g, t->loc, t->name - 1, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP);
+    }
+    for (uint32_t i = 0; i < w->n_locs; i++)
+        if (w->locs[i].track)
+            OTF2_GlobalDefWriter_WriteLocation(g, i, w->tracks[w->locs[i].track].name - 1, OTF2_LOCATION_TYPE_CPU_THREAD,
+                                           w->locs[i].events, w->tracks[w->locs[i].group].loc);
+    for (uint32_t id = 1; id <= w->n_tracks_seen; id++) {
+        const struct ot_track *t = &w->tracks[id];
+        if (t->kind != PW_TL_COUNTER_TRACK)
+            continue;
+        OTF2_StringRef unit = next_string++;
+        OTF2_GlobalDefWriter_WriteString(g, unit, t->unit ? t->unit : "");
+        OTF2_MetricMemberRef member = t->loc - 1;
+        OTF2_GlobalDefWriter_WriteMetricMember(g, member, t->name - 1, s_empty, OTF2_METRIC_TYPE_OTHER,
+                                               OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0,
+                                               unit);
+        OTF2_GlobalDefWriter_WriteMetricClass(g, member, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
+                                              OTF2_RECORDER_KIND_ABSTRACT);
+    }
+    ot_define_empty_locations(w, g, &next_string);
+    ot_mpi_definitions(&w->mpi, g, &next_string);
+    return PW_OK;
+}
+
+/* At the end of the run, while the names live: events closed, then the
+ * definitions. */
+static pw_status ot_close_events(ot_writer *w, pw_error *err);
+static pw_status ot_finish(void *ctx, const pw_names *nm, pw_error *err)
+{
+    ot_writer *w = ctx;
+    pw_status s = ot_close_events(w, err);
+    return s == PW_OK ? ot_definitions(w, nm, err) : s;
+}
+
+/* A location is drawn (run by location): its writers are closed now, so
+ * only one location's buffers are in memory at a time. */
+static pw_status ot_location_done(void *ctx, uint32_t loc, pw_error *err)
+{
+    ot_writer *w = ctx;
+    (void)loc;
+    for (; w->open_from < w->n_locs; w->open_from++) {
+        ot_loc *l = &w->locs[w->open_from];
+        if (OTF2_Archive_CloseEvtWriter(w->archive, l->w) != OTF2_SUCCESS)
+            return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
+        l->w = NULL; /* its stack stays: ot_loc_of may carry it over */
+    }
+    return PW_OK;
+}
+
+static pw_status ot_track_seen(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
+{
+    ot_writer *w = ctx;
+    w->n_tracks_seen = tr->id;
+    return ot_track(ctx, nm, tr, err);
+}
+
+/* Closes the event writers, writes the (empty) local definitions. */
+static pw_status ot_close_events(ot_writer *w, pw_error *err)
+{
+    pw_status s = ot_add_empty_locations(w, err);
+    w->closed = 1;
+    for (uint32_t i = 0; i < w->n_locs; i++) {
+        free(w->locs[i].stack);
+        w->locs[i].stack = NULL;
+        if (w->locs[i].w && OTF2_Archive_CloseEvtWriter(w->archive, w->locs[i].w) != OTF2_SUCCESS && s == PW_OK)
+            s = pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
+        w->locs[i].w = NULL;
+    }
+    OTF2_Archive_CloseEvtFiles(w->archive);
+    OTF2_Archive_OpenDefFiles(w->archive);
+    for (uint32_t i = 0; i < w->n_locs; i++) {
+        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(w->archive, i);
+        if (d)
+            OTF2_Archive_CloseDefWriter(w->archive, d);
+    }
+    OTF2_Archive_CloseDefFiles(w->archive);
+    return s;
+}
+
+static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
+
+pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
+{
+    if (mkdir(out, 0777) != 0 && errno != EEXIST)
+        return pw_fail_errno(err, out, "cannot create directory");
+    char anchor[4096];
+    struct stat st;
+    for (int i = 0; i < 2; i++) { /* the anchor file, or event files of an earlier run */
+        snprintf(anchor, sizeof anchor, "%s/%s", out, i ? "traces" : "traces.otf2");
+        if (stat(anchor, &st) == 0)
+            return pw_fail(err, PW_E_USAGE, anchor, PW_NO_OFFSET, "an OTF2 archive is already there: remove it first");
+    }
+    ot_last_error[0] = '\0';
+    OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(ot_error_callback, NULL);
+    pw_status s = ot_write_archive(ds, out, rep, err);
+    OTF2_Error_RegisterCallback(previous, NULL);
+    return s;
+}
+
+/* The archive at out (a directory that holds no archive yet). */
+static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
+{
+    ot_writer w;
+    memset(&w, 0, sizeof w);
+    w.path = out;
+    w.ds = ds;
+    w.drawn = calloc(ds->n_locs ? ds->n_locs : 1, 1);
+    if (!w.drawn)
+        return ot_nomem(err);
+    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 256 * 1024, 4 * 1024 * 1024,
+                                  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!w.archive) {
+        free(w.drawn);
+        return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive: %s", ot_last_error);
+    }
+    OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, NULL);
+    OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
+    OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
+    OTF2_Archive_OpenEvtFiles(w.archive);
+    pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done};
+    pw_status s = pw_timeline_run_by_location(ds, &sink, rep, err);
+    if (!w.closed)
+        ot_close_events(&w, NULL);
+    if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
+        s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive: %s", ot_last_error);
+    pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
+    ot_mpi_free(&w.mpi);
+    free(w.tracks);
+    free(w.drawn);
+    free(w.locs);
+    free(w.region_of);
+    free(w.region_names);
+    return s;
+}
+#else
+pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
+{
+    (void)ds;
+    (void)rep;
+    return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET, "this build has no OTF2 (libotf2-trace-dev)");
+}
+#endif

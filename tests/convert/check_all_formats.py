@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""check_all_formats.py CLI DATA EXAMPLES OUTDIR — every fixture of every
+landed format other than ovni (which check_ovni_convert.py checks against
+its oracle) converted to every target, each output checked by its own
+consumer, and the targets checked against each other:
+  records   convert's account: in = the records `perfweave info` counts,
+            in = out + what it lists as not written
+  perfetto  protoc --decode and pftrace_walk (tracks, nesting, interning)
+  chrome    JSON nesting; as many events as the Perfetto file
+  otf2      otf2-print without warnings; Enter/Leave/Metric as Perfetto
+  paraver   sorted, labelled, as many records as Perfetto events
+  sqlite    rows = records; csv rows = records
+Fixtures are DATA/<format>/* and EXAMPLES/<format>/*; a fixture of a landed
+format that cannot be opened fails, and so does a landed format without
+any fixture."""
+import csv
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pftrace_walk  # noqa: E402
+import target_checks  # noqa: E402
+
+CLI, DATA, EXAMPLES, OUT = sys.argv[1:5]
+HERE = os.path.dirname(os.path.abspath(__file__))
+csv.field_size_limit(sys.maxsize)
+failures = []
+
+
+def fail(fx, what):
+    failures.append("%s: %s" % (fx, what))
+
+
+def landed_formats():
+    text = subprocess.run([CLI, "--help"], capture_output=True, text=True).stdout
+    part = text.split("formats (detected", 1)[1].split("exit codes", 1)[0]
+    return [line.split()[0] for line in part.splitlines()[1:] if line.strip()]
+
+
+def fixtures(fmt):
+    out = []
+    for root in (os.path.join(DATA, fmt), os.path.join(EXAMPLES, fmt)):
+        if os.path.isdir(root):
+            out += [os.path.join(root, f) for f in sorted(os.listdir(root))
+                    if not f.endswith((".md", ".txt"))]
+    return out
+
+
+def convert(fx, out):
+    r = subprocess.run([CLI, "convert", fx, "-o", out], capture_output=True, text=True)
+    m = re.search(r"\((\d+) records in, (\d+) out", r.stderr)
+    lost = sum(int(n) for n in re.findall(r"not written: +(\d+)", r.stderr))
+    if r.returncode not in (0, 1) or not m:
+        raise RuntimeError("convert %s -> %s: exit %d: %s" % (fx, out, r.returncode, r.stderr[-400:]))
+    return int(m.group(1)), int(m.group(2)), lost
+
+
+def info_records(fx):
+    r = subprocess.run([CLI, "info", fx], capture_output=True, text=True)
+    m = re.search(r"^records\s+(\d+)", r.stdout, re.M)
+    return int(m.group(1)) if m else None
+
+
+def check_account(fx, target, account, records):
+    rin, rout, lost = account
+    if rin != records or rin != rout + lost:
+        fail(fx, "%s: %d in, %d out, %d not written; info counts %d" % (target, rin, rout, lost, records))
+
+
+def table_rows(db):
+    con = sqlite3.connect(db)
+    n = con.execute("SELECT sum(rows) FROM record_types").fetchone()[0] or 0
+    for table, rows in con.execute("SELECT table_name, rows FROM record_types").fetchall():
+        (real,) = con.execute('SELECT count(*) FROM "%s"' % table.replace('"', '""')).fetchone()
+        if real != rows:
+            return -1
+    return n
+
+
+def csv_rows(d):
+    return sum(sum(1 for _ in csv.DictReader(open(os.path.join(d, f), newline="")))
+               for f in os.listdir(d) if f not in ("locations.csv", "metadata.csv"))
+
+
+def check_fixture(fx, base):
+    records = info_records(fx)
+    if records is None:
+        fail(fx, "perfweave info cannot open it")
+        return
+    account = convert(fx, base + ".pftrace")
+    check_account(fx, "perfetto", account, records)
+    r = subprocess.run(["protoc", "--decode=pwtest.Trace", "-I", HERE, os.path.join(HERE, "perfetto.proto")],
+                       stdin=open(base + ".pftrace", "rb"), capture_output=True)
+    if r.returncode != 0:
+        fail(fx, "protoc --decode: " + r.stderr.decode()[:300])
+    try:
+        counts, _ = pftrace_walk.walk(base + ".pftrace")
+    except pftrace_walk.Problem as e:
+        fail(fx, "perfetto: %s" % e)
+        return
+    events = counts["begin"] + counts["end"] + counts["instant"] + counts["counter"]
+    check_account(fx, "chrome", convert(fx, base + ".json"), records)
+    problem, n = target_checks.chrome_nesting(json.load(open(base + ".json")))
+    if problem or n != events:
+        fail(fx, "chrome: %s, %d events, perfetto %d" % (problem, n, events))
+    check_account(fx, "otf2", convert(fx, base + ".otf2"), records)
+    problem, kinds, _ = target_checks.otf2_events(base + ".otf2")
+    if problem or not target_checks.otf2_matches(kinds, counts)[0]:
+        fail(fx, "otf2: %s %s vs %s" % (problem, kinds, dict(counts)))
+    check_account(fx, "paraver", convert(fx, base + ".prv"), records)
+    problem, n = target_checks.paraver_check(base + ".prv")
+    if problem or n != events:
+        fail(fx, "paraver: %s, %d records, perfetto %d events" % (problem, n, events))
+    check_account(fx, "sqlite", convert(fx, base + ".sqlite"), records)
+    if table_rows(base + ".sqlite") != records:
+        fail(fx, "sqlite rows differ from %d records" % records)
+    check_account(fx, "csv", convert(fx, base + ".csv.d"), records)
+    if csv_rows(base + ".csv.d") != records:
+        fail(fx, "csv rows differ from %d records" % records)
+
+
+def main():
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(OUT)
+    n = 0
+    for fmt in landed_formats():
+        if fmt == "ovni":
+            continue
+        fxs = fixtures(fmt)
+        if not fxs:
+            fail(fmt, "a landed format without fixtures")
+        for i, fx in enumerate(fxs):
+            check_fixture(fx, os.path.join(OUT, "%s-%d" % (fmt, i)))
+            n += 1
+    for f in failures:
+        print("FAIL", f)
+    print("%d fixtures, %d failures" % (n, len(failures)))
+    return 1 if failures else 0
+
+
+sys.exit(main())
