@@ -261,6 +261,11 @@ typedef struct pw_record {
     pw_clock clock;
     int64_t t;            /* time when clock == PW_CLOCK_NS */
     double vt;            /* time when clock == PW_CLOCK_VIRTUAL */
+    /* PW_REC_SPAN records whose format knows the end (an MPI call's exit):
+     * has_end != 0 and the end in the same clock as the begin. */
+    int has_end;
+    int64_t t_end;
+    double vt_end;
     uint64_t offset;      /* byte offset of the record in its file */
     size_t size;          /* bytes the record occupies in its file */
     pw_cursor *cursor;    /* the cursor that produced it */

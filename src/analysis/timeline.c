@@ -296,7 +296,10 @@ static pw_status draw_span(pw_timeline *tl, const tl_schema *sc, pw_tl_event *ev
     int64_t end = INT64_MIN;
     double x;
     double scale = ev->rec->clock == PW_CLOCK_VIRTUAL ? PW_TL_VT_SCALE : 1.0;
-    if (sc->f_end >= 0 && value_numeric(&v[sc->f_end], &x)) {
+    if (ev->rec->has_end) { /* the format knows the end */
+        end = ev->rec->clock == PW_CLOCK_VIRTUAL ? pw_tl_int64(nearbyint(ev->rec->vt_end * scale))
+                                                 : ev->rec->t_end;
+    } else if (sc->f_end >= 0 && value_numeric(&v[sc->f_end], &x)) {
         end = pw_tl_int64(nearbyint(x * scale));
     } else if (sc->f_dur >= 0 && value_numeric(&v[sc->f_dur], &x)) {
         int64_t dur = pw_tl_int64(nearbyint(x * scale));

@@ -54,12 +54,14 @@ def otf2_events(archive_dir):
 
 def otf2_matches(kinds, walk_counts):
     """Does the OTF2 event mix equal the Perfetto one?  Slices are
-    Enter/Leave, an instant both at one time, a sample one Metric."""
+    Enter/Leave, an instant both at one time, a sample one Metric, and a
+    matched message (a Perfetto flow) one MpiSend and one MpiRecv."""
     want = collections.Counter({
         "ENTER": walk_counts["begin"] + walk_counts["instant"],
         "LEAVE": walk_counts["end"] + walk_counts["instant"],
         "METRIC": walk_counts["counter"],
-        "MPI_SEND": walk_counts["flows"]})
+        "MPI_SEND": walk_counts["flows"],
+        "MPI_RECV": walk_counts["flows"]})
     want = +want
     return kinds == want, want
 

@@ -130,9 +130,10 @@ static int32_t thread_location(const dumpi_rank *r, uint16_t thread)
     return lo < r->n_threads && r->threads[lo] == thread ? r->thread_locs[lo] : r->loc;
 }
 
-static int64_t time_ns(const dumpi_stream *s, int which)
+/* Entry (edge 0) or exit (edge 1) time of clock `which` (0 cpu, 1 wall). */
+static int64_t time_ns(const dumpi_stream *s, int which, int edge)
 {
-    return (int64_t)(s->sec[which][0] * 1000000000u + s->nsec[which][0]);
+    return (int64_t)(s->sec[which][edge] * 1000000000u + s->nsec[which][edge]);
 }
 
 static pw_status dumpi_cursor_next(pw_cursor *c, pw_error *err)
@@ -147,15 +148,18 @@ static pw_status dumpi_cursor_next(pw_cursor *c, pw_error *err)
     c->rec.location = (uint32_t)thread_location(s->rank, rec->thread);
     c->rec.offset = s->off - rec->size;
     c->rec.size = rec->size;
-    if (rec->mask & DUMPI_MASK_WALL) {
+    /* The call lasts from entry to exit, by the wall clock when there is
+     * one, else by the CPU clock. */
+    int which = rec->mask & DUMPI_MASK_WALL ? 1 : 0;
+    if (rec->mask & (DUMPI_MASK_WALL | DUMPI_MASK_CPU)) {
         c->rec.clock = PW_CLOCK_NS;
-        c->rec.t = time_ns(s, 1);
-    } else if (rec->mask & DUMPI_MASK_CPU) {
-        c->rec.clock = PW_CLOCK_NS;
-        c->rec.t = time_ns(s, 0);
+        c->rec.t = time_ns(s, which, 0);
+        c->rec.t_end = time_ns(s, which, 1);
+        c->rec.has_end = 1;
     } else {
         c->rec.clock = PW_CLOCK_NONE;
         c->rec.t = 0;
+        c->rec.has_end = 0;
     }
     return PW_OK;
 }

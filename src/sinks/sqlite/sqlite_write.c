@@ -182,7 +182,10 @@ static pw_status sq_side_tables(sq_writer *w, pw_error *err)
         s = sq_fail(w, err);
     const char *ver = w->ds->version ? w->ds->version : "";
     for (size_t i = 0; s == PW_OK && i < w->ds->n_props + 2; i++) {
-        const char *k = i == 0 ? "format" : i == 1 ? "version" : w->ds->props[i - 2].key;
+        /* perfweave's own keys carry a prefix no format uses (DUMPI has
+         * a property named "version"). */
+        const char *k = i == 0 ? "perfweave.format" : i == 1 ? "perfweave.format_version"
+                                                             : w->ds->props[i - 2].key;
         const char *v = i == 0 ? w->ds->fmt->name : i == 1 ? ver : w->ds->props[i - 2].value;
         sqlite3_bind_text(st, 1, k, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 2, v, -1, SQLITE_STATIC);
