@@ -220,6 +220,7 @@ static pw_status next_frame(pw_cursor *c, hpc_cursor *k, pw_error *err)
         if (k->cur_n < k->path_n) {
             k->cur[k->cur_n] = k->path[k->cur_n];
             frame_record(c, k, 1, k->cur[k->cur_n++]);
+            k->common = k->cur_n; /* what is open now is kept */
             return PW_OK;
         }
         if (k->ended)
@@ -328,7 +329,7 @@ static void decode_context(pw_cursor *c, hpc_cursor *k, pw_value *v)
     str_value(&v[6], x->module);
     if (x->has_offset)
         u64_value(&v[7], x->offset);
-    if (k->ctx != 0)
+    if (x->kind != HPC_CTX_ROOT && x->kind != HPC_CTX_ENTRY)
         str_value(&v[8], x->relation < 3 ? relations[x->relation] : "unknown");
 }
 
