@@ -135,9 +135,10 @@ void hpc_file_close(hpc_file *f);
 pw_status hpc_need(hpc_file *f, uint64_t off, size_t n, const uint8_t **p, const char *what,
                    pw_error *err);
 pw_status hpc_u64(hpc_file *f, uint64_t off, uint64_t *v, const char *what, pw_error *err);
-/* Fails unless [off, off + n) lies within [lo, hi). */
-pw_status hpc_within(const hpc_file *f, uint64_t off, uint64_t n, uint64_t lo, uint64_t hi,
-                     const char *what, pw_error *err);
+/* Fails unless [off, off + n) lies within [lo, hi); the error names the
+ * offset of the field that gave off and n. */
+pw_status hpc_within(const hpc_file *f, uint64_t field, uint64_t off, uint64_t n, uint64_t lo,
+                     uint64_t hi, const char *what, pw_error *err);
 /* The NUL-terminated string at off, which must end before `end`; copied
  * into the dataset. */
 pw_status hpc_string(pw_dataset *ds, hpc_file *f, uint64_t off, uint64_t end, const char **s,
@@ -145,7 +146,7 @@ pw_status hpc_string(pw_dataset *ds, hpc_file *f, uint64_t off, uint64_t end, co
 
 /* hpctoolkit_tree.c: the context table. */
 pw_status hpc_tree_reserve(pw_dataset *ds, hpc_dataset *h, uint64_t max_id, const char *file,
-                           pw_error *err);
+                           int64_t off, pw_error *err);
 /* Adds context `id` under `parent`; PW_E_DATA when the id is taken. */
 pw_status hpc_tree_add(hpc_dataset *h, uint32_t id, uint32_t parent, hpc_ctx_kind kind,
                        const char *file, int64_t off, pw_error *err);

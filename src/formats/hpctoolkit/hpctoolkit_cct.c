@@ -44,7 +44,7 @@ static pw_status read_header_released(hpc_dataset *h, hpc_file *f, uint64_t *pc,
     if (memcmp(b, "HPCTOOLKIT", 10) || memcmp(b + 10, "ctxt", 4) || b[14] != 4)
         return pw_fail(err, PW_E_DATA, f->path, 0, "magic \"HPCTOOLKITctxt\" version 4 expected");
     uint64_t sz = pw_le64(b + 0x10), p = pw_le64(b + 0x18);
-    if ((s = hpc_within(f, p, sz, 0, f->w.file_size, "section CtxInfos", err)) ||
+    if ((s = hpc_within(f, 0x10, p, sz, 0, f->w.file_size, "section CtxInfos", err)) ||
         (s = hpc_need(f, p, 0xd, &b, "context infos header", err)))
         return s;
     *pc = pw_le64(b);
@@ -55,7 +55,7 @@ static pw_status read_header_released(hpc_dataset *h, hpc_file *f, uint64_t *pc,
                        "context info size %llu smaller than version 4.0's 32",
                        (unsigned long long)*stride);
     (void)h;
-    return hpc_within(f, *pc, *n * *stride, p, p + sz, "context info array", err);
+    return hpc_within(f, p, *pc, *n * *stride, p, p + sz, "context info array", err);
 }
 
 static pw_status read_header_prototype(hpc_file *f, uint64_t *pc, uint64_t *stride, uint32_t *n,
@@ -75,7 +75,7 @@ static pw_status read_header_prototype(hpc_file *f, uint64_t *pc, uint64_t *stri
         return pw_fail(err, PW_E_DATA, f->path, 24,
                        "context info section of %llu bytes cannot hold %u contexts",
                        (unsigned long long)sz, *n);
-    return hpc_within(f, *pc, 22ull * *n, 0, f->w.file_size, "context info section", err);
+    return hpc_within(f, 32, *pc, 22ull * *n, 0, f->w.file_size, "context info section", err);
 }
 
 static pw_status open_header(cct_checker *k, pw_error *err)
@@ -130,10 +130,10 @@ static pw_status read_block(cct_checker *k, uint32_t i, cct_block *bl, pw_error 
         return pw_fail(err, PW_E_DATA, k->f.path, (int64_t)bl->at,
                        "context %u: %llu values cannot fit in the file", i,
                        (unsigned long long)bl->n_values);
-    if ((s = hpc_within(&k->f, bl->p_values, 12 * bl->n_values, 0, k->f.w.file_size,
+    if ((s = hpc_within(&k->f, bl->at, bl->p_values, 12 * bl->n_values, 0, k->f.w.file_size,
                         "context values", err)) != PW_OK)
         return s;
-    return hpc_within(&k->f, bl->p_index, 10ull * bl->n_metrics + extra, 0, k->f.w.file_size,
+    return hpc_within(&k->f, bl->at, bl->p_index, 10ull * bl->n_metrics + extra, 0, k->f.w.file_size,
                       "context metric index", err);
 }
 

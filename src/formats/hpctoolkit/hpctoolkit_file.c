@@ -45,11 +45,11 @@ pw_status hpc_u64(hpc_file *f, uint64_t off, uint64_t *v, const char *what, pw_e
     return s;
 }
 
-pw_status hpc_within(const hpc_file *f, uint64_t off, uint64_t n, uint64_t lo, uint64_t hi,
-                     const char *what, pw_error *err)
+pw_status hpc_within(const hpc_file *f, uint64_t field, uint64_t off, uint64_t n, uint64_t lo,
+                     uint64_t hi, const char *what, pw_error *err)
 {
     if (off < lo || off > hi || n > hi - off)
-        return pw_fail(err, PW_E_DATA, f->path, (int64_t)off,
+        return pw_fail(err, PW_E_DATA, f->path, (int64_t)field,
                        "%s: %llu bytes at 0x%llx expected within [0x%llx, 0x%llx)", what,
                        (unsigned long long)n, (unsigned long long)off, (unsigned long long)lo,
                        (unsigned long long)hi);

@@ -45,7 +45,7 @@ static pw_status read_header(meta_reader *m, pw_error *err)
         m->p[i] = pw_le64(b + 0x18 + 16 * i);
         char what[64];
         snprintf(what, sizeof what, "section %s", section_names[i]);
-        s = hpc_within(&m->f, m->p[i], m->sz[i], 0, m->f.w.file_size, what, err);
+        s = hpc_within(&m->f, 0x10 + 16 * (uint64_t)i, m->p[i], m->sz[i], 0, m->f.w.file_size, what, err);
         if (s != PW_OK)
             return s;
     }
@@ -53,13 +53,13 @@ static pw_status read_header(meta_reader *m, pw_error *err)
 }
 
 /* A pointer field: 0 or inside section `sec`. */
-static pw_status string_in(meta_reader *m, uint64_t ptr, int sec, const char **out,
+static pw_status string_in(meta_reader *m, uint64_t at, uint64_t ptr, int sec, const char **out,
                            const char *what, pw_error *err)
 {
     *out = NULL;
     if (ptr == 0)
         return PW_OK;
-    pw_status s = hpc_within(&m->f, ptr, 1, m->p[sec], m->p[sec] + m->sz[sec], what, err);
+    pw_status s = hpc_within(&m->f, at, ptr, 1, m->p[sec], m->p[sec] + m->sz[sec], what, err);
     return s != PW_OK ? s : hpc_string(m->ds, &m->f, ptr, m->p[sec] + m->sz[sec], out, what, err);
 }
 
@@ -71,8 +71,8 @@ static pw_status read_general(meta_reader *m, pw_error *err)
         return s;
     uint64_t pt = pw_le64(b), pd = pw_le64(b + 8);
     const char *title, *desc;
-    if ((s = string_in(m, pt, SEC_GENERAL, &title, "database title", err)) != PW_OK ||
-        (s = string_in(m, pd, SEC_GENERAL, &desc, "database description", err)) != PW_OK)
+    if ((s = string_in(m, m->p[SEC_GENERAL], pt, SEC_GENERAL, &title, "database title", err)) != PW_OK ||
+        (s = string_in(m, m->p[SEC_GENERAL] + 8, pd, SEC_GENERAL, &desc, "database description", err)) != PW_OK)
         return s;
     if (title && (s = pw_ds_set_prop(m->ds, "title", title, err)) != PW_OK)
         return s;
@@ -88,7 +88,7 @@ static pw_status read_id_names(meta_reader *m, pw_error *err)
         return s;
     uint64_t pp = pw_le64(b);
     uint32_t n = b[8];
-    if ((s = hpc_within(&m->f, pp, 8ull * n, sec, sec + m->sz[SEC_IDNAMES], "identifier name array",
+    if ((s = hpc_within(&m->f, sec, pp, 8ull * n, sec, sec + m->sz[SEC_IDNAMES], "identifier name array",
                         err)) != PW_OK)
         return s;
     m->h->kind_names = pw_ds_alloc(m->ds, (n ? n : 1) * sizeof(char *));
@@ -98,7 +98,7 @@ static pw_status read_id_names(meta_reader *m, pw_error *err)
     for (uint32_t i = 0; i < n; i++) {
         uint64_t ptr;
         if ((s = hpc_u64(&m->f, pp + 8ull * i, &ptr, "identifier name pointer", err)) != PW_OK ||
-            (s = string_in(m, ptr, SEC_IDNAMES, &m->h->kind_names[i], "identifier name", err)) !=
+            (s = string_in(m, pp + 8ull * i, ptr, SEC_IDNAMES, &m->h->kind_names[i], "identifier name", err)) !=
                 PW_OK)
             return s;
     }
@@ -106,14 +106,15 @@ static pw_status read_id_names(meta_reader *m, pw_error *err)
 }
 
 /* The propagation scope at `ptr`: its name. */
-static pw_status scope_name(meta_reader *m, uint64_t ptr, const char **name, pw_error *err)
+static pw_status scope_name(meta_reader *m, uint64_t at, uint64_t ptr, const char **name,
+                            pw_error *err)
 {
     uint64_t sec = m->p[SEC_METRICS], end = sec + m->sz[SEC_METRICS];
-    pw_status s = hpc_within(&m->f, ptr, 16, sec, end, "propagation scope", err);
+    pw_status s = hpc_within(&m->f, at, ptr, 16, sec, end, "propagation scope", err);
     uint64_t pn;
     if (s == PW_OK)
         s = hpc_u64(&m->f, ptr, &pn, "propagation scope", err);
-    return s != PW_OK ? s : string_in(m, pn, SEC_METRICS, name, "scope name", err);
+    return s != PW_OK ? s : string_in(m, ptr, pn, SEC_METRICS, name, "scope name", err);
 }
 
 static const char *combine_name(uint8_t c)
@@ -132,11 +133,11 @@ static pw_status read_metric(meta_reader *m, uint64_t at, uint8_t sz_inst, uint8
     uint64_t pname = pw_le64(b), pinst = pw_le64(b + 8), psum = pw_le64(b + 0x10);
     uint16_t ninst = pw_le16(b + 0x18), nsum = pw_le16(b + 0x1a);
     const char *name;
-    if ((s = string_in(m, pname, SEC_METRICS, &name, "metric name", err)) != PW_OK)
+    if ((s = string_in(m, at, pname, SEC_METRICS, &name, "metric name", err)) != PW_OK)
         return s;
-    if ((s = hpc_within(&m->f, pinst, (uint64_t)ninst * sz_inst, sec, end, "scope instances",
+    if ((s = hpc_within(&m->f, at + 8, pinst, (uint64_t)ninst * sz_inst, sec, end, "scope instances",
                         err)) != PW_OK ||
-        (s = hpc_within(&m->f, psum, (uint64_t)nsum * sz_sum, sec, end, "summary statistics",
+        (s = hpc_within(&m->f, at + 0x10, psum, (uint64_t)nsum * sz_sum, sec, end, "summary statistics",
                         err)) != PW_OK)
         return s;
     for (uint16_t i = 0; i < ninst; i++) {
@@ -145,7 +146,7 @@ static pw_status read_metric(meta_reader *m, uint64_t at, uint8_t sz_inst, uint8
         uint64_t pscope = pw_le64(b);
         uint16_t id = pw_le16(b + 8);
         const char *scope;
-        if ((s = scope_name(m, pscope, &scope, err)) != PW_OK ||
+        if ((s = scope_name(m, pinst + (uint64_t)i * sz_inst, pscope, &scope, err)) != PW_OK ||
             (s = hpc_metric_add(m->ds, m->h, id, 0, name, scope, NULL, err)) != PW_OK)
             return s;
     }
@@ -156,7 +157,7 @@ static pw_status read_metric(meta_reader *m, uint64_t at, uint8_t sz_inst, uint8
         uint8_t combine = b[0x10];
         uint16_t id = pw_le16(b + 0x12);
         const char *scope;
-        if ((s = scope_name(m, pscope, &scope, err)) != PW_OK ||
+        if ((s = scope_name(m, psum + (uint64_t)i * sz_sum, pscope, &scope, err)) != PW_OK ||
             (s = hpc_metric_add(m->ds, m->h, id, 1, name, scope, combine_name(combine), err)))
             return s;
     }
@@ -177,7 +178,7 @@ static pw_status read_metrics(meta_reader *m, pw_error *err)
         return pw_fail(err, PW_E_DATA, m->f.path, (int64_t)sec + 0xc,
                        "metric structure sizes (%u, %u, %u) smaller than version 4.0's (32, 16, 24)",
                        szm, szi, szs);
-    if ((s = hpc_within(&m->f, pm, (uint64_t)n * szm, sec, end, "metric array", err)) != PW_OK)
+    if ((s = hpc_within(&m->f, sec, pm, (uint64_t)n * szm, sec, end, "metric array", err)) != PW_OK)
         return s;
     for (uint32_t i = 0; i < n; i++)
         if ((s = read_metric(m, pm + (uint64_t)i * szm, szi, szs, err)) != PW_OK)
@@ -203,7 +204,7 @@ static pw_status read_array_header(meta_reader *m, int sec, uint16_t min_stride,
                        "%s: entry size %llu smaller than version 4.0's %u", section_names[sec],
                        (unsigned long long)m->stride[sec], min_stride);
     snprintf(what, sizeof what, "%s array", section_names[sec]);
-    return hpc_within(&m->f, m->arr[sec], m->count[sec] * m->stride[sec], m->p[sec],
+    return hpc_within(&m->f, m->p[sec], m->arr[sec], m->count[sec] * m->stride[sec], m->p[sec],
                       m->p[sec] + m->sz[sec], what, err);
 }
 
@@ -230,9 +231,9 @@ static pw_status read_paths(meta_reader *m, int sec, const char ***out, pw_error
     if (!*out)
         return pw_fail(err, PW_E_NOMEM, m->ds->path, PW_NO_OFFSET, "out of memory");
     for (uint32_t i = 0; i < m->count[sec]; i++) {
-        uint64_t ptr;
-        if ((s = hpc_u64(&m->f, m->arr[sec] + i * m->stride[sec] + 8, &ptr, "path pointer", err)) ||
-            (s = string_in(m, ptr, SEC_STRINGS, &(*out)[i], "path", err)))
+        uint64_t ptr, at = m->arr[sec] + i * m->stride[sec] + 8;
+        if ((s = hpc_u64(&m->f, at, &ptr, "path pointer", err)) ||
+            (s = string_in(m, at, ptr, SEC_STRINGS, &(*out)[i], "path", err)))
             return s;
     }
     return PW_OK;
@@ -259,7 +260,7 @@ static pw_status read_functions(meta_reader *m, pw_error *err)
             return s;
         if (pf && (s = entry_of(m, SEC_FILES, pf, at + 0x18, &fi, err)) != PW_OK)
             return s;
-        if ((s = string_in(m, pn, SEC_STRINGS, &name, "function name", err)) != PW_OK)
+        if ((s = string_in(m, at, pn, SEC_STRINGS, &name, "function name", err)) != PW_OK)
             return s;
         m->func_proc[i] = hpc_proc_add(m->ds, m->h, name, pm ? m->module_path[mi] : NULL,
                                        pf ? m->file_path[fi] : NULL, line);
@@ -345,7 +346,7 @@ static pw_status read_context(meta_reader *m, uint64_t at, uint32_t parent, uint
     if (lex > 3)
         return pw_fail(err, PW_E_DATA, m->f.path, (int64_t)at + 0x16,
                        "context %u: lexical type 0..3 expected, found %u", id, lex);
-    if ((s = hpc_tree_reserve(m->ds, m->h, id, m->f.path, err)) != PW_OK ||
+    if ((s = hpc_tree_reserve(m->ds, m->h, id, m->f.path, (int64_t)at + 0x10, err)) != PW_OK ||
         (s = hpc_tree_add(m->h, id, parent, lexical_kinds[lex], m->f.path, (int64_t)at + 0x10,
                           err)) != PW_OK)
         return s;
@@ -354,7 +355,7 @@ static pw_status read_context(meta_reader *m, uint64_t at, uint32_t parent, uint
         return s;
     *pushed = 0;
     if (szc) {
-        if ((s = hpc_within(&m->f, pc, szc, sec, end, "child contexts", err)) != PW_OK)
+        if ((s = hpc_within(&m->f, at, pc, szc, sec, end, "child contexts", err)) != PW_OK)
             return s;
         *push = (child_run){pc, pc + szc, id};
         *pushed = 1;
@@ -417,14 +418,14 @@ static pw_status read_entry(meta_reader *m, uint64_t at, pw_error *err)
     uint64_t szc = pw_le64(b), pc = pw_le64(b + 8), pname = pw_le64(b + 0x18);
     uint32_t id = pw_le32(b + 0x10);
     const char *name;
-    if ((s = string_in(m, pname, SEC_STRINGS, &name, "entry point name", err)) != PW_OK ||
-        (s = hpc_tree_reserve(m->ds, m->h, id, m->f.path, err)) != PW_OK ||
+    if ((s = string_in(m, at + 0x18, pname, SEC_STRINGS, &name, "entry point name", err)) != PW_OK ||
+        (s = hpc_tree_reserve(m->ds, m->h, id, m->f.path, (int64_t)at + 0x10, err)) != PW_OK ||
         (s = hpc_tree_add(m->h, id, 0, HPC_CTX_ENTRY, m->f.path, (int64_t)at + 0x10, err)) != PW_OK)
         return s;
     m->h->ctx[id].proc = hpc_proc_add(m->ds, m->h, name ? name : "<entry>", NULL, NULL, 0);
     if (szc == 0)
         return PW_OK;
-    if ((s = hpc_within(&m->f, pc, szc, sec, end, "entry point children", err)) != PW_OK)
+    if ((s = hpc_within(&m->f, at, pc, szc, sec, end, "entry point children", err)) != PW_OK)
         return s;
     return walk_children(m, (child_run){pc, pc + szc, id}, err);
 }
@@ -446,8 +447,8 @@ static pw_status read_context_tree(meta_reader *m, pw_error *err)
      * them by what the section could hold, so a stray id cannot make the
      * table huge. */
     m->h->id_limit = 16 * (m->sz[SEC_CONTEXT] / 0x20) + 65536;
-    if ((s = hpc_tree_reserve(m->ds, m->h, 0, m->f.path, err)) != PW_OK ||
-        (s = hpc_within(&m->f, pe, (uint64_t)n * sz, sec, end, "entry points", err)) != PW_OK)
+    if ((s = hpc_tree_reserve(m->ds, m->h, 0, m->f.path, (int64_t)sec, err)) != PW_OK ||
+        (s = hpc_within(&m->f, sec, pe, (uint64_t)n * sz, sec, end, "entry points", err)) != PW_OK)
         return s;
     for (uint16_t i = 0; i < n; i++)
         if ((s = read_entry(m, pe + (uint64_t)i * sz, err)) != PW_OK)

@@ -38,40 +38,39 @@ static void tuple_append(tuple_text *t, const hpc_dataset *h, unsigned kind, uin
 
 /* Released tuple: u16 nIds, padding to 8, nIds x {u8 kind, pad, u16 flags,
  * u32 logical, u64 physical}. */
-static pw_status read_tuple_released(pw_dataset *ds, hpc_dataset *h, hpc_file *f, uint64_t at,
+static pw_status read_tuple_released(hpc_dataset *h, hpc_file *f, uint64_t field, uint64_t at,
                                      uint64_t lo, uint64_t hi, tuple_text *t, pw_error *err)
 {
     const uint8_t *b;
-    pw_status s = hpc_within(f, at, 8, lo, hi, "identifier tuple", err);
+    pw_status s = hpc_within(f, field, at, 8, lo, hi, "identifier tuple", err);
     if (s == PW_OK)
         s = hpc_need(f, at, 8, &b, "identifier tuple", err);
     if (s != PW_OK)
         return s;
     uint16_t n = pw_le16(b);
-    if ((s = hpc_within(f, at + 8, 16ull * n, lo, hi, "identifier tuple entries", err)) != PW_OK)
+    if ((s = hpc_within(f, at, at + 8, 16ull * n, lo, hi, "identifier tuple entries", err)) != PW_OK)
         return s;
     for (uint16_t i = 0; i < n; i++) {
         if ((s = hpc_need(f, at + 8 + 16ull * i, 16, &b, "identifier", err)) != PW_OK)
             return s;
         tuple_append(t, h, b[0], pw_le32(b + 4));
     }
-    (void)ds;
     return PW_OK;
 }
 
 /* Prototype tuple: u16 len, len x {u16 kind (bits 14-15 are flags), u64
  * physical, u64 logical}. */
-static pw_status read_tuple_prototype(hpc_dataset *h, hpc_file *f, uint64_t at, uint64_t lo,
-                                      uint64_t hi, tuple_text *t, pw_error *err)
+static pw_status read_tuple_prototype(hpc_dataset *h, hpc_file *f, uint64_t field, uint64_t at,
+                                      uint64_t lo, uint64_t hi, tuple_text *t, pw_error *err)
 {
     const uint8_t *b;
-    pw_status s = hpc_within(f, at, 2, lo, hi, "identifier tuple", err);
+    pw_status s = hpc_within(f, field, at, 2, lo, hi, "identifier tuple", err);
     if (s == PW_OK)
         s = hpc_need(f, at, 2, &b, "identifier tuple", err);
     if (s != PW_OK)
         return s;
     uint16_t n = pw_be16(b);
-    if ((s = hpc_within(f, at + 2, 18ull * n, lo, hi, "identifier tuple entries", err)) != PW_OK)
+    if ((s = hpc_within(f, at, at + 2, 18ull * n, lo, hi, "identifier tuple entries", err)) != PW_OK)
         return s;
     for (uint16_t i = 0; i < n; i++) {
         if ((s = hpc_need(f, at + 2 + 18ull * i, 18, &b, "identifier", err)) != PW_OK)
@@ -109,10 +108,14 @@ static pw_status alloc_profiles(pw_dataset *ds, hpc_dataset *h, uint64_t n, uint
 static pw_status check_block(hpc_file *f, const hpc_profile *p, uint64_t index_extra,
                              pw_error *err)
 {
-    pw_status s = hpc_within(f, p->p_values, 10 * p->n_values, 0, f->w.file_size,
+    if (p->n_values > f->w.file_size / 10 || p->n_ctxs > f->w.file_size / 12)
+        return pw_fail(err, PW_E_DATA, f->path, (int64_t)p->info_off,
+                       "profile: %llu values and %u contexts cannot fit in the file",
+                       (unsigned long long)p->n_values, p->n_ctxs);
+    pw_status s = hpc_within(f, p->info_off, p->p_values, 10 * p->n_values, 0, f->w.file_size,
                              "profile values", err);
     return s != PW_OK ? s
-                      : hpc_within(f, p->p_index, 12ull * p->n_ctxs + index_extra, 0,
+                      : hpc_within(f, p->info_off, p->p_index, 12ull * p->n_ctxs + index_extra, 0,
                                    f->w.file_size, "profile context index", err);
 }
 
@@ -126,8 +129,8 @@ static pw_status read_released(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_e
         return pw_fail(err, PW_E_DATA, f->path, 0, "magic \"HPCTOOLKITprof\" version 4 expected");
     uint64_t szi = pw_le64(b + 0x10), pi = pw_le64(b + 0x18);
     uint64_t szt = pw_le64(b + 0x20), pt = pw_le64(b + 0x28);
-    if ((s = hpc_within(f, pi, szi, 0, f->w.file_size, "section ProfileInfos", err)) ||
-        (s = hpc_within(f, pt, szt, 0, f->w.file_size, "section IdTuples", err)) ||
+    if ((s = hpc_within(f, 0x10, pi, szi, 0, f->w.file_size, "section ProfileInfos", err)) ||
+        (s = hpc_within(f, 0x20, pt, szt, 0, f->w.file_size, "section IdTuples", err)) ||
         (s = hpc_need(f, pi, 0xd, &b, "profile infos header", err)))
         return s;
     uint64_t pp = pw_le64(b);
@@ -136,7 +139,7 @@ static pw_status read_released(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_e
     if (sz < 0x2c)
         return pw_fail(err, PW_E_DATA, f->path, (int64_t)pi + 0xc,
                        "profile info size %u smaller than version 4.0's 0x30", sz);
-    if ((s = hpc_within(f, pp, (uint64_t)n * sz, pi, pi + szi, "profile info array", err)) ||
+    if ((s = hpc_within(f, pi, pp, (uint64_t)n * sz, pi, pi + szi, "profile info array", err)) ||
         (s = alloc_profiles(ds, h, n, sz, f, err)))
         return s;
     for (uint32_t i = 0; i < n; i++) {
@@ -152,7 +155,7 @@ static pw_status read_released(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_e
         p->summary = (pw_le32(b + 0x28) & 1) != 0;
         p->trace = HPC_NONE;
         tuple_text t = {.n = 0};
-        if (ptuple && (s = read_tuple_released(ds, h, f, ptuple, pt, pt + szt, &t, err)))
+        if (ptuple && (s = read_tuple_released(h, f, p->info_off + 0x20, ptuple, pt, pt + szt, &t, err)))
             return s;
         if ((s = check_block(f, p, 0, err)) || (s = name_profile(ds, p, i, &t, err)))
             return s;
@@ -172,8 +175,8 @@ static pw_status read_prototype(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_
     uint64_t szi = pw_be64(b + 24), pi = pw_be64(b + 32);
     uint64_t szt = pw_be64(b + 40), pt = pw_be64(b + 48);
     if ((s = pw_ds_set_propf(ds, err, "profile.db version", "%u.%u", b[16], b[17])) ||
-        (s = hpc_within(f, pi, 52ull * n, 0, f->w.file_size, "profile info section", err)) ||
-        (s = hpc_within(f, pt, szt, 0, f->w.file_size, "identifier tuple section", err)) ||
+        (s = hpc_within(f, 32, pi, 52ull * n, 0, f->w.file_size, "profile info section", err)) ||
+        (s = hpc_within(f, 48, pt, szt, 0, f->w.file_size, "identifier tuple section", err)) ||
         (s = alloc_profiles(ds, h, n, 52, f, err)))
         return s;
     if (52ull * n > szi)
@@ -193,7 +196,7 @@ static pw_status read_prototype(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_
         p->trace = HPC_NONE;
         tuple_text t = {.n = 0};
         if ((s = check_block(f, p, 12, err)) ||
-            (s = read_tuple_prototype(h, f, ptuple, pt, pt + szt, &t, err)) ||
+            (s = read_tuple_prototype(h, f, p->info_off, ptuple, pt, pt + szt, &t, err)) ||
             (s = name_profile(ds, p, i, &t, err)))
             return s;
     }

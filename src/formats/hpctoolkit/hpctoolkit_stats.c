@@ -276,9 +276,12 @@ static pw_status summary_columns(stats_ctx *s, pw_error *err)
         s->excl[m] = malloc(h->n_ids * sizeof(double));
         if (!s->incl[m] || !s->excl[m])
             return pw_fail(err, PW_E_NOMEM, s->ds->path, PW_NO_OFFSET, "out of memory");
-        pw_status st = hpc_profile_columns(h, 0, &h->views[m], s->incl[m], s->excl[m], err);
-        if (st != PW_OK)
-            return st;
+        pw_error e;
+        pw_status st = hpc_profile_columns(h, 0, &h->views[m], s->incl[m], s->excl[m], &e);
+        if (st == PW_E_DATA) /* damage: the views show what could be read */
+            pw_ds_diag_error(s->ds, PW_SEV_ERROR, "hpctoolkit.bad-values", &e);
+        else if (st != PW_OK)
+            return *err = e, st;
     }
     return PW_OK;
 }

@@ -30,7 +30,7 @@ static pw_status attach_trace(hpc_dataset *h, hpc_file *f, uint32_t i, pw_error 
         return pw_fail(err, PW_E_DATA, f->path, (int64_t)t->hdr_off,
                        "trace line [0x%llx, 0x%llx) expected to hold whole 12-byte samples",
                        (unsigned long long)t->start, (unsigned long long)t->end);
-    pw_status s = hpc_within(f, t->start, t->end - t->start, 0, f->w.file_size, "trace line", err);
+    pw_status s = hpc_within(f, t->hdr_off, t->start, t->end - t->start, 0, f->w.file_size, "trace line", err);
     if (s != PW_OK)
         return s;
     if (t->prof >= h->n_profs || h->profs[t->prof].trace != HPC_NONE)
@@ -50,7 +50,7 @@ static pw_status read_released(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_e
     if (memcmp(b, "HPCTOOLKIT", 10) || memcmp(b + 10, "trce", 4) || b[14] != 4)
         return pw_fail(err, PW_E_DATA, f->path, 0, "magic \"HPCTOOLKITtrce\" version 4 expected");
     uint64_t sz = pw_le64(b + 0x10), p = pw_le64(b + 0x18);
-    if ((s = hpc_within(f, p, sz, 0, f->w.file_size, "section CtxTraces", err)) ||
+    if ((s = hpc_within(f, 0x10, p, sz, 0, f->w.file_size, "section CtxTraces", err)) ||
         (s = hpc_need(f, p, 0x20, &b, "context trace headers", err)))
         return s;
     uint64_t pt = pw_le64(b);
@@ -62,7 +62,7 @@ static pw_status read_released(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_e
     if (szt < 0x18)
         return pw_fail(err, PW_E_DATA, f->path, (int64_t)p + 0xc,
                        "trace header size %u smaller than version 4.0's 24", szt);
-    if ((s = hpc_within(f, pt, (uint64_t)n * szt, p, p + sz, "trace header array", err)) ||
+    if ((s = hpc_within(f, p, pt, (uint64_t)n * szt, p, p + sz, "trace header array", err)) ||
         (s = alloc_traces(ds, h, n, szt, f, err)))
         return s;
     for (uint32_t i = 0; i < n; i++) {
@@ -89,7 +89,7 @@ static pw_status read_prototype(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_
         return pw_fail(err, PW_E_DATA, f->path, 0, "magic \"HPCPROF-tracedb_\" expected");
     uint32_t n = pw_be32(b + 18);
     uint64_t sz = pw_be64(b + 24), p = pw_be64(b + 32);
-    if ((s = hpc_within(f, p, 22ull * n, 0, f->w.file_size, "trace header section", err)) ||
+    if ((s = hpc_within(f, 24, p, 22ull * n, 0, f->w.file_size, "trace header section", err)) ||
         (s = alloc_traces(ds, h, n, 22, f, err)))
         return s;
     if (22ull * n > sz)

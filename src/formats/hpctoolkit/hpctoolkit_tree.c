@@ -9,10 +9,10 @@
 #include "formats/hpctoolkit/hpctoolkit.h"
 
 pw_status hpc_tree_reserve(pw_dataset *ds, hpc_dataset *h, uint64_t max_id, const char *file,
-                           pw_error *err)
+                           int64_t off, pw_error *err)
 {
     if (max_id >= h->id_limit)
-        return pw_fail(err, PW_E_DATA, file, PW_NO_OFFSET,
+        return pw_fail(err, PW_E_DATA, file, off,
                        "context id %llu is beyond what a tree of this size can use (%llu)",
                        (unsigned long long)max_id, (unsigned long long)h->id_limit);
     uint32_t n = (uint32_t)max_id + 1;

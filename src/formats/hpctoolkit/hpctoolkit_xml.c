@@ -243,7 +243,7 @@ static void on_cct_element(xml_state *x, const char *tag, const XML_Char **a)
         hpc_ctx_kind kind = tag[0] == 'P' ? HPC_CTX_FUNCTION : tag[0] == 'L' ? HPC_CTX_LOOP
                                                                             : HPC_CTX_LINE;
         int64_t off = (int64_t)XML_GetCurrentByteIndex(x->parser);
-        if (hpc_tree_reserve(x->ds, x->h, (uint64_t)id, x->h->xml_path, x->err) != PW_OK ||
+        if (hpc_tree_reserve(x->ds, x->h, (uint64_t)id, x->h->xml_path, off, x->err) != PW_OK ||
             hpc_tree_add(x->h, (uint32_t)id, parent, kind, x->h->xml_path, off, x->err) != PW_OK) {
             x->status = x->err->status;
             XML_StopParser(x->parser, XML_FALSE);
@@ -367,7 +367,7 @@ pw_status hpc_xml_read(pw_dataset *ds, hpc_dataset *h, pw_error *err)
     XML_SetUserData(x.parser, &x);
     XML_SetElementHandler(x.parser, on_start, on_end);
     h->id_limit = 65536;
-    pw_status s = hpc_tree_reserve(ds, h, 0, h->xml_path, err);
+    pw_status s = hpc_tree_reserve(ds, h, 0, h->xml_path, PW_NO_OFFSET, err);
     if (s == PW_OK)
         s = parse_file(&x, err);
     if (s == PW_OK)
@@ -380,20 +380,34 @@ pw_status hpc_xml_read(pw_dataset *ds, hpc_dataset *h, pw_error *err)
     return s;
 }
 
+/* The root element's version attribute; parsing stops there (the old
+ * format carries a long DTD before it). */
+static void XMLCALL on_root(void *ud, const XML_Char *tag, const XML_Char **a)
+{
+    char **version = XML_GetUserData(ud);
+    const char *v = attr(a, "version");
+    if (!strcmp(tag, "HPCToolkitExperiment") && v)
+        *version = strdup(v);
+    XML_StopParser(ud, XML_FALSE);
+}
+
 char *hpc_xml_version(const char *path)
 {
     FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    char buf[4096];
-    size_t n = fread(buf, 1, sizeof buf - 1, fp);
-    fclose(fp);
-    buf[n] = '\0';
-    const char *e = strstr(buf, "<HPCToolkitExperiment");
-    const char *v = e ? strstr(e, "version=\"") : NULL;
-    if (!v)
-        return NULL;
-    v += 9;
-    const char *q = strchr(v, '"');
-    return q && q - v < 16 ? strndup(v, (size_t)(q - v)) : NULL;
+    XML_Parser p = fp ? XML_ParserCreate(NULL) : NULL;
+    char *version = NULL;
+    if (p) {
+        XML_SetUserData(p, &version);
+        XML_UseParserAsHandlerArg(p);
+        XML_SetStartElementHandler(p, on_root);
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+            if (XML_Parse(p, buf, (int)n, 0) != XML_STATUS_OK)
+                break;
+        XML_ParserFree(p);
+    }
+    if (fp)
+        fclose(fp);
+    return version;
 }
