@@ -120,6 +120,9 @@ typedef struct hpc_dataset {
     int frames;                    /* trace cursors yield enter/leave frames */
     int depth;                     /* top-down tree depth (0: unlimited) */
     double threshold;              /* top-down: hide below this % of total */
+    int summary_only;              /* stats: only the views of the summary profile */
+    int has_lookup;                /* stats: only the values of one context */
+    uint32_t lookup_ctx, lookup_prof;
 } hpc_dataset;
 
 /* A .db file read through a window, with errors in its own terms. */

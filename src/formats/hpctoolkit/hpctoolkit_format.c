@@ -1,6 +1,6 @@
 /* hpctoolkit_format.c — the HPCToolkit entry of the format registry:
  * finding the database files, telling the generations apart, opening. */
-#include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +106,24 @@ static pw_status read_options(pw_dataset *ds, hpc_dataset *h, pw_error *err)
             return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
                            "--depth wants a number of tree levels (0: all), found \"%s\"", v);
         h->depth = (int)d;
+    }
+    if ((v = pw_ds_option(ds, "views"))) {
+        if (strcmp(v, "summary") && strcmp(v, "all"))
+            return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                           "--views wants \"summary\" or \"all\", found \"%s\"", v);
+        h->summary_only = !strcmp(v, "summary");
+    }
+    if ((v = pw_ds_option(ds, "lookup"))) {
+        char *end;
+        unsigned long c = strtoul(v, &end, 10), p = 0;
+        if (*end == ':')
+            p = strtoul(end + 1, &end, 10);
+        if (*end || end == v || c > UINT32_MAX || p > UINT32_MAX)
+            return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                           "--lookup wants CONTEXT[:PROFILE] (numbers), found \"%s\"", v);
+        h->has_lookup = 1;
+        h->lookup_ctx = (uint32_t)c;
+        h->lookup_prof = (uint32_t)p;
     }
     h->threshold = 1.0;
     if ((v = pw_ds_option(ds, "threshold"))) {
@@ -237,6 +255,10 @@ static const pw_format_option hpc_options[] = {
     {"depth", "depth", "N", "HPCToolkit top-down tree: show N levels (default: all)"},
     {"threshold", "threshold", "PCT",
      "HPCToolkit top-down tree: hide contexts below PCT % of the total (default 1)"},
+    {"views", "views", "summary|all",
+     "HPCToolkit stats: only the summary profile's views, or also per-profile and trace views"},
+    {"lookup", "lookup", "CTX[:PROFILE]",
+     "HPCToolkit stats: only the values of one context in one profile (binary search)"},
     {NULL, NULL, NULL, NULL},
 };
 

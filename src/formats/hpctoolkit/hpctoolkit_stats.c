@@ -290,6 +290,7 @@ static pw_status views(stats_ctx *s, pw_rnode *root, pw_error *err)
 {
     hpc_dataset *h = s->h;
     pw_status st = summary_columns(s, err);
+    /* the summary views read profile 0 only; imbalance reads them all */
     if (st != PW_OK)
         return st;
     s->proc_incl = malloc((h->n_procs + 1) * sizeof(double));
@@ -304,13 +305,49 @@ static pw_status views(stats_ctx *s, pw_rnode *root, pw_error *err)
     top_down(s, root);
     flat(s, root);
     bottom_up(s, root);
-    return imbalance(s, root, err);
+    return h->summary_only ? PW_OK : imbalance(s, root, err);
+}
+
+/* The values of one context in one profile: a binary search in the
+ * profile's context index, whatever the database size. */
+static pw_status lookup(pw_dataset *ds, hpc_dataset *h, pw_rnode *root, pw_error *err)
+{
+    if (h->lookup_prof >= h->n_profs)
+        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                       "--lookup: profile %u does not exist (%u profiles)", h->lookup_prof,
+                       h->n_profs);
+    const hpc_profile *p = &h->profs[h->lookup_prof];
+    hpc_file f;
+    pw_status st = hpc_file_open(&f, h->profile_path, h->big, 4096, err);
+    uint64_t first = 0, end = 0;
+    if (st == PW_OK)
+        st = hpc_profile_find(h, p, &f, h->lookup_ctx, &first, &end, err);
+    char label[256];
+    pw_rnode_str(root, "context", hpc_ctx_label(h, h->lookup_ctx, label, sizeof label));
+    pw_rnode_str(root, "profile", p->tuple);
+    pw_rnode *arr = pw_rnode_array(root, "lookup");
+    for (uint64_t i = first; st == PW_OK && i < end; i++) {
+        uint16_t m;
+        double v;
+        if ((st = hpc_profile_value(h, p, &f, i, &m, &v, err)) != PW_OK)
+            break;
+        const hpc_metric *md = hpc_metric_find(h, m, p->summary);
+        pw_rnode *row = pw_rnode_object(arr, NULL);
+        pw_rnode_uint(row, "metric", m);
+        pw_rnode_str(row, "name", md && md->name ? md->name : "?");
+        pw_rnode_str(row, "scope", md && md->scope ? md->scope : "?");
+        pw_rnode_num(row, "value", v);
+    }
+    hpc_file_close(&f);
+    return st;
 }
 
 pw_status hpc_stats(pw_dataset *ds, pw_report *r, pw_error *err)
 {
     hpc_dataset *h = ds->impl;
     pw_rnode *root = pw_report_root(r);
+    if (h->has_lookup)
+        return lookup(ds, h, root, err);
     pw_rnode_str(root, "database", ds->path);
     pw_rnode_str(root, "format", ds->version);
     pw_rnode_uint(root, "contexts", h->n_contexts);
@@ -325,7 +362,7 @@ pw_status hpc_stats(pw_dataset *ds, pw_report *r, pw_error *err)
                                               "out of memory");
     if (st == PW_OK && h->n_views && h->n_profs && h->profs[0].summary)
         st = views(&s, root, err);
-    if (st == PW_OK)
+    if (st == PW_OK && !h->summary_only)
         st = traces(&s, root, err);
     for (uint32_t m = 0; s.incl && m < h->n_views; m++) {
         free(s.incl[m]);
