@@ -15,7 +15,7 @@
 #define PROTO_CCT_END 0x6564u
 /* Values compared with profile.db beyond this are not looked up (bench
  * databases hold billions). */
-#define HPC_CROSSCHECK_MAX 200000
+#define HPC_CROSSCHECK_MAX 20000
 
 typedef struct cct_block {
     uint32_t ctx;
@@ -250,7 +250,7 @@ pw_status hpc_cct_check(pw_dataset *ds, hpc_dataset *h, pw_error *err)
     pw_error e;
     pw_status s = open_header(&k, &e);
     if (s == PW_OK && h->gen == HPC_RELEASED)
-        s = hpc_file_open(&k.prof, h->profile_path, 0, 16 * 1024, &e);
+        s = hpc_file_open(&k.prof, h->profile_path, 0, 4096, &e);
     uint64_t with_values = 0;
     for (uint32_t i = 0; s == PW_OK && i < k.n; i++) {
         cct_block bl;

@@ -161,7 +161,7 @@ static pw_status set_props(pw_dataset *ds, hpc_dataset *h, pw_error *err)
     for (uint32_t i = 0; i < h->n_traces; i++)
         samples += hpc_trace_samples(&h->traces[i]);
     pw_status s = pw_ds_set_version(ds, h->gen == HPC_RELEASED
-                                            ? "4.0 (meta.db, profile.db, cct.db, trace.db)"
+                                            ? "4.0 (meta.db + profile.db)"
                                             : "prototype 4.0 (experiment.xml + big-endian .db 1.0)",
                                     err);
     if (!s)

@@ -363,48 +363,49 @@ static pw_status read_context(meta_reader *m, uint64_t at, uint32_t parent, uint
     return PW_OK;
 }
 
-/* Walks the tree depth-first with an explicit stack of child arrays.  A
- * context id may appear once only, so a looping pointer stops at the
+/* Walks the tree breadth-first with a queue of child arrays: each array
+ * is read front to back, and arrays come in the order they were queued, so
+ * a tree written level by level reads sequentially through one window
+ * (depth-first would jump between a parent's array and its children's).
+ * A context id may appear once only, so a looping pointer stops at the
  * second visit. */
 static pw_status walk_children(meta_reader *m, child_run first, pw_error *err)
 {
-    size_t cap = 64, n = 1;
-    child_run *stack = malloc(cap * sizeof *stack);
-    if (!stack)
+    size_t cap = 64, head = 0, tail = 1;
+    child_run *queue = malloc(cap * sizeof *queue);
+    if (!queue)
         return pw_fail(err, PW_E_NOMEM, m->ds->path, PW_NO_OFFSET, "out of memory");
-    stack[0] = first;
+    queue[0] = first;
     pw_status s = PW_OK;
-    while (n && s == PW_OK) {
-        child_run *top = &stack[n - 1];
-        if (top->at >= top->end) {
-            n--;
-            continue;
-        }
-        uint64_t size;
-        child_run push;
-        int pushed = 0;
-        s = read_context(m, top->at, top->parent, &size, &push, &pushed, err);
-        if (s != PW_OK)
-            break;
-        top->at += size;
-        if (top->at > top->end)
-            s = pw_fail(err, PW_E_DATA, m->f.path, (int64_t)(top->at - size),
-                        "context runs past the end of its sibling array (0x%llx)",
-                        (unsigned long long)top->end);
-        if (pushed) {
-            if (n == cap) {
-                child_run *ns = realloc(stack, 2 * cap * sizeof *ns);
-                if (!ns) {
-                    s = pw_fail(err, PW_E_NOMEM, m->ds->path, PW_NO_OFFSET, "out of memory");
-                    break;
+    while (head < tail && s == PW_OK) {
+        child_run run = queue[head++];
+        while (run.at < run.end && s == PW_OK) {
+            uint64_t size;
+            child_run push;
+            int pushed = 0;
+            s = read_context(m, run.at, run.parent, &size, &push, &pushed, err);
+            if (s != PW_OK)
+                break;
+            run.at += size;
+            if (run.at > run.end)
+                s = pw_fail(err, PW_E_DATA, m->f.path, (int64_t)(run.at - size),
+                            "context runs past the end of its sibling array (0x%llx)",
+                            (unsigned long long)run.end);
+            if (pushed && s == PW_OK) {
+                if (tail == cap) {
+                    child_run *nq = realloc(queue, 2 * cap * sizeof *nq);
+                    if (!nq) {
+                        s = pw_fail(err, PW_E_NOMEM, m->ds->path, PW_NO_OFFSET, "out of memory");
+                        break;
+                    }
+                    queue = nq;
+                    cap *= 2;
                 }
-                stack = ns;
-                cap *= 2;
+                queue[tail++] = push;
             }
-            stack[n++] = push;
         }
     }
-    free(stack);
+    free(queue);
     return s;
 }
 
