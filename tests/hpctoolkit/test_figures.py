@@ -14,12 +14,8 @@ import os
 import subprocess
 import sys
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import FAILURES, check, finish  # noqa: E402
 
 
 def run(cli, *args):
@@ -92,10 +88,7 @@ def main():
         p = run(cli, "check", old)
         check(p.returncode != 0 and "pre-4.0" in p.stderr and "version 2.0" in p.stderr,
               "old XML: %d %s" % (p.returncode, p.stderr))
-    for f in FAILURES:
-        print("FAIL:", f)
-    print("%d failed" % len(FAILURES))
-    return 1 if FAILURES else 0
+    return finish()
 
 
 if __name__ == "__main__":

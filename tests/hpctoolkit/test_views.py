@@ -10,14 +10,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yaml_subset  # noqa: E402
+from checks import check, finish  # noqa: E402
 
-FAILURES = []
 INCL, EXCL = "CPUTIME (sec) (I)", "CPUTIME (sec) (E)"
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
 
 
 def stats(cli, db, *opts):
@@ -103,10 +98,7 @@ def main():
     look = stats(cli, db, "--lookup", "16:1")
     check({r["metric"]: r["value"] for r in look.get("lookup", [])} ==
           data["profile"]["profile_infos"]["profiles"][1]["values"][16], "--lookup 16:1 %s" % look)
-    for f in FAILURES:
-        print("FAIL:", f)
-    print("%d failed" % len(FAILURES))
-    return 1 if FAILURES else 0
+    return finish()
 
 
 if __name__ == "__main__":

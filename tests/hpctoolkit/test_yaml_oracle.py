@@ -10,14 +10,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yaml_subset  # noqa: E402
+from checks import FAILURES, check, finish  # noqa: E402
 
-FAILURES = []
 COUNTS = {"contexts": 0, "values": 0, "samples": 0}
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
 
 
 def run_json_lines(cli, *args):
