@@ -7,7 +7,7 @@
 MAKEFLAGS += --no-print-directory
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 15
 PW = build/release/perfweave
 
 all: build

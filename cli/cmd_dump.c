@@ -13,18 +13,8 @@ static int dump_run(cli_args *a)
         return EXIT_SYSTEM;
     }
     pw_error err;
-    pw_dump *d = NULL;
-    pw_merge *m = NULL;
     cli_progress *prog = cli_progress_start(a, ds, "dumping");
-    pw_status s = pw_dump_open(ds, out, a->jsonl ? PW_DUMP_JSONL : PW_DUMP_TEXT, &d, &err);
-    if (s == PW_OK)
-        s = pw_merge_open(ds, &m, &err);
-    const pw_record *rec;
-    while (s == PW_OK && pw_merge_next(m, &rec, &err) == PW_OK)
-        s = pw_dump_record(d, rec, &err);
-    pw_status sc = pw_dump_close(d, s == PW_OK ? &err : NULL);
-    s = s == PW_OK ? sc : s;
-    pw_merge_close(m);
+    pw_status s = pw_dump_all(ds, out, a->jsonl ? PW_DUMP_JSONL : PW_DUMP_TEXT, &err);
     cli_progress_stop(prog);
     if (s != PW_OK)
         code = cli_fail(&err);

@@ -397,6 +397,13 @@ pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump *
 pw_status pw_dump_record(pw_dump *d, const pw_record *rec, pw_error *err);
 pw_status pw_dump_close(pw_dump *d, pw_error *err);
 
+/* Every record of the dataset, merged in time order (as pw_merge gives
+ * them), written to `out`: the same bytes as pw_merge + pw_dump_record,
+ * but records are decoded and formatted on the dataset's worker threads
+ * while this thread merges and writes.  Damage met is recorded as
+ * diagnostics, as with pw_merge. */
+pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,22 @@ static int type_width(const char *t)
     return -1;
 }
 
+/* Signature names that would collide with the keys every record already
+ * has in JSON Lines ("loc", "t", "type", "payload") get a trailing '_':
+ * the mark events' `i32 type` becomes "type_". */
+static const char *field_name(const char *name)
+{
+    static char buf[128];
+    static const char *const reserved[] = {"loc", "t", "type", "payload"};
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++) {
+        if (!strcmp(name, reserved[i])) {
+            snprintf(buf, sizeof buf, "%s_", name);
+            return buf;
+        }
+    }
+    return name;
+}
+
 static char *next_tab(char **p)
 {
     char *s = *p;
@@ -95,7 +111,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             fprintf(out, "    {");
-            put_c_string(out, colon + 1);
+            put_c_string(out, field_name(colon + 1));
             fprintf(out, ", %s, NULL, NULL},\n",
                     w == 0 ? "PW_T_STR" : f[0] == 'u' ? "PW_T_U64" : "PW_T_I64");
             char wb[24];

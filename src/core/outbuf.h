@@ -11,7 +11,7 @@
 #include "perfweave.h"
 
 typedef struct pw_outbuf {
-    FILE *out;
+    FILE *out;        /* NULL: a memory buffer that grows instead of writing */
     char *buf;
     size_t len;
     size_t cap;
@@ -23,6 +23,9 @@ typedef struct pw_outbuf {
 #define PW_OUTBUF_SLACK 64
 
 pw_status pw_outbuf_init(pw_outbuf *o, FILE *out, pw_error *err);
+/* A buffer that only collects bytes in memory (o->buf[0 .. o->len)); a
+ * failed growth sets o->failed. */
+pw_status pw_outbuf_init_memory(pw_outbuf *o, size_t cap, pw_error *err);
 /* Writes out what is buffered; PW_E_IO when this or an earlier write failed. */
 pw_status pw_outbuf_flush(pw_outbuf *o, pw_error *err);
 void pw_outbuf_free(pw_outbuf *o);
@@ -34,11 +37,23 @@ static inline void pw_outbuf_reserve(pw_outbuf *o, size_t n)
     if (o->cap - o->len < n)
         pw_outbuf_drain(o, n);
 }
-void pw_out_mem(pw_outbuf *o, const void *p, size_t n);
+/* Slow path of pw_out_mem: the buffer is full. */
+void pw_out_mem_slow(pw_outbuf *o, const void *p, size_t n);
+/* Inline so that short constant pieces become a few stores. */
+static inline void pw_out_mem(pw_outbuf *o, const void *p, size_t n)
+{
+    if (o->cap - o->len >= n) {
+        memcpy(o->buf + o->len, p, n);
+        o->len += n;
+    } else {
+        pw_out_mem_slow(o, p, n);
+    }
+}
 static inline void pw_out_char(pw_outbuf *o, char c)
 {
     pw_outbuf_reserve(o, 1);
-    o->buf[o->len++] = c;
+    if (o->len < o->cap) /* a memory buffer that could not grow drops it */
+        o->buf[o->len++] = c;
 }
 static inline void pw_out_str(pw_outbuf *o, const char *s) { pw_out_mem(o, s, strlen(s)); }
 void pw_out_u64(pw_outbuf *o, uint64_t v);

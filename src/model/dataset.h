@@ -123,6 +123,9 @@ const char *pw_ds_option(const pw_dataset *ds, const char *key);
 pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
                                pw_error *err);
 
+/* The window size each of n cursors read at once should use. */
+size_t pw_merge_window_cap(size_t n_cursors);
+
 /* The indexes of the locations that have records (memory lives with ds). */
 uint32_t *pw_ds_record_locations(pw_dataset *ds, size_t *n);
 

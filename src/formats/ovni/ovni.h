@@ -17,26 +17,28 @@
 /* libovni refuses events of 2 MiB or more (ovni-facts.md §2). */
 #define OVNI_MAX_EVENT ((size_t)2 << 20)
 
-/* MCV -> schema index, open addressing over 24-bit keys. */
-typedef struct ovni_schema_map {
-    uint32_t *keys;   /* mcv + 1 (0 = empty slot) */
-    int32_t *schema;
-    uint32_t mask;
-} ovni_schema_map;
-
 typedef struct ovni_dataset {
     int metadata_version;      /* 1, 2 or 3 */
     int old_letters;           /* lib 1.0.0: M and T were other models */
     int32_t unknown_schema;    /* the catch-all for unknown MCVs */
-    ovni_schema_map map;
+    /* MCV -> schema: one table of 65536 (category, value) entries per model
+     * letter that has known events, NULL for the others.  Two loads per
+     * event, where a hash costs a probe loop. */
+    uint16_t *by_model[256];
     const ovni_event_def **defs; /* per schema index; NULL for unknown */
+    uint8_t *kinds;            /* per schema index: its pw_record_kind */
 } ovni_dataset;
 
-/* Schema of an MCV (the catch-all when unknown). */
-int32_t ovni_schema_of(const ovni_dataset *od, uint32_t mcv);
 static inline uint32_t ovni_mcv_key(const uint8_t *p)
 {
     return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+/* Schema of the MCV at p[0..2] (the catch-all when unknown). */
+static inline int32_t ovni_schema_of(const ovni_dataset *od, const uint8_t *p)
+{
+    const uint16_t *t = od->by_model[p[0]];
+    return t ? t[p[1] << 8 | p[2]] : od->unknown_schema;
 }
 
 /* ovni_layout.c: finds streams and metadata, fills locations and props. */
@@ -45,6 +47,8 @@ pw_status ovni_layout_open(pw_dataset *ds, pw_error *err);
 char *ovni_find_root(const char *path);
 /* 1 when path names a stream file that starts with the ovni magic. */
 int ovni_is_stream_file(const char *path);
+/* 1 when a file's name is that of a stream (*.obs, thread.<tid>). */
+int ovni_looks_like_stream_name(const char *path);
 
 /* ovni_schemas.c: one schema per known event plus the catch-all. */
 pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err);

@@ -1,6 +1,8 @@
 /* ovni_format.c — the ovni entry of the format registry. */
 #include <stdlib.h>
 
+#include "core/dirlist.h"
+
 #include "formats/ovni/ovni.h"
 
 /* A trace directory (or its parent) scores high; a single stream file with
@@ -12,7 +14,11 @@ static int ovni_probe(const char *path)
         free(root);
         return 90;
     }
-    return ovni_is_stream_file(path) ? 100 : 0;
+    if (ovni_is_stream_file(path))
+        return 100;
+    /* A stream whose header is damaged is still recognised by its name,
+     * weakly, so that check can say what is wrong with it. */
+    return pw_path_is_dir(path) == 0 && ovni_looks_like_stream_name(path) ? 10 : 0;
 }
 
 static pw_status ovni_open(pw_dataset *ds, pw_error *err)

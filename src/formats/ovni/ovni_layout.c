@@ -39,6 +39,15 @@ static int parse_numbered(const char *name, const char *prefix, const char *suff
     return 1;
 }
 
+int ovni_looks_like_stream_name(const char *path)
+{
+    size_t n = strlen(path);
+    const char *base = strrchr(path, '/');
+    long long tid;
+    base = base ? base + 1 : path;
+    return (n > 4 && !strcmp(path + n - 4, ".obs")) || parse_numbered(base, "thread.", NULL, &tid);
+}
+
 int ovni_is_stream_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -455,7 +464,9 @@ pw_status ovni_layout_open(pw_dataset *ds, pw_error *err)
     char *root = ovni_find_root(ds->path);
     pw_status s = PW_OK;
     if (!root) {
-        if (!ovni_is_stream_file(ds->path))
+        /* A lone file is read as a stream even when its header is damaged:
+         * the cursor then reports exactly what is wrong, at which offset. */
+        if (pw_path_is_dir(ds->path) != 0)
             return pw_fail(err, PW_E_FORMAT, ds->path, PW_NO_OFFSET,
                            "not an ovni trace: no loom.* directories and no stream file");
         s = open_single_stream(ds, &ls, err);

@@ -10,48 +10,29 @@
 /* Events whose model is not built in keep their raw payload only. */
 static const pw_field ovni_unknown_fields[] = {{"payload", PW_T_BYTES, NULL, NULL}};
 
-static uint32_t map_slot(uint32_t key, uint32_t mask) { return (key * 2654435761u >> 8) & mask; }
-
-int32_t ovni_schema_of(const ovni_dataset *od, uint32_t mcv)
-{
-    const ovni_schema_map *m = &od->map;
-    for (uint32_t i = map_slot(mcv, m->mask);; i = (i + 1) & m->mask) {
-        if (m->keys[i] == mcv + 1)
-            return m->schema[i];
-        if (m->keys[i] == 0)
-            return od->unknown_schema;
-    }
-}
-
-static void map_put(ovni_schema_map *m, uint32_t mcv, int32_t schema)
-{
-    uint32_t i = map_slot(mcv, m->mask);
-    while (m->keys[i] != 0 && m->keys[i] != mcv + 1)
-        i = (i + 1) & m->mask;
-    m->keys[i] = mcv + 1;
-    m->schema[i] = schema;
-}
-
 /* '[' and ']' open and close a state in every ovni model. */
 static pw_record_kind kind_of(const char *mcv)
 {
     return mcv[2] == '[' ? PW_REC_BEGIN : mcv[2] == ']' ? PW_REC_END : PW_REC_INSTANT;
 }
 
+/* A model's table: zeroed, which maps every MCV to schema 0, the
+ * catch-all, until known events are put in (calloc of zero pages is
+ * nearly free, a fill loop is not). */
+static uint16_t *model_table(void)
+{
+    return calloc(65536, sizeof(uint16_t));
+}
+
 pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
 {
-    uint32_t slots = 1024;
-    while (slots < ovni_n_event_defs * 2)
-        slots *= 2;
-    od->map.mask = slots - 1;
-    od->map.keys = calloc(slots, sizeof *od->map.keys);
-    od->map.schema = calloc(slots, sizeof *od->map.schema);
     od->defs = calloc(ovni_n_event_defs + 1, sizeof *od->defs);
-    if (!od->map.keys || !od->map.schema || !od->defs)
+    od->kinds = calloc(ovni_n_event_defs + 1, sizeof *od->kinds);
+    if (!od->defs || !od->kinds)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     od->unknown_schema = pw_ds_add_schema(ds, "ovni.event", "an event of a model perfweave does not know",
                                           PW_REC_INSTANT, ovni_unknown_fields, 1);
-    if (od->unknown_schema < 0)
+    if (od->unknown_schema != 0) /* the first schema: model_table relies on it */
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     for (size_t i = 0; i < ovni_n_event_defs; i++) {
         const ovni_event_def *d = &ovni_event_defs[i];
@@ -64,17 +45,22 @@ pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
         int32_t s = pw_ds_add_schema(ds, d->mcv, desc, kind_of(d->mcv), d->fields, (size_t)d->n_sig + 1);
         if (s < 0)
             return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-        map_put(&od->map, ovni_mcv_key((const uint8_t *)d->mcv), s);
+        const uint8_t *m = (const uint8_t *)d->mcv;
+        if (!od->by_model[m[0]] && !(od->by_model[m[0]] = model_table()))
+            return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+        od->by_model[m[0]][m[1] << 8 | m[2]] = (uint16_t)s;
         od->defs[s] = d;
+        od->kinds[s] = (uint8_t)kind_of(d->mcv);
     }
     return PW_OK;
 }
 
 void ovni_schemas_free(ovni_dataset *od)
 {
-    free(od->map.keys);
-    free(od->map.schema);
+    for (int i = 0; i < 256; i++)
+        free(od->by_model[i]);
     free(od->defs);
+    free(od->kinds);
 }
 
 /* One fixed-width integer; width < 0 means signed. */

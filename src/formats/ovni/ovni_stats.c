@@ -84,7 +84,8 @@ typedef struct stats_job {
     pw_dataset *ds;
     const uint32_t *locs;
     stream_stats *streams;
-    mcv_counts *workers;
+    mcv_counts *workers;       /* unknown MCVs, per worker */
+    uint64_t *schema_counts;   /* [worker][schema]: known MCVs */
 } stats_job;
 
 /* Scans one stream's event headers. */
@@ -101,10 +102,9 @@ static void stats_stream(void *ctx, size_t item, int worker)
     }
     st->read = 1;
     ovni_stream *s = c->impl;
+    const ovni_dataset *od = j->ds->impl;
+    uint64_t *per_schema = j->schema_counts + (size_t)worker * j->ds->n_schemas;
     const pw_record *r;
-    /* Consecutive events often share an MCV: count runs, add once per run. */
-    uint32_t run_key = 0;
-    uint64_t run = 0;
     while (pw_cursor_next(c, &r, &e) == PW_OK) {
         if (!st->events)
             st->first = (uint64_t)r->t;
@@ -117,16 +117,12 @@ static void stats_stream(void *ctx, size_t item, int worker)
         } else {
             st->sizes[r->size - OVNI_EVENT_HEADER]++;
         }
-        if (s->mcv_key != run_key) {
-            if (run)
-                counts_add(mc, run_key, run);
-            run_key = s->mcv_key;
-            run = 0;
-        }
-        run++;
+        /* Known events count in an array; only unknown ones need the map. */
+        if ((int32_t)r->schema == od->unknown_schema)
+            counts_add(mc, s->mcv_key, 1);
+        else
+            per_schema[r->schema]++;
     }
-    if (run)
-        counts_add(mc, run_key, run);
     pw_cursor_close(c);
 }
 
@@ -152,16 +148,23 @@ static int mcv_row_cmp(const void *a, const void *b)
 }
 
 /* Merges the workers' counts into one sorted list (most frequent first). */
-static mcv_row *merge_counts(mcv_counts *w, int workers, size_t *n)
+static mcv_row *merge_counts(const stats_job *j, int workers, size_t *n)
 {
+    const ovni_dataset *od = j->ds->impl;
     mcv_counts all;
     *n = 0;
     if (!counts_init(&all, 1024))
         return NULL;
-    for (int i = 0; i < workers; i++)
-        for (uint32_t k = 0; w[i].keys && k <= w[i].mask; k++)
-            if (w[i].keys[k])
-                counts_add(&all, w[i].keys[k] - 1, w[i].counts[k]);
+    for (int i = 0; i < workers; i++) {
+        const mcv_counts *w = &j->workers[i];
+        for (uint32_t k = 0; w->keys && k <= w->mask; k++)
+            if (w->keys[k])
+                counts_add(&all, w->keys[k] - 1, w->counts[k]);
+        const uint64_t *per_schema = j->schema_counts + (size_t)i * j->ds->n_schemas;
+        for (size_t sc = 0; sc < j->ds->n_schemas; sc++)
+            if (per_schema[sc] && od->defs[sc])
+                counts_add(&all, ovni_mcv_key((const uint8_t *)od->defs[sc]->mcv), per_schema[sc]);
+    }
     mcv_row *rows = malloc((all.used ? all.used : 1) * sizeof *rows);
     for (uint32_t k = 0; rows && k <= all.mask; k++)
         if (all.keys[k])
@@ -193,7 +196,7 @@ static void report_events(pw_dataset *ds, pw_rnode *root, const mcv_row *rows, s
         pw_rnode *o = pw_rnode_object(mcvs, NULL);
         char mcv[4] = {(char)(rows[i].key >> 16), (char)(rows[i].key >> 8), (char)rows[i].key, 0};
         pw_rnode_strn(o, "mcv", mcv, 3);
-        int32_t s = ovni_schema_of(od, rows[i].key);
+        int32_t s = ovni_schema_of(od, (const uint8_t *)mcv);
         pw_rnode_str(o, "model", od->defs[s] ? od->defs[s]->model : "unknown");
         pw_rnode_uint(o, "events", rows[i].n);
     }
@@ -291,8 +294,9 @@ pw_status ovni_stats(pw_dataset *ds, pw_report *r, pw_error *err)
     size_t n;
     uint32_t *locs = pw_ds_record_locations(ds, &n);
     int workers = pw_parallel_workers(n, ds->threads);
-    stats_job j = {ds, locs, calloc(n ? n : 1, sizeof *j.streams), calloc((size_t)workers, sizeof *j.workers)};
-    int ok = locs && j.streams && j.workers;
+    stats_job j = {ds, locs, calloc(n ? n : 1, sizeof *j.streams), calloc((size_t)workers, sizeof *j.workers),
+                   calloc((size_t)workers * ds->n_schemas, sizeof *j.schema_counts)};
+    int ok = locs && j.streams && j.workers && j.schema_counts;
     for (int w = 0; ok && w < workers; w++)
         ok = counts_init(&j.workers[w], 1024);
     if (ok) {
@@ -301,7 +305,7 @@ pw_status ovni_stats(pw_dataset *ds, pw_report *r, pw_error *err)
             ok = ok && !j.workers[w].nomem;
     }
     size_t nrows = 0;
-    mcv_row *rows = ok ? merge_counts(j.workers, workers, &nrows) : NULL;
+    mcv_row *rows = ok ? merge_counts(&j, workers, &nrows) : NULL;
     if (rows) {
         pw_rnode *root = pw_report_root(r);
         report_summary(ds, root, j.streams, n);
@@ -313,6 +317,7 @@ pw_status ovni_stats(pw_dataset *ds, pw_report *r, pw_error *err)
     for (int w = 0; j.workers && w < workers; w++)
         counts_free(&j.workers[w]);
     free(j.workers);
+    free(j.schema_counts);
     free(j.streams);
     free(rows);
     if (!rows)

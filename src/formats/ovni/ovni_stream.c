@@ -161,9 +161,9 @@ static pw_status ovni_stream_next(pw_cursor *c, pw_error *err)
     check_clock(c, s, clock, mcv);
     memcpy(s->mcv, p + 1, 3);
     s->mcv_key = mcv;
-    int32_t schema = ovni_schema_of(s->od, mcv);
+    int32_t schema = ovni_schema_of(s->od, p + 1);
     c->rec.schema = (uint32_t)schema;
-    c->rec.kind = c->ds->schemas[schema]->kind;
+    c->rec.kind = (pw_record_kind)s->od->kinds[schema];
     c->rec.t = (int64_t)clock;
     c->rec.offset = s->off;
     c->rec.size = size;

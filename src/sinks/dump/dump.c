@@ -1,7 +1,57 @@
 /* dump.c — pw_dump: buffered record writers, one style each. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sinks/dump/dump.h"
+
+/* Renders every location path once, as the style writes it. */
+static pw_status dump_prepare_locations(pw_dump *d, pw_error *err)
+{
+    size_t n = d->ds->n_locs;
+    d->loc_text = calloc(n ? n : 1, sizeof *d->loc_text);
+    d->loc_len = calloc(n ? n : 1, sizeof *d->loc_len);
+    if (!d->loc_text || !d->loc_len)
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f)
+            return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+        pw_outbuf o;
+        if (pw_outbuf_init(&o, f, err) != PW_OK) {
+            fclose(f);
+            free(text);
+            return PW_E_NOMEM;
+        }
+        const char *path = d->ds->locs[i].path;
+        if (d->style == PW_DUMP_JSONL) {
+            pw_out_char(&o, '"');
+            pw_out_json_escaped(&o, path, strlen(path));
+            pw_out_char(&o, '"');
+        } else {
+            pw_out_str(&o, path);
+        }
+        pw_status s = pw_outbuf_flush(&o, err);
+        pw_outbuf_free(&o);
+        fclose(f);
+        d->loc_text[i] = text;
+        d->loc_len[i] = len;
+        if (s != PW_OK)
+            return s;
+    }
+    return PW_OK;
+}
+
+static void dump_free(pw_dump *d)
+{
+    for (size_t i = 0; d->loc_text && i < d->ds->n_locs; i++)
+        free(d->loc_text[i]);
+    free(d->loc_text);
+    free(d->loc_len);
+    pw_outbuf_free(&d->out);
+    free(d);
+}
 
 pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump **d, pw_error *err)
 {
@@ -18,16 +68,18 @@ pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump *
     }
     n->ds = ds;
     n->style = style;
+    s = dump_prepare_locations(n, err);
+    if (s != PW_OK) {
+        dump_free(n);
+        return s;
+    }
     *d = n;
     return PW_OK;
 }
 
 pw_status pw_dump_record(pw_dump *d, const pw_record *rec, pw_error *err)
 {
-    if (d->style == PW_DUMP_JSONL)
-        pw_dump_jsonl_record(d, rec);
-    else
-        pw_dump_text_record(d, rec);
+    pw_dump_format(d, &d->out, rec);
     if (d->out.failed) /* stop early when the reader of our output went away */
         return pw_fail(err, PW_E_IO, "<output>", PW_NO_OFFSET, "write failed");
     return PW_OK;
@@ -38,7 +90,6 @@ pw_status pw_dump_close(pw_dump *d, pw_error *err)
     if (!d)
         return PW_OK;
     pw_status s = pw_outbuf_flush(&d->out, err);
-    pw_outbuf_free(&d->out);
-    free(d);
+    dump_free(d);
     return s;
 }

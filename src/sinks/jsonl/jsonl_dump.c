@@ -60,13 +60,11 @@ static void jsonl_value(pw_outbuf *o, const pw_value *v)
     }
 }
 
-void pw_dump_jsonl_record(pw_dump *d, const pw_record *rec)
+void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
 {
-    pw_outbuf *o = &d->out;
-    const pw_location *loc = &d->ds->locs[rec->location];
     const pw_schema *sc = d->ds->schemas[rec->schema];
-    pw_out_str(o, "{\"loc\":");
-    jsonl_string(o, loc->path, strlen(loc->path));
+    pw_out_mem(o, "{\"loc\":", 7);
+    pw_out_mem(o, d->loc_text[rec->location], d->loc_len[rec->location]);
     if (rec->clock == PW_CLOCK_NS) {
         pw_out_str(o, ",\"t\":");
         pw_out_i64(o, rec->t);

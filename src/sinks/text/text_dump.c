@@ -57,9 +57,8 @@ static void text_value(pw_outbuf *o, const pw_field *f, const pw_value *v)
     }
 }
 
-void pw_dump_text_record(pw_dump *d, const pw_record *rec)
+void pw_dump_text_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
 {
-    pw_outbuf *o = &d->out;
     const pw_schema *sc = d->ds->schemas[rec->schema];
     if (rec->clock == PW_CLOCK_NS && rec->t >= 0)
         pw_out_u64_width(o, (uint64_t)rec->t, 12);
@@ -69,9 +68,9 @@ void pw_dump_text_record(pw_dump *d, const pw_record *rec)
         pw_out_f64(o, rec->vt);
     else
         pw_out_char(o, '-');
-    pw_out_str(o, "  ");
-    pw_out_str(o, d->ds->locs[rec->location].path);
-    pw_out_str(o, "  ");
+    pw_out_mem(o, "  ", 2);
+    pw_out_mem(o, d->loc_text[rec->location], d->loc_len[rec->location]);
+    pw_out_mem(o, "  ", 2);
     pw_out_str(o, rec->type);
     const pw_value *vals = pw_record_fields(rec);
     for (size_t i = 0; i < sc->n_fields; i++) {

@@ -1,0 +1,140 @@
+/* gpupower_cursor.c — the records of one location: the rows of its file
+ * as samples (one external channel per location), or the events of
+ * timestamps.csv as phase begin/end records whose type is the phase
+ * ("experiment", "train", "epoch", "batch"). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/gpupower/gpupower.h"
+
+typedef struct gp_cursor {
+    gp_table tab;
+    gp_locinfo info;
+    const gp_dataset *gd;
+    char type[64]; /* the current phase's name */
+} gp_cursor;
+
+static void gp_cursor_close(pw_cursor *c)
+{
+    gp_cursor *g = c->impl;
+    if (!g)
+        return;
+    gp_table_close(&g->tab);
+    free(g);
+}
+
+/* "epoch_begin" -> BEGIN of "epoch"; other names are instants. */
+static void classify_event(pw_cursor *c, gp_cursor *g)
+{
+    const char *e = g->tab.event;
+    size_t n = g->tab.event_len;
+    int begin = n > 6 && !memcmp(e + n - 6, "_begin", 6);
+    int end = n > 4 && !memcmp(e + n - 4, "_end", 4);
+    size_t base = begin ? n - 6 : end ? n - 4 : n;
+    if (base >= sizeof g->type)
+        base = sizeof g->type - 1;
+    memcpy(g->type, e, base);
+    g->type[base] = '\0';
+    c->rec.type = g->type;
+    c->rec.schema = (uint32_t)(begin ? g->gd->schema_begin : end ? g->gd->schema_end : g->gd->schema_event);
+    c->rec.kind = begin ? PW_REC_BEGIN : end ? PW_REC_END : PW_REC_INSTANT;
+}
+
+static pw_status gp_cursor_next(pw_cursor *c, pw_error *err)
+{
+    gp_cursor *g = c->impl;
+    pw_status s = gp_table_next(&g->tab, err);
+    if (s != PW_OK) {
+        if (s == PW_E_DATA)
+            c->err_code = "gpupower.bad-line";
+        return s;
+    }
+    c->rec.t = g->tab.t;
+    c->rec.offset = g->tab.csv.line_off;
+    c->rec.size = (size_t)(g->tab.csv.off - g->tab.csv.line_off);
+    if (g->info.kind == GP_FILE_TIMESTAMPS)
+        classify_event(c, g);
+    return PW_OK;
+}
+
+static void set_f64(pw_value *v, double x)
+{
+    if (isnan(x))
+        return;
+    v->present = 1;
+    v->v.f = x;
+}
+
+static void gp_cursor_decode(pw_cursor *c, pw_value *values)
+{
+    gp_cursor *g = c->impl;
+    const gp_table *t = &g->tab;
+    switch (g->info.kind) {
+    case GP_FILE_GPU:
+        for (int i = 0; i < GP_GPU_METRICS; i++)
+            if (t->has_value[i])
+                set_f64(&values[i], t->v[i]);
+        break;
+    case GP_FILE_EXTERNAL:
+        set_f64(&values[0], t->v[g->info.value] * g->gd->external_w_per_unit);
+        set_f64(&values[1], t->v[g->info.value]);
+        break;
+    case GP_FILE_SAMPLES:
+        set_f64(&values[0], t->v[0]);
+        break;
+    case GP_FILE_TIMESTAMPS:
+        values[0].present = 1;
+        values[0].v.s.p = t->event;
+        values[0].v.s.n = t->event_len;
+        values[1].present = t->has_data;
+        values[1].v.i = t->data;
+        break;
+    }
+}
+
+static const pw_cursor_ops gp_cursor_ops = {
+    .next = gp_cursor_next,
+    .decode = gp_cursor_decode,
+    .close = gp_cursor_close,
+};
+
+static int32_t schema_of(const gp_dataset *gd, const gp_locinfo *li)
+{
+    switch (li->kind) {
+    case GP_FILE_GPU: return gd->schema_gpu;
+    case GP_FILE_EXTERNAL: return gd->schema_external;
+    case GP_FILE_SAMPLES: return gd->schema_samples[li->value];
+    case GP_FILE_TIMESTAMPS: return gd->schema_event;
+    }
+    return gd->schema_event;
+}
+
+pw_status gp_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
+{
+    gp_dataset *gd = ds->impl;
+    gp_cursor *g = calloc(1, sizeof *g);
+    if (!g)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    g->info = gd->locinfo[c->location];
+    g->gd = gd;
+    pw_status s = gp_table_open(&g->tab, ds, ds->locs[c->location].file, g->info.kind, &gd->tz,
+                                GP_WINDOW_STREAM, err);
+    if (s != PW_OK) {
+        gp_table_close(&g->tab);
+        free(g);
+        if (s == PW_E_DATA)
+            c->err_code = "gpupower.bad-header";
+        return s;
+    }
+    /* The channels of one meter file share its rows: one reports them. */
+    g->tab.quiet = g->info.kind == GP_FILE_EXTERNAL && g->info.value > 0;
+    c->impl = g;
+    c->ops = &gp_cursor_ops;
+    c->rec.clock = PW_CLOCK_NS;
+    int32_t sc = schema_of(gd, &g->info);
+    c->rec.schema = (uint32_t)sc;
+    c->rec.kind = ds->schemas[sc]->kind;
+    c->rec.type = ds->schemas[sc]->name;
+    return PW_OK;
+}
