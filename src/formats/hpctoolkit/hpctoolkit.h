@@ -153,7 +153,7 @@ pw_status hpc_tree_reserve(pw_dataset *ds, hpc_dataset *h, uint64_t max_id, cons
 /* Adds context `id` under `parent`; PW_E_DATA when the id is taken. */
 pw_status hpc_tree_add(hpc_dataset *h, uint32_t id, uint32_t parent, hpc_ctx_kind kind,
                        const char *file, int64_t off, pw_error *err);
-uint32_t hpc_proc_add(pw_dataset *ds, hpc_dataset *h, const char *name, const char *module,
+uint32_t hpc_proc_add(hpc_dataset *h, const char *name, const char *module,
                       const char *file, uint32_t line);
 void hpc_tree_finish(hpc_dataset *h);
 const char *hpc_ctx_kind_name(hpc_ctx_kind k);
@@ -195,7 +195,7 @@ pw_status hpc_traces_read(pw_dataset *ds, hpc_dataset *h, pw_error *err);
 static inline uint64_t hpc_trace_samples(const hpc_trace *t) { return (t->end - t->start) / 12; }
 
 /* hpctoolkit_cct.c: validation of cct.db (run by check). */
-pw_status hpc_cct_check(pw_dataset *ds, hpc_dataset *h, pw_error *err);
+void hpc_cct_check(pw_dataset *ds, hpc_dataset *h);
 pw_status hpc_cct_read_header(pw_dataset *ds, hpc_dataset *h, pw_error *err);
 
 /* hpctoolkit_locations.c */

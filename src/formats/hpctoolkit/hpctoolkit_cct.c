@@ -34,8 +34,8 @@ typedef struct cct_checker {
     unsigned errors;
 } cct_checker;
 
-static pw_status read_header_released(hpc_dataset *h, hpc_file *f, uint64_t *pc, uint64_t *stride,
-                                      uint32_t *n, pw_error *err)
+static pw_status read_header_released(hpc_file *f, uint64_t *pc, uint64_t *stride, uint32_t *n,
+                                      pw_error *err)
 {
     const uint8_t *b;
     pw_status s = hpc_need(f, 0, 0x20, &b, "cct.db header", err);
@@ -54,7 +54,6 @@ static pw_status read_header_released(hpc_dataset *h, hpc_file *f, uint64_t *pc,
         return pw_fail(err, PW_E_DATA, f->path, (int64_t)p + 0xc,
                        "context info size %llu smaller than version 4.0's 32",
                        (unsigned long long)*stride);
-    (void)h;
     return hpc_within(f, p, *pc, *n * *stride, p, p + sz, "context info array", err);
 }
 
@@ -84,7 +83,7 @@ static pw_status open_header(cct_checker *k, pw_error *err)
     if (s != PW_OK)
         return s;
     return k->h->gen == HPC_RELEASED
-               ? read_header_released(k->h, &k->f, &k->p_ctxs, &k->stride, &k->n, err)
+               ? read_header_released(&k->f, &k->p_ctxs, &k->stride, &k->n, err)
                : read_header_prototype(&k->f, &k->p_ctxs, &k->stride, &k->n, err);
 }
 
@@ -241,11 +240,10 @@ static pw_status check_block(cct_checker *k, const cct_block *bl, pw_error *err)
     return PW_OK;
 }
 
-pw_status hpc_cct_check(pw_dataset *ds, hpc_dataset *h, pw_error *err)
+void hpc_cct_check(pw_dataset *ds, hpc_dataset *h)
 {
-    (void)err;
     if (!h->cct_path)
-        return PW_OK;
+        return;
     cct_checker k = {.ds = ds, .h = h};
     pw_error e;
     pw_status s = open_header(&k, &e);
@@ -269,5 +267,4 @@ pw_status hpc_cct_check(pw_dataset *ds, hpc_dataset *h, pw_error *err)
                    k.n, (unsigned long long)with_values);
     hpc_file_close(&k.f);
     hpc_file_close(&k.prof);
-    return PW_OK;
 }

@@ -41,6 +41,7 @@ static void check_trace_range(pw_dataset *ds, hpc_dataset *h)
 
 pw_status hpc_check(pw_dataset *ds, pw_error *err)
 {
+    (void)err; /* findings are diagnostics; pw_check turns errors into PW_E_DATA */
     hpc_dataset *h = ds->impl;
     if (h->n_profs == 0 || !h->profs[0].summary)
         pw_ds_diag(ds, PW_SEV_ERROR, "hpctoolkit.no-summary", h->profile_path,
@@ -50,5 +51,6 @@ pw_status hpc_check(pw_dataset *ds, pw_error *err)
         pw_ds_diag(ds, PW_SEV_NOTE, "hpctoolkit.no-cct", ds->path, PW_NO_OFFSET,
                    "no cct.db: context-major values not checked");
     check_trace_range(ds, h);
-    return hpc_cct_check(ds, h, err);
+    hpc_cct_check(ds, h);
+    return PW_OK;
 }

@@ -262,7 +262,7 @@ static pw_status read_functions(meta_reader *m, pw_error *err)
             return s;
         if ((s = string_in(m, at, pn, SEC_STRINGS, &name, "function name", err)) != PW_OK)
             return s;
-        m->func_proc[i] = hpc_proc_add(m->ds, m->h, name, pm ? m->module_path[mi] : NULL,
+        m->func_proc[i] = hpc_proc_add(m->h, name, pm ? m->module_path[mi] : NULL,
                                        pf ? m->file_path[fi] : NULL, line);
         if (m->func_proc[i] == HPC_NONE)
             return pw_fail(err, PW_E_NOMEM, m->ds->path, PW_NO_OFFSET, "out of memory");
@@ -423,7 +423,7 @@ static pw_status read_entry(meta_reader *m, uint64_t at, pw_error *err)
         (s = hpc_tree_reserve(m->ds, m->h, id, m->f.path, (int64_t)at + 0x10, err)) != PW_OK ||
         (s = hpc_tree_add(m->h, id, 0, HPC_CTX_ENTRY, m->f.path, (int64_t)at + 0x10, err)) != PW_OK)
         return s;
-    m->h->ctx[id].proc = hpc_proc_add(m->ds, m->h, name ? name : "<entry>", NULL, NULL, 0);
+    m->h->ctx[id].proc = hpc_proc_add(m->h, name ? name : "<entry>", NULL, NULL, 0);
     if (szc == 0)
         return PW_OK;
     if ((s = hpc_within(&m->f, at, pc, szc, sec, end, "entry point children", err)) != PW_OK)

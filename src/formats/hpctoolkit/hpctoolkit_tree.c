@@ -57,7 +57,7 @@ pw_status hpc_tree_add(hpc_dataset *h, uint32_t id, uint32_t parent, hpc_ctx_kin
     return PW_OK;
 }
 
-uint32_t hpc_proc_add(pw_dataset *ds, hpc_dataset *h, const char *name, const char *module,
+uint32_t hpc_proc_add(hpc_dataset *h, const char *name, const char *module,
                       const char *file, uint32_t line)
 {
     if (h->n_procs == h->cap_procs) {
@@ -68,7 +68,6 @@ uint32_t hpc_proc_add(pw_dataset *ds, hpc_dataset *h, const char *name, const ch
         h->procs = p;
         h->cap_procs = cap;
     }
-    (void)ds;
     h->procs[h->n_procs] = (hpc_proc){name, module, file, line};
     return h->n_procs++;
 }

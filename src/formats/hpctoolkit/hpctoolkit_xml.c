@@ -219,15 +219,14 @@ static void on_procedure(xml_state *x, const XML_Char **a)
     if (!table_add(x, &x->procs, a))
         return;
     id_name *e = &x->procs.items[x->procs.n - 1];
-    e->proc = hpc_proc_add(x->ds, x->h, e->name, NULL, NULL, 0);
+    e->proc = hpc_proc_add(x->h, e->name, NULL, NULL, 0);
     if (e->proc == HPC_NONE)
         xml_nomem(x);
 }
 
-static const char *table_name(xml_state *x, id_table *t, const char *ref)
+static const char *table_name(id_table *t, const char *ref)
 {
     const id_name *e = ref ? table_find(t, ref) : NULL;
-    (void)x;
     return e ? e->name : NULL;
 }
 
@@ -253,8 +252,8 @@ static void on_cct_element(xml_state *x, const char *tag, const XML_Char **a)
         hpc_ctx *c = &x->h->ctx[self];
         c->relation = tag[1] == 'r' ? 2 : tag[0] == 'P' ? 1 : 0;
         /* statements and call sites name no file: theirs is the enclosing one */
-        c->file = attr(a, "f") ? table_name(x, &x->files, attr(a, "f")) : x->h->ctx[parent].file;
-        c->module = table_name(x, &x->modules, attr(a, "lm"));
+        c->file = attr(a, "f") ? table_name(&x->files, attr(a, "f")) : x->h->ctx[parent].file;
+        c->module = table_name(&x->modules, attr(a, "lm"));
         int64_t v;
         if (parse_i64(attr(a, "l"), &v) && v >= 0 && v <= UINT32_MAX) {
             c->line = (uint32_t)v;
