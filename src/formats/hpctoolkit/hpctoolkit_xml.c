@@ -119,14 +119,14 @@ static int by_id(const void *a, const void *b)
 static const id_name *table_find(id_table *t, const char *ref)
 {
     int64_t id;
-    if (!parse_i64(ref, &id))
+    if (!t->n || !parse_i64(ref, &id))
         return NULL;
     if (!t->sorted) {
         qsort(t->items, t->n, sizeof *t->items, by_id);
         t->sorted = 1;
     }
     id_name key = {.id = id};
-    return t->n ? bsearch(&key, t->items, t->n, sizeof *t->items, by_id) : NULL;
+    return bsearch(&key, t->items, t->n, sizeof *t->items, by_id);
 }
 
 static void on_identifier(xml_state *x, const XML_Char **a)
