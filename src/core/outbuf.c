@@ -192,6 +192,11 @@ void pw_out_f64(pw_outbuf *o, double v)
         pw_out_str(o, v < 0 ? "-inf" : "inf");
         return;
     }
+    /* Whole numbers below 10^15 print as %.15g would, without it. */
+    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v && !(v == 0 && signbit(v))) {
+        pw_out_i64(o, (int64_t)v);
+        return;
+    }
     /* The shortest of %.15g .. %.17g that reads back exactly. */
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(tmp, sizeof tmp, "%.*g", prec, v);

@@ -17,7 +17,8 @@ typedef struct stream_buf {
 
 static void put(stream_buf *s, const void *p, size_t n)
 {
-    memcpy(s->b + s->n, p, n);
+    if (n) /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(s->b + s->n, p, n);
     s->n += n;
 }
 

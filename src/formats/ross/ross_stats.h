@@ -1,0 +1,73 @@
+/* ross_stats.h — the accumulators of `perfweave stats` for ROSS, shared by
+ * the pass over the records (ross_stats.c, ross_stats_events.c) and the
+ * report (ross_stats_report.c). */
+#ifndef PW_ROSS_STATS_H
+#define PW_ROSS_STATS_H
+#include "formats/ross/ross.h"
+
+#define ROSS_BINS 10          /* timeline intervals of virtual time per mode */
+#define ROSS_MODES 2          /* gvt, rt: the engine files whose counters add up */
+#define ROSS_PE_COUNTERS 13
+#define ROSS_PE_TIMES 13      /* efficiency, then 12 times */
+#define ROSS_DIST_BINS 32     /* send->receive distance: 0, then powers of two */
+#define ROSS_DIST_MIN_EXP (-10)
+#define ROSS_MAX_LP_COUNTS ((size_t)1 << 22) /* events-per-LP counts kept for ids below */
+#define ROSS_PAYLOAD_SIZES 8
+
+/* Sums over the samples of one PE or KP in one mode. */
+typedef struct engine_acc {
+    uint64_t samples;
+    uint64_t c[ROSS_PE_COUNTERS]; /* indexed like the sample's u32 fields */
+    double t[ROSS_PE_TIMES];      /* PE: indexed like the f32 fields */
+    double ahead_sum, ahead_max;  /* KP time_ahead_gvt */
+    uint64_t ahead_n;
+} engine_acc;
+
+typedef struct timeline_bin {
+    uint64_t samples, processed, rbs, rb_total, rb_secondary, nsend, nread;
+} timeline_bin;
+
+/* One named payload field over the model samples of one stream. */
+typedef struct field_acc {
+    uint64_t n;
+    double min, max, sum;
+} field_acc;
+
+/* Per stream: what no PE/KP accumulator holds. */
+typedef struct stream_acc {
+    uint64_t records[ROSS_N_RECS];
+    uint64_t stats_type[2]; /* model samples of GVT (1) and RT (2) type */
+    field_acc *fields;      /* [2][model schema fields]: model, vt-model */
+} stream_acc;
+
+typedef struct event_acc {
+    uint64_t n, payload_bytes, to_self, to_other_lp, same_pe, cross_pe, negative;
+    double d_min, d_max, d_sum;
+    uint64_t dist[ROSS_DIST_BINS];
+    uint32_t *per_lp;      /* events received per destination LP id */
+    size_t lp_cap;         /* per_lp entries allocated */
+    uint64_t lp_beyond;    /* events whose destination id is too large to count */
+    uint32_t sizes[ROSS_PAYLOAD_SIZES];
+    size_t n_sizes;
+    int nomem;
+} event_acc;
+
+typedef struct ross_stats_acc {
+    pw_dataset *ds;
+    const ross_dataset *rd;
+    size_t n_pe, n_kp;
+    int32_t *pe_index, *kp_index; /* location -> PE / KP number, or -1 */
+    int32_t *pe_loc, *kp_loc;     /* PE / KP number -> location */
+    engine_acc *pe, *kp;          /* [mode][number] */
+    timeline_bin *pe_bins, *kp_bins; /* [mode][number][bin] */
+    stream_acc *streams;
+    event_acc ev;
+    int64_t *lp_pe;               /* LP id -> PE id (-1 unknown), for ids < n_lp_pe */
+    size_t n_lp_pe;
+} ross_stats_acc;
+
+pw_status ross_stats_init(ross_stats_acc *st, pw_dataset *ds, pw_error *err);
+void ross_stats_free(ross_stats_acc *st);
+void ross_stats_add_event(ross_stats_acc *st, const ross_hdr *h);
+pw_status ross_stats_report(const ross_stats_acc *st, pw_report *r, pw_error *err);
+#endif
