@@ -18,7 +18,9 @@
 
 #define HPC_NONE UINT32_MAX
 
-typedef enum hpc_generation { HPC_RELEASED = 1, HPC_PROTOTYPE = 2 } hpc_generation;
+/* HPC_OLD_XML: experiment.xml 2.x + one dense *.metric-db per rank/thread
+ * (facts §4), HPCToolkit up to 2022.05. */
+typedef enum hpc_generation { HPC_RELEASED = 1, HPC_PROTOTYPE = 2, HPC_OLD_XML = 3 } hpc_generation;
 
 /* What a context is (meta.db lexicalType, or the experiment.xml element). */
 typedef enum hpc_ctx_kind {
@@ -79,6 +81,8 @@ typedef struct hpc_profile {
     uint64_t p_index;
     uint32_t n_ctxs;
     uint64_t info_off;     /* where its profile-info record is, for messages */
+    const char *path;      /* the file its values are in (profile.db, or a .metric-db) */
+    uint32_t dense_metrics; /* old XML: values per context in the dense array */
     uint32_t trace;        /* index of its trace line, or HPC_NONE */
     int32_t location;
     uint8_t summary;
@@ -190,8 +194,13 @@ pw_status hpc_profile_value(const hpc_dataset *h, const hpc_profile *p, hpc_file
 pw_status hpc_profile_index(const hpc_dataset *h, const hpc_profile *p, hpc_file *f, uint64_t i,
                             uint32_t *ctx, uint64_t *start, pw_error *err);
 
+/* hpctoolkit_metricdb.c: the old format's dense per-rank files. */
+pw_status hpc_metricdb_read(pw_dataset *ds, hpc_dataset *h, const char *dir, pw_error *err);
+
 /* hpctoolkit_trace.c */
 pw_status hpc_traces_read(pw_dataset *ds, hpc_dataset *h, pw_error *err);
+/* Bytes of one value in a profile's value array. */
+static inline unsigned hpc_value_size(const hpc_dataset *h) { return h->gen == HPC_OLD_XML ? 8 : 10; }
 static inline uint64_t hpc_trace_samples(const hpc_trace *t) { return (t->end - t->start) / 12; }
 
 /* hpctoolkit_cct.c: validation of cct.db (run by check). */

@@ -248,7 +248,7 @@ void hpc_cct_check(pw_dataset *ds, hpc_dataset *h)
     pw_error e;
     pw_status s = open_header(&k, &e);
     if (s == PW_OK && h->gen == HPC_RELEASED)
-        s = hpc_file_open(&k.prof, h->profile_path, 0, 4096, &e);
+        s = hpc_file_open(&k.prof, h->profile_path, 0, 4096, &e); /* released: one file */
     uint64_t with_values = 0;
     for (uint32_t i = 0; s == PW_OK && i < k.n; i++) {
         cct_block bl;

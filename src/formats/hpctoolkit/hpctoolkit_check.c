@@ -43,11 +43,11 @@ pw_status hpc_check(pw_dataset *ds, pw_error *err)
 {
     (void)err; /* findings are diagnostics; pw_check turns errors into PW_E_DATA */
     hpc_dataset *h = ds->impl;
-    if (h->n_profs == 0 || !h->profs[0].summary)
+    if (h->gen != HPC_OLD_XML && (h->n_profs == 0 || !h->profs[0].summary))
         pw_ds_diag(ds, PW_SEV_ERROR, "hpctoolkit.no-summary", h->profile_path,
                    h->n_profs ? (int64_t)h->profs[0].info_off : PW_NO_OFFSET,
                    "profile 0 is expected to be the summary profile");
-    if (!h->cct_path)
+    if (!h->cct_path && h->gen != HPC_OLD_XML) /* the old format has none */
         pw_ds_diag(ds, PW_SEV_NOTE, "hpctoolkit.no-cct", ds->path, PW_NO_OFFSET,
                    "no cct.db: context-major values not checked");
     check_trace_range(ds, h);

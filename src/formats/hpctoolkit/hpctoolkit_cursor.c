@@ -80,7 +80,7 @@ static void check_value(pw_cursor *c, hpc_cursor *k, uint64_t at)
                    k->prof, k->ctx, h->cct_ids);
     if (!hpc_metric_find(h, k->metric, p->summary) && k->bad_metric++ < HPC_DIAGS_PER_KIND)
         pw_ds_diag(c->ds, PW_SEV_ERROR, "hpctoolkit.unknown-metric", k->val.path,
-                   (int64_t)(p->p_values + 10 * k->vi),
+                   (int64_t)(p->p_values + hpc_value_size(h) * k->vi),
                    "profile %u: metric id %u is not a %s metric of the database", k->prof,
                    k->metric, p->summary ? "summary" : "propagated");
 }
@@ -121,22 +121,27 @@ static pw_status advance_index(pw_cursor *c, hpc_cursor *k, pw_error *err)
 
 static pw_status next_value(pw_cursor *c, hpc_cursor *k, pw_error *err)
 {
-    pw_status s = advance_index(c, k, err);
-    if (s != PW_OK)
-        return s;
     const hpc_profile *p = &k->h->profs[k->prof];
-    s = hpc_profile_value(k->h, p, &k->val, k->vi, &k->metric, &k->value, err);
-    if (s != PW_OK) {
-        c->err_code = "hpctoolkit.truncated-values";
-        return s;
+    for (;;) {
+        pw_status s = advance_index(c, k, err);
+        if (s != PW_OK)
+            return s;
+        s = hpc_profile_value(k->h, p, &k->val, k->vi, &k->metric, &k->value, err);
+        if (s != PW_OK) {
+            c->err_code = "hpctoolkit.truncated-values";
+            return s;
+        }
+        if (k->h->gen != HPC_OLD_XML || k->value != 0)
+            break;
+        k->vi++; /* dense arrays: zeros are left out, as sparse files do */
     }
     check_value(c, k, p->p_index + 12 * (k->ix - 1));
     c->rec.schema = HPC_SCHEMA_VALUE;
     c->rec.type = "value";
     c->rec.kind = PW_REC_VALUE;
     c->rec.clock = PW_CLOCK_NONE;
-    c->rec.offset = p->p_values + 10 * k->vi;
-    c->rec.size = 10;
+    c->rec.offset = p->p_values + hpc_value_size(k->h) * k->vi;
+    c->rec.size = hpc_value_size(k->h);
     k->vi++;
     return PW_OK;
 }
@@ -375,9 +380,10 @@ pw_status hpc_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
     }
     k->prof = (uint32_t)ds->locs[c->location].id;
     k->ph = PH_VALUES;
-    pw_status s = hpc_file_open(&k->idx, h->profile_path, h->big, c->window_cap / 2, err);
+    const char *path = h->profs[k->prof].path;
+    pw_status s = hpc_file_open(&k->idx, path, h->big, c->window_cap / 2, err);
     if (s == PW_OK)
-        s = hpc_file_open(&k->val, h->profile_path, h->big, c->window_cap / 2, err);
+        s = hpc_file_open(&k->val, path, h->big, c->window_cap / 2, err);
     if (s != PW_OK) { /* the model frees only the cursor itself */
         hpc_cursor_close(c);
         c->impl = NULL;

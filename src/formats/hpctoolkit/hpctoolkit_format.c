@@ -67,7 +67,7 @@ static int hpc_probe(const char *path)
         return 0;
     db_kind k = classify(dir);
     free(dir);
-    return k == DB_RELEASED || k == DB_PROTOTYPE ? 100 : k == DB_OLD_XML ? 60 : 0;
+    return k == DB_NONE ? 0 : 100;
 }
 
 /* dir/name when it exists (or when required), copied into the dataset. */
@@ -78,21 +78,6 @@ static const char *db_file(pw_dataset *ds, const char *dir, const char *name, in
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     return pw_ds_strdup(ds, path);
-}
-
-static pw_status old_format(pw_dataset *ds, const char *dir, pw_error *err)
-{
-    char xml[4096];
-    snprintf(xml, sizeof xml, "%s/experiment.xml", dir);
-    char *v = hpc_xml_version(xml);
-    pw_status s = pw_fail(err, PW_E_FORMAT, ds->path, PW_NO_OFFSET,
-                          "experiment.xml version %s without profile.db: this is the pre-4.0 "
-                          "HPCToolkit database format (experiment.xml + *.metric-db, HPCToolkit "
-                          "up to 2022.05), which perfweave does not read; run hpcprof of "
-                          "HPCToolkit 2022.10 or later on the measurements to get a 4.0 database",
-                          v ? v : "(unknown)");
-    free(v);
-    return s;
 }
 
 static pw_status read_options(pw_dataset *ds, hpc_dataset *h, pw_error *err)
@@ -155,15 +140,28 @@ static void optional_part(pw_dataset *ds, hpc_dataset *h, pw_status s, const pw_
     }
 }
 
+/* The version line names the generation; the old format's own version
+ * comes from its experiment.xml. */
+static pw_status set_version(pw_dataset *ds, hpc_dataset *h, pw_error *err)
+{
+    if (h->gen == HPC_RELEASED)
+        return pw_ds_set_version(ds, "4.0 (meta.db + profile.db)", err);
+    if (h->gen == HPC_PROTOTYPE)
+        return pw_ds_set_version(ds, "prototype 4.0 (experiment.xml + big-endian .db 1.0)", err);
+    char *v = hpc_xml_version(h->xml_path);
+    char text[128];
+    snprintf(text, sizeof text, "old XML %s (pre-4.0: experiment.xml + *.metric-db)",
+             v ? v : "?");
+    free(v);
+    return pw_ds_set_version(ds, text, err);
+}
+
 static pw_status set_props(pw_dataset *ds, hpc_dataset *h, pw_error *err)
 {
     uint64_t samples = 0;
     for (uint32_t i = 0; i < h->n_traces; i++)
         samples += hpc_trace_samples(&h->traces[i]);
-    pw_status s = pw_ds_set_version(ds, h->gen == HPC_RELEASED
-                                            ? "4.0 (meta.db + profile.db)"
-                                            : "prototype 4.0 (experiment.xml + big-endian .db 1.0)",
-                                    err);
+    pw_status s = set_version(ds, h, err);
     if (!s)
         s = pw_ds_set_propf(ds, err, "contexts", "%u", h->n_contexts);
     if (!s)
@@ -182,13 +180,14 @@ static pw_status set_props(pw_dataset *ds, hpc_dataset *h, pw_error *err)
     return s;
 }
 
-static pw_status open_parts(pw_dataset *ds, hpc_dataset *h, pw_error *err)
+static pw_status open_parts(pw_dataset *ds, hpc_dataset *h, const char *dir, pw_error *err)
 {
     pw_status s = h->gen == HPC_RELEASED ? hpc_meta_read(ds, h, err) : hpc_xml_read(ds, h, err);
     if (s == PW_OK)
         s = hpc_views_build(ds, h, err);
     if (s == PW_OK)
-        s = hpc_profiles_read(ds, h, err);
+        s = h->gen == HPC_OLD_XML ? hpc_metricdb_read(ds, h, dir, err)
+                                  : hpc_profiles_read(ds, h, err);
     if (s != PW_OK)
         return s;
     pw_error e;
@@ -212,24 +211,25 @@ static pw_status hpc_open(pw_dataset *ds, pw_error *err)
     ds->impl = h;
     pw_status s = read_options(ds, h, err);
     db_kind k = classify(dir);
-    if (s == PW_OK && (k == DB_OLD_XML || k == DB_NONE))
-        s = k == DB_OLD_XML ? old_format(ds, dir, err)
-                            : pw_fail(err, PW_E_FORMAT, ds->path, PW_NO_OFFSET,
-                                      "no meta.db or experiment.xml + profile.db found");
+    if (s == PW_OK && k == DB_NONE)
+        s = pw_fail(err, PW_E_FORMAT, ds->path, PW_NO_OFFSET,
+                    "no meta.db or experiment.xml found");
     if (s == PW_OK) {
-        h->gen = k == DB_RELEASED ? HPC_RELEASED : HPC_PROTOTYPE;
-        h->big = h->gen == HPC_PROTOTYPE;
+        h->gen = k == DB_RELEASED ? HPC_RELEASED : k == DB_PROTOTYPE ? HPC_PROTOTYPE : HPC_OLD_XML;
+        h->big = h->gen != HPC_RELEASED;
         h->meta_path = h->gen == HPC_RELEASED ? db_file(ds, dir, "meta.db", 1) : NULL;
-        h->xml_path = h->gen == HPC_PROTOTYPE ? db_file(ds, dir, "experiment.xml", 1) : NULL;
-        h->profile_path = db_file(ds, dir, "profile.db", 1);
-        h->cct_path = db_file(ds, dir, "cct.db", 0);
-        h->trace_path = db_file(ds, dir, "trace.db", 0);
-        s = open_parts(ds, h, err);
+        h->xml_path = h->gen != HPC_RELEASED ? db_file(ds, dir, "experiment.xml", 1) : NULL;
+        if (h->gen != HPC_OLD_XML) {
+            h->profile_path = db_file(ds, dir, "profile.db", 1);
+            h->cct_path = db_file(ds, dir, "cct.db", 0);
+            h->trace_path = db_file(ds, dir, "trace.db", 0);
+        }
+        s = open_parts(ds, h, dir, err);
     }
     free(dir);
     if (s == PW_OK) {
         struct stat st;
-        if (stat(h->profile_path, &st) == 0)
+        if (h->profile_path && stat(h->profile_path, &st) == 0)
             ds->progress_total += (uint64_t)st.st_size;
         if (h->trace_path && stat(h->trace_path, &st) == 0)
             ds->progress_total += (uint64_t)st.st_size;
@@ -265,7 +265,7 @@ static const pw_format_option hpc_options[] = {
 const pw_format_ops pw_format_hpctoolkit = {
     .name = "hpctoolkit",
     .description = "HPCToolkit databases (released 4.0 meta.db/profile.db/cct.db/trace.db; "
-                   "2021-22 prototype experiment.xml + .db)",
+                   "2021-22 prototype experiment.xml + .db; old experiment.xml 2.x + metric-db)",
     .probe = hpc_probe,
     .open = hpc_open,
     .cursor_open = hpc_cursor_open,

@@ -66,7 +66,7 @@ static pw_status add_profile(pw_dataset *ds, hpc_dataset *h, uint32_t i, pw_erro
     }
     loc->has_records = 1;
     loc->id = i;
-    loc->file = h->profile_path;
+    loc->file = p->path;
     if (loc->kind == PW_LOC_OTHER)
         loc->kind = PW_LOC_PROFILE;
     p->location = parent;

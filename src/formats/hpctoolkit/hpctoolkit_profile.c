@@ -153,6 +153,7 @@ static pw_status read_released(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_e
         p->p_index = pw_le64(b + 0x18);
         uint64_t ptuple = pw_le64(b + 0x20);
         p->summary = (pw_le32(b + 0x28) & 1) != 0;
+        p->path = h->profile_path;
         p->trace = HPC_NONE;
         tuple_text t = {.n = 0};
         if (ptuple && (s = read_tuple_released(h, f, p->info_off + 0x20, ptuple, pt, pt + szt, &t, err)))
@@ -193,6 +194,7 @@ static pw_status read_prototype(pw_dataset *ds, hpc_dataset *h, hpc_file *f, pw_
         p->p_values = pw_be64(b + 44);
         p->p_index = p->p_values + 10 * p->n_values;
         p->summary = i == 0; /* "index 0 is always a summary profile" */
+        p->path = h->profile_path;
         p->trace = HPC_NONE;
         tuple_text t = {.n = 0};
         if ((s = check_block(f, p, 12, err)) ||
@@ -217,6 +219,11 @@ pw_status hpc_profiles_read(pw_dataset *ds, hpc_dataset *h, pw_error *err)
 pw_status hpc_profile_index(const hpc_dataset *h, const hpc_profile *p, hpc_file *f, uint64_t i,
                             uint32_t *ctx, uint64_t *start, pw_error *err)
 {
+    if (h->gen == HPC_OLD_XML) { /* dense: row 0 is the root, row i > 0 context i + 1 */
+        *ctx = i >= p->n_ctxs ? HPC_NONE : i == 0 ? 0 : (uint32_t)i + 1;
+        *start = i * p->dense_metrics;
+        return PW_OK;
+    }
     if (i == p->n_ctxs && h->gen == HPC_RELEASED) {
         *ctx = HPC_NONE;
         *start = p->n_values;
@@ -244,10 +251,14 @@ pw_status hpc_profile_value(const hpc_dataset *h, const hpc_profile *p, hpc_file
                             uint16_t *metric, double *value, pw_error *err)
 {
     const uint8_t *b;
-    pw_status s = hpc_need(f, p->p_values + 10 * i, 10, &b, "profile value", err);
+    size_t size = h->gen == HPC_OLD_XML ? 8 : 10;
+    pw_status s = hpc_need(f, p->p_values + size * i, size, &b, "profile value", err);
     if (s != PW_OK)
         return s;
-    if (h->gen == HPC_RELEASED) {
+    if (h->gen == HPC_OLD_XML) {
+        *metric = (uint16_t)(i % p->dense_metrics);
+        *value = pw_bef64(b);
+    } else if (h->gen == HPC_RELEASED) {
         *metric = pw_le16(b);
         *value = pw_lef64(b + 2);
     } else {
@@ -262,6 +273,13 @@ pw_status hpc_profile_find(const hpc_dataset *h, const hpc_profile *p, hpc_file 
 {
     uint64_t lo = 0, hi = p->n_ctxs;
     *first = *end = 0;
+    if (h->gen == HPC_OLD_XML) { /* dense: the row is the context (see hpc_profile_index) */
+        if (ctx != 1 && ctx <= p->n_ctxs) {
+            *first = (uint64_t)(ctx ? ctx - 1 : 0) * p->dense_metrics;
+            *end = *first + p->dense_metrics;
+        }
+        return PW_OK;
+    }
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2, start;
         uint32_t c;

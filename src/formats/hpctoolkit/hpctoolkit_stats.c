@@ -268,22 +268,49 @@ static void describe(hpc_dataset *h, pw_rnode *root)
     }
 }
 
+/* Adds profile p's columns of view metric m into the summary columns. */
+static pw_status add_columns(stats_ctx *s, uint32_t p, uint32_t m, double *incl, double *excl,
+                             pw_error *err)
+{
+    hpc_dataset *h = s->h;
+    pw_error e;
+    pw_status st = hpc_profile_columns(h, p, &h->views[m], incl, excl, &e);
+    if (st == PW_E_DATA) /* damage: the views show what could be read */
+        pw_ds_diag_error(s->ds, PW_SEV_ERROR, "hpctoolkit.bad-values", &e);
+    else if (st != PW_OK)
+        return *err = e, st;
+    if (incl != s->incl[m])
+        for (uint32_t i = 0; i < h->n_ids; i++) {
+            s->incl[m][i] += incl[i];
+            s->excl[m][i] += excl[i];
+        }
+    return PW_OK;
+}
+
+/* The summary profile's columns; the old format has no summary profile,
+ * so its columns are the sums over all profiles. */
 static pw_status summary_columns(stats_ctx *s, pw_error *err)
 {
     hpc_dataset *h = s->h;
-    for (uint32_t m = 0; m < h->n_views; m++) {
-        s->incl[m] = malloc(h->n_ids * sizeof(double));
-        s->excl[m] = malloc(h->n_ids * sizeof(double));
+    int summed = h->gen == HPC_OLD_XML;
+    double *ti = summed ? malloc(h->n_ids * sizeof(double)) : NULL;
+    double *te = summed ? malloc(h->n_ids * sizeof(double)) : NULL;
+    pw_status st = !summed || (ti && te) ? PW_OK
+                                         : pw_fail(err, PW_E_NOMEM, s->ds->path, PW_NO_OFFSET,
+                                                   "out of memory");
+    for (uint32_t m = 0; st == PW_OK && m < h->n_views; m++) {
+        s->incl[m] = calloc(h->n_ids, sizeof(double));
+        s->excl[m] = calloc(h->n_ids, sizeof(double));
         if (!s->incl[m] || !s->excl[m])
-            return pw_fail(err, PW_E_NOMEM, s->ds->path, PW_NO_OFFSET, "out of memory");
-        pw_error e;
-        pw_status st = hpc_profile_columns(h, 0, &h->views[m], s->incl[m], s->excl[m], &e);
-        if (st == PW_E_DATA) /* damage: the views show what could be read */
-            pw_ds_diag_error(s->ds, PW_SEV_ERROR, "hpctoolkit.bad-values", &e);
-        else if (st != PW_OK)
-            return *err = e, st;
+            st = pw_fail(err, PW_E_NOMEM, s->ds->path, PW_NO_OFFSET, "out of memory");
+        else if (!summed)
+            st = add_columns(s, 0, m, s->incl[m], s->excl[m], err);
+        for (uint32_t p = 0; summed && st == PW_OK && p < h->n_profs; p++)
+            st = add_columns(s, p, m, ti, te, err);
     }
-    return PW_OK;
+    free(ti);
+    free(te);
+    return st;
 }
 
 static pw_status views(stats_ctx *s, pw_rnode *root, pw_error *err)
@@ -318,7 +345,7 @@ static pw_status lookup(pw_dataset *ds, hpc_dataset *h, pw_rnode *root, pw_error
                        h->n_profs);
     const hpc_profile *p = &h->profs[h->lookup_prof];
     hpc_file f;
-    pw_status st = hpc_file_open(&f, h->profile_path, h->big, 4096, err);
+    pw_status st = hpc_file_open(&f, p->path, h->big, 4096, err);
     uint64_t first = 0, end = 0;
     if (st == PW_OK)
         st = hpc_profile_find(h, p, &f, h->lookup_ctx, &first, &end, err);
@@ -360,7 +387,7 @@ pw_status hpc_stats(pw_dataset *ds, pw_report *r, pw_error *err)
     pw_status st = s.incl && s.excl ? PW_OK
                                     : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET,
                                               "out of memory");
-    if (st == PW_OK && h->n_views && h->n_profs && h->profs[0].summary)
+    if (st == PW_OK && h->n_views && h->n_profs && (h->profs[0].summary || h->gen == HPC_OLD_XML))
         st = views(&s, root, err);
     if (st == PW_OK && !h->summary_only)
         st = traces(&s, root, err);

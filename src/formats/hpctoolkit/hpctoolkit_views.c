@@ -19,9 +19,9 @@ static pw_status for_each_value(const hpc_dataset *h, uint32_t pi, value_fn fn, 
 {
     const hpc_profile *p = &h->profs[pi];
     hpc_file idx = {0}, val = {0};
-    pw_status s = hpc_file_open(&idx, h->profile_path, h->big, 64 * 1024, err);
+    pw_status s = hpc_file_open(&idx, p->path, h->big, 64 * 1024, err);
     if (s == PW_OK)
-        s = hpc_file_open(&val, h->profile_path, h->big, 256 * 1024, err);
+        s = hpc_file_open(&val, p->path, h->big, 256 * 1024, err);
     uint32_t ctx = 0;
     uint64_t start = 0;
     if (s == PW_OK && p->n_ctxs)

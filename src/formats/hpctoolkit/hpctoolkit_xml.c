@@ -179,7 +179,8 @@ static void add_metric(xml_state *x, uint16_t id, int summary, const char *name,
 static void on_metric_end(xml_state *x)
 {
     x->in_metric = 0;
-    if (!x->metric_is_view && x->status == PW_OK)
+    /* the old format has no summary profile: its MetricTable names no stored values */
+    if (!x->metric_is_view && x->status == PW_OK && x->h->gen != HPC_OLD_XML)
         add_metric(x, (uint16_t)x->metric_id, 1, x->metric_name, x->metric_scope);
 }
 
