@@ -49,13 +49,16 @@ static char *database_dir(const char *path)
 
 typedef enum { DB_NONE, DB_RELEASED, DB_PROTOTYPE, DB_OLD_XML } db_kind;
 
-static db_kind classify(const char *dir)
+/* strict: meta.db must carry its magic (probing); otherwise its presence
+ * is enough, so that a damaged magic is reported by the reader. */
+static db_kind classify(const char *dir, int strict)
 {
-    if (has_magic(dir, "meta.db", "HPCTOOLKITmeta"))
+    if (strict ? has_magic(dir, "meta.db", "HPCTOOLKITmeta") : exists(dir, "meta.db"))
         return DB_RELEASED;
     if (!exists(dir, "experiment.xml"))
         return DB_NONE;
-    if (has_magic(dir, "profile.db", "HPCPROF-profdb__"))
+    /* a profile.db beside experiment.xml is the prototype's, even damaged */
+    if (exists(dir, "profile.db"))
         return DB_PROTOTYPE;
     return DB_OLD_XML;
 }
@@ -65,7 +68,7 @@ static int hpc_probe(const char *path)
     char *dir = database_dir(path);
     if (!dir)
         return 0;
-    db_kind k = classify(dir);
+    db_kind k = classify(dir, 1);
     free(dir);
     return k == DB_NONE ? 0 : 100;
 }
@@ -210,7 +213,7 @@ static pw_status hpc_open(pw_dataset *ds, pw_error *err)
     }
     ds->impl = h;
     pw_status s = read_options(ds, h, err);
-    db_kind k = classify(dir);
+    db_kind k = classify(dir, 0);
     if (s == PW_OK && k == DB_NONE)
         s = pw_fail(err, PW_E_FORMAT, ds->path, PW_NO_OFFSET,
                     "no meta.db or experiment.xml found");

@@ -105,8 +105,8 @@ pw_status hpc_metricdb_read(pw_dataset *ds, hpc_dataset *h, const char *dir, pw_
     char **names = list_files(dir, &n);
     pw_status s = PW_OK;
     if (!n)
-        s = pw_fail(err, PW_E_DATA, ds->path, PW_NO_OFFSET,
-                    "experiment.xml of the old format without any *.metric-db file");
+        s = pw_fail(err, PW_E_FORMAT, ds->path, PW_NO_OFFSET,
+                    "experiment.xml without profile.db (4.0) or *.metric-db files (old format)");
     if (s == PW_OK && !(h->profs = pw_ds_alloc(ds, n * sizeof *h->profs)))
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     for (size_t i = 0; s == PW_OK && i < n; i++) {
