@@ -1,12 +1,14 @@
 /* test_hpctoolkit_mutation.c — damaged HPCToolkit databases made from the
  * real fixtures: each file of a database (meta.db or experiment.xml,
- * profile.db, cct.db, trace.db) truncated at many offsets and with bytes
+ * profile.db, cct.db, trace.db, or the old format's *.metric-db) truncated
+ * at many offsets and with bytes
  * flipped, the others left intact.  Whatever the damage: no crash (the
  * ASan build runs this too), open fails only with PW_E_DATA or PW_E_FORMAT,
  * PW_E_DATA names a byte offset, check/stats/frames run to the end, and a
  * damaged result has at least one error that names an offset.
  * usage: test_hpctoolkit_mutation SHARED_DATA_DIR */
 #define _XOPEN_SOURCE 700 /* nftw */
+#include <dirent.h>
 #include <ftw.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -16,9 +18,7 @@
 #include "perfweave.h"
 
 static const char *shared_dir;
-static const char *const db_files[] = {"meta.db", "experiment.xml", "profile.db", "cct.db",
-                                       "trace.db"};
-#define N_FILES (sizeof db_files / sizeof *db_files)
+#define MAX_FILES 16
 
 typedef struct blob {
     uint8_t *p;
@@ -94,22 +94,23 @@ static int exercise(const char *dir, int frames)
 
 /* Truncations every `step` bytes and single-byte flips every `flip_step`
  * bytes of file `which`; returns how many variants were reported damaged. */
-static int mutate(const char *tmp, blob *files, size_t which, size_t step, size_t flip_step)
+static int mutate(const char *tmp, blob *files, char **names, size_t which, size_t step,
+                  size_t flip_step)
 {
     blob *b = &files[which];
     int damaged = 0, runs = 0;
     for (size_t cut = 0; cut < b->n; cut += step, runs++) {
-        write_file(tmp, db_files[which], b->p, cut);
+        write_file(tmp, names[which], b->p, cut);
         damaged += exercise(tmp, runs % 2);
     }
     for (size_t at = 3; at < b->n; at += flip_step, runs++) {
         uint8_t saved = b->p[at];
         b->p[at] ^= (uint8_t)(0x5A ^ (at & 0xFF));
-        write_file(tmp, db_files[which], b->p, b->n);
+        write_file(tmp, names[which], b->p, b->n);
         b->p[at] = saved;
         exercise(tmp, runs % 2);
     }
-    write_file(tmp, db_files[which], b->p, b->n);
+    write_file(tmp, names[which], b->p, b->n);
     return damaged;
 }
 
@@ -125,27 +126,34 @@ static void run_fixture(const char *rel)
     snprintf(src, sizeof src, "%s/hpctoolkit/%s", shared_dir, rel);
     snprintf(tmp, sizeof tmp, "hpctoolkit-mutation-%d", (int)getpid());
     mkdir(tmp, 0700);
-    blob files[N_FILES];
-    int present = 0;
-    for (size_t i = 0; i < N_FILES; i++) {
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s", src, db_files[i]);
-        files[i] = read_file(path);
-        if (files[i].p) {
-            present++;
-            write_file(tmp, db_files[i], files[i].p, files[i].n);
-        }
+    /* every file the reader reads (FORMATS.md and metrics/ are not read) */
+    blob files[MAX_FILES];
+    char *names[MAX_FILES];
+    size_t present = 0;
+    DIR *d = opendir(src);
+    struct dirent *e;
+    while (d && (e = readdir(d)) && present < MAX_FILES) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (!dot || (strcmp(dot, ".db") && strcmp(dot, ".xml") && strcmp(dot, ".metric-db")))
+            continue;
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", src, e->d_name);
+        files[present] = read_file(path);
+        names[present] = strdup(e->d_name);
+        write_file(tmp, names[present], files[present].p, files[present].n);
+        present++;
     }
+    if (d)
+        closedir(d);
     CHECK(present >= 3); /* a missing fixture fails */
     CHECK(exercise(tmp, 0) == 0); /* the intact copy reads clean */
-    for (size_t i = 0; i < N_FILES; i++) {
-        if (!files[i].p)
-            continue;
+    for (size_t i = 0; i < present; i++) {
         /* about 40 cuts and 100 flips per file, whatever its size */
         size_t step = files[i].n / 40 + 1, flip = files[i].n / 100 + 1;
-        int damaged = mutate(tmp, files, i, step, flip);
+        int damaged = mutate(tmp, files, names, i, step, flip);
         CHECK(damaged > 0); /* truncation is noticed */
         free(files[i].p);
+        free(names[i]);
     }
     nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
@@ -155,9 +163,10 @@ static void cuda(void) { run_fixture("hpctoolkit/tests-data-dbase@f9abaf11f/loop
 static void pingpong_v4(void) { run_fixture("pipit/ping-pong-hpctoolkit@05d9563-v4"); }
 static void prototype(void) { run_fixture("pipit/ping-pong-hpctoolkit@7283ee4-prototype"); }
 static void small_v40(void) { run_fixture("hpctoolkit/small_v4.0@5c1005fbe"); }
+static void old_xml(void) { run_fixture("hatchet/hpctoolkit-cpi-database@79c009b"); }
 
 static const harness_test tests[] = {T(small_d), T(cuda), T(pingpong_v4), T(prototype),
-                                     T(small_v40)};
+                                     T(small_v40), T(old_xml)};
 
 int main(int argc, char **argv)
 {
