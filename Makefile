@@ -24,7 +24,7 @@ build-asan: deps
 	@cmake --build build/asan -j $(JOBS)
 
 build-fuzz: deps
-	@CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DPW_FUZZ=ON -DPW_TESTS=OFF \
+	@CC=clang cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Debug -DPW_FUZZ=ON -DPW_TESTS=OFF -DPW_WERROR=ON \
 	  -DPW_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build/fuzz -j $(JOBS)
 

@@ -34,6 +34,8 @@ void pw_error_clear(pw_error *err)
 /* Message layout: "<file>: offset <n>: <text>", dropping the parts that do
  * not apply, so every error reads the same way. */
 static void error_vset(pw_error *err, pw_status status, const char *file, int64_t offset,
+                       const char *fmt, va_list ap) PW_PRINTF(5, 0);
+static void error_vset(pw_error *err, pw_status status, const char *file, int64_t offset,
                        const char *fmt, va_list ap)
 {
     err->status = status;

@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/report.h"
 
@@ -40,6 +41,38 @@ pw_rnode *pw_report_root(pw_report *r) { return (pw_rnode *)r->root; }
 json_t *pw_report_json(const pw_report *r) { return r->root; }
 int pw_report_nomem(void) { return report_nomem; }
 
+/* Text from damaged input may not be UTF-8, which JSON (and jansson)
+ * refuse: such text is kept with every non-ASCII byte shown as '?'. */
+static json_t *text_value(const char *v, size_t n)
+{
+    json_t *j = json_stringn(v, n);
+    if (j)
+        return j;
+    char *ascii = malloc(n ? n : 1);
+    if (!ascii)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        ascii[i] = (unsigned char)v[i] < 0x80 && v[i] ? v[i] : '?';
+    j = json_stringn(ascii, n);
+    free(ascii);
+    return j;
+}
+
+/* An object member under a key that may not be UTF-8 (see text_value). */
+static int set_member(json_t *obj, const char *key, json_t *child)
+{
+    if (json_object_set_new(obj, key, json_incref(child)) == 0) {
+        json_decref(child);
+        return 0;
+    }
+    json_t *k = text_value(key, strlen(key));
+    int rc = k ? json_object_set_new(obj, json_string_value(k), child) : -1;
+    if (!k)
+        json_decref(child);
+    json_decref(k);
+    return rc;
+}
+
 /* Attaches child to parent (an object under key, or an array); takes the
  * reference.  Returns child, or NULL when it could not be attached. */
 static json_t *attach(pw_rnode *parent, const char *key, json_t *child)
@@ -50,7 +83,7 @@ static json_t *attach(pw_rnode *parent, const char *key, json_t *child)
         if (json_is_array(p))
             rc = json_array_append_new(p, child);
         else if (json_is_object(p) && key)
-            rc = json_object_set_new(p, key, child);
+            rc = set_member(p, key, child);
         else
             json_decref(child);
     } else if (child) {
@@ -87,11 +120,11 @@ void pw_rnode_num(pw_rnode *parent, const char *key, double v)
 }
 void pw_rnode_str(pw_rnode *parent, const char *key, const char *v)
 {
-    attach(parent, key, v ? json_string(v) : json_null());
+    attach(parent, key, v ? text_value(v, strlen(v)) : json_null());
 }
 void pw_rnode_strn(pw_rnode *parent, const char *key, const char *v, size_t n)
 {
-    attach(parent, key, json_stringn(v, n));
+    attach(parent, key, text_value(v, n));
 }
 void pw_rnode_bool(pw_rnode *parent, const char *key, int v)
 {

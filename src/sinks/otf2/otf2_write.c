@@ -138,6 +138,8 @@ static const OTF2_MemoryCallbacks ot_memory = {.otf2_allocate = ot_allocate, .ot
 static char ot_last_error[512];
 
 static OTF2_ErrorCode ot_error_callback(void *user, const char *file, uint64_t line, const char *function,
+                                        OTF2_ErrorCode code, const char *fmt, va_list va) PW_PRINTF(6, 0);
+static OTF2_ErrorCode ot_error_callback(void *user, const char *file, uint64_t line, const char *function,
                                         OTF2_ErrorCode code, const char *fmt, va_list va)
 {
     (void)user, (void)file, (void)line, (void)function;

@@ -1,0 +1,11 @@
+/* fuzz_hpctoolkit_meta.c — the HPCToolkit reader on an arbitrary meta.db
+ * beside intact other files (see fuzz_hpctoolkit_db.h). */
+#include "fuzz_hpctoolkit_db.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    hpc_fuzz_database("meta.db", data, size);
+    return 0;
+}
