@@ -15,41 +15,18 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "blob.h"
 #include "perfweave.h"
 
 static const char *shared_dir;
 #define MAX_FILES 16
 
-typedef struct blob {
-    uint8_t *p;
-    size_t n;
-} blob;
-
-static blob read_file(const char *path)
-{
-    blob b = {NULL, 0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return b;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b.p = malloc(n > 0 ? (size_t)n : 1);
-    b.n = fread(b.p, 1, (size_t)n, f);
-    fclose(f);
-    return b;
-}
-
+/* dir/name replaced by p[0..n). */
 static void write_file(const char *dir, const char *name, const uint8_t *p, size_t n)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    CHECK(f != NULL);
-    if (!f)
-        return;
-    CHECK(fwrite(p, 1, n, f) == n || n == 0);
-    fclose(f);
+    blob_write(path, p, n);
 }
 
 /* Reads everything the way the CLI would: check (all records), stats, and
@@ -138,7 +115,7 @@ static void run_fixture(const char *rel)
             continue;
         char path[1400];
         snprintf(path, sizeof path, "%s/%s", src, e->d_name);
-        files[present] = read_file(path);
+        files[present] = blob_read(path);
         names[present] = strdup(e->d_name);
         write_file(tmp, names[present], files[present].p, files[present].n);
         present++;

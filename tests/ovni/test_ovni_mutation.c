@@ -18,40 +18,11 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "blob.h"
 #include "perfweave.h"
 
 static const char *shared_dir;
 static char tmp_root[256];
-
-typedef struct blob {
-    uint8_t *p;
-    size_t n;
-} blob;
-
-static blob read_file(const char *path)
-{
-    blob b = {NULL, 0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return b;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b.p = malloc(n > 0 ? (size_t)n : 1);
-    b.n = fread(b.p, 1, (size_t)n, f);
-    fclose(f);
-    return b;
-}
-
-static void write_file(const char *path, const uint8_t *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    CHECK(f != NULL);
-    if (!f)
-        return;
-    CHECK(fwrite(p, 1, n, f) == n || n == 0);
-    fclose(f);
-}
 
 /* Offsets where events start, and the end of the last whole event; the
  * walk follows ovni-facts.md §2 (12-byte header, size code, jumbo). */
@@ -194,7 +165,7 @@ static void truncations(const char *name, const blob *b, const size_t *starts, s
         cuts[nc++] = 1 + (size_t)(rng() % (b->n - 1));
     for (size_t c = 0; c < nc; c++) {
         size_t cut = cuts[c];
-        write_file(path, b->p, cut);
+        blob_write(path, b->p, cut);
         outcome o = read_everything(path);
         /* Where does the cut fall? */
         size_t lo = 0, hi = nev; /* first event starting at or after cut */
@@ -249,7 +220,7 @@ static void flips(const char *name, const blob *b, const size_t *starts, size_t 
             at = (size_t)(rng() % b->n);
             m[at] ^= (uint8_t)(1u << (rng() % 8));
         }
-        write_file(path, m, b->n);
+        blob_write(path, m, b->n);
         outcome o = read_everything(path);
         if (want_offset >= 0) {
             CHECK_EQ_INT(o.status, PW_E_DATA);
@@ -286,7 +257,7 @@ static void metadata_damage(const char *name, const fixture_files *ff, size_t ne
     for (int k = 0; k < 2; k++) {
         if (!ff->json[k][0])
             continue;
-        blob j = read_file(ff->json[k]);
+        blob j = blob_read(ff->json[k]);
         char dir[400], stream[600], json[600];
         snprintf(dir, sizeof dir, "%s/meta", tmp_root);
         mkdir(dir, 0700);
@@ -304,13 +275,13 @@ static void metadata_damage(const char *name, const fixture_files *ff, size_t ne
             snprintf(stream, sizeof stream, "%s/thread.1.obs", dir);
             snprintf(json, sizeof json, "%s/%s", dir, k == 0 ? "thread.1.json" : "metadata.json");
         }
-        blob s = read_file(ff->stream);
-        write_file(stream, s.p, s.n);
+        blob s = blob_read(ff->stream);
+        blob_write(stream, s.p, s.n);
         char trace[512];
         snprintf(trace, sizeof trace, "%s/meta", tmp_root);
         for (int c = 0; c < 12; c++) {
             size_t cut = 1 + (size_t)(rng() % (j.n - 1));
-            write_file(json, j.p, cut);
+            blob_write(json, j.p, cut);
             outcome o = read_everything(trace);
             CHECK_EQ_INT(o.status, PW_E_DATA);
             CHECK(o.first_error_offset >= 0 && (size_t)o.first_error_offset <= cut);
@@ -319,7 +290,7 @@ static void metadata_damage(const char *name, const fixture_files *ff, size_t ne
             uint8_t *m = malloc(j.n);
             memcpy(m, j.p, j.n);
             m[rng() % j.n] ^= (uint8_t)(1u << (rng() % 8));
-            write_file(json, m, j.n);
+            blob_write(json, m, j.n);
             o = read_everything(trace);
             CHECK_EQ_INT(o.errors_without_offset, 0);
             free(m);
@@ -345,7 +316,7 @@ static void run_fixture(const char *name)
         CHECK(0);
         return;
     }
-    blob b = read_file(ff.stream);
+    blob b = blob_read(ff.stream);
     CHECK(b.n >= 8);
     size_t *starts = malloc((b.n / 12 + 2) * sizeof *starts);
     size_t nev = event_starts(&b, starts, b.n / 12 + 1);
