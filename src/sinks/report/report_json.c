@@ -3,7 +3,6 @@
  * streamed array row by row) in exactly the layout of that dump: two
  * spaces of indent per level, "key": value, members and items each on
  * their own line, "[]" for an empty array. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "model/report.h"
@@ -17,24 +16,32 @@ pw_status report_json_whole(const json_t *root, FILE *out)
     return PW_OK;
 }
 
-/* v as it appears `depth` levels deep: its own dump, every line after the
- * first indented by the levels above it (strings escape their newlines). */
+/* Writes a chunk of a value's dump, indenting every line after the first
+ * by the levels above it (strings escape their own newlines). */
+typedef struct indented_out {
+    pw_report *r;
+    int depth;
+} indented_out;
+
+static int put_indented(const char *buf, size_t size, void *data)
+{
+    const indented_out *o = data;
+    for (const char *p = buf, *end = buf + size; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (fwrite(p, 1, n, o->r->out) != n || (nl && fprintf(o->r->out, "\n%*s", o->depth * 2, "") < 0))
+            return -1;
+        p += n + (nl ? 1 : 0);
+    }
+    return 0;
+}
+
+/* v as it appears `depth` levels deep: its own dump, re-indented. */
 static void put_value(pw_report *r, json_t *v, int depth)
 {
-    char *text = json_dumps(v, DUMP_FLAGS);
-    if (!text) {
-        pw_report_set_nomem();
-        return;
-    }
-    for (const char *p = text, *nl; *p; p = nl + 1) {
-        nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        if (fwrite(p, 1, n, r->out) != n || (nl && fprintf(r->out, "\n%*s", depth * 2, "") < 0))
-            r->io_failed = 1;
-        if (!nl)
-            break;
-    }
-    free(text);
+    indented_out o = {r, depth};
+    if (json_dump_callback(v, put_indented, &o, DUMP_FLAGS) != 0)
+        r->io_failed = 1;
 }
 
 /* "{" or "," then the member's key on its own line. */

@@ -74,10 +74,12 @@ static void text_object(const pw_report *rep, FILE *out, json_t *obj, const char
             continue;
         fprintf(out, "%*s%-*s  ", depth * 2, "", (int)kw + 1, k);
         if (json_is_array(v)) {
-            size_t i;
-            json_t *it;
-            json_array_foreach(v, i, it) fprintf(out, "%s%s", i ? ", " : "",
-                                                 report_scalar_text(it, buf, sizeof buf, 0));
+            report_rows it;
+            report_rows_start(&it, rep, v);
+            json_t *item;
+            for (size_t i = 0; (item = report_rows_next(&it)); i++)
+                fprintf(out, "%s%s", i ? ", " : "", report_scalar_text(item, buf, sizeof buf, 0));
+            report_rows_end(&it);
             fputc('\n', out);
         } else {
             fprintf(out, "%s\n", report_scalar_text(v, buf, sizeof buf, 0));
