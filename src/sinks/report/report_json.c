@@ -20,7 +20,8 @@ pw_status report_json_whole(const json_t *root, FILE *out)
  * by the levels above it (strings escape their own newlines). */
 typedef struct indented_out {
     pw_report *r;
-    int depth;
+    const char *newline; /* "\n" and the indent of the level */
+    size_t newline_len;
 } indented_out;
 
 static int put_indented(const char *buf, size_t size, void *data)
@@ -29,7 +30,9 @@ static int put_indented(const char *buf, size_t size, void *data)
     for (const char *p = buf, *end = buf + size; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        if (fwrite(p, 1, n, o->r->out) != n || (nl && fprintf(o->r->out, "\n%*s", o->depth * 2, "") < 0))
+        if (fwrite(p, 1, n, o->r->out) != n)
+            return -1;
+        if (nl && fwrite(o->newline, 1, o->newline_len, o->r->out) != o->newline_len)
             return -1;
         p += n + (nl ? 1 : 0);
     }
@@ -39,7 +42,9 @@ static int put_indented(const char *buf, size_t size, void *data)
 /* v as it appears `depth` levels deep: its own dump, re-indented. */
 static void put_value(pw_report *r, json_t *v, int depth)
 {
-    indented_out o = {r, depth};
+    /* Streamed values sit at most two levels deep (a row of a root array). */
+    static const char newline[] = "\n    ";
+    indented_out o = {r, newline, 1 + 2 * (size_t)(depth < 2 ? depth : 2)};
     if (json_dump_callback(v, put_indented, &o, DUMP_FLAGS) != 0)
         r->io_failed = 1;
 }
