@@ -389,9 +389,10 @@ pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style style, 
  * scalar) is finished when the next row is added, and the stream ends when
  * the root gains another member or the report is finished.  A finished row
  * is freed: do not touch it (or its children) after adding the next one.
- * Root members added before a stream are rendered when it starts (JSON),
- * so they cannot change afterwards; members added after it are rendered by
- * pw_report_finish.  A report is filled from one thread at a time.
+ * Root members added before a stream are rendered and freed when it
+ * starts (JSON), so they must be complete by then; members added after it
+ * are rendered by pw_report_finish.  A report is filled from one thread at
+ * a time.
  *
  * The rendering is byte for byte what pw_report_write gives for the same
  * tree.  JSON rows go to `out` at once.  Text and CSV tables need every row
