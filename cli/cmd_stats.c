@@ -8,16 +8,17 @@ static int stats_run(cli_args *a)
     if (!ds)
         return code;
     FILE *out = cli_output(a);
-    pw_report *r = pw_report_new();
+    /* Opened up front, so that large arrays stream to the output. */
+    pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
+    pw_report *r = out ? pw_report_open(out, style) : NULL;
     pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
     pw_status s = out && r ? PW_OK : PW_E_IO;
     if (out && r) {
         cli_progress *prog = cli_progress_start(a, ds, "reading");
         s = pw_stats(ds, r, &err);
         cli_progress_stop(prog);
-        pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
         if (s == PW_OK)
-            s = pw_report_write(r, out, style, &err);
+            s = pw_report_finish(r, &err);
         if (s != PW_OK)
             code = cli_fail(&err);
     } else {

@@ -380,6 +380,34 @@ typedef enum pw_report_style {
 
 pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style style, pw_error *err);
 
+/* Streaming, for reports whose arrays grow with the input (one row per
+ * repetition, per event...): memory stays flat in the number of rows.
+ *
+ * pw_report_open makes a report that knows its output and style up front.
+ * pw_report_stream adds to its root an array whose rows are rendered as
+ * they are finished: a row (added with pw_rnode_object(stream, NULL), or a
+ * scalar) is finished when the next row is added, and the stream ends when
+ * the root gains another member or the report is finished.  A finished row
+ * is freed: do not touch it (or its children) after adding the next one.
+ * Root members added before a stream are rendered and freed when it
+ * starts (JSON), so they must be complete by then; members added after it
+ * are rendered by pw_report_finish.  A report is filled from one thread at
+ * a time.
+ *
+ * The rendering is byte for byte what pw_report_write gives for the same
+ * tree.  JSON rows go to `out` at once.  Text and CSV tables need every row
+ * first (CSV columns are the union of the rows' keys, text columns are as
+ * wide as their widest cell), so their rows wait in an anonymous temporary
+ * file (tmpfile(3)), not in memory, until pw_report_finish renders them.
+ *
+ * On a report from pw_report_new, pw_report_stream gives an ordinary array,
+ * so a format can always stream its large arrays.  pw_report_finish writes
+ * what is not yet out and must be called once on an opened report (instead
+ * of pw_report_write); pw_report_free still frees it. */
+pw_report *pw_report_open(FILE *out, pw_report_style style);
+pw_rnode *pw_report_stream(pw_report *r, const char *key);
+pw_status pw_report_finish(pw_report *r, pw_error *err);
+
 /* The summary a user of the dataset's format wants (see each format's
  * documentation), computed in parallel over locations.  Damage met on the
  * way is recorded as diagnostics; the report covers what could be read. */

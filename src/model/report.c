@@ -1,5 +1,5 @@
 /* report.c — the report tree that stats fill.  Nodes are jansson values;
- * the renderers live in src/sinks/report/. */
+ * streamed arrays are in report_stream.c, the renderers in src/sinks/report/. */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -7,17 +7,13 @@
 
 #include "model/report.h"
 
-struct pw_report {
-    json_t *root;
-};
-
 /* Set when an add fails for want of memory; pw_report_write reports it.
  * Thread-local because reports are filled on one thread at a time. */
 static _Thread_local int report_nomem;
 
 pw_report *pw_report_new(void)
 {
-    pw_report *r = malloc(sizeof *r);
+    pw_report *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
     r->root = json_object();
@@ -33,13 +29,26 @@ void pw_report_free(pw_report *r)
 {
     if (!r)
         return;
+    report_stream_free_all(r);
     json_decref(r->root);
     free(r);
+}
+
+pw_report *pw_report_open(FILE *out, pw_report_style style)
+{
+    pw_report *r = out ? pw_report_new() : NULL;
+    if (r) {
+        r->out = out;
+        r->style = style;
+        r->opened = 1;
+    }
+    return r;
 }
 
 pw_rnode *pw_report_root(pw_report *r) { return (pw_rnode *)r->root; }
 json_t *pw_report_json(const pw_report *r) { return r->root; }
 int pw_report_nomem(void) { return report_nomem; }
+void pw_report_set_nomem(void) { report_nomem = 1; }
 
 /* Text from damaged input may not be UTF-8, which JSON (and jansson)
  * refuse: such text is kept with every non-ASCII byte shown as '?'. */
@@ -79,6 +88,8 @@ static json_t *attach(pw_rnode *parent, const char *key, json_t *child)
 {
     json_t *p = (json_t *)parent;
     int rc = -1;
+    if (p)
+        report_stream_before_add(p);
     if (p && child) {
         if (json_is_array(p))
             rc = json_array_append_new(p, child);

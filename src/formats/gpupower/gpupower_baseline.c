@@ -57,47 +57,57 @@ typedef struct baseline_group {
     double watts[GP_SOURCES];
 } baseline_group;
 
-/* The distinct groups (few: one per experiment), with their idle power. */
-static baseline_group *collect_groups(const gp_dataset *gd, const gp_result *res, size_t *n)
+/* The distinct groups (few: one per experiment), with their idle power,
+ * and the repetitions found without one. */
+struct gp_baselines {
+    baseline_group *groups;
+    size_t n, orphans;
+    const char *first_orphan;
+};
+
+gp_baselines *gp_baselines_new(const gp_dataset *gd, const gp_result *res)
 {
-    baseline_group *groups = malloc((gd->n_reps ? gd->n_reps : 1) * sizeof *groups);
-    *n = 0;
-    for (size_t i = 0; groups && i < gd->n_reps; i++) {
+    gp_baselines *b = calloc(1, sizeof *b);
+    if (!b || !(b->groups = malloc((gd->n_reps ? gd->n_reps : 1) * sizeof *b->groups))) {
+        free(b);
+        return NULL;
+    }
+    for (size_t i = 0; i < gd->n_reps; i++) {
         const char *g = gd->reps[i].baseline_group;
         int known = !gd->reps[i].baseline || !g;
-        for (size_t k = 0; k < *n && !known; k++)
-            known = !strcmp(groups[k].dir, g);
+        for (size_t k = 0; k < b->n && !known; k++)
+            known = !strcmp(b->groups[k].dir, g);
         if (known)
             continue;
-        groups[*n].dir = g;
-        idle_power(gd, res, g, groups[*n].watts);
-        (*n)++;
+        b->groups[b->n].dir = g;
+        idle_power(gd, res, g, b->groups[b->n].watts);
+        b->n++;
     }
-    return groups;
+    return b;
 }
 
-void gp_baseline_subtract(pw_dataset *ds, const gp_dataset *gd, gp_result *res)
+void gp_baselines_apply(gp_baselines *b, const gp_rep *rep, gp_result *res)
 {
-    size_t n, orphans = 0;
-    const char *first_orphan = NULL;
-    baseline_group *groups = collect_groups(gd, res, &n);
-    for (size_t i = 0; groups && i < gd->n_reps; i++) {
-        const gp_rep *rep = &gd->reps[i];
-        if (rep->baseline || !res[i].ok)
-            continue;
-        const baseline_group *best = NULL; /* the nearest (longest) enclosing group */
-        for (size_t k = 0; k < n; k++)
-            if (is_under(rep->dir, groups[k].dir) && (!best || strlen(groups[k].dir) > strlen(best->dir)))
-                best = &groups[k];
-        if (best) {
-            subtract(&res[i], best->watts);
-        } else if (!orphans++) {
-            first_orphan = rep->dir;
-        }
-    }
-    if (orphans)
-        pw_ds_diag(ds, PW_SEV_WARNING, "gpupower.no-baseline", first_orphan, PW_NO_OFFSET,
+    if (!b || rep->baseline || !res->ok)
+        return;
+    const baseline_group *best = NULL; /* the nearest (longest) enclosing group */
+    for (size_t k = 0; k < b->n; k++)
+        if (is_under(rep->dir, b->groups[k].dir) && (!best || strlen(b->groups[k].dir) > strlen(best->dir)))
+            best = &b->groups[k];
+    if (best)
+        subtract(res, best->watts);
+    else if (!b->orphans++)
+        b->first_orphan = rep->dir;
+}
+
+void gp_baselines_end(gp_baselines *b, pw_dataset *ds)
+{
+    if (!b)
+        return;
+    if (b->orphans)
+        pw_ds_diag(ds, PW_SEV_WARNING, "gpupower.no-baseline", b->first_orphan, PW_NO_OFFSET,
                    "no _baseline directory above this repetition (and %zu others): nothing was "
-                   "subtracted from them", orphans - 1);
-    free(groups);
+                   "subtracted from them", b->orphans - 1);
+    free(b->groups);
+    free(b);
 }

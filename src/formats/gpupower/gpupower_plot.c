@@ -88,6 +88,11 @@ typedef struct power_columns {
     uint32_t n[PLOT_COLS];
 } power_columns;
 
+/* Scratch of the power charts, reused from one repetition to the next. */
+struct gp_plotter {
+    power_columns columns;
+};
+
 static int read_columns(const gp_dataset *gd, const gp_rep *rep, const gp_result *r, power_columns *pc)
 {
     char *path = gp_rep_file(rep, "gpu-power.csv");
@@ -226,25 +231,38 @@ static void plot_benchmark(const gp_dataset *gd, const gp_result *res, size_t fi
     fclose(f);
 }
 
-pw_status gp_plot_write(pw_dataset *ds, const gp_dataset *gd, const gp_result *res, pw_error *err)
+/* The directory exists (or is made) before any chart: a failure is known
+ * before the report starts going out. */
+pw_status gp_plot_begin(const gp_dataset *gd, gp_plotter **out, pw_error *err)
 {
+    *out = NULL;
     if (mkdir(gd->plot_dir, 0777) != 0 && errno != EEXIST)
         return pw_fail_errno(err, gd->plot_dir, "cannot create the plot directory");
-    power_columns *pc = malloc(sizeof *pc);
-    if (!pc)
+    *out = malloc(sizeof **out);
+    if (!*out)
         return pw_fail(err, PW_E_NOMEM, gd->plot_dir, PW_NO_OFFSET, "out of memory");
-    size_t first = 0;
-    for (size_t i = 0; i < gd->n_reps; i++) {
-        if (!gd->reps[i].baseline && res[i].ok)
-            plot_repetition(ds, gd, &gd->reps[i], &res[i], pc);
+    return PW_OK;
+}
+
+void gp_plot_repetition(gp_plotter *p, pw_dataset *ds, const gp_dataset *gd, size_t i, const gp_result *r)
+{
+    if (!gd->reps[i].baseline && r->ok)
+        plot_repetition(ds, gd, &gd->reps[i], r, &p->columns);
+}
+
+/* One energy/time chart per benchmark, from the figures every repetition
+ * keeps (its phases are gone by then). */
+void gp_plot_end(gp_plotter *p, pw_dataset *ds, const gp_dataset *gd, const gp_result *res)
+{
+    size_t first = 0, n = res ? gd->n_reps : 0;
+    for (size_t i = 0; i < n; i++) {
         const gp_rep *a = &gd->reps[first], *c = &gd->reps[i];
         if (strcmp(a->experiment, c->experiment) || strcmp(a->benchmark, c->benchmark)) {
             plot_benchmark(gd, res, first, i, ds);
             first = i;
         }
     }
-    if (gd->n_reps)
-        plot_benchmark(gd, res, first, gd->n_reps, ds);
-    free(pc);
-    return PW_OK;
+    if (n)
+        plot_benchmark(gd, res, first, n, ds);
+    free(p);
 }

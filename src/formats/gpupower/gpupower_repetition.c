@@ -323,4 +323,9 @@ void gp_repetition_read(pw_dataset *ds, const gp_rep *rep, gp_result *res)
     free(edges);
 }
 
-void gp_result_free(gp_result *res) { free(res->phases); }
+void gp_result_free(gp_result *res)
+{
+    free(res->phases);
+    res->phases = NULL;
+    res->n_phases = 0;
+}

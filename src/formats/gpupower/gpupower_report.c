@@ -6,7 +6,9 @@
  *                EDP-optimal run, the Pareto front of (time, energy);
  *   baselines:   the idle power of each `_baseline`.
  * Repetitions of one run (and runs of one benchmark) are adjacent because
- * the tree is walked in sorted order. */
+ * the tree is walked in sorted order.  Repetitions stream (a row each as it
+ * is read); runs, benchmarks and baselines need only the figures every
+ * gp_result keeps once its phases are freed. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,7 @@ static void put_names(pw_rnode *o, const gp_rep *r)
     pw_rnode_str(o, "run", r->run);
 }
 
-static void put_repetition(pw_rnode *arr, const gp_rep *rep, const gp_result *r)
+void gp_report_repetition(pw_rnode *arr, const gp_rep *rep, const gp_result *r)
 {
     pw_rnode *o = pw_rnode_object(arr, NULL);
     put_names(o, rep);
@@ -253,17 +255,17 @@ static void put_baselines(pw_rnode *root, const gp_dataset *gd, const gp_result 
     }
 }
 
-void gp_report_fill(pw_dataset *ds, const gp_dataset *gd, const gp_result *res, pw_rnode *root)
+void gp_report_begin(pw_dataset *ds, const gp_dataset *gd, pw_rnode *root)
 {
     pw_rnode_str(root, "format", "gpupower");
     pw_rnode_str(root, "path", ds->path);
     pw_rnode_str(root, "external_unit", gd->external_unit);
     pw_rnode_str(root, "tz", gd->tz_text);
     pw_rnode_bool(root, "baseline_subtracted", gd->subtract_baseline);
-    pw_rnode *reps = pw_rnode_array(root, "repetitions");
-    for (size_t i = 0; i < gd->n_reps; i++)
-        if (!gd->reps[i].baseline && res[i].ok)
-            put_repetition(reps, &gd->reps[i], &res[i]);
+}
+
+void gp_report_end(const gp_dataset *gd, const gp_result *res, pw_rnode *root)
+{
     put_runs_and_benchmarks(root, gd, res);
     put_baselines(root, gd, res);
 }

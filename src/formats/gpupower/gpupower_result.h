@@ -33,15 +33,28 @@ typedef struct gp_result {
 
 /* gpupower_repetition.c: reads one repetition's files into res. */
 void gp_repetition_read(pw_dataset *ds, const gp_rep *rep, gp_result *res);
+/* Frees the phases; the repetition's own figures stay for the aggregates. */
 void gp_result_free(gp_result *res);
 
-/* gpupower_baseline.c: subtracts each experiment's idle power (a warning
- * names repetitions that have no baseline). */
-void gp_baseline_subtract(pw_dataset *ds, const gp_dataset *gd, gp_result *res);
+/* gpupower_baseline.c: each experiment's idle power (from its `_baseline`
+ * repetitions, read first), subtracted repetition by repetition;
+ * gp_baselines_end warns about the repetitions that had none. */
+typedef struct gp_baselines gp_baselines;
+gp_baselines *gp_baselines_new(const gp_dataset *gd, const gp_result *res);
+void gp_baselines_apply(gp_baselines *b, const gp_rep *rep, gp_result *res);
+void gp_baselines_end(gp_baselines *b, pw_dataset *ds);
 
-/* gpupower_report.c: the report tree. */
-void gp_report_fill(pw_dataset *ds, const gp_dataset *gd, const gp_result *res, pw_rnode *root);
+/* gpupower_report.c: the report, streamed: the summary, then each
+ * repetition as it is read (phases included), then the runs, benchmarks
+ * and baselines from the figures every repetition keeps. */
+void gp_report_begin(pw_dataset *ds, const gp_dataset *gd, pw_rnode *root);
+void gp_report_repetition(pw_rnode *rows, const gp_rep *rep, const gp_result *r);
+void gp_report_end(const gp_dataset *gd, const gp_result *res, pw_rnode *root);
 
-/* gpupower_plot.c: SVG charts into gd->plot_dir. */
-pw_status gp_plot_write(pw_dataset *ds, const gp_dataset *gd, const gp_result *res, pw_error *err);
+/* gpupower_plot.c: SVG charts into gd->plot_dir, a power chart per
+ * repetition while its phases are known, the energy/time charts at the end. */
+typedef struct gp_plotter gp_plotter;
+pw_status gp_plot_begin(const gp_dataset *gd, gp_plotter **out, pw_error *err);
+void gp_plot_repetition(gp_plotter *p, pw_dataset *ds, const gp_dataset *gd, size_t i, const gp_result *r);
+void gp_plot_end(gp_plotter *p, pw_dataset *ds, const gp_dataset *gd, const gp_result *res);
 #endif

@@ -99,6 +99,7 @@ typedef struct hpc_dataset {
     hpc_generation gen;
     int big;                       /* byte order of the .db files */
     const char *meta_path, *xml_path, *profile_path, *cct_path, *trace_path;
+    _Atomic uint64_t *progress;    /* the dataset's bytes-read counter (progress bar) */
     hpc_ctx *ctx;                  /* indexed by context id */
     uint32_t n_ids;                /* slots in ctx (max id + 1) */
     uint64_t id_limit;             /* ids must stay below this (set from the tree's size) */
@@ -139,6 +140,10 @@ typedef struct hpc_file {
 /* hpctoolkit_file.c */
 pw_status hpc_file_open(hpc_file *f, const char *path, int big, size_t cap, pw_error *err);
 void hpc_file_close(hpc_file *f);
+/* The bytes f reads from now on advance the progress bar: called on the
+ * windows that sweep profile.db values and trace.db (what progress_total
+ * counts), not on index lookups. */
+void hpc_file_count_progress(hpc_file *f, const hpc_dataset *h);
 pw_status hpc_need(hpc_file *f, uint64_t off, size_t n, const uint8_t **p, const char *what,
                    pw_error *err);
 pw_status hpc_u64(hpc_file *f, uint64_t off, uint64_t *v, const char *what, pw_error *err);

@@ -259,6 +259,7 @@ static pw_status start_trace(pw_cursor *c, hpc_cursor *k, pw_error *err)
     pw_status s = hpc_file_open(&k->trc, k->h->trace_path, k->h->big, c->window_cap, err);
     if (s != PW_OK)
         return s;
+    hpc_file_count_progress(&k->trc, k->h);
     if (k->h->frames) {
         size_t n = (size_t)k->h->max_frame_depth + 1;
         k->cur = malloc(n * sizeof *k->cur);
@@ -384,6 +385,8 @@ pw_status hpc_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
     pw_status s = hpc_file_open(&k->idx, path, h->big, c->window_cap / 2, err);
     if (s == PW_OK)
         s = hpc_file_open(&k->val, path, h->big, c->window_cap / 2, err);
+    if (s == PW_OK)
+        hpc_file_count_progress(&k->val, h);
     if (s != PW_OK) { /* the model frees only the cursor itself */
         hpc_cursor_close(c);
         c->impl = NULL;

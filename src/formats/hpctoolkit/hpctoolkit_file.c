@@ -18,6 +18,8 @@ pw_status hpc_file_open(hpc_file *f, const char *path, int big, size_t cap, pw_e
     return pw_window_open(&f->w, path, cap, HPC_MAX_ACCESS, err);
 }
 
+void hpc_file_count_progress(hpc_file *f, const hpc_dataset *h) { f->w.progress = h->progress; }
+
 void hpc_file_close(hpc_file *f)
 {
     if (f->path)

@@ -212,6 +212,7 @@ static pw_status hpc_open(pw_dataset *ds, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     }
     ds->impl = h;
+    h->progress = &ds->progress_done;
     pw_status s = read_options(ds, h, err);
     db_kind k = classify(dir, 0);
     if (s == PW_OK && k == DB_NONE)

@@ -22,6 +22,8 @@ static pw_status for_each_value(const hpc_dataset *h, uint32_t pi, value_fn fn, 
     pw_status s = hpc_file_open(&idx, p->path, h->big, 64 * 1024, err);
     if (s == PW_OK)
         s = hpc_file_open(&val, p->path, h->big, 256 * 1024, err);
+    if (s == PW_OK)
+        hpc_file_count_progress(&val, h);
     uint32_t ctx = 0;
     uint64_t start = 0;
     if (s == PW_OK && p->n_ctxs)
@@ -180,6 +182,7 @@ static void trace_one(void *arg, size_t item, int worker)
         pw_ds_diag_error(job->ds, PW_SEV_ERROR, "hpctoolkit.bad-trace", &e);
         return;
     }
+    hpc_file_count_progress(&f, h);
     uint64_t n = hpc_trace_samples(t), prev_t = 0;
     uint32_t prev_proc = h->n_procs;
     hpc_trace_figures *fig = &job->fig[item];

@@ -22,14 +22,14 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void csv_tables(FILE *out, json_t *node, const char *path, const char *parent_col,
-                       long parent_row);
+static void csv_tables(const pw_report *rep, FILE *out, json_t *node, const char *path,
+                       const char *parent_col, long parent_row);
 
-static void csv_table(FILE *out, json_t *arr, const char *path, const char *parent_col,
-                      long parent_row)
+static void csv_table(const pw_report *rep, FILE *out, json_t *arr, const char *path,
+                      const char *parent_col, long parent_row)
 {
     report_table t;
-    if (!report_table_columns(arr, &t)) {
+    if (!report_table_columns(rep, arr, &t)) {
         report_table_free(&t);
         return;
     }
@@ -43,10 +43,9 @@ static void csv_table(FILE *out, json_t *arr, const char *path, const char *pare
         csv_field(out, t.columns[c]);
     }
     fputc('\n', out);
-    size_t r;
-    json_t *row;
-    json_array_foreach(arr, r, row)
-    {
+    report_rows it;
+    report_rows_start(&it, rep, arr);
+    for (json_t *row; (row = report_rows_next(&it));) {
         if (parent_col)
             fprintf(out, "%ld%s", parent_row, t.n ? "," : "");
         for (size_t c = 0; c < t.n; c++) {
@@ -56,14 +55,19 @@ static void csv_table(FILE *out, json_t *arr, const char *path, const char *pare
         }
         fputc('\n', out);
     }
+    report_rows_end(&it);
     fputc('\n', out);
     report_table_free(&t);
     /* Tables inside rows: one section per row that has them. */
-    json_array_foreach(arr, r, row) csv_tables(out, row, path, path, (long)r);
+    report_rows_start(&it, rep, arr);
+    json_t *row;
+    for (long r = 0; (row = report_rows_next(&it)); r++)
+        csv_tables(rep, out, row, path, path, r);
+    report_rows_end(&it);
 }
 
-static void csv_tables(FILE *out, json_t *node, const char *path, const char *parent_col,
-                       long parent_row)
+static void csv_tables(const pw_report *rep, FILE *out, json_t *node, const char *path,
+                       const char *parent_col, long parent_row)
 {
     const char *k;
     json_t *v;
@@ -71,15 +75,16 @@ static void csv_tables(FILE *out, json_t *node, const char *path, const char *pa
     {
         char sub[512];
         snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
-        if (report_is_table(v))
-            csv_table(out, v, sub, parent_col, parent_row);
+        if (report_is_table(rep, v))
+            csv_table(rep, out, v, sub, parent_col, parent_row);
         else if (json_is_object(v))
-            csv_tables(out, v, sub, parent_col, parent_row);
+            csv_tables(rep, out, v, sub, parent_col, parent_row);
     }
 }
 
-pw_status pw_report_write_csv(json_t *root, FILE *out)
+pw_status pw_report_write_csv(const pw_report *rep, FILE *out)
 {
+    json_t *root = rep->root;
     const char *k;
     json_t *v;
     int any = 0;
@@ -97,6 +102,6 @@ pw_status pw_report_write_csv(json_t *root, FILE *out)
     }
     if (any)
         fputc('\n', out);
-    csv_tables(out, root, "", NULL, 0);
+    csv_tables(rep, out, root, "", NULL, 0);
     return ferror(out) ? PW_E_IO : PW_OK;
 }

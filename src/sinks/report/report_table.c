@@ -4,8 +4,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-int report_is_table(json_t *arr)
+void report_rows_start(report_rows *it, const pw_report *r, json_t *arr)
 {
+    *it = (report_rows){.arr = arr, .stream = report_stream_of(r, arr)};
+    if (it->stream && fseek(it->stream->spool, 0, SEEK_SET) != 0)
+        it->stream = NULL; /* unreadable: reported by the rows' absence */
+}
+
+json_t *report_rows_next(report_rows *it)
+{
+    if (!it->stream)
+        return json_array_get(it->arr, it->next++);
+    json_decref(it->row);
+    it->row = NULL;
+    ssize_t n = getline(&it->line, &it->cap, it->stream->spool);
+    if (n > 0)
+        it->row = json_loadb(it->line, (size_t)n, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+    return it->row;
+}
+
+void report_rows_end(report_rows *it)
+{
+    json_decref(it->row);
+    free(it->line);
+    *it = (report_rows){0};
+}
+
+size_t report_rows_count(const pw_report *r, json_t *arr)
+{
+    const report_stream *st = report_stream_of(r, arr);
+    return st ? st->rows : json_array_size(arr);
+}
+
+int report_is_table(const pw_report *r, json_t *arr)
+{
+    const report_stream *st = report_stream_of(r, arr);
+    if (st)
+        return st->rows && st->all_objects;
     if (!json_is_array(arr) || json_array_size(arr) == 0)
         return 0;
     size_t i;
@@ -47,14 +82,17 @@ static int table_collect(report_table *t, json_t *obj, const char *prefix)
     return 1;
 }
 
-int report_table_columns(json_t *arr, report_table *t)
+int report_table_columns(const pw_report *r, json_t *arr, report_table *t)
 {
     t->columns = NULL;
     t->n = 0;
-    size_t i;
-    json_t *row;
-    json_array_foreach(arr, i, row) if (!table_collect(t, row, "")) return 0;
-    return 1;
+    report_rows it;
+    report_rows_start(&it, r, arr);
+    int ok = 1;
+    for (json_t *row; ok && (row = report_rows_next(&it));)
+        ok = table_collect(t, row, "");
+    report_rows_end(&it);
+    return ok;
 }
 
 void report_table_free(report_table *t)

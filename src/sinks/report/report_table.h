@@ -12,11 +12,30 @@ typedef struct report_table {
     size_t n;
 } report_table;
 
+#include "model/report.h"
+
+/* The rows of an array of the tree: its items, or for the placeholder of
+ * a streamed array, the rows waiting in its temporary file. */
+typedef struct report_rows {
+    json_t *arr;
+    const report_stream *stream;
+    size_t next;
+    json_t *row;  /* the row read from the stream, owned */
+    char *line;
+    size_t cap;
+} report_rows;
+
+void report_rows_start(report_rows *it, const pw_report *r, json_t *arr);
+/* The next row (valid until the next call), or NULL at the end. */
+json_t *report_rows_next(report_rows *it);
+void report_rows_end(report_rows *it);
+size_t report_rows_count(const pw_report *r, json_t *arr);
+
 /* 1 when arr is a non-empty array whose items are all objects. */
-int report_is_table(json_t *arr);
+int report_is_table(const pw_report *r, json_t *arr);
 /* Collects the columns of a table: scalar members and members of nested
  * objects (dotted); nested arrays are not columns.  0 when out of memory. */
-int report_table_columns(json_t *arr, report_table *t);
+int report_table_columns(const pw_report *r, json_t *arr, report_table *t);
 void report_table_free(report_table *t);
 /* The value of a dotted column in row, or NULL. */
 json_t *report_table_cell(json_t *row, const char *column);
