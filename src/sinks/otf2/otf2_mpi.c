@@ -1,6 +1,8 @@
-/* otf2_mpi.c — MPI messages in OTF2.  Sub-communicator membership is not
- * in the model, so every communicator is defined over all ranks and a
- * message's peer is its rank as the format gave it. */
+/* otf2_mpi.c — MPI messages and collectives in OTF2.  Sub-communicator
+ * membership is not in the model, so every communicator is defined over
+ * all ranks and a message's peer is its rank as the format gave it.  A
+ * message's length is count x datatype size of the call that sends or
+ * receives it (0 at a completion: MPI_Wait carries no count). */
 #ifdef PW_HAVE_OTF2
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@ int ot_mpi_location(ot_mpi *m, int64_t rank, uint32_t ref)
         return 0;
     if (!m->rank_loc[rank])
         m->rank_loc[rank] = ref + 1;
+    see_rank(m, rank); /* a collective's ranks, with no message */
     return 1;
 }
 
@@ -50,8 +53,26 @@ static uint32_t comm_ref(ot_mpi *m, int64_t comm)
     return (uint32_t)*v;
 }
 
+_Static_assert((int)PW_COLL_BCAST == (int)OTF2_COLLECTIVE_OP_BCAST &&
+                   (int)PW_COLL_REDUCE_SCATTER_BLOCK == (int)OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
+               "pw_coll_op follows OTF2_CollectiveOp");
+
+OTF2_ErrorCode ot_mpi_collective(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_mpi_call *call, int end,
+                                 uint64_t *events)
+{
+    ++*events;
+    if (!end)
+        return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+    uint32_t c = comm_ref(m, call->comm);
+    if (c == UINT32_MAX)
+        return OTF2_ERROR_MEM_ALLOC_FAILED;
+    uint32_t root = call->root >= 0 && call->root <= UINT32_MAX - 1 ? (uint32_t)call->root : OTF2_UNDEFINED_UINT32;
+    return OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, (OTF2_CollectiveOp)call->op, c, root, call->sent,
+                                           call->received);
+}
+
 OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev,
-                             uint64_t *events)
+                             const pw_mpi_call *call, uint64_t *events)
 {
     OTF2_ErrorCode rc = OTF2_SUCCESS;
     if (ev->msg_out) {
@@ -61,7 +82,7 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
             return OTF2_ERROR_MEM_ALLOC_FAILED;
         see_rank(m, s->source);
         see_rank(m, s->dest);
-        rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, 0);
+        rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, call ? call->sent : 0);
         ++*events;
     }
     for (size_t i = 0; rc == OTF2_SUCCESS && i < ev->n_flows_in; i++) {
@@ -71,7 +92,8 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
             return OTF2_ERROR_MEM_ALLOC_FAILED;
         see_rank(m, r->source);
         see_rank(m, r->dest);
-        rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, 0);
+        rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag,
+                                    call ? call->received : 0);
         ++*events;
     }
     m->events += ev->msg_out != NULL;

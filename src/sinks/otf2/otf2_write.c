@@ -32,7 +32,10 @@ typedef struct ot_loc {
     uint32_t ds_loc;    /* the dataset location it belongs to */
     uint64_t events;
     int64_t last_t;
-    uint32_t *stack;    /* regions of the open slices */
+    struct ot_open {
+        uint32_t region;
+        pw_mpi_call call; /* op PW_COLL_NONE: not a collective */
+    } *stack;           /* the open slices */
     size_t n_stack, cap_stack;
 } ot_loc;
 
@@ -61,6 +64,7 @@ typedef struct ot_writer {
     int any_time;
     uint64_t raised;
     ot_mpi mpi;
+    pw_mpi_calls calls;
     int closed;         /* event writers closed */
     uint32_t open_from; /* locs before this one have their writers closed */
 } ot_writer;
@@ -84,6 +88,11 @@ static const OTF2_FlushCallbacks ot_flush = {.otf2_pre_flush = ot_pre_flush, .ot
  * it to disk and free them, so memory stays flat however long the trace
  * (the default allocator keeps every chunk until the writer closes). */
 #define OT_CHUNKS_PER_BUFFER 2
+#define OT_EVENT_CHUNK (256 * 1024) /* libotf2's smallest */
+
+/* Event buffers of the locations open at once (when a pass draws many
+ * locations, ROSS LPs): within the 128 MB peak RSS target with the rest. */
+#define OT_OPEN_BUFFERS_BUDGET (64u * 1024 * 1024)
 
 typedef struct ot_chunk {
     struct ot_chunk *next;
@@ -209,17 +218,17 @@ static OTF2_TimeStamp ot_time(ot_writer *w, ot_loc *l, int64_t t)
     return (OTF2_TimeStamp)t;
 }
 
-static int ot_push(ot_loc *l, uint32_t region)
+static int ot_push(ot_loc *l, uint32_t region, const pw_mpi_call *call)
 {
     if (l->n_stack == l->cap_stack) {
         size_t cap = l->cap_stack ? l->cap_stack * 2 : 16;
-        uint32_t *s = realloc(l->stack, cap * sizeof *s);
+        struct ot_open *s = realloc(l->stack, cap * sizeof *s);
         if (!s)
             return 0;
         l->stack = s;
         l->cap_stack = cap;
     }
-    l->stack[l->n_stack++] = region;
+    l->stack[l->n_stack++] = (struct ot_open){region, *call};
     return 1;
 }
 
@@ -261,6 +270,35 @@ static ot_loc *ot_loc_of(ot_writer *w, uint32_t id)
     return l;
 }
 
+/* Enter, the MPI events, Leave: a slice begin writes the first two, its
+ * end the last two (a collective's end comes from the stack). */
+static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp ts, const pw_tl_event *ev,
+                                       uint32_t region, const pw_mpi_call *call)
+{
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    if (ev->kind != PW_TL_END) {
+        rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
+        l->events++;
+        if (rc == OTF2_SUCCESS && call->op != PW_COLL_NONE)
+            rc = ot_mpi_collective(&w->mpi, l->w, ts, call, 0, &l->events);
+    }
+    if (rc == OTF2_SUCCESS)
+        rc = ot_mpi_events(&w->mpi, l->w, ts, ev, call, &l->events);
+    if (ev->kind == PW_TL_BEGIN || rc != OTF2_SUCCESS)
+        return rc;
+    if (ev->kind == PW_TL_END) {
+        const struct ot_open *o = &l->stack[--l->n_stack];
+        region = o->region;
+        call = &o->call;
+    }
+    if (call->op != PW_COLL_NONE)
+        rc = ot_mpi_collective(&w->mpi, l->w, ts, call, 1, &l->events);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, region);
+    l->events++;
+    return rc;
+}
+
 static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
     (void)nm;
@@ -278,21 +316,13 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     } else {
         OTF2_TimeStamp ts = ot_time(w, l, ev->t);
         uint32_t region = 0;
-        if (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region))
+        pw_mpi_call call;
+        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) || (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region)))
             return ot_nomem(err);
         /* messages go inside their region: after Enter, before Leave */
-        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region))
+        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region, &call))
             return ot_nomem(err);
-        if (ev->kind != PW_TL_END) {
-            rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
-            l->events++;
-        }
-        if (rc == OTF2_SUCCESS)
-            rc = ot_mpi_events(&w->mpi, l->w, ts, ev, &l->events);
-        if (rc == OTF2_SUCCESS && ev->kind != PW_TL_BEGIN) {
-            rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, ev->kind == PW_TL_END ? l->stack[--l->n_stack] : region);
-            l->events++;
-        }
+        rc = ot_region_events(w, l, ts, ev, region, &call);
     }
     if (rc != OTF2_SUCCESS)
         return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: %s", ot_last_error[0] ? ot_last_error : OTF2_Error_GetDescription(rc));
@@ -468,19 +498,24 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     w.path = out;
     w.ds = ds;
     w.drawn = calloc(ds->n_locs ? ds->n_locs : 1, 1);
-    if (!w.drawn)
+    if (!w.drawn || !pw_mpi_calls_init(&w.calls, ds)) {
+        free(w.drawn);
+        pw_mpi_calls_free(&w.calls);
         return ot_nomem(err);
-    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 256 * 1024, 4 * 1024 * 1024,
+    }
+    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, OT_EVENT_CHUNK, 4 * 1024 * 1024,
                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!w.archive) {
         free(w.drawn);
+        pw_mpi_calls_free(&w.calls);
         return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive: %s", ot_last_error);
     }
     OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, NULL);
     OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
-    pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done};
+    pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done,
+                       OT_OPEN_BUFFERS_BUDGET / (OT_CHUNKS_PER_BUFFER * OT_EVENT_CHUNK)};
     pw_status s = pw_timeline_run_by_location(ds, &sink, rep, err);
     if (!w.closed)
         ot_close_events(&w, NULL);
@@ -488,6 +523,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
         s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive: %s", ot_last_error);
     pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
     ot_mpi_free(&w.mpi);
+    pw_mpi_calls_free(&w.calls);
     free(w.tracks);
     free(w.drawn);
     free(w.locs);
