@@ -3,7 +3,9 @@ of the DUMPI fixtures, against the dumpi2ascii oracle texts
 (*.bin.ascii.txt): per rank, every collective call is one
 MpiCollectiveBegin/End pair with its operation, communicator, root and
 buffer bytes, and every send one MpiSend with its length (count x datatype
-size).  Expected values come from the oracle text alone: datatype sizes
+size); and the Paraver file holds one communication record per send,
+from the sender's task to the receiver's (task = rank + 1) with its size
+and tag.  Expected values come from the oracle text alone: datatype sizes
 from the MPI type names (LP64), bytes by the rule of docs/converting.md."""
 import collections
 import glob
@@ -12,6 +14,9 @@ import re
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import target_checks  # noqa: E402
 
 CLI, DATA, OUT = sys.argv[1:4]
 FIXTURES = ["collectives4", "collectives4-notime-nostatus", "collectives4-papi", "pingpong4", "nonblock4",
@@ -138,6 +143,25 @@ def produced(fx, archive):
     return colls, sends, begins
 
 
+def check_paraver(fx, d, prv, want_sends):
+    """Paraver communication records = the oracle's sends (sorted and
+    labelled as target_checks.paraver_check wants)."""
+    r = subprocess.run([CLI, "convert", d, "-o", prv, "-q"], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(fx, "convert to paraver: " + r.stderr[:300])
+        return
+    problem, _ = target_checks.paraver_check(prv)
+    if problem:
+        fail(fx, "paraver: " + problem)
+    want = collections.Counter()
+    for rank, sends in want_sends.items():
+        for (dest, tag, size), n in sends.items():
+            want[(int(rank[4:]) + 1, dest + 1, size, tag)] += n
+    got = collections.Counter((c[0], c[2], c[4], c[5]) for c in target_checks.paraver_comms(prv))
+    if got != want:
+        fail(fx, "paraver communications: oracle %s, prv %s" % (dict(want), dict(got)))
+
+
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
@@ -159,6 +183,7 @@ def main():
         for rank in set(want_s) | set(got_s):
             if want_s[rank] != got_s[rank]:
                 fail(fx, "%s sends: oracle %s, otf2 %s" % (rank, dict(want_s[rank]), dict(got_s[rank])))
+        check_paraver(fx, d, os.path.join(OUT, fx + ".prv"), want_s)
         checked += sum(sum(c.values()) for c in want_c.values()) + sum(sum(c.values()) for c in want_s.values())
     if checked == 0:
         fail("all", "no collective or send checked")

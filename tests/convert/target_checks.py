@@ -70,8 +70,9 @@ def otf2_matches(kinds, walk_counts):
 
 
 def paraver_check(prv):
-    """(problem, records): .prv state/event/comm lines sorted by time, and
-    every event type and value in it labelled in the .pcf."""
+    """(problem, records): .prv event and communication lines sorted by
+    time, and every event type and value in it labelled in the .pcf;
+    records counts the event records (communications: paraver_comms)."""
     base = prv[:-4]
     pcf = open(base + ".pcf").read()
     if not os.path.exists(base + ".row"):
@@ -116,6 +117,19 @@ def paraver_check(prv):
                     if (ty, v) not in labelled_values and v != 0 and ty < 90000000:
                         return "value %d of type %d without a label" % (v, ty), records
                     records += 1
-            elif p[0] == "3":
-                records += 2
+            elif p[0] == "3" and len(p) != 15:
+                return "a communication record without 15 fields", records
     return None, records
+
+
+def paraver_comms(prv):
+    """The communication records of a .prv: (send task, send thread, recv
+    task, recv thread, size, tag) per line."""
+    comms = []
+    with open(prv) as f:
+        f.readline()
+        for line in f:
+            p = line.rstrip("\n").split(":")
+            if p[0] == "3":
+                comms.append((int(p[3]), int(p[4]), int(p[9]), int(p[10]), int(p[13]), int(p[14])))
+    return comms
