@@ -89,6 +89,10 @@ static const OTF2_FlushCallbacks ot_flush = {.otf2_pre_flush = ot_pre_flush, .ot
  * (the default allocator keeps every chunk until the writer closes). */
 #define OT_CHUNKS_PER_BUFFER 2
 #define OT_EVENT_CHUNK (256 * 1024) /* libotf2's smallest */
+/* Definition chunks as small: libotf2 clears a whole chunk when it closes a
+ * location's (empty) local definition writer, and 4 MiB per location made
+ * that the most of a 1300-LP conversion. */
+#define OT_DEF_CHUNK (256 * 1024)
 
 /* Event buffers of the locations open at once (when a pass draws many
  * locations, ROSS LPs): within the 128 MB peak RSS target with the rest. */
@@ -503,7 +507,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
         pw_mpi_calls_free(&w.calls);
         return ot_nomem(err);
     }
-    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, OT_EVENT_CHUNK, 4 * 1024 * 1024,
+    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, OT_EVENT_CHUNK, OT_DEF_CHUNK,
                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!w.archive) {
         free(w.drawn);
