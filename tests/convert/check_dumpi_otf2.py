@@ -5,7 +5,9 @@ MpiCollectiveBegin/End pair with its operation, communicator, root and
 buffer bytes, and every send one MpiSend with its length (count x datatype
 size); and the Paraver file holds one communication record per send,
 from the sender's task to the receiver's (task = rank + 1) with its size
-and tag.  Expected values come from the oracle text alone: datatype sizes
+and tag.  Each collective's communicator is defined over the world
+ranks that MPI_Comm_split gives (same color, ordered by key then rank).
+Expected values come from the oracle text alone: datatype sizes
 from the MPI type names (LP64), bytes by the rule of docs/converting.md."""
 import collections
 import glob
@@ -94,6 +96,55 @@ def buffer_bytes(fx, name, a):
     return sent, recv
 
 
+def split_members(fx, texts):
+    """Per rank, the members (world ranks) of the communicator each
+    collective call is made on, in call order: world, or the k-th split of
+    world (ranks of the same color in their k-th split, by key then rank)."""
+    splits, seqs = {}, {}
+    for path in texts:
+        rank = int(re.search(r"-(\d+)\.bin\.ascii\.txt$", path).group(1))
+        splits[rank], seqs[rank] = [], []
+        for name, a in calls(path):
+            if name == "MPI_Comm_split":
+                if a["oldcomm"][1] != "MPI_COMM_WORLD":
+                    fail(fx, "this test knows splits of MPI_COMM_WORLD only")
+                splits[rank].append((a["color"], a["key"], a["newcomm"][0]))
+            elif name in ("MPI_Comm_dup", "MPI_Comm_create"):
+                fail(fx, "this test does not replay %s" % name)
+            elif name in OPS:
+                seqs[rank].append((a["comm"], len(splits[rank])))
+    world = sorted(splits)
+    out = {}
+    for rank, seq in seqs.items():
+        out["rank%d" % rank] = []
+        for (handle, name), n_splits in seq:
+            if name == "MPI_COMM_WORLD":
+                out["rank%d" % rank].append(world)
+                continue
+            k = max(i for i in range(n_splits) if splits[rank][i][2] == handle)
+            color = splits[rank][k][0]
+            peers = [(splits[r][k][1], r) for r in world if splits[r][k][0] == color]
+            out["rank%d" % rank].append([r for _, r in sorted(peers)])
+    return out
+
+
+def produced_members(archive):
+    """Per rank, the members of the communicator of each MPI_COLLECTIVE_END,
+    in event order, from otf2-print's definitions."""
+    anchor = os.path.join(archive, "traces.otf2")
+    g = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True).stdout
+    group_of = {m.group(1): m.group(2) for m in re.finditer(r'^LOCATION\s+(\d+)\s+Name: .*Group: "([^"]*)"', g, re.M)}
+    members = {m.group(1): [int(x) for x in re.findall(r"(\d+) \(", m.group(2))]
+               for m in re.finditer(r"^GROUP\s+(\d+)\s+.*Type: COMM_GROUP.*Members: (.*)$", g, re.M)}
+    comm_group = {m.group(1): m.group(2) for m in re.finditer(r'^COMM\s+(\d+)\s+.*Group: "[^"]*" <(\d+)>', g, re.M)}
+    out = collections.defaultdict(list)
+    for line in subprocess.run(["otf2-print", anchor], capture_output=True, text=True).stdout.splitlines():
+        m = re.match(r'^MPI_COLLECTIVE_END\s+(\d+)\s+\d+\s+.*Communicator: "[^"]*" <(\d+)>', line)
+        if m:
+            out[group_of.get(m.group(1), "?")].append(members.get(comm_group.get(m.group(2)), None))
+    return out
+
+
 def expected(fx, d):
     colls, sends = collections.defaultdict(collections.Counter), collections.defaultdict(collections.Counter)
     texts = sorted(glob.glob(os.path.join(d, "*.bin.ascii.txt")))
@@ -175,6 +226,12 @@ def main():
             continue
         want_c, want_s = expected(fx, d)
         got_c, got_s, begins = produced(fx, archive)
+        timed = [p for p in sorted(glob.glob(os.path.join(d, "*.bin.ascii.txt")))
+                 if re.search(r"entering at walltime (?!0\.000000000, cputime 0\.000000000 )", open(p).read())]
+        want_m, got_m = split_members(fx, timed), produced_members(archive)
+        for rank in set(want_m) | set(got_m):
+            if want_m.get(rank, []) != got_m.get(rank, []):
+                fail(fx, "%s communicator members: oracle %s, otf2 %s" % (rank, want_m.get(rank), got_m.get(rank)))
         for rank in set(want_c) | set(got_c):
             if want_c[rank] != got_c[rank]:
                 fail(fx, "%s collectives: oracle %s, otf2 %s" % (rank, dict(want_c[rank]), dict(got_c[rank])))

@@ -7,6 +7,7 @@
 #include <otf2/otf2.h>
 
 #include "analysis/keymap.h"
+#include "analysis/mpi_comm_replay.h"
 #include "analysis/mpi_coll.h"
 #include "analysis/timeline.h"
 
@@ -15,8 +16,12 @@
 #define OT_MAX_RANKS (1u << 20)
 
 typedef struct ot_mpi {
-    pw_keymap comms;       /* communicator value -> comm ref */
-    int64_t *comm_values;  /* per comm ref */
+    pw_comm_replay replay; /* communicator members, where resolvable */
+    pw_keymap comms;       /* (resolved, communicator index or value) -> comm ref */
+    struct ot_comm {
+        int64_t handle;    /* the value first seen */
+        uint32_t resolved; /* index into replay.comms, or PW_MPI_UNKNOWN */
+    } *comm_values;        /* per comm ref */
     uint32_t n_comms, cap_comms;
     uint32_t *rank_loc;    /* per rank: OTF2 location ref + 1 */
     uint32_t cap_ranks;
@@ -33,8 +38,8 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
                              const pw_mpi_call *call, uint64_t *events);
 /* MpiCollectiveBegin (end 0) or MpiCollectiveEnd (end 1) of a collective
  * call; counted in *events. */
-OTF2_ErrorCode ot_mpi_collective(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_mpi_call *call, int end,
-                                 uint64_t *events);
+OTF2_ErrorCode ot_mpi_collective(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, uint32_t location,
+                                 const pw_mpi_call *call, int end, uint64_t *events);
 /* Groups and communicators, strings numbered from *next_string. */
 void ot_mpi_definitions(const ot_mpi *m, OTF2_GlobalDefWriter *g, OTF2_StringRef *next_string);
 #endif

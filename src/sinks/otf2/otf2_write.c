@@ -284,7 +284,7 @@ static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp t
         rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
         l->events++;
         if (rc == OTF2_SUCCESS && call->op != PW_COLL_NONE)
-            rc = ot_mpi_collective(&w->mpi, l->w, ts, call, 0, &l->events);
+            rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 0, &l->events);
     }
     if (rc == OTF2_SUCCESS)
         rc = ot_mpi_events(&w->mpi, l->w, ts, ev, call, &l->events);
@@ -296,7 +296,7 @@ static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp t
         call = &o->call;
     }
     if (call->op != PW_COLL_NONE)
-        rc = ot_mpi_collective(&w->mpi, l->w, ts, call, 1, &l->events);
+        rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 1, &l->events);
     if (rc == OTF2_SUCCESS)
         rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, region);
     l->events++;
@@ -327,6 +327,8 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
         if (ev->kind == PW_TL_BEGIN && !ot_push(l, region, &call))
             return ot_nomem(err);
         rc = ot_region_events(w, l, ts, ev, region, &call);
+        if (ev->rec && ev->kind != PW_TL_END)
+            pw_comm_replay_feed(&w->mpi.replay, ev->rec); /* after its own events: they name the old handles */
     }
     if (rc != OTF2_SUCCESS)
         return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: %s", ot_last_error[0] ? ot_last_error : OTF2_Error_GetDescription(rc));
@@ -518,9 +520,11 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
+    pw_status s = pw_comm_replay_init(&w.mpi.replay, ds, err);
     pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done,
                        OT_OPEN_BUFFERS_BUDGET / (OT_CHUNKS_PER_BUFFER * OT_EVENT_CHUNK)};
-    pw_status s = pw_timeline_run_by_location(ds, &sink, rep, err);
+    if (s == PW_OK)
+        s = pw_timeline_run_by_location(ds, &sink, rep, err);
     if (!w.closed)
         ot_close_events(&w, NULL);
     if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
