@@ -89,6 +89,8 @@ void pw_mpi_call_read(const pw_coll_schema *cs, const pw_value *v, const pw_type
     int64_t recv_type = cs->f_recvtype >= 0 ? field(v, cs->f_recvtype) : one_type;
     if (cs->f_sendcount >= 0 && !v[cs->f_sendcount].present)
         send = 0;
+    if (cs->op == PW_COLL_REDUCE_SCATTER && cs->f_sendcount < 0) /* it sends the sum of its recvcounts */
+        send = recv;
     if (per_peer_recv(cs->op) && cs->f_commsize >= 0 && __builtin_mul_overflow(recv, field(v, cs->f_commsize), &recv))
         recv = 0;
     out->sent = bytes_of(send, send_type, sizes);

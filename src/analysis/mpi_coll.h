@@ -6,7 +6,9 @@
  *                               MPI_Allreduce, MPI_Send, MPI_Recv ...)
  *   sendcount(s), sendtype      the send buffer (a list: summed)
  *   recvcount(s), recvtype      the receive buffer; recvcount is per peer in
- *                               the gathers and all-to-alls (x commsize)
+ *                               MPI_Gather, MPI_Allgather, MPI_Alltoall (x
+ *                               commsize when given); MPI_Reduce_scatter
+ *                               sends the sum of its recvcounts
  *   root, comm
  * Datatype ids are turned into bytes by a table of sizes per datatype id
  * (pw_type_sizes), which a format gives as the location property

@@ -88,6 +88,8 @@ def buffer_bytes(fx, name, a):
     if "sendcounts" not in a and "sendcount" not in a:
         sc = one
     rc = a["recvcounts"] if "recvcounts" in a else a["recvcount"] if "recvcount" in a else one
+    if name == "MPI_Reduce_scatter":
+        sc = rc
     sent = count_of(sc) * type_bytes(fx, a["sendtype"] if "sendtype" in a else one_type)
     recv = count_of(rc)
     if name in PER_PEER and "commsize" in a:

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sinks/convert/convert.h"
+
 void prv_comms_free(prv_comms *cs)
 {
     pw_keymap_free(&cs->by_flow);
@@ -20,17 +22,8 @@ int prv_comms_end(prv_comms *cs, uint64_t flow, int half, uint32_t task, uint32_
     uint64_t *v = pw_keymap_get(&cs->by_flow, &k, cs->n + 1, &added);
     if (!v)
         return 0;
-    if (added) {
-        if (cs->n == cs->cap) {
-            size_t cap = cs->cap ? cs->cap * 2 : 64;
-            prv_comm *c = realloc(cs->c, cap * sizeof *c);
-            if (!c)
-                return 0;
-            cs->c = c;
-            cs->cap = cap;
-        }
-        memset(&cs->c[cs->n++], 0, sizeof *cs->c);
-    }
+    if (added && (cs->n == UINT32_MAX || !pw_grow_zeroed((void **)&cs->c, &cs->cap, cs->n++, sizeof *cs->c)))
+        return 0;
     prv_comm *c = &cs->c[*v - 1];
     c->halves |= half;
     if (half == 1) {

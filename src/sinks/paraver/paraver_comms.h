@@ -22,8 +22,8 @@ typedef struct prv_comm {
 
 typedef struct prv_comms {
     pw_keymap by_flow; /* flow id -> index + 1 into c */
-    prv_comm *c;
-    size_t n, cap;
+    prv_comm *c; /* zeroed as it grows */
+    uint32_t n, cap;
 } prv_comms;
 
 void prv_comms_free(prv_comms *cs);
