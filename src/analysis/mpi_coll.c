@@ -135,7 +135,9 @@ int pw_mpi_calls_init(pw_mpi_calls *c, const pw_dataset *ds)
     memset(c, 0, sizeof *c);
     c->ds = ds;
     c->coll = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *c->coll);
-    if (!c->coll)
+    c->sizes = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *c->sizes);
+    c->loaded = calloc(ds->n_locs ? ds->n_locs : 1, 1);
+    if (!c->coll || !c->sizes || !c->loaded)
         return 0;
     for (size_t i = 0; i < ds->n_schemas; i++)
         pw_coll_classify(ds->schemas[i], &c->coll[i]);
@@ -144,7 +146,10 @@ int pw_mpi_calls_init(pw_mpi_calls *c, const pw_dataset *ds)
 
 void pw_mpi_calls_free(pw_mpi_calls *c)
 {
-    pw_type_sizes_free(&c->sizes);
+    for (size_t i = 0; c->sizes && i < c->ds->n_locs; i++)
+        pw_type_sizes_free(&c->sizes[i]);
+    free(c->sizes);
+    free(c->loaded);
     free(c->coll);
     memset(c, 0, sizeof *c);
 }
@@ -157,11 +162,11 @@ int pw_mpi_calls_read(pw_mpi_calls *c, const pw_record *rec, pw_mpi_call *out)
     if (!rec)
         return 1;
     uint32_t process = pw_tl_process_of(c->ds, rec->location);
-    if (c->sizes_of != process + 1) {
-        if (!pw_type_sizes_load(&c->sizes, c->ds, process))
+    if (!c->loaded[process]) {
+        if (!pw_type_sizes_load(&c->sizes[process], c->ds, process))
             return 0;
-        c->sizes_of = process + 1;
+        c->loaded[process] = 1;
     }
-    pw_mpi_call_read(&c->coll[rec->schema], pw_record_fields(rec), &c->sizes, out);
+    pw_mpi_call_read(&c->coll[rec->schema], pw_record_fields(rec), &c->sizes[process], out);
     return 1;
 }

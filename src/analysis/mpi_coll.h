@@ -72,13 +72,13 @@ void pw_mpi_call_read(const pw_coll_schema *cs, const pw_value *v, const pw_type
 int pw_type_sizes_load(pw_type_sizes *sizes, const pw_dataset *ds, uint32_t process_loc);
 void pw_type_sizes_free(pw_type_sizes *sizes);
 
-/* A writer's reader of MPI calls: schemas classified once, the datatype
- * sizes of the last process met kept. */
+/* A writer's reader of MPI calls: schemas classified once, each process's
+ * datatype sizes read on first use (time-merged writers alternate ranks). */
 typedef struct pw_mpi_calls {
     const pw_dataset *ds;
     pw_coll_schema *coll; /* per schema */
-    pw_type_sizes sizes;
-    uint32_t sizes_of;    /* process location + 1; 0: none loaded */
+    pw_type_sizes *sizes; /* per location (processes only) */
+    uint8_t *loaded;      /* per location: sizes read */
 } pw_mpi_calls;
 
 int pw_mpi_calls_init(pw_mpi_calls *c, const pw_dataset *ds); /* 0: out of memory */
