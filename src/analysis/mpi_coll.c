@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/timeline.h"
+#include "analysis/timeline_schema.h"
 
 static const char *const coll_names[] = {
     "MPI_Barrier",   "MPI_Bcast",      "MPI_Gather",    "MPI_Gatherv",    "MPI_Scatter",
@@ -15,30 +16,21 @@ static const char *const coll_names[] = {
     "MPI_Exscan",    "MPI_Reduce_scatter_block",
 };
 
-/* The first of the names that the schema has as a field, or -1. */
-static int field_of(const pw_schema *sc, const char *a, const char *b)
-{
-    for (size_t i = 0; i < sc->n_fields; i++)
-        if (!strcmp(sc->fields[i].name, a))
-            return (int)i;
-    return b ? field_of(sc, b, NULL) : -1;
-}
-
 void pw_coll_classify(const pw_schema *sc, pw_coll_schema *out)
 {
     out->op = PW_COLL_NONE;
     for (size_t i = 0; i < sizeof coll_names / sizeof coll_names[0]; i++)
         if (!strcmp(sc->name, coll_names[i]))
             out->op = (pw_coll_op)i;
-    out->f_count = field_of(sc, "count", NULL);
-    out->f_datatype = field_of(sc, "datatype", NULL);
-    out->f_sendcount = field_of(sc, "sendcounts", "sendcount");
-    out->f_sendtype = field_of(sc, "sendtype", NULL);
-    out->f_recvcount = field_of(sc, "recvcounts", "recvcount");
-    out->f_recvtype = field_of(sc, "recvtype", NULL);
-    out->f_root = field_of(sc, "root", NULL);
-    out->f_comm = field_of(sc, "comm", NULL);
-    out->f_commsize = field_of(sc, "commsize", NULL);
+    out->f_count = pw_field_either(sc, "count", NULL);
+    out->f_datatype = pw_field_either(sc, "datatype", NULL);
+    out->f_sendcount = pw_field_either(sc, "sendcounts", "sendcount");
+    out->f_sendtype = pw_field_either(sc, "sendtype", NULL);
+    out->f_recvcount = pw_field_either(sc, "recvcounts", "recvcount");
+    out->f_recvtype = pw_field_either(sc, "recvtype", NULL);
+    out->f_root = pw_field_either(sc, "root", NULL);
+    out->f_comm = pw_field_either(sc, "comm", NULL);
+    out->f_commsize = pw_field_either(sc, "commsize", NULL);
 }
 
 /* An integer value (lists: the sum of their items); 0 when absent. */

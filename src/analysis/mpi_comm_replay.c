@@ -6,14 +6,7 @@
 #include <string.h>
 
 #include "analysis/timeline.h"
-
-static int field_named(const pw_schema *sc, const char *a, const char *b)
-{
-    for (size_t i = 0; i < sc->n_fields; i++)
-        if (!strcmp(sc->fields[i].name, a) || (b && !strcmp(sc->fields[i].name, b)))
-            return (int)i;
-    return -1;
-}
+#include "analysis/timeline_schema.h"
 
 /* The predefined handles from some comm field's labels; 0 when world is
  * not named (small values are probed: handles are small constants). */
@@ -23,7 +16,7 @@ static int predefined_handles(pw_comm_replay *r)
     r->self = r->null = INT64_MIN;
     for (size_t i = 0; i < r->ds->n_schemas && !found; i++) {
         const pw_schema *sc = r->ds->schemas[i];
-        int f = field_named(sc, "comm", "oldcomm");
+        int f = pw_field_either(sc, "comm", "oldcomm");
         if (f < 0 || !sc->fields[f].label)
             continue;
         for (int64_t v = -64; v <= 64; v++) {
@@ -49,10 +42,10 @@ static int classify(pw_comm_replay *r)
         struct pw_comm_call *c = &r->calls[i];
         c->kind = !strcmp(sc->name, "MPI_Comm_dup") ? 1 : !strcmp(sc->name, "MPI_Comm_split") ? 2
                 : !strcmp(sc->name, "MPI_Comm_free") ? 3 : 0;
-        c->f_old = field_named(sc, "oldcomm", c->kind == 3 ? "comm" : NULL);
-        c->f_new = field_named(sc, "newcomm", NULL);
-        c->f_color = field_named(sc, "color", NULL);
-        c->f_key = field_named(sc, "key", NULL);
+        c->f_old = pw_field_either(sc, "oldcomm", c->kind == 3 ? "comm" : NULL);
+        c->f_new = pw_field_either(sc, "newcomm", NULL);
+        c->f_color = pw_field_either(sc, "color", NULL);
+        c->f_key = pw_field_either(sc, "key", NULL);
         if ((c->kind && c->f_old < 0) || (c->kind && c->kind < 3 && c->f_new < 0) ||
             (c->kind == 2 && (c->f_color < 0 || c->f_key < 0)))
             c->kind = 0;
