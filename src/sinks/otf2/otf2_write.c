@@ -5,9 +5,10 @@
  * their process track; slices are Enter/Leave of a region per name, an
  * instant an Enter and Leave at one time (a zero-length region), a sample
  * a Metric event on its thread's location (one metric class per counter
- * track, with its unit).  Definitions are written at the end, when every
- * name, region and event count is known; event buffers are flushed to disk
- * as they fill, so memory stays flat.  Times that go back on a location
+ * track, with its unit).  MPI messages and collective calls add their
+ * events inside their call's region (otf2_mpi.c).  Definitions are written
+ * at the end, when every name, region and event count is known; event
+ * buffers are flushed to disk as they fill, so memory stays flat.  Times that go back on a location
  * (which OTF2 forbids) are raised to the location's last time and counted. */
 #include <errno.h>
 #include <stdlib.h>
