@@ -538,8 +538,8 @@ pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_rep
     return tl_end(&tl, in, s, rep, err);
 }
 
-/* Locations drawn per pass when cursors yield records of other locations:
- * OTF2 keeps ~4.5 MiB of buffers per open location. */
+/* Locations drawn per pass when cursors yield records of other locations,
+ * unless the sink says how many it can keep open. */
 #define TL_PASS_LOCATIONS 16
 
 /* Opens location i's cursor; damage that stops it is a diagnostic (as in
@@ -594,8 +594,9 @@ static pw_status tl_probe_foreign(pw_timeline *tl, int *foreign, pw_error *err)
     return PW_OK;
 }
 
-/* Which pass draws each location: TL_PASS_LOCATIONS of the locations that
- * records carry per pass (pass_of[loc] from 1; 0: no records). */
+/* Which pass draws each location: the sink's pass_locations (or
+ * TL_PASS_LOCATIONS) of the locations that records carry per pass
+ * (pass_of[loc] from 1; 0: no records). */
 static pw_status tl_census(pw_timeline *tl, uint32_t *pass_of, uint32_t *n_passes, pw_error *err)
 {
     pw_status s = PW_OK;
@@ -609,11 +610,11 @@ static pw_status tl_census(pw_timeline *tl, uint32_t *pass_of, uint32_t *n_passe
             pass_of[rec->location] = 1;
         pw_cursor_close(c);
     }
-    uint32_t k = 0;
+    uint32_t k = 0, per_pass = tl->sink->pass_locations ? tl->sink->pass_locations : TL_PASS_LOCATIONS;
     for (uint32_t i = 0; i < tl->ds->n_locs; i++)
         if (pass_of[i])
-            pass_of[i] = k++ / TL_PASS_LOCATIONS + 1;
-    *n_passes = (k + TL_PASS_LOCATIONS - 1) / TL_PASS_LOCATIONS;
+            pass_of[i] = k++ / per_pass + 1;
+    *n_passes = (k + per_pass - 1) / per_pass;
     return s;
 }
 
@@ -627,7 +628,7 @@ static pw_status tl_pass_done(pw_timeline *tl, uint32_t loc, pw_error *err)
 }
 
 /* Foreign records: every cursor is read once per pass, and each pass
- * draws TL_PASS_LOCATIONS locations, so memory stays bounded. */
+ * draws a bounded number of locations, so memory stays bounded. */
 static pw_status tl_run_passes(pw_timeline *tl, uint64_t *in, pw_error *err)
 {
     uint32_t n_passes = 0, *pass_of = calloc(tl->ds->n_locs ? tl->ds->n_locs : 1, sizeof *pass_of);

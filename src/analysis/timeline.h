@@ -73,6 +73,10 @@ typedef struct pw_tl_sink {
      * call have no more events (loc: the one location, or UINT32_MAX for a
      * pass over several); may be NULL. */
     pw_status (*location_done)(void *ctx, uint32_t loc, pw_error *err);
+    /* pw_timeline_run_by_location only: how many locations the writer can
+     * keep open at once (its memory budget), when cursors yield records of
+     * many locations; 0: 16. */
+    uint32_t pass_locations;
 } pw_tl_sink;
 
 /* d as an int64, saturated (NaN: 0): a cast out of range is undefined. */

@@ -8,12 +8,18 @@
 #include <ctype.h>
 #include <string.h>
 
-static int field_index(const pw_schema *sc, const char *name)
+int pw_field_index(const pw_schema *sc, const char *name)
 {
     for (size_t i = 0; i < sc->n_fields; i++)
         if (!strcmp(sc->fields[i].name, name))
             return (int)i;
     return -1;
+}
+
+int pw_field_either(const pw_schema *sc, const char *a, const char *b)
+{
+    int i = pw_field_index(sc, a);
+    return i < 0 && b ? pw_field_index(sc, b) : i;
 }
 
 static int schema_named(const pw_dataset *ds, const char *name)
@@ -74,25 +80,25 @@ void tl_schemas_classify(const pw_dataset *ds, tl_schema *out)
         tl_schema *t = &out[i];
         t->role = role_of(ds, sc);
         t->group_len = group_len(sc, t->role);
-        t->f_dest = field_index(sc, "dest");
-        t->f_source = field_index(sc, "source");
-        t->f_tag = field_index(sc, "tag");
-        t->f_comm = field_index(sc, "comm");
-        t->f_sendtag = field_index(sc, "sendtag");
-        t->f_recvtag = field_index(sc, "recvtag");
-        t->f_request = field_index(sc, "request");
+        t->f_dest = pw_field_index(sc, "dest");
+        t->f_source = pw_field_index(sc, "source");
+        t->f_tag = pw_field_index(sc, "tag");
+        t->f_comm = pw_field_index(sc, "comm");
+        t->f_sendtag = pw_field_index(sc, "sendtag");
+        t->f_recvtag = pw_field_index(sc, "recvtag");
+        t->f_request = pw_field_index(sc, "request");
         if (t->f_request < 0)
-            t->f_request = field_index(sc, "requests");
-        t->f_status = field_index(sc, "status");
+            t->f_request = pw_field_index(sc, "requests");
+        t->f_status = pw_field_index(sc, "status");
         if (t->f_status < 0)
-            t->f_status = field_index(sc, "statuses");
-        t->f_index = field_index(sc, "index");
-        t->f_flag = field_index(sc, "flag");
-        t->f_end = field_index(sc, "end");
-        t->f_dur = t->f_end < 0 ? field_index(sc, "duration") : -1;
+            t->f_status = pw_field_index(sc, "statuses");
+        t->f_index = pw_field_index(sc, "index");
+        t->f_flag = pw_field_index(sc, "flag");
+        t->f_end = pw_field_index(sc, "end");
+        t->f_dur = t->f_end < 0 ? pw_field_index(sc, "duration") : -1;
         if (t->f_end < 0 && t->f_dur < 0)
-            t->f_dur = field_index(sc, "dur");
-        t->f_name = field_index(sc, "name");
+            t->f_dur = pw_field_index(sc, "dur");
+        t->f_name = pw_field_index(sc, "name");
         if (t->f_name >= 0 && sc->fields[t->f_name].type != PW_T_STR)
             t->f_name = -1;
         t->has_msg = t->f_dest >= 0 || t->f_source >= 0 || t->f_request >= 0;

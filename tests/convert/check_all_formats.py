@@ -136,6 +136,9 @@ def check_fixture(fx, base):
     problem, n = target_checks.paraver_check(base + ".prv")
     if problem or n != events:
         fail(fx, "paraver: %s, %d records, perfetto %d events" % (problem, n, events))
+    comms = len(target_checks.paraver_comms(base + ".prv"))
+    if comms != counts["flows"]:
+        fail(fx, "paraver: %d communication records, perfetto %d flows" % (comms, counts["flows"]))
     check_account(fx, "sqlite", convert(fx, base + ".sqlite"), records)
     if table_rows(base + ".sqlite") != records:
         fail(fx, "sqlite rows differ from %d records" % records)

@@ -94,6 +94,7 @@ if kinds is not None:
 problem, records = target_checks.paraver_check(os.path.join(D, "synth.prv"))
 expect("paraver problem", problem, None)
 expect("paraver records", records, 41)
+expect("paraver communications", len(target_checks.paraver_comms(os.path.join(D, "synth.prv"))), 7)
 
 # SQLite: counts per table, and the strings and locations tables
 con = sqlite3.connect(os.path.join(D, "synth.sqlite"))

@@ -186,7 +186,7 @@ pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *
     memset(&w, 0, sizeof w);
     w.first = 1;
     pw_status s = pw_outbuf_init(&w.out, f, err);
-    pw_tl_sink sink = {&w, ch_track, ch_event, NULL, NULL};
+    pw_tl_sink sink = {&w, ch_track, ch_event, NULL, NULL, 0};
     if (s == PW_OK) {
         pw_out_str(&w.out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
         s = pw_timeline_run(ds, &sink, rep, err);

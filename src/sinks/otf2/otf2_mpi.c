@@ -1,6 +1,9 @@
-/* otf2_mpi.c — MPI messages in OTF2.  Sub-communicator membership is not
- * in the model, so every communicator is defined over all ranks and a
- * message's peer is its rank as the format gave it. */
+/* otf2_mpi.c — MPI messages and collectives in OTF2.  A communicator whose
+ * members the replay of dup/split calls resolves is defined over them
+ * (mpi_comm_replay.h); any other over all ranks.  A message's peer is its
+ * rank as the format gave it (relative to its communicator).  A
+ * message's length is count x datatype size of the call that sends or
+ * receives it (0 at a completion: MPI_Wait carries no count). */
 #ifdef PW_HAVE_OTF2
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +13,7 @@
 
 void ot_mpi_free(ot_mpi *m)
 {
+    pw_comm_replay_free(&m->replay);
     pw_keymap_free(&m->comms);
     free(m->comm_values);
     free(m->rank_loc);
@@ -30,14 +34,18 @@ int ot_mpi_location(ot_mpi *m, int64_t rank, uint32_t ref)
         return 0;
     if (!m->rank_loc[rank])
         m->rank_loc[rank] = ref + 1;
+    see_rank(m, rank); /* a collective's ranks, with no message */
     return 1;
 }
 
-/* The comm ref of a communicator value, defined on first use; UINT32_MAX
- * when memory runs out. */
-static uint32_t comm_ref(ot_mpi *m, int64_t comm)
+/* The comm ref of communicator handle `comm` on location's rank: one per
+ * resolved communicator (handles differ across ranks and are reused), else
+ * one per handle value; defined on first use.  UINT32_MAX when memory runs
+ * out. */
+static uint32_t comm_ref(ot_mpi *m, uint32_t location, int64_t comm)
 {
-    pw_key k = {{(uint64_t)comm, 0, 0, 0}};
+    uint32_t resolved = pw_comm_replay_lookup(&m->replay, location, comm);
+    pw_key k = {{resolved != PW_MPI_UNKNOWN, resolved != PW_MPI_UNKNOWN ? resolved : (uint64_t)comm, 0, 0}};
     int added;
     uint64_t *v = pw_keymap_get(&m->comms, &k, m->n_comms, &added);
     if (!v)
@@ -45,33 +53,52 @@ static uint32_t comm_ref(ot_mpi *m, int64_t comm)
     if (added) {
         if (!pw_grow_zeroed((void **)&m->comm_values, &m->cap_comms, m->n_comms, sizeof *m->comm_values))
             return UINT32_MAX;
-        m->comm_values[m->n_comms++] = comm;
+        m->comm_values[m->n_comms++] = (struct ot_comm){comm, resolved};
     }
     return (uint32_t)*v;
 }
 
+_Static_assert((int)PW_COLL_BCAST == (int)OTF2_COLLECTIVE_OP_BCAST &&
+                   (int)PW_COLL_REDUCE_SCATTER_BLOCK == (int)OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
+               "pw_coll_op follows OTF2_CollectiveOp");
+
+OTF2_ErrorCode ot_mpi_collective(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, uint32_t location,
+                                 const pw_mpi_call *call, int end, uint64_t *events)
+{
+    ++*events;
+    if (!end)
+        return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+    uint32_t c = comm_ref(m, location, call->comm);
+    if (c == UINT32_MAX)
+        return OTF2_ERROR_MEM_ALLOC_FAILED;
+    uint32_t root = call->root >= 0 && call->root <= UINT32_MAX - 1 ? (uint32_t)call->root : OTF2_UNDEFINED_UINT32;
+    return OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, (OTF2_CollectiveOp)call->op, c, root, call->sent,
+                                           call->received);
+}
+
 OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev,
-                             uint64_t *events)
+                             const pw_mpi_call *call, uint64_t *events)
 {
     OTF2_ErrorCode rc = OTF2_SUCCESS;
     if (ev->msg_out) {
         const pw_msg *s = ev->msg_out;
-        uint32_t c = comm_ref(m, s->comm);
+        uint32_t c = comm_ref(m, ev->location, s->comm);
         if (c == UINT32_MAX)
             return OTF2_ERROR_MEM_ALLOC_FAILED;
         see_rank(m, s->source);
         see_rank(m, s->dest);
-        rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, 0);
+        rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, call ? call->sent : 0);
         ++*events;
     }
     for (size_t i = 0; rc == OTF2_SUCCESS && i < ev->n_flows_in; i++) {
         const pw_msg *r = ev->msgs_in[i];
-        uint32_t c = comm_ref(m, r->comm);
+        uint32_t c = comm_ref(m, ev->location, r->comm);
         if (c == UINT32_MAX)
             return OTF2_ERROR_MEM_ALLOC_FAILED;
         see_rank(m, r->source);
         see_rank(m, r->dest);
-        rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, 0);
+        rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag,
+                                    call ? call->received : 0);
         ++*events;
     }
     m->events += ev->msg_out != NULL;
@@ -99,12 +126,27 @@ void ot_mpi_definitions(const ot_mpi *m, OTF2_GlobalDefWriter *g, OTF2_StringRef
     OTF2_GlobalDefWriter_WriteGroup(g, 1, s, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
                                     m->n_ranks, members);
     free(members);
+    OTF2_GroupRef next_group = 2;
     for (uint32_t c = 0; c < m->n_comms; c++) {
         char name[48];
-        snprintf(name, sizeof name, "communicator %lld", (long long)m->comm_values[c]);
+        const struct ot_comm *oc = &m->comm_values[c];
+        snprintf(name, sizeof name, "communicator %lld", (long long)oc->handle);
         s = (*next_string)++;
         OTF2_GlobalDefWriter_WriteString(g, s, name);
-        OTF2_GlobalDefWriter_WriteComm(g, c, s, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+        OTF2_GroupRef group = 1;
+        if (oc->resolved != PW_MPI_UNKNOWN) { /* its own group of world ranks */
+            const pw_mpi_comm *pc = &m->replay.comms.comms[oc->resolved];
+            uint64_t *ranks = malloc((pc->size ? pc->size : 1) * sizeof *ranks);
+            if (!ranks)
+                return;
+            for (uint32_t i = 0; i < pc->size; i++)
+                ranks[i] = pc->members[i];
+            group = next_group++;
+            OTF2_GlobalDefWriter_WriteGroup(g, group, s, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                            OTF2_GROUP_FLAG_NONE, pc->size, ranks);
+            free(ranks);
+        }
+        OTF2_GlobalDefWriter_WriteComm(g, c, s, group, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
     }
 }
 #endif

@@ -1,11 +1,14 @@
-/* otf2_mpi.h — MPI point-to-point events of the OTF2 writer: MpiSend and
- * MpiRecv records from the timeline's matched messages, and the
- * communicator definitions they refer to. */
+/* otf2_mpi.h — MPI events of the OTF2 writer: MpiSend and MpiRecv records
+ * from the timeline's matched messages, MpiCollectiveBegin/End around
+ * collective calls (analysis/mpi_coll.h), and the communicator
+ * definitions they refer to. */
 #ifndef PW_SINKS_OTF2_MPI_H
 #define PW_SINKS_OTF2_MPI_H
 #include <otf2/otf2.h>
 
 #include "analysis/keymap.h"
+#include "analysis/mpi_comm_replay.h"
+#include "analysis/mpi_coll.h"
 #include "analysis/timeline.h"
 
 /* Ranks beyond this are not given OTF2 rank slots (their messages are
@@ -13,8 +16,12 @@
 #define OT_MAX_RANKS (1u << 20)
 
 typedef struct ot_mpi {
-    pw_keymap comms;       /* communicator value -> comm ref */
-    int64_t *comm_values;  /* per comm ref */
+    pw_comm_replay replay; /* communicator members, where resolvable */
+    pw_keymap comms;       /* (resolved, communicator index or value) -> comm ref */
+    struct ot_comm {
+        int64_t handle;    /* the value first seen */
+        uint32_t resolved; /* index into replay.comms, or PW_MPI_UNKNOWN */
+    } *comm_values;        /* per comm ref */
     uint32_t n_comms, cap_comms;
     uint32_t *rank_loc;    /* per rank: OTF2 location ref + 1 */
     uint32_t cap_ranks;
@@ -25,9 +32,14 @@ typedef struct ot_mpi {
 void ot_mpi_free(ot_mpi *m);
 /* Location `ref` draws a thread of `rank` (the first one speaks for it). */
 int ot_mpi_location(ot_mpi *m, int64_t rank, uint32_t ref);
-/* Writes the MpiSend / MpiRecv records of ev; counts them in *events. */
+/* Writes the MpiSend / MpiRecv records of ev; counts them in *events.
+ * call: the record's own buffer sizes (message lengths; NULL: 0). */
 OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev,
-                             uint64_t *events);
+                             const pw_mpi_call *call, uint64_t *events);
+/* MpiCollectiveBegin (end 0) or MpiCollectiveEnd (end 1) of a collective
+ * call; counted in *events. */
+OTF2_ErrorCode ot_mpi_collective(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, uint32_t location,
+                                 const pw_mpi_call *call, int end, uint64_t *events);
 /* Groups and communicators, strings numbered from *next_string. */
 void ot_mpi_definitions(const ot_mpi *m, OTF2_GlobalDefWriter *g, OTF2_StringRef *next_string);
 #endif

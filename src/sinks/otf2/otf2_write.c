@@ -5,9 +5,10 @@
  * their process track; slices are Enter/Leave of a region per name, an
  * instant an Enter and Leave at one time (a zero-length region), a sample
  * a Metric event on its thread's location (one metric class per counter
- * track, with its unit).  Definitions are written at the end, when every
- * name, region and event count is known; event buffers are flushed to disk
- * as they fill, so memory stays flat.  Times that go back on a location
+ * track, with its unit).  MPI messages and collective calls add their
+ * events inside their call's region (otf2_mpi.c).  Definitions are written
+ * at the end, when every name, region and event count is known; event
+ * buffers are flushed to disk as they fill, so memory stays flat.  Times that go back on a location
  * (which OTF2 forbids) are raised to the location's last time and counted. */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,7 +33,10 @@ typedef struct ot_loc {
     uint32_t ds_loc;    /* the dataset location it belongs to */
     uint64_t events;
     int64_t last_t;
-    uint32_t *stack;    /* regions of the open slices */
+    struct ot_open {
+        uint32_t region;
+        pw_mpi_call call; /* op PW_COLL_NONE: not a collective */
+    } *stack;           /* the open slices */
     size_t n_stack, cap_stack;
 } ot_loc;
 
@@ -61,6 +65,7 @@ typedef struct ot_writer {
     int any_time;
     uint64_t raised;
     ot_mpi mpi;
+    pw_mpi_calls calls;
     int closed;         /* event writers closed */
     uint32_t open_from; /* locs before this one have their writers closed */
 } ot_writer;
@@ -84,6 +89,15 @@ static const OTF2_FlushCallbacks ot_flush = {.otf2_pre_flush = ot_pre_flush, .ot
  * it to disk and free them, so memory stays flat however long the trace
  * (the default allocator keeps every chunk until the writer closes). */
 #define OT_CHUNKS_PER_BUFFER 2
+#define OT_EVENT_CHUNK (256 * 1024) /* libotf2's smallest */
+/* Definition chunks as small: libotf2 clears a whole chunk when it closes a
+ * location's (empty) local definition writer, and 4 MiB per location made
+ * that the most of a 1300-LP conversion. */
+#define OT_DEF_CHUNK (256 * 1024)
+
+/* Event buffers of the locations open at once (when a pass draws many
+ * locations, ROSS LPs): within the 128 MB peak RSS target with the rest. */
+#define OT_OPEN_BUFFERS_BUDGET (64u * 1024 * 1024)
 
 typedef struct ot_chunk {
     struct ot_chunk *next;
@@ -209,17 +223,17 @@ static OTF2_TimeStamp ot_time(ot_writer *w, ot_loc *l, int64_t t)
     return (OTF2_TimeStamp)t;
 }
 
-static int ot_push(ot_loc *l, uint32_t region)
+static int ot_push(ot_loc *l, uint32_t region, const pw_mpi_call *call)
 {
     if (l->n_stack == l->cap_stack) {
         size_t cap = l->cap_stack ? l->cap_stack * 2 : 16;
-        uint32_t *s = realloc(l->stack, cap * sizeof *s);
+        struct ot_open *s = realloc(l->stack, cap * sizeof *s);
         if (!s)
             return 0;
         l->stack = s;
         l->cap_stack = cap;
     }
-    l->stack[l->n_stack++] = region;
+    l->stack[l->n_stack++] = (struct ot_open){region, *call};
     return 1;
 }
 
@@ -261,6 +275,35 @@ static ot_loc *ot_loc_of(ot_writer *w, uint32_t id)
     return l;
 }
 
+/* Enter, the MPI events, Leave: a slice begin writes the first two, its
+ * end the last two (a collective's end comes from the stack). */
+static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp ts, const pw_tl_event *ev,
+                                       uint32_t region, const pw_mpi_call *call)
+{
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    if (ev->kind != PW_TL_END) {
+        rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
+        l->events++;
+        if (rc == OTF2_SUCCESS && call->op != PW_COLL_NONE)
+            rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 0, &l->events);
+    }
+    if (rc == OTF2_SUCCESS)
+        rc = ot_mpi_events(&w->mpi, l->w, ts, ev, call, &l->events);
+    if (ev->kind == PW_TL_BEGIN || rc != OTF2_SUCCESS)
+        return rc;
+    if (ev->kind == PW_TL_END) {
+        const struct ot_open *o = &l->stack[--l->n_stack];
+        region = o->region;
+        call = &o->call;
+    }
+    if (call->op != PW_COLL_NONE)
+        rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 1, &l->events);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, region);
+    l->events++;
+    return rc;
+}
+
 static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
     (void)nm;
@@ -278,21 +321,15 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     } else {
         OTF2_TimeStamp ts = ot_time(w, l, ev->t);
         uint32_t region = 0;
-        if (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region))
+        pw_mpi_call call;
+        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) || (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region)))
             return ot_nomem(err);
         /* messages go inside their region: after Enter, before Leave */
-        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region))
+        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region, &call))
             return ot_nomem(err);
-        if (ev->kind != PW_TL_END) {
-            rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
-            l->events++;
-        }
-        if (rc == OTF2_SUCCESS)
-            rc = ot_mpi_events(&w->mpi, l->w, ts, ev, &l->events);
-        if (rc == OTF2_SUCCESS && ev->kind != PW_TL_BEGIN) {
-            rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, ev->kind == PW_TL_END ? l->stack[--l->n_stack] : region);
-            l->events++;
-        }
+        rc = ot_region_events(w, l, ts, ev, region, &call);
+        if (ev->rec && ev->kind != PW_TL_END)
+            pw_comm_replay_feed(&w->mpi.replay, ev->rec); /* after its own events: they name the old handles */
     }
     if (rc != OTF2_SUCCESS)
         return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: %s", ot_last_error[0] ? ot_last_error : OTF2_Error_GetDescription(rc));
@@ -468,26 +505,34 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     w.path = out;
     w.ds = ds;
     w.drawn = calloc(ds->n_locs ? ds->n_locs : 1, 1);
-    if (!w.drawn)
+    if (!w.drawn || !pw_mpi_calls_init(&w.calls, ds)) {
+        free(w.drawn);
+        pw_mpi_calls_free(&w.calls);
         return ot_nomem(err);
-    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 256 * 1024, 4 * 1024 * 1024,
+    }
+    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, OT_EVENT_CHUNK, OT_DEF_CHUNK,
                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!w.archive) {
         free(w.drawn);
+        pw_mpi_calls_free(&w.calls);
         return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive: %s", ot_last_error);
     }
     OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, NULL);
     OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
-    pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done};
-    pw_status s = pw_timeline_run_by_location(ds, &sink, rep, err);
+    pw_status s = pw_comm_replay_init(&w.mpi.replay, ds, err);
+    pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done,
+                       OT_OPEN_BUFFERS_BUDGET / (OT_CHUNKS_PER_BUFFER * OT_EVENT_CHUNK)};
+    if (s == PW_OK)
+        s = pw_timeline_run_by_location(ds, &sink, rep, err);
     if (!w.closed)
         ot_close_events(&w, NULL);
     if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
         s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive: %s", ot_last_error);
     pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
     ot_mpi_free(&w.mpi);
+    pw_mpi_calls_free(&w.calls);
     free(w.tracks);
     free(w.drawn);
     free(w.locs);

@@ -11,14 +11,19 @@
  * 90000000 + counter, with values rounded to integers (counted).  The
  * stream is in time order already; times are ns from the first record,
  * raised when they would go back (counted).  The header's total time is
- * known at the end, so it is written zero-padded and filled in then. */
+ * known at the end, so it is written zero-padded and filled in then.
+ * Matched MPI messages become communication records (paraver_comms.h):
+ * logical and physical send time are the sending call's, receive times the
+ * receiving (or completing) call's, size the sent bytes (mpi_coll.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mpi_coll.h"
 #include "analysis/timeline.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
+#include "sinks/paraver/paraver_comms.h"
 
 #define PRV_INSTANT_TYPE 1
 #define PRV_SLICE_TYPE 2
@@ -45,13 +50,17 @@ typedef struct prv_writer {
     int64_t t0, last;
     int started;
     uint64_t raised, rounded, flows;
+    prv_comms comms;
+    pw_mpi_calls calls;
     const char *base;
 } prv_writer;
 
 static pw_status prv_nomem(pw_error *err) { return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory"); }
 
 /* Tasks and threads from the dataset, before any record: the header
- * lists them all. */
+ * lists them all.  A location with records is a thread, and so are the
+ * locations under it (a DUMPI rank's threads, ROSS LPs: their records come
+ * from the parent's cursor). */
 static int prv_layout(prv_writer *w)
 {
     size_t n = w->ds->n_locs ? w->ds->n_locs : 1;
@@ -64,7 +73,8 @@ static int prv_layout(prv_writer *w)
         return 0;
     }
     for (size_t i = 0; i < w->ds->n_locs; i++) {
-        if (!w->ds->locs[i].has_records)
+        int32_t parent = w->ds->locs[i].parent;
+        if (!w->ds->locs[i].has_records && !(parent >= 0 && (size_t)parent < i && w->thread_of[parent]))
             continue;
         uint32_t p = pw_tl_process_of(w->ds, (uint32_t)i);
         if (!task_of_process[p])
@@ -134,6 +144,21 @@ static int prv_value(prv_writer *w, uint32_t name)
     return 1;
 }
 
+/* The ends of messages at ev: the send's size from its call's arguments. */
+static int prv_message_ends(prv_writer *w, const prv_track *t, const pw_tl_event *ev, int64_t time)
+{
+    if (ev->flow_out) {
+        pw_mpi_call call;
+        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) ||
+            !prv_comms_end(&w->comms, ev->flow_out, 1, t->task, t->thread, time, call.sent, ev->msg_out->tag))
+            return 0;
+    }
+    for (size_t i = 0; i < ev->n_flows_in; i++)
+        if (!prv_comms_end(&w->comms, ev->flows_in[i], 2, t->task, t->thread, time, 0, 0))
+            return 0;
+    return 1;
+}
+
 static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
     (void)nm;
@@ -152,6 +177,8 @@ static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev,
     }
     w->last = time;
     w->flows += (ev->flow_out != 0);
+    if ((ev->flow_out || ev->n_flows_in) && !prv_message_ends(w, t, ev, time))
+        return prv_nomem(err);
     switch (ev->kind) {
     case PW_TL_INSTANT:
         if (!prv_value(w, ev->name))
@@ -240,7 +267,7 @@ static pw_status prv_finish(void *ctx, const pw_names *nm, pw_error *err)
     fprintf(f, "LEVEL NODE SIZE 1\n%s\n\nLEVEL THREAD SIZE %u\n", pw_dataset_path(w->ds), n_threads);
     for (uint32_t t = 1; t <= w->n_tasks; t++) /* threads in task order, as in the header */
         for (size_t i = 0; i < w->ds->n_locs; i++)
-            if (w->ds->locs[i].has_records && w->task_of[i] == t)
+            if (w->thread_of[i] && w->task_of[i] == t)
                 fprintf(f, "%s\n", w->ds->locs[i].path);
     return fclose(f) == 0 ? PW_OK : pw_fail_errno(err, path, "write failed");
 }
@@ -269,8 +296,8 @@ pw_status pw_convert_paraver(pw_dataset *ds, const char *out, pw_convert_report 
     memset(&w, 0, sizeof w);
     w.ds = ds;
     w.base = base;
-    pw_status s = prv_layout(&w) ? pw_outbuf_init(&w.out, f, err) : prv_nomem(err);
-    pw_tl_sink sink = {&w, prv_track_cb, prv_event, prv_finish, NULL};
+    pw_status s = prv_layout(&w) && pw_mpi_calls_init(&w.calls, ds) ? pw_outbuf_init(&w.out, f, err) : prv_nomem(err);
+    pw_tl_sink sink = {&w, prv_track_cb, prv_event, prv_finish, NULL, 0};
     if (s == PW_OK) {
         prv_header(&w);
         s = pw_timeline_run(ds, &sink, rep, err);
@@ -281,9 +308,14 @@ pw_status pw_convert_paraver(pw_dataset *ds, const char *out, pw_convert_report 
         s = prv_patch_time(&w, f, err);
     if (fclose(f) != 0 && s == PW_OK)
         s = pw_fail_errno(err, out, "write failed");
+    if (s == PW_OK)
+        s = prv_comms_merge(&w.comms, out, err);
     pw_convert_note(rep, "times that went back, raised to keep Paraver's order", w.raised, 0);
     pw_convert_note(rep, "sample values rounded to integers", w.rounded, 0);
-    pw_convert_note(rep, "matched messages (Paraver communication records are not written)", w.flows, 0);
+    pw_convert_note(rep, "messages sent with no matching receive (no communication record)",
+                    w.flows - prv_comms_complete(&w.comms), 0);
+    prv_comms_free(&w.comms);
+    pw_mpi_calls_free(&w.calls);
     for (uint32_t i = 1; i <= w.n_tracks; i++)
         free(w.tracks[i].stack);
     pw_outbuf_free(&w.out);

@@ -272,7 +272,7 @@ pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report
     w.seqs = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *w.seqs);
     pw_status s = w.seqs ? pw_outbuf_init(&w.out, f, err)
                          : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-    pw_tl_sink sink = {&w, pf_track, pf_event, NULL, NULL};
+    pw_tl_sink sink = {&w, pf_track, pf_event, NULL, NULL, 0};
     if (s == PW_OK)
         s = pw_timeline_run(ds, &sink, rep, err);
     pw_status fs = w.out.buf ? pw_outbuf_flush(&w.out, s == PW_OK ? err : NULL) : PW_OK;

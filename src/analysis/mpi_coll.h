@@ -1,0 +1,89 @@
+/* mpi_coll.h — MPI calls read from their records, format independent:
+ * which collective a record is (from its schema name: "MPI_Bcast" ...),
+ * its root and communicator, and the bytes of its buffer arguments (count x
+ * datatype size), from the argument names DUMPI uses:
+ *   count, datatype             one buffer, sent and received (MPI_Bcast,
+ *                               MPI_Allreduce, MPI_Send, MPI_Recv ...)
+ *   sendcount(s), sendtype      the send buffer (a list: summed)
+ *   recvcount(s), recvtype      the receive buffer; recvcount is per peer in
+ *                               MPI_Gather, MPI_Allgather, MPI_Alltoall (x
+ *                               commsize when given); MPI_Reduce_scatter
+ *                               sends the sum of its recvcounts
+ *   root, comm
+ * Datatype ids are turned into bytes by a table of sizes per datatype id
+ * (pw_type_sizes), which a format gives as the location property
+ * "<process location path>:datatype_sizes" (space-separated bytes).
+ * Arguments a record lacks (DUMPI's <IGNORED> on non-roots) count 0. */
+#ifndef PW_ANALYSIS_MPI_COLL_H
+#define PW_ANALYSIS_MPI_COLL_H
+#include <stdint.h>
+
+#include "model/dataset.h"
+
+/* The collective operations, in the order of OTF2's OTF2_CollectiveOp. */
+typedef enum pw_coll_op {
+    PW_COLL_NONE = -1,
+    PW_COLL_BARRIER,
+    PW_COLL_BCAST,
+    PW_COLL_GATHER,
+    PW_COLL_GATHERV,
+    PW_COLL_SCATTER,
+    PW_COLL_SCATTERV,
+    PW_COLL_ALLGATHER,
+    PW_COLL_ALLGATHERV,
+    PW_COLL_ALLTOALL,
+    PW_COLL_ALLTOALLV,
+    PW_COLL_ALLTOALLW,
+    PW_COLL_ALLREDUCE,
+    PW_COLL_REDUCE,
+    PW_COLL_REDUCE_SCATTER,
+    PW_COLL_SCAN,
+    PW_COLL_EXSCAN,
+    PW_COLL_REDUCE_SCATTER_BLOCK
+} pw_coll_op;
+
+/* How one schema's records are read: field indexes, -1 when absent. */
+typedef struct pw_coll_schema {
+    pw_coll_op op;
+    int f_count, f_datatype, f_sendcount, f_sendtype, f_recvcount, f_recvtype;
+    int f_root, f_comm, f_commsize;
+} pw_coll_schema;
+
+/* Bytes per datatype id (0 for ids beyond the table). */
+typedef struct pw_type_sizes {
+    uint32_t *bytes;
+    uint32_t n;
+} pw_type_sizes;
+
+typedef struct pw_mpi_call {
+    pw_coll_op op;
+    int64_t comm;      /* 0 when the record has none */
+    int64_t root;      /* -1: not a rooted collective (or not given) */
+    uint64_t sent;     /* bytes of the send buffer argument(s) */
+    uint64_t received; /* bytes of the receive buffer argument(s) */
+} pw_mpi_call;
+
+void pw_coll_classify(const pw_schema *sc, pw_coll_schema *out);
+/* The call a record of that schema makes, from its fields. */
+void pw_mpi_call_read(const pw_coll_schema *cs, const pw_value *v, const pw_type_sizes *sizes, pw_mpi_call *out);
+
+/* The sizes of location `loc`'s process (its datatype_sizes property),
+ * replacing what sizes held; 0 when memory runs out. */
+int pw_type_sizes_load(pw_type_sizes *sizes, const pw_dataset *ds, uint32_t process_loc);
+void pw_type_sizes_free(pw_type_sizes *sizes);
+
+/* A writer's reader of MPI calls: schemas classified once, each process's
+ * datatype sizes read on first use (time-merged writers alternate ranks). */
+typedef struct pw_mpi_calls {
+    const pw_dataset *ds;
+    pw_coll_schema *coll; /* per schema */
+    pw_type_sizes *sizes; /* per location (processes only) */
+    uint8_t *loaded;      /* per location: sizes read */
+} pw_mpi_calls;
+
+int pw_mpi_calls_init(pw_mpi_calls *c, const pw_dataset *ds); /* 0: out of memory */
+void pw_mpi_calls_free(pw_mpi_calls *c);
+/* The call rec makes (op PW_COLL_NONE when not a collective; rec NULL: an
+ * empty call).  0 when memory runs out. */
+int pw_mpi_calls_read(pw_mpi_calls *c, const pw_record *rec, pw_mpi_call *out);
+#endif

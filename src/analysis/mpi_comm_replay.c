@@ -1,0 +1,165 @@
+/* mpi_comm_replay.c — communicators from the records of any dataset (see
+ * mpi_comm_replay.h). */
+#include "analysis/mpi_comm_replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/timeline.h"
+#include "analysis/timeline_schema.h"
+
+/* The predefined handles from some comm field's labels; 0 when world is
+ * not named (small values are probed: handles are small constants). */
+static int predefined_handles(pw_comm_replay *r)
+{
+    int found = 0;
+    r->self = r->null = INT64_MIN;
+    for (size_t i = 0; i < r->ds->n_schemas && !found; i++) {
+        const pw_schema *sc = r->ds->schemas[i];
+        int f = pw_field_either(sc, "comm", "oldcomm");
+        if (f < 0 || !sc->fields[f].label)
+            continue;
+        for (int64_t v = -64; v <= 64; v++) {
+            const char *name = sc->fields[f].label(v);
+            if (!name)
+                continue;
+            if (!strcmp(name, "MPI_COMM_WORLD"))
+                r->world = v, found = 1;
+            else if (!strcmp(name, "MPI_COMM_SELF"))
+                r->self = v;
+            else if (!strcmp(name, "MPI_COMM_NULL"))
+                r->null = v;
+        }
+    }
+    return found;
+}
+
+static int classify(pw_comm_replay *r)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->ds->n_schemas; i++) {
+        const pw_schema *sc = r->ds->schemas[i];
+        struct pw_comm_call *c = &r->calls[i];
+        c->kind = !strcmp(sc->name, "MPI_Comm_dup") ? 1 : !strcmp(sc->name, "MPI_Comm_split") ? 2
+                : !strcmp(sc->name, "MPI_Comm_free") ? 3 : 0;
+        c->f_old = pw_field_either(sc, "oldcomm", c->kind == 3 ? "comm" : NULL);
+        c->f_new = pw_field_either(sc, "newcomm", NULL);
+        c->f_color = pw_field_either(sc, "color", NULL);
+        c->f_key = pw_field_either(sc, "key", NULL);
+        if ((c->kind && c->f_old < 0) || (c->kind && c->kind < 3 && c->f_new < 0) ||
+            (c->kind == 2 && (c->f_color < 0 || c->f_key < 0)))
+            c->kind = 0;
+        any |= c->kind == 1 || c->kind == 2;
+    }
+    return any;
+}
+
+static int64_t int_field(const pw_value *v, int i)
+{
+    if (i < 0 || !v[i].present)
+        return 0;
+    return v[i].type == PW_T_U64 ? (int64_t)v[i].v.u : v[i].type == PW_T_I64 ? v[i].v.i : 0;
+}
+
+/* Feeds one record into trackers[rank of its location]. */
+static void feed(pw_comm_replay *r, pw_mpi_tracker *trackers, const pw_record *rec)
+{
+    const struct pw_comm_call *c = &r->calls[rec->schema];
+    if (!c->kind)
+        return;
+    int64_t rank = pw_tl_rank_of(r->ds, rec->location);
+    if (rank < 0 || (uint64_t)rank >= r->n_ranks)
+        return;
+    const pw_value *v = pw_record_fields(rec);
+    pw_mpi_tracker *t = &trackers[rank];
+    if (c->kind == 1)
+        pw_mpi_tracker_dup(t, int_field(v, c->f_old), int_field(v, c->f_new));
+    else if (c->kind == 2)
+        pw_mpi_tracker_split(t, int_field(v, c->f_old), int_field(v, c->f_color), int_field(v, c->f_key),
+                             int_field(v, c->f_new));
+    else
+        pw_mpi_tracker_release(t, int_field(v, c->f_old));
+}
+
+static pw_mpi_tracker *new_trackers(const pw_comm_replay *r)
+{
+    pw_mpi_tracker *t = calloc(r->n_ranks ? r->n_ranks : 1, sizeof *t);
+    for (size_t i = 0; t && i < r->n_ranks; i++) /* MPI_UNDEFINED colors: their newcomm is MPI_COMM_NULL */
+        pw_mpi_tracker_init(&t[i], r->world, r->self, r->null, INT64_MIN);
+    return t;
+}
+
+static void free_trackers(pw_mpi_tracker *t, size_t n)
+{
+    for (size_t i = 0; t && i < n; i++)
+        pw_mpi_tracker_free(&t[i]);
+    free(t);
+}
+
+/* Every location's creations, in each cursor's order, then resolved. */
+static pw_status census(pw_comm_replay *r, pw_error *err)
+{
+    pw_mpi_tracker *t = new_trackers(r);
+    pw_mpi_tracker **ptrs = calloc(r->n_ranks ? r->n_ranks : 1, sizeof *ptrs);
+    pw_status s = t && ptrs ? PW_OK : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; s == PW_OK && i < r->ds->n_locs; i++) {
+        pw_cursor *c;
+        if (!r->ds->locs[i].has_records || pw_cursor_open(r->ds, (uint32_t)i, &c, err) != PW_OK)
+            continue; /* damage is the drawing's to report */
+        const pw_record *rec;
+        pw_error e;
+        while (pw_cursor_next(c, &rec, &e) == PW_OK)
+            feed(r, t, rec);
+        pw_cursor_close(c);
+    }
+    for (size_t i = 0; s == PW_OK && i < r->n_ranks; i++)
+        ptrs[i] = &t[i];
+    if (s == PW_OK && pw_mpi_comms_resolve(&r->comms, ptrs, r->n_ranks) != 0)
+        s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    r->resolved = s == PW_OK;
+    free_trackers(t, r->n_ranks);
+    free(ptrs);
+    return s;
+}
+
+pw_status pw_comm_replay_init(pw_comm_replay *r, pw_dataset *ds, pw_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->ds = ds;
+    r->calls = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *r->calls);
+    if (!r->calls)
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    if (!classify(r) || !predefined_handles(r))
+        return PW_OK;
+    for (size_t i = 0; i < ds->n_locs; i++) { /* ranks: 0 .. highest + 1 */
+        int64_t rank = ds->locs[i].kind == PW_LOC_PROCESS ? ds->locs[i].id : -1;
+        if (rank >= 0 && rank < (1 << 20) && (size_t)rank + 1 > r->n_ranks)
+            r->n_ranks = (size_t)rank + 1;
+    }
+    pw_status s = census(r, err);
+    if (s == PW_OK && !(r->live = new_trackers(r)))
+        s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    return s;
+}
+
+void pw_comm_replay_free(pw_comm_replay *r)
+{
+    free_trackers(r->live, r->n_ranks);
+    pw_mpi_comms_free(&r->comms);
+    free(r->calls);
+    memset(r, 0, sizeof *r);
+}
+
+void pw_comm_replay_feed(pw_comm_replay *r, const pw_record *rec)
+{
+    if (r->live)
+        feed(r, r->live, rec);
+}
+
+uint32_t pw_comm_replay_lookup(pw_comm_replay *r, uint32_t location, int64_t handle)
+{
+    int64_t rank = pw_tl_rank_of(r->ds, location);
+    if (!r->live || rank < 0 || (uint64_t)rank >= r->n_ranks)
+        return PW_MPI_UNKNOWN;
+    return pw_mpi_comm_of(&r->comms, (size_t)rank, pw_mpi_tracker_lookup(&r->live[rank], handle));
+}
