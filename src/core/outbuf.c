@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/f64_text.h"
 
 pw_status pw_outbuf_init(pw_outbuf *o, FILE *out, pw_error *err)
 {
@@ -213,7 +214,7 @@ void pw_out_f64(pw_outbuf *o, double v)
 {
     if (out_f64_nano(o, v))
         return;
-    char tmp[40];
+    char tmp[40 > PW_F64_TEXT_MAX ? 40 : PW_F64_TEXT_MAX];
     if (isnan(v)) {
         pw_out_str(o, "nan");
         return;
@@ -227,7 +228,13 @@ void pw_out_f64(pw_outbuf *o, double v)
         pw_out_i64(o, (int64_t)v);
         return;
     }
-    /* The shortest of %.15g .. %.17g that reads back exactly. */
+    size_t n = pw_f64_text(v, tmp);
+    if (n) {
+        pw_out_mem(o, tmp, n);
+        return;
+    }
+    /* Too close to call from the 128-bit estimate (exact ties, boundaries):
+     * the shortest of %.15g .. %.17g that reads back exactly. */
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(tmp, sizeof tmp, "%.*g", prec, v);
         if (strtod(tmp, NULL) == v)
