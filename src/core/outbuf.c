@@ -151,8 +151,29 @@ static char *u64_digits(uint64_t v, char *end)
     return u32_digits((uint32_t)v, p);
 }
 
+/* Number of decimal digits of v (1 for 0): the bit length gives it to
+ * within one, a table settles it. */
+static unsigned decimal_len(uint64_t v)
+{
+    static const uint64_t pow10[20] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u,
+                                       10000000u, 100000000u, 1000000000u, 10000000000u,
+                                       100000000000u, 1000000000000u, 10000000000000u,
+                                       100000000000000u, 1000000000000000u, 10000000000000000u,
+                                       100000000000000000u, 1000000000000000000u,
+                                       10000000000000000000u};
+    unsigned t = (unsigned)((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+    return t + (v >= pow10[t]) + (v == 0);
+}
+
+/* Digits go straight into the buffer when it has room: no copy. */
 void pw_out_u64(pw_outbuf *o, uint64_t v)
 {
+    if (o->cap - o->len >= 20) {
+        unsigned n = decimal_len(v);
+        u64_digits(v, o->buf + o->len + n);
+        o->len += n;
+        return;
+    }
     char tmp[24];
     char *s = u64_digits(v, tmp + sizeof tmp);
     pw_out_mem(o, s, (size_t)(tmp + sizeof tmp - s));

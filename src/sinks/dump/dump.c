@@ -43,8 +43,48 @@ static pw_status dump_prepare_locations(pw_dump *d, pw_error *err)
     return PW_OK;
 }
 
+/* Builds names[s][i] for every schema known now: all field texts of a
+ * schema in one block, each padded to PW_NAME_PAD readable bytes. */
+static pw_status dump_prepare_names(pw_dump *d, pw_error *err)
+{
+    size_t n = d->ds->n_schemas;
+    d->names = calloc(n ? n : 1, sizeof *d->names);
+    if (!d->names)
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    for (size_t s = 0; s < n; s++) {
+        const pw_schema *sc = d->ds->schemas[s];
+        size_t bytes = sc->n_fields * sizeof(pw_dump_name) + PW_NAME_PAD;
+        for (size_t i = 0; i < sc->n_fields; i++)
+            bytes += strlen(sc->fields[i].name) + 4;
+        pw_dump_name *names = calloc(1, bytes);
+        if (!names)
+            return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+        d->names[s] = names;
+        char *text = (char *)(names + sc->n_fields);
+        for (size_t i = 0; i < sc->n_fields; i++) {
+            const char *name = sc->fields[i].name;
+            size_t len = strlen(name);
+            names[i].text = text;
+            *text++ = d->style == PW_DUMP_JSONL ? ',' : ' ';
+            if (d->style == PW_DUMP_JSONL)
+                *text++ = '"';
+            memcpy(text, name, len);
+            text += len;
+            if (d->style == PW_DUMP_JSONL)
+                *text++ = '"';
+            *text++ = d->style == PW_DUMP_JSONL ? ':' : '=';
+            names[i].len = (size_t)(text - names[i].text);
+        }
+        d->n_named = s + 1;
+    }
+    return PW_OK;
+}
+
 static void dump_free(pw_dump *d)
 {
+    for (size_t s = 0; d->names && s < d->n_named; s++)
+        free(d->names[s]);
+    free(d->names);
     for (size_t i = 0; d->loc_text && i < d->ds->n_locs; i++)
         free(d->loc_text[i]);
     free(d->loc_text);
@@ -69,6 +109,8 @@ pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump *
     n->ds = ds;
     n->style = style;
     s = dump_prepare_locations(n, err);
+    if (s == PW_OK)
+        s = dump_prepare_names(n, err);
     if (s != PW_OK) {
         dump_free(n);
         return s;

@@ -4,6 +4,14 @@
 #include "core/outbuf.h"
 #include "model/dataset.h"
 
+/* A field's name as written before its value, padded so that it can be
+ * copied with a fixed-size move (PW_NAME_PAD bytes are always readable). */
+#define PW_NAME_PAD 32
+typedef struct pw_dump_name {
+    const char *text;
+    size_t len;
+} pw_dump_name;
+
 struct pw_dump {
     pw_dataset *ds;
     pw_outbuf out;
@@ -12,6 +20,11 @@ struct pw_dump {
      * Lines, plain for text (formatted once, copied per record). */
     char **loc_text;
     size_t *loc_len;
+    /* Per schema, per field, the text written before its value, as the
+     * style writes it (" name=" or ",\"name\":"), built once at open:
+     * names[s][i] for schemas s < n_named (later schemas go the slow way). */
+    pw_dump_name **names;
+    size_t n_named;
 };
 
 /* Append one record, as the style writes it, to o (d->out or a memory
@@ -24,6 +37,30 @@ static inline void pw_dump_format(const pw_dump *d, pw_outbuf *o, const pw_recor
         pw_dump_jsonl_record(d, o, rec);
     else
         pw_dump_text_record(d, o, rec);
+}
+/* Writes the name part of field i of schema sc before its value. */
+static inline void pw_dump_put_name(const pw_dump *d, pw_outbuf *o, const pw_schema *sc, size_t i)
+{
+    if (sc->index < d->n_named) {
+        const pw_dump_name *n = &d->names[sc->index][i];
+        if (n->len <= PW_NAME_PAD && o->cap - o->len >= PW_NAME_PAD) {
+            memcpy(o->buf + o->len, n->text, PW_NAME_PAD); /* one fixed move */
+            o->len += n->len;
+        } else {
+            pw_out_mem(o, n->text, n->len);
+        }
+        return;
+    }
+    const char *name = sc->fields[i].name;
+    if (d->style == PW_DUMP_JSONL) {
+        pw_out_mem(o, ",\"", 2);
+        pw_out_str(o, name);
+        pw_out_mem(o, "\":", 2);
+    } else {
+        pw_out_char(o, ' ');
+        pw_out_str(o, name);
+        pw_out_char(o, '=');
+    }
 }
 /* A field value as JSON (null when absent; also used by the Chrome writer). */
 void pw_jsonl_value(pw_outbuf *o, const pw_value *v);

@@ -2,7 +2,6 @@
  * present field under its schema name.  Integers stay raw (no labels). */
 #include "sinks/dump/dump.h"
 
-
 static void jsonl_string(pw_outbuf *o, const char *s, size_t n)
 {
     pw_out_char(o, '"');
@@ -65,22 +64,20 @@ void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
     pw_out_mem(o, "{\"loc\":", 7);
     pw_out_mem(o, d->loc_text[rec->location], d->loc_len[rec->location]);
     if (rec->clock == PW_CLOCK_NS) {
-        pw_out_str(o, ",\"t\":");
+        pw_out_mem(o, ",\"t\":", 5);
         pw_out_i64(o, rec->t);
     } else if (rec->clock == PW_CLOCK_VIRTUAL) {
-        pw_out_str(o, ",\"t\":");
+        pw_out_mem(o, ",\"t\":", 5);
         pw_out_f64(o, rec->vt);
     }
-    pw_out_str(o, ",\"type\":");
+    pw_out_mem(o, ",\"type\":", 8);
     jsonl_string(o, rec->type, strlen(rec->type));
     const pw_value *vals = pw_record_fields(rec);
     for (size_t i = 0; i < sc->n_fields; i++) {
         if (!vals[i].present)
             continue;
-        pw_out_str(o, ",\"");
-        pw_out_str(o, sc->fields[i].name);
-        pw_out_str(o, "\":");
+        pw_dump_put_name(d, o, sc, i);
         pw_jsonl_value(o, &vals[i]);
     }
-    pw_out_str(o, "}\n");
+    pw_out_mem(o, "}\n", 2);
 }

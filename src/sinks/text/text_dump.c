@@ -76,9 +76,7 @@ void pw_dump_text_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
     for (size_t i = 0; i < sc->n_fields; i++) {
         if (!vals[i].present)
             continue;
-        pw_out_char(o, ' ');
-        pw_out_str(o, sc->fields[i].name);
-        pw_out_char(o, '=');
+        pw_dump_put_name(d, o, sc, i);
         text_value(o, &sc->fields[i], &vals[i]);
     }
     pw_out_char(o, '\n');
