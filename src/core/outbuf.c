@@ -203,11 +203,32 @@ void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width)
     o->len += (size_t)n;
 }
 
+/* Text of n / 10^9 (n < 10^15) at p: the whole part, then the nine
+ * decimals with trailing zeros dropped; returns its length. */
+static size_t nano_text(char *p, uint64_t n)
+{
+    uint32_t whole = (uint32_t)(n / 1000000000u);
+    uint32_t frac = (uint32_t)(n % 1000000000u);
+    size_t len = decimal_len(whole);
+    u32_digits(whole, p + len);
+    if (!frac)
+        return len;
+    char *d = p + len;
+    d[0] = '.';
+    d[1] = (char)('0' + frac / 100000000u);
+    u32_digits8(frac % 100000000u, d + 10);
+    size_t k = 10;
+    while (d[k - 1] == '0')
+        k--;
+    return len + k;
+}
+
 /* Fast path for values with at most 9 decimals in [1e-4, 1e6) (times in
  * seconds): their decimal text has at most 15 significant digits, so it is
  * the text %.15g gives and the shortest that reads back.  (double)n / 1e9
- * is the correctly rounded value of that text, hence the exact test. */
-static int out_f64_nano(pw_outbuf *o, double v)
+ * is the correctly rounded value of that text, hence the exact test.
+ * Writes at p (room for PW_F64_TEXT_MAX bytes); 0 when v is not such. */
+static size_t f64_nano_text(char *p, double v)
 {
     double a = v < 0 ? -v : v;
     if (!(a >= 1e-4 && a < 1e6))
@@ -215,41 +236,49 @@ static int out_f64_nano(pw_outbuf *o, double v)
     uint64_t n = (uint64_t)(a * 1e9 + 0.5);
     if ((double)n / 1e9 != a)
         return 0;
-    if (v < 0)
-        pw_out_char(o, '-');
-    pw_out_u64(o, n / 1000000000u);
-    uint32_t frac = (uint32_t)(n % 1000000000u);
-    if (!frac)
-        return 1;
-    char digits[10] = {'.'};
-    int len = 10;
-    for (int i = 9; i >= 1; i--, frac /= 10)
-        digits[i] = (char)('0' + frac % 10);
-    while (digits[len - 1] == '0')
-        len--;
-    pw_out_mem(o, digits, (size_t)len);
-    return 1;
+    p[0] = '-';
+    size_t neg = v < 0;
+    return neg + nano_text(p + neg, n);
+}
+
+/* The text of v into p (PW_F64_TEXT_MAX bytes), or 0 when only the exact
+ * printf rule can tell. */
+static size_t f64_text(char *p, double v)
+{
+    size_t n = f64_nano_text(p, v);
+    if (n)
+        return n;
+    if (isnan(v)) {
+        memcpy(p, "nan", 3);
+        return 3;
+    }
+    if (isinf(v)) {
+        size_t len = v < 0 ? 4 : 3;
+        memcpy(p, v < 0 ? "-inf" : "inf", len);
+        return len;
+    }
+    /* Whole numbers below 10^15 print as %.15g would, without it. */
+    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v && !(v == 0 && signbit(v))) {
+        uint64_t u = v < 0 ? (uint64_t)-(int64_t)v : (uint64_t)(int64_t)v;
+        p[0] = '-';
+        size_t neg = v < 0;
+        size_t len = decimal_len(u);
+        u64_digits(u, p + neg + len);
+        return neg + len;
+    }
+    return pw_f64_text(v, p);
 }
 
 void pw_out_f64(pw_outbuf *o, double v)
 {
-    if (out_f64_nano(o, v))
-        return;
     char tmp[40 > PW_F64_TEXT_MAX ? 40 : PW_F64_TEXT_MAX];
-    if (isnan(v)) {
-        pw_out_str(o, "nan");
+    pw_outbuf_reserve(o, PW_F64_TEXT_MAX);
+    int in_place = o->cap - o->len >= PW_F64_TEXT_MAX;
+    size_t n = f64_text(in_place ? o->buf + o->len : tmp, v);
+    if (n && in_place) {
+        o->len += n;
         return;
     }
-    if (isinf(v)) {
-        pw_out_str(o, v < 0 ? "-inf" : "inf");
-        return;
-    }
-    /* Whole numbers below 10^15 print as %.15g would, without it. */
-    if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v && !(v == 0 && signbit(v))) {
-        pw_out_i64(o, (int64_t)v);
-        return;
-    }
-    size_t n = pw_f64_text(v, tmp);
     if (n) {
         pw_out_mem(o, tmp, n);
         return;
