@@ -191,16 +191,14 @@ void pw_out_i64(pw_outbuf *o, int64_t v)
 
 void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width)
 {
-    char tmp[24];
-    char *s = u64_digits(v, tmp + sizeof tmp);
-    int n = (int)(tmp + sizeof tmp - s);
-    pw_outbuf_reserve(o, (size_t)(width > n ? width : n));
-    if (o->cap - o->len < (size_t)(width > n ? width : n))
+    size_t n = decimal_len(v);
+    size_t w = width > (int)n ? (size_t)width : n;
+    pw_outbuf_reserve(o, w);
+    if (o->cap - o->len < w)
         return; /* a memory buffer that could not grow: already failed */
-    for (int i = n; i < width; i++)
-        o->buf[o->len++] = ' ';
-    memcpy(o->buf + o->len, s, (size_t)n);
-    o->len += (size_t)n;
+    memset(o->buf + o->len, ' ', w - n);
+    o->len += w;
+    u64_digits(v, o->buf + o->len);
 }
 
 /* Text of n / 10^9 (n < 10^15) at p: the whole part, then the nine
