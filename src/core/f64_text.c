@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/digits.h"
 #include "core/pow10_table.h"
 
 typedef unsigned __int128 u128;
@@ -63,8 +64,7 @@ static u128 abs_diff(u128 a, u128 b) { return a > b ? a - b : b - a; }
 static size_t layout(uint64_t r, int p, int x, char *out)
 {
     char d[17];
-    for (int i = p - 1; i >= 0; i--, r /= 10)
-        d[i] = (char)('0' + r % 10);
+    u64_digits(r, d + p); /* r >= 10^(p-1): exactly p digits */
     int n = p;
     while (n > 1 && d[n - 1] == '0')
         n--;
@@ -137,7 +137,7 @@ static int decimal_is_boundary(uint64_t r, int n, uint64_t big_n, int g)
 /* Rounds y = v * 10^k to P digits and tests the round trip.  Returns 1 with
  * *r set when that text reads back as v, 0 when it does not, -1 when too
  * close to call. */
-static int try_precision(const f64_parts *f, int k, u128 y, u128 h_up, u128 h_lo, int p, uint64_t *r)
+static inline __attribute__((always_inline)) int try_precision(const f64_parts *f, int k, u128 y, u128 h_up, u128 h_lo, int p, uint64_t *r)
 {
     uint64_t d = pow10_u64[17 - p];
     uint64_t yi = (uint64_t)(y >> 64);
@@ -183,6 +183,8 @@ static int shortest_digits(const f64_parts *f, uint64_t *r, int *x)
     u128 tt = (u128)pw_pow10_table[k - PW_POW10_K_MIN].hi << 64 | pw_pow10_table[k - PW_POW10_K_MIN].lo;
     u128 h_up = tt >> (s + 1);
     u128 h_lo = f->narrow_below ? tt >> (s + 2) : h_up;
+    /* Unrolled, so that each division by 10^(17 - p) is by a constant. */
+#pragma GCC unroll 3
     for (int p = 15; p <= 17; p++) {
         int ok = try_precision(f, k, y, h_up, h_lo, p, r);
         if (ok < 0)

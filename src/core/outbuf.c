@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/digits.h"
 #include "core/f64_text.h"
 
 pw_status pw_outbuf_init(pw_outbuf *o, FILE *out, pw_error *err)
@@ -103,54 +104,6 @@ void pw_out_mem_slow(pw_outbuf *o, const void *p, size_t n)
     o->len += n;
 }
 
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
-                                  "25262728293031323334353637383940414243444546474849"
-                                  "50515253545556575859606162636465666768697071727374"
-                                  "75767778798081828384858687888990919293949596979899";
-
-/* Digits of a 32-bit value, backwards from `end`; returns the first. */
-static char *u32_digits(uint32_t v, char *p)
-{
-    while (v >= 100) {
-        unsigned i = (v % 100) * 2;
-        v /= 100;
-        *--p = digit_pairs[i + 1];
-        *--p = digit_pairs[i];
-    }
-    if (v >= 10) {
-        *--p = digit_pairs[v * 2 + 1];
-        *--p = digit_pairs[v * 2];
-    } else {
-        *--p = (char)('0' + v);
-    }
-    return p;
-}
-
-/* Exactly 8 digits of v < 10^8 (leading zeros kept), backwards from p. */
-static char *u32_digits8(uint32_t v, char *p)
-{
-    for (int k = 0; k < 4; k++) {
-        unsigned i = (v % 100) * 2;
-        v /= 100;
-        *--p = digit_pairs[i + 1];
-        *--p = digit_pairs[i];
-    }
-    return p;
-}
-
-/* Digits of v, written backwards from `end`; returns the first digit.
- * Nanosecond clocks have 12 digits or more: splitting off 8 low digits
- * keeps the arithmetic in 32 bits, which is several times cheaper. */
-static char *u64_digits(uint64_t v, char *end)
-{
-    char *p = end;
-    while (v >= 100000000) {
-        p = u32_digits8((uint32_t)(v % 100000000), p);
-        v /= 100000000;
-    }
-    return u32_digits((uint32_t)v, p);
-}
-
 /* Number of decimal digits of v (1 for 0): the bit length gives it to
  * within one, a table settles it. */
 static unsigned decimal_len(uint64_t v)
@@ -231,7 +184,13 @@ static size_t f64_nano_text(char *p, double v)
     double a = v < 0 ? -v : v;
     if (!(a >= 1e-4 && a < 1e6))
         return 0;
-    uint64_t n = (uint64_t)(a * 1e9 + 0.5);
+    double x = a * 1e9;
+    uint64_t n = (uint64_t)(x + 0.5);
+    /* When a is n / 10^9 rounded, x is within 2^-52 x of n: anything
+     * farther fails the exact test below, so skip its division. */
+    double off = x - (double)n;
+    if (off > x * 0x1p-50 || -off > x * 0x1p-50)
+        return 0;
     if ((double)n / 1e9 != a)
         return 0;
     p[0] = '-';

@@ -1,0 +1,55 @@
+/* digits.h — decimal digits of unsigned integers, two at a time, written
+ * backwards into a caller's buffer (the output buffer and the double
+ * formatter share them). */
+#ifndef PW_CORE_DIGITS_H
+#define PW_CORE_DIGITS_H
+#include <stdint.h>
+
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
+                                  "25262728293031323334353637383940414243444546474849"
+                                  "50515253545556575859606162636465666768697071727374"
+                                  "75767778798081828384858687888990919293949596979899";
+
+/* Digits of a 32-bit value, backwards from `end`; returns the first. */
+static inline char *u32_digits(uint32_t v, char *p)
+{
+    while (v >= 100) {
+        unsigned i = (v % 100) * 2;
+        v /= 100;
+        *--p = digit_pairs[i + 1];
+        *--p = digit_pairs[i];
+    }
+    if (v >= 10) {
+        *--p = digit_pairs[v * 2 + 1];
+        *--p = digit_pairs[v * 2];
+    } else {
+        *--p = (char)('0' + v);
+    }
+    return p;
+}
+
+/* Exactly 8 digits of v < 10^8 (leading zeros kept), backwards from p. */
+static inline char *u32_digits8(uint32_t v, char *p)
+{
+    for (int k = 0; k < 4; k++) {
+        unsigned i = (v % 100) * 2;
+        v /= 100;
+        *--p = digit_pairs[i + 1];
+        *--p = digit_pairs[i];
+    }
+    return p;
+}
+
+/* Digits of v, written backwards from `end`; returns the first digit.
+ * Nanosecond clocks have 12 digits or more: splitting off 8 low digits
+ * keeps the arithmetic in 32 bits, which is several times cheaper. */
+static inline char *u64_digits(uint64_t v, char *end)
+{
+    char *p = end;
+    while (v >= 100000000) {
+        p = u32_digits8((uint32_t)(v % 100000000), p);
+        v /= 100000000;
+    }
+    return u32_digits((uint32_t)v, p);
+}
+#endif
