@@ -28,15 +28,23 @@ static inline char *u32_digits(uint32_t v, char *p)
     return p;
 }
 
-/* Exactly 8 digits of v < 10^8 (leading zeros kept), backwards from p. */
+/* Exactly 8 digits of v < 10^8 (leading zeros kept), backwards from p.
+ * Split in halves first: the four pairs are then independent of one
+ * another instead of a chain of divisions. */
 static inline char *u32_digits8(uint32_t v, char *p)
 {
-    for (int k = 0; k < 4; k++) {
-        unsigned i = (v % 100) * 2;
-        v /= 100;
-        *--p = digit_pairs[i + 1];
-        *--p = digit_pairs[i];
-    }
+    uint32_t hi = v / 10000, lo = v % 10000;
+    const char *d0 = digit_pairs + (lo % 100) * 2, *d1 = digit_pairs + (lo / 100) * 2;
+    const char *d2 = digit_pairs + (hi % 100) * 2, *d3 = digit_pairs + (hi / 100) * 2;
+    p -= 8;
+    p[0] = d3[0];
+    p[1] = d3[1];
+    p[2] = d2[0];
+    p[3] = d2[1];
+    p[4] = d1[0];
+    p[5] = d1[1];
+    p[6] = d0[0];
+    p[7] = d0[1];
     return p;
 }
 
