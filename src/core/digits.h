@@ -5,6 +5,13 @@
 #define PW_CORE_DIGITS_H
 #include <stdint.h>
 
+/* 10^0 .. 10^19, every power of ten a uint64_t holds. */
+static const uint64_t pw_pow10_u64[20] = {
+    1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
+    10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
+    1000000000000000u, 10000000000000000u, 100000000000000000u, 1000000000000000000u,
+    10000000000000000000u};
+
 static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
                                   "25262728293031323334353637383940414243444546474849"
                                   "50515253545556575859606162636465666768697071727374"
@@ -59,5 +66,13 @@ static inline char *u64_digits(uint64_t v, char *end)
         v /= 100000000;
     }
     return u32_digits((uint32_t)v, p);
+}
+
+/* Number of decimal digits of v (1 for 0): the bit length gives it to
+ * within one, a table settles it. */
+static inline unsigned decimal_len(uint64_t v)
+{
+    unsigned t = (unsigned)((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+    return t + (v >= pw_pow10_u64[t]) + (v == 0);
 }
 #endif

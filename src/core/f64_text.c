@@ -17,11 +17,6 @@ typedef unsigned __int128 u128;
 /* Comparisons closer than this many units of 2^-64 are not trusted. */
 #define F64_MARGIN 8
 
-static const uint64_t pow10_u64[18] = {
-    1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
-    1000000000u, 10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
-    100000000000000u, 1000000000000000u, 10000000000000000u, 100000000000000000u};
-
 /* A positive finite double as m * 2^e, with the gaps to its neighbours. */
 typedef struct {
     uint64_t m;
@@ -103,16 +98,6 @@ static size_t layout(uint64_t r, int p, int x, char *out)
     return (size_t)(o - out);
 }
 
-/* Whether v * 10^n is exactly an odd multiple of 1/2, that is, v lies
- * exactly halfway between two multiples of 10^-n: m * 2^(e+1) * 10^n must be
- * an odd integer.  Float32 values widened to double often do. */
-static int exact_tie(const f64_parts *f, int n)
-{
-    if (__builtin_ctzll(f->m) + f->e + 1 + n != 0)
-        return 0;
-    return n >= 0 || (n >= -22 && f->m % ((uint64_t)pow10_u64[-n] >> -n) == 0);
-}
-
 /* 5^n for 0 <= n <= 27, the largest that fits 64 bits. */
 static uint64_t pow5(int n)
 {
@@ -120,6 +105,16 @@ static uint64_t pow5(int n)
     while (n-- > 0)
         r *= 5;
     return r;
+}
+
+/* Whether v * 10^n is exactly an odd multiple of 1/2, that is, v lies
+ * exactly halfway between two multiples of 10^-n: m * 2^(e+1) * 10^n must be
+ * an odd integer.  Float32 values widened to double often do. */
+static int exact_tie(const f64_parts *f, int n)
+{
+    if (__builtin_ctzll(f->m) + f->e + 1 + n != 0)
+        return 0;
+    return n >= 0 || (n >= -22 && f->m % pow5(-n) == 0); /* 5^23 > m */
 }
 
 /* Whether decimal r * 10^n equals N * 2^g exactly (N odd), a boundary of
@@ -137,9 +132,11 @@ static int decimal_is_boundary(uint64_t r, int n, uint64_t big_n, int g)
 /* Rounds y = v * 10^k to P digits and tests the round trip.  Returns 1 with
  * *r set when that text reads back as v, 0 when it does not, -1 when too
  * close to call. */
-static inline __attribute__((always_inline)) int try_precision(const f64_parts *f, int k, u128 y, u128 h_up, u128 h_lo, int p, uint64_t *r)
+static inline __attribute__((always_inline)) int try_precision(const f64_parts *f, int k, u128 y,
+                                                               u128 h_up, u128 h_lo, int p,
+                                                               uint64_t *r)
 {
-    uint64_t d = pow10_u64[17 - p];
+    uint64_t d = pw_pow10_u64[17 - p];
     uint64_t yi = (uint64_t)(y >> 64);
     uint64_t q = yi / d;
     u128 rem = (u128)(yi - q * d) << 64 | (uint64_t)y;
@@ -175,12 +172,13 @@ static int shortest_digits(const f64_parts *f, uint64_t *r, int *x)
     int s;
     if (!scale(f, k, &y, &s))
         return 0;
-    if ((uint64_t)(y >> 64) >= pow10_u64[17]) { /* estimate one low */
+    if ((uint64_t)(y >> 64) >= pw_pow10_u64[17]) { /* estimate one low */
         k--;
         if (!scale(f, k, &y, &s))
             return 0;
     }
-    u128 tt = (u128)pw_pow10_table[k - PW_POW10_K_MIN].hi << 64 | pw_pow10_table[k - PW_POW10_K_MIN].lo;
+    u128 tt = (u128)pw_pow10_table[k - PW_POW10_K_MIN].hi << 64 |
+              pw_pow10_table[k - PW_POW10_K_MIN].lo;
     u128 h_up = tt >> (s + 1);
     u128 h_lo = f->narrow_below ? tt >> (s + 2) : h_up;
     /* Unrolled, so that each division by 10^(17 - p) is by a constant. */
@@ -222,7 +220,7 @@ size_t pw_f64_text(double v, char *out)
     int p = shortest_digits(&f, &r, &x);
     if (!p)
         return 0;
-    if (r == pow10_u64[p]) { /* rounding carried into a new digit */
+    if (r == pw_pow10_u64[p]) { /* rounding carried into a new digit */
         r /= 10;
         x++;
     }

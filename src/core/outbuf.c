@@ -104,20 +104,6 @@ void pw_out_mem_slow(pw_outbuf *o, const void *p, size_t n)
     o->len += n;
 }
 
-/* Number of decimal digits of v (1 for 0): the bit length gives it to
- * within one, a table settles it. */
-static unsigned decimal_len(uint64_t v)
-{
-    static const uint64_t pow10[20] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u,
-                                       10000000u, 100000000u, 1000000000u, 10000000000u,
-                                       100000000000u, 1000000000000u, 10000000000000u,
-                                       100000000000000u, 1000000000000000u, 10000000000000000u,
-                                       100000000000000000u, 1000000000000000000u,
-                                       10000000000000000000u};
-    unsigned t = (unsigned)((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
-    return t + (v >= pow10[t]) + (v == 0);
-}
-
 /* Digits go straight into the buffer when it has room: no copy. */
 void pw_out_u64(pw_outbuf *o, uint64_t v)
 {
