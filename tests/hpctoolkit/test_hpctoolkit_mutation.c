@@ -152,17 +152,6 @@ int main(int argc, char **argv)
         return 2;
     }
     shared_dir = argv[1];
-    int passed = 0, failed = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
-        harness_current_failed = 0;
-        tests[i].fn();
-        if (harness_current_failed) {
-            failed++;
-            fprintf(stderr, "FAIL %s\n", tests[i].name);
-        } else {
-            passed++;
-        }
-    }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    int code = harness_run(tests, sizeof tests / sizeof *tests);
+    return code;
 }

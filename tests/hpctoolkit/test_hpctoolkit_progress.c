@@ -41,14 +41,5 @@ int main(int argc, char **argv)
 {
     shared_dir = argc > 1 ? argv[1] : "";
     static const harness_test tests[] = {T(small_d), T(cuda)};
-    int failed = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
-        harness_current_failed = 0;
-        tests[i].fn();
-        failed += harness_current_failed;
-        if (harness_current_failed)
-            fprintf(stderr, "FAIL %s\n", tests[i].name);
-    }
-    printf("%d passed, %d failed\n", (int)(sizeof tests / sizeof *tests) - failed, failed);
-    return failed ? 1 : 0;
+    return harness_run(tests, sizeof tests / sizeof *tests);
 }

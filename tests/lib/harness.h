@@ -47,23 +47,30 @@ typedef struct harness_test {
     void (*fn)(void);
 } harness_test;
 
-#define TEST_MAIN(...)                                                                  \
-    int main(void)                                                                      \
-    {                                                                                   \
-        static const harness_test tests_[] = {__VA_ARGS__};                             \
-        int passed = 0, failed = 0;                                                     \
-        for (size_t i = 0; i < sizeof tests_ / sizeof *tests_; i++) {                   \
-            harness_current_failed = 0;                                                 \
-            tests_[i].fn();                                                             \
-            if (harness_current_failed) {                                               \
-                failed++;                                                               \
-                fprintf(stderr, "FAIL %s\n", tests_[i].name);                           \
-            } else {                                                                    \
-                passed++;                                                               \
-            }                                                                           \
-        }                                                                               \
-        printf("%d passed, %d failed\n", passed, failed);                               \
-        return failed ? 1 : 0;                                                          \
+/* Runs the tests in order and prints the closing line; returns the exit
+ * code.  Tests that need arguments call it from their own main. */
+static inline int harness_run(const harness_test *tests, size_t n)
+{
+    int passed = 0, failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        harness_current_failed = 0;
+        tests[i].fn();
+        if (harness_current_failed) {
+            failed++;
+            fprintf(stderr, "FAIL %s\n", tests[i].name);
+        } else {
+            passed++;
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
+
+#define TEST_MAIN(...)                                                   \
+    int main(void)                                                       \
+    {                                                                    \
+        static const harness_test tests_[] = {__VA_ARGS__};              \
+        return harness_run(tests_, sizeof tests_ / sizeof *tests_);      \
     }
 #define T(fn) {#fn, fn}
 #endif

@@ -355,18 +355,7 @@ int main(int argc, char **argv)
     shared_dir = argv[1];
     snprintf(tmp_root, sizeof tmp_root, "ovni-mutation-tmp");
     mkdir(tmp_root, 0700);
-    int passed = 0, failed = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
-        harness_current_failed = 0;
-        tests[i].fn();
-        if (harness_current_failed) {
-            failed++;
-            fprintf(stderr, "FAIL %s\n", tests[i].name);
-        } else {
-            passed++;
-        }
-    }
+    int code = harness_run(tests, sizeof tests / sizeof *tests);
     nftw(tmp_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return code;
 }
