@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "model/dataset.h"
 #include "sinks/dump/dump.h"
 #include "sinks/dump/dump_pipe.h"
 
@@ -45,6 +46,7 @@ typedef struct dump_pipe {
     pthread_cond_t cv;
     int finished; /* no block will be filled any more */
     int stop;     /* the output failed: filling is pointless */
+    pw_value *spill; /* the widest schema's values, while changing block */
 } dump_pipe;
 
 static size_t align8(size_t n)
@@ -69,29 +71,30 @@ static size_t values_extra(const pw_value *v, size_t n)
     return extra;
 }
 
-/* Copies n values to dst and what they point to to heap; returns the end. */
-static unsigned char *copy_values(pw_value *dst, const pw_value *src, size_t n, unsigned char *heap)
+/* Copies what n values point to (strings, bytes, nested items) to heap and
+ * points the values there; returns the end of what was copied. */
+static unsigned char *copy_pointees(pw_value *v, size_t n, unsigned char *heap)
 {
-    memcpy(dst, src, n * sizeof *dst);
     for (size_t i = 0; i < n; i++) {
-        if (!src[i].present)
+        if (!v[i].present)
             continue;
-        if (src[i].type == PW_T_STR || src[i].type == PW_T_BYTES) {
-            size_t len = src[i].type == PW_T_STR ? src[i].v.s.n : src[i].v.bytes.n;
-            const void *from = src[i].type == PW_T_STR ? (const void *)src[i].v.s.p
-                                                       : (const void *)src[i].v.bytes.p;
-            if (len)
-                memcpy(heap, from, len);
-            if (src[i].type == PW_T_STR)
-                dst[i].v.s.p = (const char *)heap;
-            else
-                dst[i].v.bytes.p = heap;
-            heap += align8(len);
-        } else if (src[i].type == PW_T_LIST || src[i].type == PW_T_OBJECT) {
+        if (v[i].type == PW_T_STR) {
+            if (v[i].v.s.n)
+                memcpy(heap, v[i].v.s.p, v[i].v.s.n);
+            v[i].v.s.p = (const char *)heap;
+            heap += align8(v[i].v.s.n);
+        } else if (v[i].type == PW_T_BYTES) {
+            if (v[i].v.bytes.n)
+                memcpy(heap, v[i].v.bytes.p, v[i].v.bytes.n);
+            v[i].v.bytes.p = heap;
+            heap += align8(v[i].v.bytes.n);
+        } else if (v[i].type == PW_T_LIST || v[i].type == PW_T_OBJECT) {
             pw_value *items = (pw_value *)(void *)heap;
-            heap += src[i].v.list.n * sizeof *items;
-            heap = copy_values(items, src[i].v.list.items, src[i].v.list.n, heap);
-            dst[i].v.list.items = items;
+            size_t k = v[i].v.list.n;
+            if (k)
+                memcpy(items, v[i].v.list.items, k * sizeof *items);
+            heap = copy_pointees(items, k, heap + k * sizeof *items);
+            v[i].v.list.items = items;
         }
     }
     return heap;
@@ -136,28 +139,37 @@ static unsigned char *pipe_reserve(dump_pipe *p, size_t *cur, size_t need)
     return b->buf;
 }
 
-/* Copies one merged record into the ring; 0 when it cannot. */
+/* Copies one merged record into the ring; 0 when it cannot.  The values
+ * are decoded straight into the block; when what they point to does not
+ * fit after them, they move (through `spill`) to the next block. */
 static int pipe_put(dump_pipe *p, size_t *cur, const pw_record *rec)
 {
     const pw_schema *sc = p->d->ds->schemas[rec->schema];
-    const pw_value *vals = pw_record_fields(rec);
     /* The schema's name lives as long as the dataset; another type name
      * (an unknown ovni model's MCV) may live only as long as the record. */
     size_t type_len = rec->type == sc->name ? 0 : strlen(rec->type) + 1;
     size_t head = align8(sizeof(pipe_rec)) + sc->n_fields * sizeof(pw_value);
-    size_t need = head + values_extra(vals, sc->n_fields) + align8(type_len);
-    unsigned char *at = pipe_reserve(p, cur, need);
+    unsigned char *at = pipe_reserve(p, cur, head);
     if (!at)
         return 0;
-    pipe_rec *r = (pipe_rec *)(void *)at;
-    pw_value *copy = (pw_value *)(void *)(at + align8(sizeof(pipe_rec)));
-    unsigned char *heap = copy_values(copy, vals, sc->n_fields, at + head);
+    pw_value *vals = (pw_value *)(void *)(at + align8(sizeof(pipe_rec)));
+    pw_record_decode_into(rec, vals);
+    size_t need = head + values_extra(vals, sc->n_fields) + align8(type_len);
+    pipe_block *b = &p->blocks[*cur];
+    if (b->cap - b->len < need) {
+        memcpy(p->spill, vals, sc->n_fields * sizeof *vals);
+        if (!(at = pipe_reserve(p, cur, need)))
+            return 0;
+        vals = (pw_value *)(void *)(at + align8(sizeof(pipe_rec)));
+        memcpy(vals, p->spill, sc->n_fields * sizeof *vals);
+    }
+    unsigned char *heap = copy_pointees(vals, sc->n_fields, at + head);
     const char *type = sc->name;
     if (type_len) {
         memcpy(heap, rec->type, type_len);
         type = (const char *)heap;
     }
-    *r = (pipe_rec){sc, type, rec->t, rec->vt, rec->location, rec->clock, need};
+    *(pipe_rec *)(void *)at = (pipe_rec){sc, type, rec->t, rec->vt, rec->location, rec->clock, need};
     p->blocks[*cur].len += need;
     return 1;
 }
@@ -232,6 +244,7 @@ static void pipe_free(dump_pipe *p)
 {
     for (size_t i = 0; i < PIPE_BLOCKS; i++)
         free(p->blocks[i].buf);
+    free(p->spill);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
 }
@@ -241,6 +254,11 @@ pw_status pw_dump_pipelined(pw_dataset *ds, pw_dump *d, pw_error *err)
     dump_pipe p = {.d = d};
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
+    p.spill = malloc((ds->max_fields ? ds->max_fields : 1) * sizeof *p.spill);
+    if (!p.spill) {
+        pipe_free(&p);
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    }
     for (size_t i = 0; i < PIPE_BLOCKS; i++) {
         p.blocks[i].buf = malloc(PIPE_BLOCK_BYTES);
         if (!p.blocks[i].buf) {
