@@ -28,7 +28,7 @@ void cli_print_help(const cli_command *cmd, FILE *out)
     fprintf(out,
             "  --format NAME                read PATH as this format (default: detect)\n"
             "  -j N                         worker threads (default: all cores; dump\n"
-            "                               merges on one thread below 3 cores)\n"
+            "                               uses two threads below 3 cores)\n"
             "  --set FORMAT.KEY=VALUE       set a format option by its key\n"
             "  -q, --quiet                  no progress bar\n"
             "  -h, --help                   this help\n");

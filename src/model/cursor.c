@@ -71,17 +71,27 @@ void pw_cursor_close(pw_cursor *c)
     free(c);
 }
 
+void pw_record_decode_into(const pw_record *rec, pw_value *values)
+{
+    pw_cursor *c = rec->cursor;
+    const pw_schema *sc = c->ds->schemas[rec->schema];
+    if (c->decoded) {
+        memcpy(values, c->values, sc->n_fields * sizeof *values);
+        return;
+    }
+    memset(values, 0, sc->n_fields * sizeof *values);
+    for (size_t i = 0; i < sc->n_fields; i++)
+        values[i].type = sc->fields[i].type;
+    pw_arena_reset(&c->scratch);
+    c->ops->decode(c, values);
+}
+
 const pw_value *pw_record_fields(const pw_record *rec)
 {
     pw_cursor *c = rec->cursor;
-    if (c->decoded)
-        return c->values;
-    const pw_schema *sc = c->ds->schemas[rec->schema];
-    memset(c->values, 0, sc->n_fields * sizeof *c->values);
-    for (size_t i = 0; i < sc->n_fields; i++)
-        c->values[i].type = sc->fields[i].type;
-    pw_arena_reset(&c->scratch);
-    c->ops->decode(c, c->values);
-    c->decoded = 1;
+    if (!c->decoded) {
+        pw_record_decode_into(rec, c->values);
+        c->decoded = 1;
+    }
     return c->values;
 }

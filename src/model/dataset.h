@@ -118,6 +118,11 @@ void pw_ds_diag_error(pw_dataset *ds, pw_severity sev, const char *code, const p
 /* The format-specific option `key` (without prefix), or NULL. */
 const char *pw_ds_option(const pw_dataset *ds, const char *key);
 
+/* pw_record_fields into the caller's values[0 .. n_fields) (a consumer that
+ * keeps a copy decodes straight into it).  Pointers in the values are valid
+ * until the cursor's next call, as with pw_record_fields. */
+void pw_record_decode_into(const pw_record *rec, pw_value *values);
+
 /* pw_cursor_open with a chosen window size (the merge opens many cursors
  * at once and gives each a smaller window). */
 pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,

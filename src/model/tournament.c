@@ -57,15 +57,18 @@ int pw_tournament_build(pw_tournament *t)
     return 1;
 }
 
+/* Which leaf wins a match is as good as random when streams interleave:
+ * the outcome selects (conditional moves) rather than branches, so a
+ * mispredicted branch is not paid at every level. */
 void pw_tournament_replay(pw_tournament *t, size_t i)
 {
     size_t winner = i;
     for (size_t node = (i + t->k) / 2; node > 0; node /= 2) {
         size_t other = t->tree[node];
-        if (leaf_before(t, other, winner)) {
-            t->tree[node] = winner;
-            winner = other;
-        }
+        size_t other_wins = (size_t)leaf_before(t, other, winner);
+        size_t mask = 0 - other_wins;
+        t->tree[node] = (winner & mask) | (other & ~mask);
+        winner = (other & mask) | (winner & ~mask);
     }
     t->tree[0] = winner;
 }

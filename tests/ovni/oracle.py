@@ -120,12 +120,13 @@ def compare_streams(name, want, got):
 
 
 def check_serial_equals_parallel(pw, name, trace):
-    """The epoch-parallel dump (-j 2) writes the same bytes as the plain
-    merge (-j 1), in both styles."""
+    """The two-thread pipeline (-j 2) and the epoch mode (-j 3) write the
+    same bytes as the plain merge (-j 1), in both styles."""
     for style in ([], ["--jsonl"]):
-        outs = [run([pw, "dump", trace, "-q", "-j", j] + style).stdout for j in ("1", "2")]
-        if outs[0] != outs[1]:
-            fail("%s: dump %s differs between -j 1 and -j 2" % (name, " ".join(style)))
+        outs = [run([pw, "dump", trace, "-q", "-j", j] + style).stdout for j in ("1", "2", "3")]
+        for j, out in zip(("2", "3"), outs[1:]):
+            if out != outs[0]:
+                fail("%s: dump %s differs between -j 1 and -j %s" % (name, " ".join(style), j))
 
 
 def check_merge_order(name, records):

@@ -28,15 +28,25 @@ struct pw_dump {
 };
 
 /* Append one record, as the style writes it, to o (d->out or a memory
- * buffer of a worker thread: d is only read). */
-void pw_dump_text_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec);
-void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec);
-static inline void pw_dump_format(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
+ * buffer of a worker thread: d is only read), given its schema and its
+ * decoded values (from the cursor, or a copy of them made by another
+ * thread: the writers never touch rec->cursor nor d->ds->schemas). */
+void pw_dump_text_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
+                         const pw_schema *sc, const pw_value *vals);
+void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
+                          const pw_schema *sc, const pw_value *vals);
+static inline void pw_dump_format_values(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
+                                         const pw_schema *sc, const pw_value *vals)
 {
     if (d->style == PW_DUMP_JSONL)
-        pw_dump_jsonl_record(d, o, rec);
+        pw_dump_jsonl_record(d, o, rec, sc, vals);
     else
-        pw_dump_text_record(d, o, rec);
+        pw_dump_text_record(d, o, rec, sc, vals);
+}
+/* The same for a record still owned by its cursor (decoded here). */
+static inline void pw_dump_format(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
+{
+    pw_dump_format_values(d, o, rec, d->ds->schemas[rec->schema], pw_record_fields(rec));
 }
 /* Writes the name part of field i of schema sc before its value. */
 static inline void pw_dump_put_name(const pw_dump *d, pw_outbuf *o, const pw_schema *sc, size_t i)

@@ -11,11 +11,13 @@
  * just as the whole merge would hold it back.  Epoch lengths adapt so an
  * epoch holds about PW_EPOCH_LINES lines: memory stays flat. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/parallel.h"
 #include "model/tournament.h"
 #include "sinks/dump/dump.h"
+#include "sinks/dump/dump_pipe.h"
 
 #define PW_EPOCH_LINES 65536
 
@@ -280,13 +282,15 @@ pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *
     for (size_t i = 0; i < ds->n_locs; i++)
         with_records += ds->locs[i].has_records != 0;
     int workers = pw_parallel_workers(with_records, ds->threads);
+    int cores = pw_parallel_workers(SIZE_MAX, ds->threads);
     /* The epochs cost a copy and a merge per line on this thread: with
-     * fewer than 3 cores that is not won back (measured on 2: no wall
-     * gain, +30..50% CPU), so the automatic choice there is serial;
-     * an explicit -j 2 still gets the epochs. */
-    int pays = ds->threads > 0 || workers >= 3;
-    if (workers < 2 || with_records < 2 || !pays) {
+     * fewer than 3 workers that is not won back, so two cores run the
+     * two-thread pipeline (one copy per record, no second merge), and
+     * one core the plain merge. */
+    if (cores < 2) {
         s = dump_serial(ds, d, err);
+    } else if (workers < 3 || with_records < 2) {
+        s = pw_dump_pipelined(ds, d, err);
     } else {
         dump_all a = {.d = d, .workers = workers, .dt = 1000, .dvt = 1e-9};
         s = dump_all_open(&a, ds, err);

@@ -58,9 +58,9 @@ void pw_jsonl_value(pw_outbuf *o, const pw_value *v)
     }
 }
 
-void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
+void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
+                          const pw_schema *sc, const pw_value *vals)
 {
-    const pw_schema *sc = d->ds->schemas[rec->schema];
     pw_out_mem(o, "{\"loc\":", 7);
     pw_out_mem(o, d->loc_text[rec->location], d->loc_len[rec->location]);
     if (rec->clock == PW_CLOCK_NS) {
@@ -72,7 +72,6 @@ void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
     }
     pw_out_mem(o, ",\"type\":", 8);
     jsonl_string(o, rec->type, strlen(rec->type));
-    const pw_value *vals = pw_record_fields(rec);
     for (size_t i = 0; i < sc->n_fields; i++) {
         if (!vals[i].present)
             continue;

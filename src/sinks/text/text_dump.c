@@ -57,9 +57,9 @@ static void text_value(pw_outbuf *o, const pw_field *f, const pw_value *v)
     }
 }
 
-void pw_dump_text_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
+void pw_dump_text_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
+                         const pw_schema *sc, const pw_value *vals)
 {
-    const pw_schema *sc = d->ds->schemas[rec->schema];
     if (rec->clock == PW_CLOCK_NS && rec->t >= 0)
         pw_out_u64_width(o, (uint64_t)rec->t, 12);
     else if (rec->clock == PW_CLOCK_NS)
@@ -72,7 +72,6 @@ void pw_dump_text_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
     pw_out_mem(o, d->loc_text[rec->location], d->loc_len[rec->location]);
     pw_out_mem(o, "  ", 2);
     pw_out_str(o, rec->type);
-    const pw_value *vals = pw_record_fields(rec);
     for (size_t i = 0; i < sc->n_fields; i++) {
         if (!vals[i].present)
             continue;
