@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "analysis/mpi_comms.h"
 
 void pw_mpi_tracker_init(pw_mpi_tracker *t, int64_t world, int64_t self, int64_t null,
@@ -38,21 +39,6 @@ uint32_t pw_mpi_tracker_lookup(pw_mpi_tracker *t, int64_t handle)
     return inst;
 }
 
-/* Room for one more element in *items (n used, *cap allocated); 0 when
- * memory runs out. */
-static int room_for_one(void **items, size_t n, size_t *cap, size_t size)
-{
-    if (n < *cap)
-        return 1;
-    size_t want = *cap ? *cap * 2 : 8;
-    void *grown = realloc(*items, want * size);
-    if (!grown)
-        return 0;
-    *items = grown;
-    *cap = want;
-    return 1;
-}
-
 /* Points `handle` at `inst` (a new communicator reusing a freed value). */
 static void bind_handle(pw_mpi_tracker *t, int64_t handle, uint32_t inst)
 {
@@ -63,7 +49,7 @@ static void bind_handle(pw_mpi_tracker *t, int64_t handle, uint32_t inst)
             t->live[i].inst = inst;
             return;
         }
-    if (!room_for_one((void **)&t->live, t->n_live, &t->cap_live, sizeof *t->live)) {
+    if (!pw_grow((void **)&t->live, t->n_live, &t->cap_live, sizeof *t->live)) {
         t->failed = 1;
         return;
     }
@@ -73,7 +59,7 @@ static void bind_handle(pw_mpi_tracker *t, int64_t handle, uint32_t inst)
 static void record_creation(pw_mpi_tracker *t, int64_t old_handle, int64_t new_handle, int split,
                             int64_t color, int64_t key)
 {
-    if (!room_for_one((void **)&t->created, t->n_created, &t->cap_created, sizeof *t->created)) {
+    if (!pw_grow((void **)&t->created, t->n_created, &t->cap_created, sizeof *t->created)) {
         t->failed = 1;
         return;
     }
@@ -124,7 +110,7 @@ typedef struct replay {
 static uint32_t add_comm(replay *rp, uint32_t *members, uint32_t size)
 {
     pw_mpi_comms *c = rp->out;
-    if (!room_for_one((void **)&c->comms, c->n_comms, &rp->cap_comms, sizeof *c->comms)) {
+    if (!pw_grow((void **)&c->comms, c->n_comms, &rp->cap_comms, sizeof *c->comms)) {
         free(members);
         return PW_MPI_UNKNOWN;
     }

@@ -1,6 +1,7 @@
 /* timeline.c — the record stream as tracks and slices (see timeline.h).
  * Memory grows with locations, tracks and open spans, never with records:
  * SPAN ends wait in a min-heap until the merged stream passes them. */
+#include "core/grow.h"
 #include "analysis/timeline.h"
 
 #include <math.h>
@@ -137,14 +138,8 @@ static pw_status group_state(pw_timeline *tl, uint32_t loc, uint32_t group, tl_g
     if (!v)
         return tl_nomem(tl, err);
     if (added) {
-        if (tl->n_groups == tl->cap_groups) {
-            size_t cap = tl->cap_groups ? tl->cap_groups * 2 : 64;
-            tl_group *ng = realloc(tl->groups, cap * sizeof *ng);
-            if (!ng)
-                return tl_nomem(tl, err);
-            tl->groups = ng;
-            tl->cap_groups = cap;
-        }
+        if (!pw_grow((void **)&tl->groups, tl->n_groups, &tl->cap_groups, sizeof *tl->groups))
+            return tl_nomem(tl, err);
         tl_group *ng = &tl->groups[tl->n_groups++];
         ng->depth = 0;
         pw_status s = thread_track(tl, loc, &ng->track, err);
@@ -166,14 +161,8 @@ static int pending_before(const tl_pending *a, const tl_pending *b)
 
 static int heap_push(pw_timeline *tl, tl_pending p)
 {
-    if (tl->n_heap == tl->cap_heap) {
-        size_t cap = tl->cap_heap ? tl->cap_heap * 2 : 256;
-        tl_pending *h = realloc(tl->heap, cap * sizeof *h);
-        if (!h)
-            return 0;
-        tl->heap = h;
-        tl->cap_heap = cap;
-    }
+    if (!pw_grow((void **)&tl->heap, tl->n_heap, &tl->cap_heap, sizeof *tl->heap))
+        return 0;
     size_t i = tl->n_heap++;
     while (i && pending_before(&p, &tl->heap[(i - 1) / 2])) {
         tl->heap[i] = tl->heap[(i - 1) / 2];

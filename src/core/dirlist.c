@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "core/error.h"
+#include "core/grow.h"
 
 static int dirent_cmp(const void *a, const void *b)
 {
@@ -58,14 +59,9 @@ pw_status pw_dirlist_read(const char *path, pw_dirlist *out, pw_error *err)
     while ((de = readdir(d)) != NULL) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
-        if (out->n == cap) {
-            cap = cap ? cap * 2 : 16;
-            pw_dirent *ni = realloc(out->items, cap * sizeof *ni);
-            if (!ni) {
-                st = pw_fail(err, PW_E_NOMEM, path, PW_NO_OFFSET, "no memory to list directory");
-                break;
-            }
-            out->items = ni;
+        if (!pw_grow((void **)&out->items, out->n, &cap, sizeof *out->items)) {
+            st = pw_fail(err, PW_E_NOMEM, path, PW_NO_OFFSET, "no memory to list directory");
+            break;
         }
         pw_dirent *e = &out->items[out->n];
         memset(e, 0, sizeof *e);

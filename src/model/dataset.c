@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/dirlist.h"
+#include "core/grow.h"
 
 size_t pw_format_count(void) { return pw_n_formats; }
 const char *pw_format_name(size_t i) { return i < pw_n_formats ? pw_formats[i]->name : NULL; }
@@ -51,20 +52,6 @@ void *pw_ds_alloc(pw_dataset *ds, size_t size)
     return p;
 }
 
-/* Grows an array held as (pointer, count, capacity) to hold one more item. */
-static int grow(void **items, size_t n, size_t *cap, size_t item_size)
-{
-    if (n < *cap)
-        return 1;
-    size_t nc = *cap ? *cap * 2 : 16;
-    void *ni = realloc(*items, nc * item_size);
-    if (!ni)
-        return 0;
-    *items = ni;
-    *cap = nc;
-    return 1;
-}
-
 pw_status pw_ds_set_prop(pw_dataset *ds, const char *key, const char *value, pw_error *err)
 {
     for (size_t i = 0; i < ds->n_props; i++) {
@@ -76,7 +63,7 @@ pw_status pw_ds_set_prop(pw_dataset *ds, const char *key, const char *value, pw_
             return PW_OK;
         }
     }
-    if (!grow((void **)&ds->props, ds->n_props, &ds->cap_props, sizeof *ds->props))
+    if (!pw_grow((void **)&ds->props, ds->n_props, &ds->cap_props, sizeof *ds->props))
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     pw_prop p = {pw_ds_strdup(ds, key), pw_ds_strdup(ds, value)};
     if (!p.key || !p.value)
@@ -109,7 +96,7 @@ int32_t pw_ds_add_location(pw_dataset *ds, int32_t parent, pw_location_kind kind
 {
     if (ds->n_locs >= INT32_MAX || (parent >= 0 && (size_t)parent >= ds->n_locs))
         return -1;
-    if (!grow((void **)&ds->locs, ds->n_locs, &ds->cap_locs, sizeof *ds->locs))
+    if (!pw_grow((void **)&ds->locs, ds->n_locs, &ds->cap_locs, sizeof *ds->locs))
         return -1;
     pw_location *l = &ds->locs[ds->n_locs];
     memset(l, 0, sizeof *l);
@@ -141,7 +128,7 @@ int32_t pw_ds_add_location(pw_dataset *ds, int32_t parent, pw_location_kind kind
 int32_t pw_ds_add_schema(pw_dataset *ds, const char *name, const char *description,
                          pw_record_kind kind, const pw_field *fields, size_t n_fields)
 {
-    if (!grow((void **)&ds->schemas, ds->n_schemas, &ds->cap_schemas, sizeof *ds->schemas))
+    if (!pw_grow((void **)&ds->schemas, ds->n_schemas, &ds->cap_schemas, sizeof *ds->schemas))
         return -1;
     pw_schema *s = pw_ds_alloc(ds, sizeof *s);
     if (!s)

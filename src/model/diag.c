@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "model/dataset.h"
 
 /* Enough to describe any real damage; a file with millions of bad records
@@ -21,16 +22,10 @@ static void diag_add(pw_dataset *ds, pw_severity sev, const char *code, const ch
         pthread_mutex_unlock(&ds->diag_lock);
         return;
     }
-    if (ds->n_diags == ds->cap_diags) {
-        size_t nc = ds->cap_diags ? ds->cap_diags * 2 : 16;
-        pw_diag *nd = realloc(ds->diags, nc * sizeof *nd);
-        if (!nd) {
-            ds->diags_dropped++;
-            pthread_mutex_unlock(&ds->diag_lock);
-            return;
-        }
-        ds->diags = nd;
-        ds->cap_diags = nc;
+    if (!pw_grow((void **)&ds->diags, ds->n_diags, &ds->cap_diags, sizeof *ds->diags)) {
+        ds->diags_dropped++;
+        pthread_mutex_unlock(&ds->diag_lock);
+        return;
     }
     pw_diag *d = &ds->diags[ds->n_diags];
     d->severity = sev;

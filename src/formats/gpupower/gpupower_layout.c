@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/grow.h"
 #include "core/dirlist.h"
 #include "core/json_file.h"
 #include "formats/gpupower/gpupower.h"
@@ -277,14 +278,8 @@ static int name_rep(pw_dataset *ds, gp_rep *rep, char *abs)
 static int add_rep(layout_state *st, const char *dir, pw_dirlist *files)
 {
     gp_dataset *gd = st->gd;
-    if (gd->n_reps == gd->cap_reps) {
-        size_t cap = gd->cap_reps ? gd->cap_reps * 2 : 64;
-        gp_rep *r = realloc(gd->reps, cap * sizeof *r);
-        if (!r)
-            return -1;
-        gd->reps = r;
-        gd->cap_reps = cap;
-    }
+    if (!pw_grow((void **)&gd->reps, gd->n_reps, &gd->cap_reps, sizeof *gd->reps))
+        return -1;
     gp_rep *rep = &gd->reps[gd->n_reps++];
     memset(rep, 0, sizeof *rep);
     char *abs = realpath(dir, NULL);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/dirlist.h"
 #include "core/json_file.h"
 #include "formats/gpupower/gpupower_energy.h"
@@ -28,14 +29,8 @@ static gp_phase *epoch_slot(phase_list *pl, int64_t index)
     for (size_t i = pl->n; i-- > 0;)
         if (pl->epochs[i].index == index)
             return &pl->epochs[i];
-    if (pl->n == pl->cap) {
-        size_t cap = pl->cap ? pl->cap * 2 : 16;
-        gp_phase *e = realloc(pl->epochs, cap * sizeof *e);
-        if (!e)
-            return NULL;
-        pl->epochs = e;
-        pl->cap = cap;
-    }
+    if (!pw_grow((void **)&pl->epochs, pl->n, &pl->cap, sizeof *pl->epochs))
+        return NULL;
     gp_phase *p = &pl->epochs[pl->n++];
     *p = (gp_phase){.name = "epoch", .index = index, .begin = -1, .end = -1};
     return p;

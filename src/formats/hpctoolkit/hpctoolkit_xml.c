@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/error.h"
 #include "formats/hpctoolkit/hpctoolkit.h"
 
@@ -90,15 +91,9 @@ static int table_add(xml_state *x, id_table *t, const XML_Char **a)
         xml_fail(x, "table entry", "attributes i (a number) and n");
         return 0;
     }
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        id_name *it = realloc(t->items, cap * sizeof *it);
-        if (!it) {
-            xml_nomem(x);
-            return 0;
-        }
-        t->items = it;
-        t->cap = cap;
+    if (!pw_grow((void **)&t->items, t->n, &t->cap, sizeof *t->items)) {
+        xml_nomem(x);
+        return 0;
     }
     const char *name = pw_ds_strdup(x->ds, n);
     if (!name) {
@@ -269,15 +264,9 @@ static void on_cct_element(xml_state *x, const char *tag, const XML_Char **a)
             c->proc = p ? p->proc : HPC_NONE;
         }
     }
-    if (x->depth == x->cap) {
-        size_t cap = x->cap ? x->cap * 2 : 64;
-        uint32_t *st = realloc(x->stack, cap * sizeof *st);
-        if (!st) {
-            xml_nomem(x);
-            return;
-        }
-        x->stack = st;
-        x->cap = cap;
+    if (!pw_grow((void **)&x->stack, x->depth, &x->cap, sizeof *x->stack)) {
+        xml_nomem(x);
+        return;
     }
     x->stack[x->depth++] = self;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/dirlist.h"
 #include "formats/ross/ross.h"
 
@@ -212,14 +213,8 @@ static int note_ids(pw_dataset *ds, ross_dataset *rd, const ross_hdr *h)
 
 static ross_stream_def *new_stream(ross_dataset *rd, int file, int64_t peid, int32_t loc)
 {
-    if (rd->n_streams == rd->cap_streams) {
-        size_t cap = rd->cap_streams ? rd->cap_streams * 2 : 16;
-        ross_stream_def *s = realloc(rd->streams, cap * sizeof *s);
-        if (!s)
-            return NULL;
-        rd->streams = s;
-        rd->cap_streams = cap;
-    }
+    if (!pw_grow((void **)&rd->streams, rd->n_streams, &rd->cap_streams, sizeof *rd->streams))
+        return NULL;
     ross_stream_def *d = &rd->streams[rd->n_streams++];
     *d = (ross_stream_def){.loc = loc, .file = file, .peid = peid};
     return d;
@@ -248,14 +243,8 @@ static int add_run(ross_stream_def *s, uint64_t off, uint64_t end)
         s->runs[s->n_runs - 1].end = end;
         return 0;
     }
-    if (s->n_runs == s->cap_runs) {
-        size_t cap = s->cap_runs ? s->cap_runs * 2 : 8;
-        ross_run *r = realloc(s->runs, cap * sizeof *r);
-        if (!r)
-            return -1;
-        s->runs = r;
-        s->cap_runs = cap;
-    }
+    if (!pw_grow((void **)&s->runs, s->n_runs, &s->cap_runs, sizeof *s->runs))
+        return -1;
     s->runs[s->n_runs++] = (ross_run){off, end};
     return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "core/grow.h"
 #include "core/parallel.h"
 #include "model/tournament.h"
 #include "sinks/dump/dump.h"
@@ -55,14 +56,8 @@ typedef struct dump_all {
 
 static int chunk_push(chunk *ch, pw_sort_key key, size_t len)
 {
-    if (ch->n == ch->cap) {
-        size_t cap = ch->cap ? ch->cap * 2 : 1024;
-        line_ref *nl = realloc(ch->lines, cap * sizeof *nl);
-        if (!nl)
-            return 0;
-        ch->lines = nl;
-        ch->cap = cap;
-    }
+    if (!pw_grow((void **)&ch->lines, ch->n, &ch->cap, sizeof *ch->lines))
+        return 0;
     ch->lines[ch->n++] = (line_ref){key, len};
     return 1;
 }

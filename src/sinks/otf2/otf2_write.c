@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/grow.h"
 #include "sinks/convert/convert.h"
 
 #ifdef PW_HAVE_OTF2
@@ -225,14 +226,8 @@ static OTF2_TimeStamp ot_time(ot_writer *w, ot_loc *l, int64_t t)
 
 static int ot_push(ot_loc *l, uint32_t region, const pw_mpi_call *call)
 {
-    if (l->n_stack == l->cap_stack) {
-        size_t cap = l->cap_stack ? l->cap_stack * 2 : 16;
-        struct ot_open *s = realloc(l->stack, cap * sizeof *s);
-        if (!s)
-            return 0;
-        l->stack = s;
-        l->cap_stack = cap;
-    }
+    if (!pw_grow((void **)&l->stack, l->n_stack, &l->cap_stack, sizeof *l->stack))
+        return 0;
     l->stack[l->n_stack++] = (struct ot_open){region, *call};
     return 1;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "analysis/mpi_coll.h"
 #include "analysis/timeline.h"
 #include "core/outbuf.h"
@@ -188,14 +189,8 @@ static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev,
     case PW_TL_BEGIN:
         if (!prv_value(w, ev->name))
             return prv_nomem(err);
-        if (t->n_stack == t->cap_stack) {
-            size_t cap = t->cap_stack ? t->cap_stack * 2 : 16;
-            uint32_t *s = realloc(t->stack, cap * sizeof *s);
-            if (!s)
-                return prv_nomem(err);
-            t->stack = s;
-            t->cap_stack = cap;
-        }
+        if (!pw_grow((void **)&t->stack, t->n_stack, &t->cap_stack, sizeof *t->stack))
+            return prv_nomem(err);
         t->stack[t->n_stack++] = ev->name;
         prv_record(w, t, time, t->type, ev->name);
         break;
