@@ -160,28 +160,53 @@ static size_t nano_text(char *p, uint64_t n)
     return len + k;
 }
 
-/* Fast path for values with at most 9 decimals in [1e-4, 1e6) (times in
- * seconds): their decimal text has at most 15 significant digits, so it is
- * the text %.15g gives and the shortest that reads back.  (double)n / 1e9
- * is the correctly rounded value of that text, hence the exact test.
+/* n / 10^9 for n < 10^5 as %.15g prints it: d[.ddd]e-XX. */
+static size_t nano_exp_text(char *p, uint64_t n)
+{
+    char d[8];
+    size_t len = decimal_len(n);
+    u32_digits((uint32_t)n, d + len);
+    size_t k = len;
+    while (d[k - 1] == '0')
+        k--;
+    char *o = p;
+    *o++ = d[0];
+    if (k > 1) {
+        *o++ = '.';
+        for (size_t i = 1; i < k; i++)
+            *o++ = d[i];
+    }
+    unsigned x = 10 - (unsigned)len; /* v = d.ddd * 10^-x, 5 <= x <= 9 */
+    memcpy(o, "e-0", 3);
+    o[3] = (char)('0' + x);
+    return (size_t)(o + 4 - p);
+}
+
+/* Fast path for whole nanoseconds in seconds, |v| in [1e-9, 1e6) (DUMPI
+ * times, S.NNNNNNNNN): their decimal has at most 15 significant digits, so
+ * it is the text %.15g gives and the shortest that reads back, provided v
+ * is the double nearest to n / 10^9.  That test is exact and in integers
+ * (a division costs more than all the rest): with |v| = m * 2^-E, it holds
+ * when |m * 10^9 - n * 2^E| < 10^9 / 2; there are no ties (n / 10^9 halfway
+ * between two doubles would need 5^9 | n, and those values are exact).
  * Writes at p (room for PW_F64_TEXT_MAX bytes); 0 when v is not such. */
 static size_t f64_nano_text(char *p, double v)
 {
     double a = v < 0 ? -v : v;
-    if (!(a >= 1e-4 && a < 1e6))
-        return 0;
     double x = a * 1e9;
-    uint64_t n = (uint64_t)(x + 0.5);
-    /* When a is n / 10^9 rounded, x is within 2^-52 x of n: anything
-     * farther fails the exact test below, so skip its division. */
-    double off = x - (double)n;
-    if (off > x * 0x1p-50 || -off > x * 0x1p-50)
+    if (!(x >= 0.5 && x < 1e15))
         return 0;
-    if ((double)n / 1e9 != a)
+    uint64_t n = (uint64_t)(x + 0.5);
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    uint64_t m = (bits & (((uint64_t)1 << 52) - 1)) | (uint64_t)1 << 52;
+    int e = 1075 - (int)(bits >> 52); /* |v| < 10^6: e > 30; >= 10^-9: e < 83 */
+    unsigned __int128 want = (unsigned __int128)m * 1000000000u, got = (unsigned __int128)n << e;
+    if ((want > got ? want - got : got - want) >= 500000000u || n >= 1000000000000000u)
         return 0;
     p[0] = '-';
     size_t neg = v < 0;
-    return neg + nano_text(p + neg, n);
+    return neg + (n >= 100000 ? nano_text(p + neg, n) : nano_exp_text(p + neg, n));
 }
 
 /* The text of v into p (PW_F64_TEXT_MAX bytes), or 0 when only the exact

@@ -79,9 +79,10 @@ void pw_record_decode_into(const pw_record *rec, pw_value *values)
         memcpy(values, c->values, sc->n_fields * sizeof *values);
         return;
     }
-    memset(values, 0, sc->n_fields * sizeof *values);
-    for (size_t i = 0; i < sc->n_fields; i++)
+    for (size_t i = 0; i < sc->n_fields; i++) { /* absent until decoded; the rest is unread */
         values[i].type = sc->fields[i].type;
+        values[i].present = 0;
+    }
     pw_arena_reset(&c->scratch);
     c->ops->decode(c, values);
 }

@@ -20,7 +20,8 @@ typedef struct pw_cursor_ops {
      * set (and c->err_code naming the kind of damage). */
     pw_status (*next)(pw_cursor *c, pw_error *err);
     /* Decode the fields of c->rec into values[0 .. schema n_fields), which
-     * arrive zeroed (present = 0).  Memory the values point to comes from
+     * arrive with present = 0 and the schema's type, the rest unset (set
+     * every member a present value uses).  Memory the values point to comes from
      * c->scratch or from the cursor's window (valid until the next call). */
     void (*decode)(pw_cursor *c, pw_value *values);
     void (*close)(pw_cursor *c);

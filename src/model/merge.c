@@ -26,20 +26,17 @@ size_t pw_merge_window_cap(size_t n_cursors)
     return cap;
 }
 
-/* Advances leaf i's cursor: a new key, or done (closed; a damaged cursor
- * is already a diagnostic). */
-static void merge_advance(pw_merge *m, size_t i)
+/* Advances leaf i's cursor; returns its next record, or NULL once it is
+ * done (closed; a damaged cursor is already a diagnostic). */
+static const pw_record *merge_advance(pw_merge *m, size_t i)
 {
     const pw_record *rec;
     pw_error err;
-    if (pw_cursor_next(m->cursors[i], &rec, &err) == PW_OK) {
-        m->t.keys[i] = pw_sort_key_of(rec);
-        m->t.done[i] = 0;
-    } else {
-        pw_cursor_close(m->cursors[i]);
-        m->cursors[i] = NULL;
-        m->t.done[i] = 1;
-    }
+    if (pw_cursor_next(m->cursors[i], &rec, &err) == PW_OK)
+        return rec;
+    pw_cursor_close(m->cursors[i]);
+    m->cursors[i] = NULL;
+    return NULL;
 }
 
 /* Opens one leaf per location with records and reads its first record. */
@@ -57,7 +54,10 @@ static pw_status merge_open_leaves(pw_merge *m, size_t with_records, pw_error *e
         }
         if (s != PW_OK)
             return s;
-        merge_advance(m, n++);
+        const pw_record *rec = merge_advance(m, n);
+        if (rec)
+            pw_tournament_set(&m->t, n, pw_sort_key_of(rec));
+        n++;
     }
     return PW_OK;
 }
@@ -92,9 +92,13 @@ pw_status pw_merge_next(pw_merge *m, const pw_record **rec, pw_error *err)
     (void)err;
     if (m->pending) { /* the record handed out last is consumed now */
         m->pending = 0;
-        size_t w = m->t.tree[0];
-        merge_advance(m, w);
-        pw_tournament_replay(&m->t, w);
+        const pw_record *next = merge_advance(m, (size_t)pw_tournament_winner(&m->t));
+        if (next) {
+            pw_sort_key k = pw_sort_key_of(next);
+            pw_tournament_replay(&m->t, k.t, k.vt, k.loc);
+        } else {
+            pw_tournament_retire(&m->t);
+        }
     }
     long w = pw_tournament_winner(&m->t);
     if (w < 0) {

@@ -3,11 +3,11 @@
 
 #include <stdlib.h>
 
-static inline int leaf_before(const pw_tournament *t, size_t a, size_t b)
+/* Sorts after every real key (whose vt is never all ones: that is a NaN,
+ * and NaN is stored as +inf). */
+static pw_sort_key done_key(size_t i)
 {
-    if (t->done[a] != t->done[b])
-        return t->done[b];
-    return pw_sort_key_before(&t->keys[a], &t->keys[b]);
+    return (pw_sort_key){UINT64_MAX, UINT64_MAX, ((uint64_t)UINT32_MAX << 32) | i};
 }
 
 int pw_tournament_init(pw_tournament *t, size_t n)
@@ -15,60 +15,66 @@ int pw_tournament_init(pw_tournament *t, size_t n)
     t->k = 1;
     while (t->k < n)
         t->k *= 2;
-    t->keys = calloc(t->k, sizeof *t->keys);
-    t->done = malloc(t->k);
-    t->tree = calloc(t->k, sizeof *t->tree);
-    if (!t->keys || !t->done || !t->tree) {
+    t->t = calloc(t->k, sizeof *t->t);
+    t->vt = calloc(t->k, sizeof *t->vt);
+    t->loc = calloc(t->k, sizeof *t->loc);
+    t->leaf = malloc(t->k * sizeof *t->leaf);
+    if (!t->t || !t->vt || !t->loc || !t->leaf) {
         pw_tournament_free(t);
         return 0;
     }
     for (size_t i = 0; i < t->k; i++)
-        t->done[i] = 1;
+        t->leaf[i] = done_key(i);
     return 1;
 }
 
 void pw_tournament_free(pw_tournament *t)
 {
-    free(t->keys);
-    free(t->done);
-    free(t->tree);
-    t->keys = NULL;
-    t->done = NULL;
-    t->tree = NULL;
+    free(t->t);
+    free(t->vt);
+    free(t->loc);
+    free(t->leaf);
+    t->t = t->vt = t->loc = NULL;
+    t->leaf = NULL;
+}
+
+void pw_tournament_set(pw_tournament *t, size_t i, pw_sort_key key)
+{
+    key.loc = (key.loc & ~(uint64_t)UINT32_MAX) | i;
+    t->leaf[i] = key;
+}
+
+void pw_tournament_set_done(pw_tournament *t, size_t i)
+{
+    t->leaf[i] = done_key(i);
 }
 
 /* Bottom up: winners[] holds the winner of each subtree while the losers
- * go into the tree. */
+ * go into the nodes. */
 int pw_tournament_build(pw_tournament *t)
 {
-    size_t *winners = malloc(2 * t->k * sizeof *winners);
+    pw_sort_key *winners = malloc(2 * t->k * sizeof *winners);
     if (!winners)
         return 0;
-    for (size_t i = 0; i < t->k; i++)
-        winners[t->k + i] = i;
-    for (size_t node = t->k - 1; node > 0; node--) {
-        size_t a = winners[2 * node], b = winners[2 * node + 1];
-        int b_wins = leaf_before(t, b, a);
-        winners[node] = b_wins ? b : a;
-        t->tree[node] = b_wins ? a : b;
+    memcpy(winners + t->k, t->leaf, t->k * sizeof *winners);
+    for (size_t n = t->k - 1; n > 0; n--) {
+        const pw_sort_key *a = &winners[2 * n], *b = &winners[2 * n + 1];
+        int b_wins = pw_sort_key_before(b, a);
+        const pw_sort_key *loser = b_wins ? a : b;
+        t->t[n] = loser->t;
+        t->vt[n] = loser->vt;
+        t->loc[n] = loser->loc;
+        winners[n] = b_wins ? *b : *a;
     }
-    t->tree[0] = t->k > 1 ? winners[1] : 0;
+    t->t[0] = winners[1].t;
+    t->vt[0] = winners[1].vt;
+    t->loc[0] = winners[1].loc;
     free(winners);
     return 1;
 }
 
-/* Which leaf wins a match is as good as random when streams interleave:
- * the outcome selects (conditional moves) rather than branches, so a
- * mispredicted branch is not paid at every level. */
-void pw_tournament_replay(pw_tournament *t, size_t i)
+void pw_tournament_retire(pw_tournament *t)
 {
-    size_t winner = i;
-    for (size_t node = (i + t->k) / 2; node > 0; node /= 2) {
-        size_t other = t->tree[node];
-        size_t other_wins = (size_t)leaf_before(t, other, winner);
-        size_t mask = 0 - other_wins;
-        t->tree[node] = (winner & mask) | (other & ~mask);
-        winner = (other & mask) | (winner & ~mask);
-    }
-    t->tree[0] = winner;
+    pw_sort_key done = done_key(0);
+    pw_tournament_replay(t, done.t, done.vt, done.loc);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/digits.h"
 #include "core/f64_text.h"
 #include "core/outbuf.h"
 #include "harness.h"
@@ -40,19 +41,36 @@ static uint64_t next_random(void)
 
 static long mismatches, undecided;
 
-/* Compares one value; reports the first few differences. */
+/* pw_out_f64's text of v (its shortcuts come before pw_f64_text). */
+static const char *out_f64_text(double v)
+{
+    static pw_outbuf o;
+    pw_error err;
+    if (!o.buf && pw_outbuf_init_memory(&o, 64, &err) != PW_OK)
+        return "";
+    o.len = 0;
+    pw_out_f64(&o, v);
+    pw_out_char(&o, 0);
+    return o.buf;
+}
+
+/* Compares one value, as pw_f64_text and as pw_out_f64 write it; reports
+ * the first few differences. */
 static void compare(double v)
 {
     if (!isfinite(v))
         return;
     char want[40], got[PW_F64_TEXT_MAX + 1];
+    printf_rule(v, want);
+    const char *out = out_f64_text(v);
+    if (strcmp(want, out) && mismatches++ < 10)
+        fprintf(stderr, "%a: printf gives %s, pw_out_f64 %s\n", v, want, out);
     size_t n = pw_f64_text(v, got);
     if (!n) {
         undecided++;
         return;
     }
     got[n] = 0;
-    printf_rule(v, want);
     if (strcmp(want, got) && mismatches++ < 10)
         fprintf(stderr, "%a: printf gives %s, pw_f64_text %s\n", v, want, got);
 }
@@ -79,6 +97,17 @@ static double decimal_like(void)
     uint64_t r = next_random();
     int64_t mant = (int64_t)(next_random() % 1000000000000000000u);
     return (double)(r & 1 ? -mant : mant) / pow(10, (double)(r >> 1 & 31));
+}
+
+/* Whole nanoseconds in seconds, as DUMPI records times, of 1 to 15 digits
+ * (the shortcut's range) and a little beyond; every third one nudged to a
+ * neighbouring double, which is no such decimal. */
+static double nanoseconds(void)
+{
+    uint64_t r = next_random();
+    uint64_t n = next_random() % pw_pow10_u64[1 + r % 16];
+    double v = (double)n / 1e9;
+    return (r >> 8) % 3 == 0 ? nextafter(v, r >> 10 & 1 ? INFINITY : 0) : v;
 }
 
 /* Values in [0, 1) scaled by 10^-30 .. 10^29: random times and rates. */
@@ -116,6 +145,7 @@ static void test_all_bit_patterns(void) { check_kind(any_bits); }
 static void test_float32_widened(void) { check_kind(widened_float); }
 static void test_decimal_like(void) { check_kind(decimal_like); }
 static void test_scaled_unit(void) { check_kind(scaled_unit); }
+static void test_nanoseconds(void) { check_kind(nanoseconds); }
 static void test_subnormals(void) { check_kind(tiny); }
 
 static void test_edges(void)
@@ -126,7 +156,8 @@ static void test_edges(void)
         1e15, -1e15, 1e15 + 1, 1e15 - 0.5, 999999999999999.9, 1e16, 1e17, 1e21, 1e22, 1e23,
         9007199254740993.0, 9007199254740992.0, 18446744073709551616.0, 0.1, 0.3, 1 / 3.0,
         2 / 3.0, 1e-4, 9.9999999999999e-5, 1e-5, 123456.7890123456789, 1e300, 1e-300,
-        0x1p-1022, 0x1p-1074, 0x1p1023, 0x1p-1, 1e-7, 5e-5, 0.5e-4, 1.5, -2.5};
+        0x1p-1022, 0x1p-1074, 0x1p1023, 0x1p-1, 1e-7, 5e-5, 0.5e-4, 1.5, -2.5,
+        1e-9, 999999.999999999, 999999.9999999985, 416.0002217, 1e-5 + 1e-9, 3e-7};
     mismatches = undecided = 0;
     for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) {
         compare(edges[i]);
@@ -170,4 +201,5 @@ static void test_out_f64(void)
 
 TEST_MAIN({"all_bit_patterns", test_all_bit_patterns}, {"float32_widened", test_float32_widened},
           {"decimal_like", test_decimal_like}, {"scaled_unit", test_scaled_unit},
+          {"nanoseconds", test_nanoseconds},
           {"subnormals", test_subnormals}, {"edges", test_edges}, {"out_f64", test_out_f64})

@@ -7,6 +7,7 @@
 #include "core/bytes.h"
 #include "core/error.h"
 #include "formats/dumpi/dumpi.h"
+#include "model/value.h"
 
 pw_status dumpi_stream_init(dumpi_stream *s, dumpi_rank *r, size_t window_cap, _Atomic uint64_t *progress,
                             pw_error *err)
@@ -166,21 +167,6 @@ static pw_status dumpi_cursor_next(pw_cursor *c, pw_error *err)
 
 /* ---- decoding ---------------------------------------------------------- */
 
-static pw_value int_value(int64_t v)
-{
-    pw_value x = {.type = PW_T_I64, .present = 1};
-    x.v.i = v;
-    return x;
-}
-
-static pw_value list_value(pw_value *items, size_t n)
-{
-    pw_value x = {.type = PW_T_LIST, .present = 1};
-    x.v.list.items = items;
-    x.v.list.n = n;
-    return x;
-}
-
 static pw_value *alloc_values(pw_arena *a, size_t n)
 {
     return pw_arena_alloc(a, (n ? n : 1) * sizeof(pw_value));
@@ -190,124 +176,116 @@ static pw_value *alloc_values(pw_arena *a, size_t n)
  * double, so that the value equals the text exactly.  Below 2^53 ns the
  * integer is exact and one division rounds correctly; beyond (epoch wall
  * clocks of old traces) the text is read back. */
-static pw_value seconds_value(uint64_t sec, uint32_t ns)
+static void set_seconds(pw_value *x, uint64_t sec, uint32_t ns)
 {
-    pw_value x = {.type = PW_T_F64, .present = 1};
     uint64_t total = sec * 1000000000u + ns;
     if (sec < (1ull << 53) / 1000000000u && total < (1ull << 53)) {
-        x.v.f = (double)(int64_t)total / 1e9; /* signed: one conversion instruction */
+        pw_set_f64(x, (double)(int64_t)total / 1e9); /* signed: one conversion instruction */
     } else {
         char buf[40];
         snprintf(buf, sizeof buf, "%llu.%09u", (unsigned long long)sec, ns);
-        x.v.f = strtod(buf, NULL);
+        pw_set_f64(x, strtod(buf, NULL));
     }
-    return x;
 }
 
-static pw_value times_value(const dumpi_stream *s, int which, pw_arena *a)
+static void set_times(pw_value *x, const dumpi_stream *s, int which, pw_arena *a)
 {
     pw_value *it = alloc_values(a, 2);
     if (!it)
-        return (pw_value){0};
-    it[0] = seconds_value(s->sec[which][0], s->nsec[which][0]);
-    it[1] = seconds_value(s->sec[which][1], s->nsec[which][1]);
-    return list_value(it, 2);
+        return;
+    set_seconds(&it[0], s->sec[which][0], s->nsec[which][0]);
+    set_seconds(&it[1], s->sec[which][1], s->nsec[which][1]);
+    pw_set_items(x, it, 2, NULL);
 }
 
-static pw_value perf_value(const dumpi_stream *s, pw_arena *a)
+static void set_perf(pw_value *x, const dumpi_stream *s, pw_arena *a)
 {
     const uint8_t *p = s->p + s->rec.perf_off + 1;
     size_t n = s->rec.n_perf;
     pw_value *items = alloc_values(a, n);
     pw_value *pairs = alloc_values(a, 2 * n);
     if (!items || !pairs)
-        return (pw_value){0};
+        return;
     for (size_t i = 0; i < n; i++) {
-        pairs[2 * i] = int_value((int64_t)pw_be64(p + 16 * i));
-        pairs[2 * i + 1] = int_value((int64_t)pw_be64(p + 16 * i + 8));
-        items[i] = list_value(&pairs[2 * i], 2);
+        pw_set_i64(&pairs[2 * i], (int64_t)pw_be64(p + 16 * i));
+        pw_set_i64(&pairs[2 * i + 1], (int64_t)pw_be64(p + 16 * i + 8));
+        pw_set_items(&items[i], &pairs[2 * i], 2, NULL);
     }
-    pw_value x = {.type = PW_T_OBJECT, .present = 1};
-    x.v.list.items = items;
-    x.v.list.n = n;
     /* Named by the rank's labels when it has one per counter. */
-    x.v.list.fields = n <= s->rank->n_perf ? s->rank->perf_fields : dumpi_unlabelled_counters();
-    return x;
+    pw_set_items(x, items, n, n <= s->rank->n_perf ? s->rank->perf_fields : dumpi_unlabelled_counters());
 }
 
 /* u32 n + n elements of `width` bytes (4 signed, 2 or 1 unsigned). */
-static pw_value array_value(const uint8_t **pp, int width, pw_arena *a)
+static void set_array(pw_value *x, const uint8_t **pp, int width, pw_arena *a)
 {
     const uint8_t *p = *pp;
     uint32_t n = pw_be32(p);
     p += 4;
     pw_value *items = alloc_values(a, n);
     if (!items)
-        return (pw_value){0};
+        return;
     for (uint32_t i = 0; i < n; i++, p += width)
-        items[i] = int_value(width == 4 ? (int32_t)pw_be32(p) : width == 2 ? pw_be16(p) : p[0]);
+        pw_set_i64(&items[i], width == 4 ? (int32_t)pw_be32(p) : width == 2 ? pw_be16(p) : p[0]);
     *pp = p;
-    return list_value(items, n);
+    pw_set_items(x, items, n, NULL);
 }
 
-static pw_value string_value(const uint8_t **pp)
+static void set_string(pw_value *x, const uint8_t **pp)
 {
     uint32_t n = pw_be32(*pp);
-    pw_value x = {.type = PW_T_STR, .present = 1};
-    x.v.s.p = (const char *)*pp + 4;
-    x.v.s.n = n;
+    pw_set_str(x, (const char *)*pp + 4, n);
     *pp += 4 + (size_t)n;
-    return x;
 }
 
-static pw_value strings_value(const uint8_t **pp, pw_arena *a)
+static void set_strings(pw_value *x, const uint8_t **pp, pw_arena *a)
 {
     uint32_t n = pw_be32(*pp);
     *pp += 4;
     pw_value *items = alloc_values(a, n);
     if (!items)
-        return (pw_value){0};
+        return;
     for (uint32_t i = 0; i < n; i++)
-        items[i] = string_value(pp);
-    return list_value(items, n);
+        set_string(&items[i], pp);
+    pw_set_items(x, items, n, NULL);
 }
 
 /* Statuses: 14-byte records (bytes, source, cancelled, error, tag). */
-static pw_value statuses_value(const uint8_t *p, pw_arena *a)
+static void set_statuses(pw_value *x, const uint8_t *p, pw_arena *a)
 {
     uint32_t n = pw_be32(p);
     p += 4;
     pw_value *items = alloc_values(a, n);
     pw_value *f = alloc_values(a, 5 * (size_t)n);
     if (!items || !f)
-        return (pw_value){0};
+        return;
     for (uint32_t i = 0; i < n; i++, p += 14, f += 5) {
-        f[0] = int_value((int32_t)pw_be32(p));
-        f[1] = int_value((int32_t)pw_be32(p + 4));
-        f[2] = int_value((int8_t)p[8]);
-        f[3] = int_value((int8_t)p[9]);
-        f[4] = int_value((int32_t)pw_be32(p + 10));
-        items[i] = (pw_value){.type = PW_T_OBJECT, .present = 1};
-        items[i].v.list.items = f;
-        items[i].v.list.n = 5;
-        items[i].v.list.fields = dumpi_status_fields;
+        pw_set_i64(&f[0], (int32_t)pw_be32(p));
+        pw_set_i64(&f[1], (int32_t)pw_be32(p + 4));
+        pw_set_i64(&f[2], (int8_t)p[8]);
+        pw_set_i64(&f[3], (int8_t)p[9]);
+        pw_set_i64(&f[4], (int32_t)pw_be32(p + 10));
+        pw_set_items(&items[i], f, 5, dumpi_status_fields);
     }
-    return list_value(items, n);
+    pw_set_items(x, items, n, NULL);
 }
 
-static pw_value nested_value(const uint8_t *p, int enc, pw_arena *a)
+static void set_nested(pw_value *x, const uint8_t *p, int enc, pw_arena *a)
 {
     uint32_t rows = pw_be32(p);
     p += 4;
     pw_value *items = alloc_values(a, rows);
     if (!items)
-        return (pw_value){0};
-    for (uint32_t i = 0; i < rows; i++)
-        items[i] = enc == DUMPI_ENC_I32_2D ? array_value(&p, 4, a) : strings_value(&p, a);
-    return list_value(items, rows);
+        return;
+    for (uint32_t i = 0; i < rows; i++) {
+        if (enc == DUMPI_ENC_I32_2D)
+            set_array(&items[i], &p, 4, a);
+        else
+            set_strings(&items[i], &p, a);
+    }
+    pw_set_items(x, items, rows, NULL);
 }
 
-static pw_value arg_value(const dumpi_stream *s, int i, pw_arena *a)
+static void set_arg(pw_value *x, const dumpi_stream *s, int i, pw_arena *a)
 {
     const dumpi_arg *arg = &dumpi_functions[s->rec.label].args[i];
     const uint8_t *p = s->p + s->rec.arg_off[i];
@@ -315,14 +293,14 @@ static pw_value arg_value(const dumpi_stream *s, int i, pw_arena *a)
     case DUMPI_ENC_I32:
     case DUMPI_ENC_I64:
     case DUMPI_ENC_U16:
-    case DUMPI_ENC_U8: return int_value(dumpi_arg_int(&s->rec, s->p, i));
-    case DUMPI_ENC_I32_ARR: return array_value(&p, 4, a);
-    case DUMPI_ENC_U16_ARR: return array_value(&p, 2, a);
-    case DUMPI_ENC_U8_ARR: return array_value(&p, 1, a);
-    case DUMPI_ENC_STR: return string_value(&p);
-    case DUMPI_ENC_STR_ARR: return strings_value(&p, a);
-    case DUMPI_ENC_STATUS: return statuses_value(p, a);
-    default: return nested_value(p, arg->enc, a);
+    case DUMPI_ENC_U8: pw_set_i64(x, dumpi_arg_int(&s->rec, s->p, i)); break;
+    case DUMPI_ENC_I32_ARR: set_array(x, &p, 4, a); break;
+    case DUMPI_ENC_U16_ARR: set_array(x, &p, 2, a); break;
+    case DUMPI_ENC_U8_ARR: set_array(x, &p, 1, a); break;
+    case DUMPI_ENC_STR: set_string(x, &p); break;
+    case DUMPI_ENC_STR_ARR: set_strings(x, &p, a); break;
+    case DUMPI_ENC_STATUS: set_statuses(x, p, a); break;
+    default: set_nested(x, p, arg->enc, a); break;
     }
 }
 
@@ -331,17 +309,17 @@ static void dumpi_cursor_decode(pw_cursor *c, pw_value *values)
     const dumpi_stream *s = c->impl;
     const dumpi_rec *rec = &s->rec;
     if (rec->mask & DUMPI_MASK_THREAD)
-        values[0] = int_value(rec->thread);
+        pw_set_i64(&values[0], rec->thread);
     if (rec->mask & DUMPI_MASK_WALL)
-        values[1] = times_value(s, 1, &c->scratch);
+        set_times(&values[1], s, 1, &c->scratch);
     if (rec->mask & DUMPI_MASK_CPU)
-        values[2] = times_value(s, 0, &c->scratch);
+        set_times(&values[2], s, 0, &c->scratch);
     if (rec->mask & DUMPI_MASK_PERF)
-        values[3] = perf_value(s, &c->scratch);
+        set_perf(&values[3], s, &c->scratch);
     const dumpi_function *fn = &dumpi_functions[rec->label];
     for (int i = 0; i < fn->n_args; i++)
         if (rec->arg_off[i] != UINT32_MAX)
-            values[DUMPI_PREFIX_FIELDS + i] = arg_value(s, i, &c->scratch);
+            set_arg(&values[DUMPI_PREFIX_FIELDS + i], s, i, &c->scratch);
 }
 
 static void dumpi_cursor_close(pw_cursor *c)

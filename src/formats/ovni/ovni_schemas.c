@@ -6,6 +6,7 @@
 #include "core/bytes.h"
 #include "formats/ovni/ovni.h"
 #include "formats/ovni/ovni_events.h"
+#include "model/value.h"
 
 /* Events whose model is not built in keep their raw payload only. */
 static const pw_field ovni_unknown_fields[] = {{"payload", PW_T_BYTES, NULL, NULL}};
@@ -63,20 +64,15 @@ void ovni_schemas_free(ovni_dataset *od)
     free(od->kinds);
 }
 
-/* One fixed-width integer; width < 0 means signed. */
-static pw_value load_int(const uint8_t *p, int width, int big)
+/* One fixed-width integer into v; width < 0 means signed. */
+static void load_int(pw_value *v, const uint8_t *p, int width, int big)
 {
-    pw_value v = {.present = 1};
     int w = width < 0 ? -width : width;
     uint64_t u = w == 1 ? p[0] : w == 2 ? pw_load16(p, big) : w == 4 ? pw_load32(p, big) : pw_load64(p, big);
-    if (width < 0) {
-        v.type = PW_T_I64;
-        v.v.i = w == 1 ? (int8_t)u : w == 2 ? (int16_t)u : w == 4 ? (int32_t)u : (int64_t)u;
-    } else {
-        v.type = PW_T_U64;
-        v.v.u = u;
-    }
-    return v;
+    if (width < 0)
+        pw_set_i64(v, w == 1 ? (int8_t)u : w == 2 ? (int16_t)u : w == 4 ? (int32_t)u : (int64_t)u);
+    else
+        pw_set_u64(v, u);
 }
 
 /* Bytes the fixed-width fields before field `upto` take. */
@@ -97,10 +93,7 @@ static void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_
     int w = def->widths[last] < 0 ? -def->widths[last] : def->widths[last];
     if (w == 0) {
         const uint8_t *nul = memchr(d, 0, n);
-        out->type = PW_T_STR;
-        out->present = 1;
-        out->v.s.p = (const char *)d;
-        out->v.s.n = nul ? (size_t)(nul - d) : n;
+        pw_set_str(out, (const char *)d, nul ? (size_t)(nul - d) : n);
         return;
     }
     if (n % (size_t)w)
@@ -110,19 +103,14 @@ static void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_
     if (!items)
         return;
     for (size_t i = 0; i < count; i++)
-        items[i] = load_int(d + i * (size_t)w, def->widths[last], big);
-    out->type = PW_T_LIST;
-    out->present = 1;
-    out->v.list.items = items;
-    out->v.list.n = count;
+        load_int(&items[i], d + i * (size_t)w, def->widths[last], big);
+    pw_set_items(out, items, count, NULL);
 }
 
 void ovni_decode_fields(const ovni_event_def *def, const uint8_t *payload, size_t n, int big,
                         pw_arena *scratch, pw_value *values)
 {
-    values[0].present = 1;
-    values[0].v.bytes.p = payload;
-    values[0].v.bytes.n = n;
+    pw_set_bytes(&values[0], payload, n);
     if (!def || def->n_sig == 0)
         return;
     const uint8_t *d = payload;
@@ -140,7 +128,7 @@ void ovni_decode_fields(const ovni_event_def *def, const uint8_t *payload, size_
         return;
     size_t off = 0;
     for (int i = 0; i < fixed; i++) {
-        values[i + 1] = load_int(d + off, def->widths[i], big);
+        load_int(&values[i + 1], d + off, def->widths[i], big);
         off += (size_t)(def->widths[i] < 0 ? -def->widths[i] : def->widths[i]);
     }
     if (def->jumbo)

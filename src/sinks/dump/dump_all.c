@@ -108,20 +108,26 @@ static int next_bound(dump_all *a, size_t last_lines)
     /* Steer the length toward PW_EPOCH_LINES lines (within 8x a step). */
     double f = last_lines ? (double)PW_EPOCH_LINES / (double)last_lines : 8.0;
     f = f > 8.0 ? 8.0 : f < 0.125 ? 0.125 : f;
-    if (m->t != 0) {
+    int64_t t = pw_i64_of_order(m->t);
+    double vt = pw_f64_of_order(m->vt);
+    int64_t bt = 0;
+    double bvt = 0.0;
+    if (t != 0) {
         a->dt = (int64_t)((double)a->dt * f);
         if (a->dt < 1)
             a->dt = 1;
-        a->bound.t = m->t <= INT64_MAX - a->dt ? m->t + a->dt : INT64_MAX;
-        a->bound.vt = m->t <= INT64_MAX - a->dt ? 0.0 : 1.0 / 0.0;
+        bt = t <= INT64_MAX - a->dt ? t + a->dt : INT64_MAX;
+        bvt = t <= INT64_MAX - a->dt ? 0.0 : 1.0 / 0.0;
     } else {
         a->dvt *= f;
-        double b = m->vt + a->dvt;
-        if (!(b > m->vt)) /* no room left in virtual time: take all of t == 0 */
-            a->bound = (pw_sort_key){1, 0.0, 0};
-        else
-            a->bound = (pw_sort_key){0, b, 0};
+        bvt = vt + a->dvt;
+        if (!(bvt > vt)) { /* no room left in virtual time: take all of t == 0 */
+            bt = 1;
+            bvt = 0.0;
+        }
     }
+    a->bound.t = pw_order_of_i64(bt);
+    a->bound.vt = pw_order_of_f64(bvt);
     a->bound.loc = 0;
     return 1;
 }
@@ -130,12 +136,11 @@ static int next_bound(dump_all *a, size_t last_lines)
 static void merge_epoch(dump_all *a, int slot, pw_tournament *t, size_t *pos, size_t *off)
 {
     for (size_t i = 0; i < t->k; i++) {
-        t->done[i] = 1;
+        pw_tournament_set_done(t, i);
         if (i < a->n && a->ls[i].chunks[slot].n) {
             pos[i] = 0;
             off[i] = 0;
-            t->keys[i] = a->ls[i].chunks[slot].lines[0].key;
-            t->done[i] = 0;
+            pw_tournament_set(t, i, a->ls[i].chunks[slot].lines[0].key);
         }
     }
     pw_tournament_build(t);
@@ -144,11 +149,12 @@ static void merge_epoch(dump_all *a, int slot, pw_tournament *t, size_t *pos, si
         size_t len = ch->lines[pos[w]].len;
         pw_out_mem(&a->d->out, ch->text.buf + off[w], len);
         off[w] += len;
-        if (++pos[w] < ch->n)
-            t->keys[w] = ch->lines[pos[w]].key;
-        else
-            t->done[w] = 1;
-        pw_tournament_replay(t, (size_t)w);
+        if (++pos[w] < ch->n) {
+            const pw_sort_key *k = &ch->lines[pos[w]].key;
+            pw_tournament_replay(t, k->t, k->vt, k->loc);
+        } else {
+            pw_tournament_retire(t);
+        }
     }
 }
 
