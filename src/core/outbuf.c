@@ -90,6 +90,17 @@ void pw_outbuf_free(pw_outbuf *o)
     o->buf = NULL;
 }
 
+void pw_out_write_through(pw_outbuf *o, const void *p, size_t n)
+{
+    if (!o->out) {
+        pw_out_mem(o, p, n);
+        return;
+    }
+    outbuf_write(o);
+    if (n && !o->failed && fwrite(p, 1, n, o->out) != n)
+        o->failed = 1;
+}
+
 void pw_out_mem_slow(pw_outbuf *o, const void *p, size_t n)
 {
     pw_outbuf_drain(o, n);

@@ -37,6 +37,9 @@ static inline void pw_outbuf_reserve(pw_outbuf *o, size_t n)
     if (o->cap - o->len < n)
         pw_outbuf_drain(o, n);
 }
+/* Appends a large piece formatted elsewhere: to a file, it is written
+ * straight after what the buffer holds, without a copy into the buffer. */
+void pw_out_write_through(pw_outbuf *o, const void *p, size_t n);
 /* Slow path of pw_out_mem: the buffer is full. */
 void pw_out_mem_slow(pw_outbuf *o, const void *p, size_t n);
 /* Inline so that short constant pieces become a few stores. */

@@ -71,6 +71,16 @@ void pw_cursor_close(pw_cursor *c)
     free(c);
 }
 
+/* Values as decoders receive them: absent, of their field's type; the
+ * rest is never read. */
+static void values_blank(const pw_schema *sc, pw_value *values)
+{
+    for (size_t i = 0; i < sc->n_fields; i++) {
+        values[i].type = sc->fields[i].type;
+        values[i].present = 0;
+    }
+}
+
 void pw_record_decode_into(const pw_record *rec, pw_value *values)
 {
     pw_cursor *c = rec->cursor;
@@ -79,12 +89,23 @@ void pw_record_decode_into(const pw_record *rec, pw_value *values)
         memcpy(values, c->values, sc->n_fields * sizeof *values);
         return;
     }
-    for (size_t i = 0; i < sc->n_fields; i++) { /* absent until decoded; the rest is unread */
-        values[i].type = sc->fields[i].type;
-        values[i].present = 0;
-    }
+    values_blank(sc, values);
     pw_arena_reset(&c->scratch);
     c->ops->decode(c, values);
+}
+
+size_t pw_record_snapshot(const pw_record *rec, void *dst, size_t cap)
+{
+    const pw_cursor *c = rec->cursor;
+    return c->ops->snapshot ? c->ops->snapshot(c, dst, cap) : 0;
+}
+
+void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw_record *rec,
+                        const void *snap, size_t n, pw_arena *scratch, pw_value *values)
+{
+    values_blank(ds->schemas[rec->schema], values);
+    pw_arena_reset(scratch);
+    ops->decode_snapshot(ds, rec, snap, n, scratch, values);
 }
 
 const pw_value *pw_record_fields(const pw_record *rec)

@@ -25,6 +25,15 @@ typedef struct pw_cursor_ops {
      * c->scratch or from the cursor's window (valid until the next call). */
     void (*decode)(pw_cursor *c, pw_value *values);
     void (*close)(pw_cursor *c);
+    /* Optional pair, so that another thread can decode the record later
+     * (the dump pipeline decodes on its formatting threads).  snapshot
+     * copies what decode reads of c->rec to dst when that fits in cap
+     * bytes, and returns its size either way.  decode_snapshot decodes
+     * from such a copy as decode would from the cursor; what the values
+     * point to comes from scratch or from the snapshot. */
+    size_t (*snapshot)(const pw_cursor *c, void *dst, size_t cap);
+    void (*decode_snapshot)(const pw_dataset *ds, const pw_record *rec, const void *snap, size_t n,
+                            pw_arena *scratch, pw_value *values);
 } pw_cursor_ops;
 
 struct pw_cursor {
@@ -123,6 +132,14 @@ const char *pw_ds_option(const pw_dataset *ds, const char *key);
  * keeps a copy decodes straight into it).  Pointers in the values are valid
  * until the cursor's next call, as with pw_record_fields. */
 void pw_record_decode_into(const pw_record *rec, pw_value *values);
+
+/* The record's snapshot (pw_cursor_ops.snapshot) into dst: its size (only
+ * copied when it fits in cap), or 0 when the format has none. */
+size_t pw_record_snapshot(const pw_record *rec, void *dst, size_t cap);
+/* Decodes a snapshot taken of a record of schema sc by a cursor with ops
+ * `ops` into values[0 .. sc->n_fields), resetting scratch first. */
+void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw_record *rec,
+                        const void *snap, size_t n, pw_arena *scratch, pw_value *values);
 
 /* pw_cursor_open with a chosen window size (the merge opens many cursors
  * at once and gives each a smaller window). */

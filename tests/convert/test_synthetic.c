@@ -151,7 +151,7 @@ static void syn_decode(pw_cursor *c, pw_value *v)
 }
 
 static void syn_close(pw_cursor *c) { free(c->impl); }
-static const pw_cursor_ops syn_ops = {syn_next, syn_decode, syn_close};
+static const pw_cursor_ops syn_ops = {.next = syn_next, .decode = syn_decode, .close = syn_close};
 
 static pw_status syn_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
 {

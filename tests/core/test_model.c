@@ -50,7 +50,7 @@ static void fake_decode(pw_cursor *c, pw_value *v)
 
 static void fake_close(pw_cursor *c) { free(c->impl); }
 
-static const pw_cursor_ops fake_cursor_ops = {fake_next, fake_decode, fake_close};
+static const pw_cursor_ops fake_cursor_ops = {.next = fake_next, .decode = fake_decode, .close = fake_close};
 
 static pw_status fake_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
 {
@@ -86,7 +86,9 @@ static pw_status fake_next_shifted(pw_cursor *c, pw_error *err)
     return s;
 }
 
-static const pw_cursor_ops fake_shifted_ops = {fake_next_shifted, fake_decode, fake_close};
+static const pw_cursor_ops fake_shifted_ops = {.next = fake_next_shifted,
+                                                .decode = fake_decode,
+                                                .close = fake_close};
 
 static pw_status fake_cursor_open_shifted(pw_dataset *ds, pw_cursor *c, pw_error *err)
 {

@@ -363,8 +363,11 @@ static void hpc_cursor_decode(pw_cursor *c, pw_value *v)
     }
 }
 
-static const pw_cursor_ops hpc_cursor_ops = {hpc_cursor_next, hpc_cursor_decode,
-                                             hpc_cursor_close};
+static const pw_cursor_ops hpc_cursor_ops = {
+    .next = hpc_cursor_next,
+    .decode = hpc_cursor_decode,
+    .close = hpc_cursor_close,
+};
 
 pw_status hpc_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
 {

@@ -179,10 +179,34 @@ static void ovni_stream_decode(pw_cursor *c, pw_value *values)
                        c->rec.size - OVNI_EVENT_HEADER, s->big, &c->scratch, values);
 }
 
+/* A snapshot is the stream's byte order, then the event as stored. */
+static size_t ovni_stream_snapshot(const pw_cursor *c, void *dst, size_t cap)
+{
+    const ovni_stream *s = c->impl;
+    size_t n = 1 + c->rec.size;
+    if (n <= cap) {
+        unsigned char *d = dst;
+        d[0] = (unsigned char)s->big;
+        memcpy(d + 1, s->ev, c->rec.size);
+    }
+    return n;
+}
+
+static void ovni_stream_decode_snapshot(const pw_dataset *ds, const pw_record *rec, const void *snap,
+                                        size_t n, pw_arena *scratch, pw_value *values)
+{
+    const ovni_dataset *od = ds->impl;
+    const uint8_t *d = snap;
+    ovni_decode_fields(od->defs[rec->schema], d + 1 + OVNI_EVENT_HEADER, n - 1 - OVNI_EVENT_HEADER,
+                       d[0], scratch, values);
+}
+
 static const pw_cursor_ops ovni_stream_ops = {
     .next = ovni_stream_next,
     .decode = ovni_stream_decode,
     .close = ovni_stream_close,
+    .snapshot = ovni_stream_snapshot,
+    .decode_snapshot = ovni_stream_decode_snapshot,
 };
 
 pw_status ovni_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)

@@ -1,13 +1,16 @@
 /* dump_pipe.c — pw_dump_pipelined: the dump of a merge on two threads.
  *
- * This thread merges the cursors, decodes each record and copies it (its
- * time, location, type and decoded values, with the strings, bytes and
- * nested items they point to) into a ring of blocks; a second thread
- * formats the copies in order and writes them.  The order is the merge's,
- * so the output is that of the serial dump byte for byte, at the cost of
- * one copy per record instead of the epoch mode's copy and second merge
- * per line.  Blocks change hands under a mutex, a block at a time; the
- * ring bounds memory to PIPE_BLOCKS blocks (a block grows only for a
+ * This thread merges the cursors and copies each record into a ring of
+ * blocks: its time, location and type, then either a snapshot of its bytes
+ * (formats with pw_cursor_ops.snapshot: decoded later) or its decoded
+ * values with the strings, bytes and items they point to.  A second thread
+ * takes the filled blocks in order, decodes and formats each into the
+ * block's own text, and writes the texts out in ring order.  When the ring
+ * is full this thread formats a block too rather than wait, so the two
+ * cores share the work however it divides between merging and formatting;
+ * whichever thread completes the oldest unwritten block writes it.  The
+ * order is the merge's: the output is the serial dump's byte for byte.
+ * Memory: PIPE_BLOCKS blocks and their texts (a block grows only for a
  * record larger than it). */
 #include <pthread.h>
 #include <stdlib.h>
@@ -19,34 +22,51 @@
 #define PIPE_BLOCKS 16
 #define PIPE_BLOCK_BYTES (128 * 1024)
 
-/* One copied record; its values follow it, then the bytes they point to. */
+/* One copied record; its snapshot or its values follow it, then the
+ * bytes they point to. */
 typedef struct pipe_rec {
     const pw_schema *sc;
+    const pw_cursor_ops *ops; /* decodes the snapshot */
     const char *type;
     int64_t t;
     double vt;
     uint32_t location;
     pw_clock clock;
+    size_t snap; /* bytes of snapshot; 0: decoded values follow */
     size_t size; /* of the whole entry */
 } pipe_rec;
 
-/* Each block on its own cache lines: the two threads work on different
- * blocks, and sharing a line between them would cost a transfer on
- * every access. */
+enum { BLOCK_FREE, BLOCK_FILLED, BLOCK_FORMATTING, BLOCK_FORMATTED };
+
+/* Each block on its own cache lines: the threads work on different blocks,
+ * and a shared line would move between cores at every access. */
 typedef struct pipe_block {
     _Alignas(64) unsigned char *buf;
     size_t cap, len;
-    int full; /* 1: the formatting thread's, 0: this thread's */
+    pw_outbuf text;
+    int state; /* BLOCK_*, under the mutex */
 } pipe_block;
 
+/* What each formatting thread has of its own. */
+typedef struct pipe_worker {
+    pw_value *values;
+    pw_arena scratch;
+} pipe_worker;
+
 typedef struct dump_pipe {
-    _Alignas(64) pw_dump *d; /* alone on its line: read by both threads */
+    _Alignas(64) pw_dump *d;
     pipe_block blocks[PIPE_BLOCKS];
     _Alignas(64) pthread_mutex_t mu;
     pthread_cond_t cv;
-    int finished; /* no block will be filled any more */
-    int stop;     /* the output failed: filling is pointless */
-    pw_value *spill; /* the widest schema's values, while changing block */
+    /* Blocks by sequence number (ring slot = number % PIPE_BLOCKS). */
+    uint64_t filled;  /* handed over by the merge */
+    uint64_t claimed; /* of those, taken by a formatter */
+    uint64_t written; /* of those, written out */
+    int writing;      /* a thread is writing a block out */
+    int finished;     /* the merge is over */
+    int nomem;        /* formatting ran out of memory */
+    int failed;       /* the output failed or memory ran out: stop */
+    pw_value *spill;  /* the widest schema's values, while changing block */
 } dump_pipe;
 
 static size_t align8(size_t n)
@@ -100,19 +120,89 @@ static unsigned char *copy_pointees(pw_value *v, size_t n, unsigned char *heap)
     return heap;
 }
 
-/* Gives block i to the formatting thread. */
+/* Decodes (snapshots) and formats every record of a block into its text. */
+static void pipe_format_block(const dump_pipe *p, pipe_block *b, pipe_worker *w)
+{
+    const pw_dataset *ds = p->d->ds;
+    pw_record rec = {0};
+    for (size_t off = 0; off < b->len;) {
+        const pipe_rec *r = (const pipe_rec *)(const void *)(b->buf + off);
+        const unsigned char *body = b->buf + off + align8(sizeof(pipe_rec));
+        rec.schema = (uint32_t)r->sc->index;
+        rec.location = r->location;
+        rec.type = r->type;
+        rec.clock = r->clock;
+        rec.t = r->t;
+        rec.vt = r->vt;
+        const pw_value *vals = (const pw_value *)(const void *)body;
+        if (r->snap) {
+            pw_snapshot_decode(ds, r->ops, &rec, body, r->snap, &w->scratch, w->values);
+            vals = w->values;
+        }
+        pw_dump_format_values(p->d, &b->text, &rec, r->sc, vals);
+        off += r->size;
+    }
+}
+
+/* Writes out formatted blocks in order, as long as the oldest unwritten
+ * one is ready and no other thread is writing.  Called and returns with
+ * the mutex held; drops it around the write. */
+static void pipe_write_ready(dump_pipe *p)
+{
+    while (!p->writing && p->written < p->claimed &&
+           p->blocks[p->written % PIPE_BLOCKS].state == BLOCK_FORMATTED) {
+        pipe_block *b = &p->blocks[p->written % PIPE_BLOCKS];
+        p->writing = 1;
+        pthread_mutex_unlock(&p->mu);
+        pw_out_write_through(&p->d->out, b->text.buf, b->text.len);
+        int failed = p->d->out.failed;
+        b->text.len = 0;
+        b->len = 0;
+        pthread_mutex_lock(&p->mu);
+        b->state = BLOCK_FREE;
+        p->written++;
+        p->writing = 0;
+        p->failed |= failed;
+        pthread_cond_broadcast(&p->cv);
+    }
+}
+
+/* Formats the oldest filled block nobody has taken, if there is one, and
+ * writes what is ready; 0 when there was none.  Mutex held. */
+static int pipe_work(dump_pipe *p, pipe_worker *w)
+{
+    if (p->failed || p->claimed == p->filled)
+        return 0;
+    pipe_block *b = &p->blocks[p->claimed % PIPE_BLOCKS];
+    p->claimed++;
+    b->state = BLOCK_FORMATTING;
+    pthread_mutex_unlock(&p->mu);
+    pipe_format_block(p, b, w);
+    int nomem = b->text.failed;
+    pthread_mutex_lock(&p->mu);
+    b->state = BLOCK_FORMATTED;
+    p->nomem |= nomem;
+    p->failed |= nomem;
+    pthread_cond_broadcast(&p->cv);
+    pipe_write_ready(p);
+    return 1;
+}
+
+/* Gives block i, filled, to the formatters. */
 static void pipe_hand_over(dump_pipe *p, size_t i)
 {
     pthread_mutex_lock(&p->mu);
-    p->blocks[i].full = 1;
-    pthread_cond_signal(&p->cv);
+    p->blocks[i].state = BLOCK_FILLED;
+    p->filled++;
+    pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
 }
 
 /* Room for `need` bytes in the block being filled (*cur), moving to the
- * next block (once the formatter has emptied it) when the current one is
- * short; NULL when the output failed or memory ran out. */
-static unsigned char *pipe_reserve(dump_pipe *p, size_t *cur, size_t need)
+ * next block when the current one is short: while that one is still in
+ * the formatters' hands, this thread formats too.  NULL when the output
+ * failed or memory ran out. */
+static unsigned char *pipe_reserve(dump_pipe *p, size_t *cur, size_t need, pipe_worker *w)
 {
     pipe_block *b = &p->blocks[*cur];
     if (b->cap - b->len >= need)
@@ -122,11 +212,12 @@ static unsigned char *pipe_reserve(dump_pipe *p, size_t *cur, size_t need)
         *cur = (*cur + 1) % PIPE_BLOCKS;
         b = &p->blocks[*cur];
         pthread_mutex_lock(&p->mu);
-        while (b->full && !p->stop)
-            pthread_cond_wait(&p->cv, &p->mu);
-        int stop = p->stop;
+        while (b->state != BLOCK_FREE && !p->failed)
+            if (!pipe_work(p, w))
+                pthread_cond_wait(&p->cv, &p->mu);
+        int failed = p->failed;
         pthread_mutex_unlock(&p->mu);
-        if (stop)
+        if (failed)
             return NULL;
     }
     if (b->cap < need) { /* a record larger than a block: grow this one */
@@ -136,20 +227,56 @@ static unsigned char *pipe_reserve(dump_pipe *p, size_t *cur, size_t need)
         b->buf = nb;
         b->cap = need;
     }
-    return b->buf;
+    return b->buf + b->len;
 }
 
-/* Copies one merged record into the ring; 0 when it cannot.  The values
- * are decoded straight into the block; when what they point to does not
- * fit after them, they move (through `spill`) to the next block. */
-static int pipe_put(dump_pipe *p, size_t *cur, const pw_record *rec)
+/* Copies the record's type name when it is not its schema's (an unknown
+ * ovni model's MCV lives only as long as the record); returns the name
+ * the copy uses. */
+static const char *put_type(const pw_record *rec, const pw_schema *sc, unsigned char *at)
+{
+    if (rec->type == sc->name)
+        return sc->name;
+    memcpy(at, rec->type, strlen(rec->type) + 1);
+    return (const char *)at;
+}
+
+/* Copies a merged record as a snapshot of its bytes; 0 when the format
+ * takes none, -1 when out of room for good. */
+static int pipe_put_snapshot(dump_pipe *p, size_t *cur, const pw_record *rec, pipe_worker *w)
 {
     const pw_schema *sc = p->d->ds->schemas[rec->schema];
-    /* The schema's name lives as long as the dataset; another type name
-     * (an unknown ovni model's MCV) may live only as long as the record. */
+    size_t head = align8(sizeof(pipe_rec));
+    size_t type_len = rec->type == sc->name ? 0 : strlen(rec->type) + 1;
+    pipe_block *b = &p->blocks[*cur];
+    size_t room = b->cap - b->len;
+    unsigned char *at = b->buf + b->len;
+    size_t snap = room > head ? pw_record_snapshot(rec, at + head, room - head)
+                              : pw_record_snapshot(rec, NULL, 0);
+    if (!snap)
+        return 0;
+    size_t need = head + align8(snap) + align8(type_len);
+    if (need > room) {
+        if (!(at = pipe_reserve(p, cur, need, w)))
+            return -1;
+        pw_record_snapshot(rec, at + head, need - head);
+    }
+    const char *type = put_type(rec, sc, at + head + align8(snap));
+    *(pipe_rec *)(void *)at = (pipe_rec){sc, rec->cursor->ops, type, rec->t, rec->vt, rec->location,
+                                         rec->clock, snap, need};
+    p->blocks[*cur].len += need;
+    return 1;
+}
+
+/* Copies a merged record as its decoded values; 0 when it cannot.  The
+ * values are decoded straight into the block; when what they point to does
+ * not fit after them, they move (through `spill`) to the next block. */
+static int pipe_put_values(dump_pipe *p, size_t *cur, const pw_record *rec, pipe_worker *w)
+{
+    const pw_schema *sc = p->d->ds->schemas[rec->schema];
     size_t type_len = rec->type == sc->name ? 0 : strlen(rec->type) + 1;
     size_t head = align8(sizeof(pipe_rec)) + sc->n_fields * sizeof(pw_value);
-    unsigned char *at = pipe_reserve(p, cur, head);
+    unsigned char *at = pipe_reserve(p, cur, head, w);
     if (!at)
         return 0;
     pw_value *vals = (pw_value *)(void *)(at + align8(sizeof(pipe_rec)));
@@ -158,95 +285,95 @@ static int pipe_put(dump_pipe *p, size_t *cur, const pw_record *rec)
     pipe_block *b = &p->blocks[*cur];
     if (b->cap - b->len < need) {
         memcpy(p->spill, vals, sc->n_fields * sizeof *vals);
-        if (!(at = pipe_reserve(p, cur, need)))
+        if (!(at = pipe_reserve(p, cur, need, w)))
             return 0;
         vals = (pw_value *)(void *)(at + align8(sizeof(pipe_rec)));
         memcpy(vals, p->spill, sc->n_fields * sizeof *vals);
     }
     unsigned char *heap = copy_pointees(vals, sc->n_fields, at + head);
-    const char *type = sc->name;
-    if (type_len) {
-        memcpy(heap, rec->type, type_len);
-        type = (const char *)heap;
-    }
-    *(pipe_rec *)(void *)at = (pipe_rec){sc, type, rec->t, rec->vt, rec->location, rec->clock, need};
+    const char *type = put_type(rec, sc, heap);
+    *(pipe_rec *)(void *)at = (pipe_rec){sc, NULL, type, rec->t, rec->vt, rec->location, rec->clock, 0, need};
     p->blocks[*cur].len += need;
     return 1;
 }
 
-/* Formats every record of a full block into out. */
-static void pipe_format_block(const pw_dump *d, pw_outbuf *out, const pipe_block *b)
-{
-    pw_record rec = {0};
-    for (size_t off = 0; off < b->len;) {
-        const pipe_rec *r = (const pipe_rec *)(const void *)(b->buf + off);
-        rec.location = r->location;
-        rec.type = r->type;
-        rec.clock = r->clock;
-        rec.t = r->t;
-        rec.vt = r->vt;
-        const pw_value *vals = (const pw_value *)(const void *)(b->buf + off + align8(sizeof(pipe_rec)));
-        pw_dump_format_values(d, out, &rec, r->sc, vals);
-        off += r->size;
-    }
-}
-
-/* The formatting thread: blocks in ring order until the filler finishes
- * or the output fails.  It writes through a copy of the output buffer on
- * its own stack (given back at the end): the buffer's length changes at
- * every record, and the pw_dump it lives in may share a cache line with
- * the cursors the other thread reads. */
+/* The formatting thread: takes blocks until the merge is over and every
+ * block is taken, or the output fails. */
 static void *pipe_formatter(void *arg)
 {
-    dump_pipe *p = arg;
-    pw_outbuf out = p->d->out;
-    for (size_t i = 0;; i = (i + 1) % PIPE_BLOCKS) {
-        pipe_block *b = &p->blocks[i];
-        pthread_mutex_lock(&p->mu);
-        while (!b->full && !p->finished)
+    void **args = arg;
+    dump_pipe *p = args[0];
+    pipe_worker *w = args[1];
+    pthread_mutex_lock(&p->mu);
+    while (!p->failed && !(p->finished && p->claimed == p->filled))
+        if (!pipe_work(p, w))
             pthread_cond_wait(&p->cv, &p->mu);
-        int have = b->full;
-        pthread_mutex_unlock(&p->mu);
-        if (!have)
-            break;
-        pipe_format_block(p->d, &out, b);
-        b->len = 0;
-        pthread_mutex_lock(&p->mu);
-        b->full = 0;
-        p->stop = out.failed;
-        pthread_cond_signal(&p->cv);
-        pthread_mutex_unlock(&p->mu);
-        if (out.failed)
-            break;
-    }
-    p->d->out = out;
+    pthread_mutex_unlock(&p->mu);
     return NULL;
 }
 
-/* This thread's side: merge, decode, copy; then tell the formatter. */
-static int pipe_fill(dump_pipe *p, pw_merge *m, pw_error *err)
+/* This thread's side: merge and copy; at the end, help format what is
+ * left and wait until every block is written. */
+static int pipe_fill(dump_pipe *p, pw_merge *m, pipe_worker *w, pw_error *err)
 {
     size_t cur = 0;
     const pw_record *rec;
     int ok = 1;
-    while (ok && pw_merge_next(m, &rec, err) == PW_OK)
-        ok = pipe_put(p, &cur, rec);
+    while (ok && pw_merge_next(m, &rec, err) == PW_OK) {
+        int put = pipe_put_snapshot(p, &cur, rec, w);
+        ok = put > 0 || (put == 0 && pipe_put_values(p, &cur, rec, w));
+    }
     if (ok && p->blocks[cur].len)
         pipe_hand_over(p, cur);
     pthread_mutex_lock(&p->mu);
     p->finished = 1;
-    pthread_cond_signal(&p->cv);
+    pthread_cond_broadcast(&p->cv);
+    while (!p->failed && p->written < p->filled)
+        if (!pipe_work(p, w))
+            pthread_cond_wait(&p->cv, &p->mu);
     pthread_mutex_unlock(&p->mu);
     return ok;
 }
 
+static int worker_init(pipe_worker *w, const pw_dataset *ds)
+{
+    pw_arena_init(&w->scratch, 16 * 1024);
+    w->values = malloc((ds->max_fields ? ds->max_fields : 1) * sizeof *w->values);
+    return w->values != NULL;
+}
+
+static void worker_free(pipe_worker *w)
+{
+    free(w->values);
+    pw_arena_free(&w->scratch);
+}
+
 static void pipe_free(dump_pipe *p)
 {
-    for (size_t i = 0; i < PIPE_BLOCKS; i++)
+    for (size_t i = 0; i < PIPE_BLOCKS; i++) {
         free(p->blocks[i].buf);
+        pw_outbuf_free(&p->blocks[i].text);
+    }
     free(p->spill);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
+}
+
+static pw_status pipe_alloc(dump_pipe *p, const pw_dataset *ds, pw_error *err)
+{
+    p->spill = malloc((ds->max_fields ? ds->max_fields : 1) * sizeof *p->spill);
+    if (!p->spill)
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < PIPE_BLOCKS; i++) {
+        p->blocks[i].buf = malloc(PIPE_BLOCK_BYTES);
+        if (!p->blocks[i].buf)
+            return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+        p->blocks[i].cap = PIPE_BLOCK_BYTES;
+        pw_status s = pw_outbuf_init_memory(&p->blocks[i].text, 2 * PIPE_BLOCK_BYTES, err);
+        if (s != PW_OK)
+            return s;
+    }
+    return PW_OK;
 }
 
 pw_status pw_dump_pipelined(pw_dataset *ds, pw_dump *d, pw_error *err)
@@ -254,35 +381,28 @@ pw_status pw_dump_pipelined(pw_dataset *ds, pw_dump *d, pw_error *err)
     dump_pipe p = {.d = d};
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
-    p.spill = malloc((ds->max_fields ? ds->max_fields : 1) * sizeof *p.spill);
-    if (!p.spill) {
-        pipe_free(&p);
-        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-    }
-    for (size_t i = 0; i < PIPE_BLOCKS; i++) {
-        p.blocks[i].buf = malloc(PIPE_BLOCK_BYTES);
-        if (!p.blocks[i].buf) {
-            pipe_free(&p);
-            return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-        }
-        p.blocks[i].cap = PIPE_BLOCK_BYTES;
-    }
-    pw_merge *m;
-    pw_status s = pw_merge_open(ds, &m, err);
+    pipe_worker self = {0}, other = {0};
+    pw_status s = pipe_alloc(&p, ds, err);
+    if (s == PW_OK && (!worker_init(&self, ds) || !worker_init(&other, ds)))
+        s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    pw_merge *m = NULL;
+    if (s == PW_OK)
+        s = pw_merge_open(ds, &m, err);
     pthread_t th;
-    if (s == PW_OK && pthread_create(&th, NULL, pipe_formatter, &p) != 0) {
-        pw_merge_close(m);
+    void *args[2] = {&p, &other};
+    if (s == PW_OK && pthread_create(&th, NULL, pipe_formatter, args) != 0)
         s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "cannot start a thread");
-    }
-    if (s == PW_OK) {
-        int ok = pipe_fill(&p, m, err);
+    else if (s == PW_OK) {
+        int ok = pipe_fill(&p, m, &self, err);
         pthread_join(th, NULL);
-        pw_merge_close(m);
         if (d->out.failed)
             s = pw_fail(err, PW_E_IO, "<output>", PW_NO_OFFSET, "write failed");
-        else if (!ok)
+        else if (!ok || p.nomem)
             s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     }
+    pw_merge_close(m);
+    worker_free(&self);
+    worker_free(&other);
     pipe_free(&p);
     return s;
 }
