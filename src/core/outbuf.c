@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/bytes.h"
 #include "core/error.h"
 #include "core/digits.h"
 #include "core/f64_text.h"
@@ -146,13 +147,16 @@ void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width)
     pw_outbuf_reserve(o, w);
     if (o->cap - o->len < w)
         return; /* a memory buffer that could not grow: already failed */
-    memset(o->buf + o->len, ' ', w - n);
-    o->len += w;
+    for (size_t i = n; i < w; i++) /* padding: usually none, so no memset call */
+        o->buf[o->len++] = ' ';
+    o->len += n;
     u64_digits(v, o->buf + o->len);
 }
 
 /* Text of n / 10^9 (n < 10^15) at p: the whole part, then the nine
- * decimals with trailing zeros dropped; returns its length. */
+ * decimals with trailing zeros dropped; returns its length.  The last
+ * nonzero decimal is found in one step: the highest byte of the last
+ * eight digits that differs from '0'. */
 static size_t nano_text(char *p, uint64_t n)
 {
     uint32_t whole = (uint32_t)(n / 1000000000u);
@@ -165,9 +169,9 @@ static size_t nano_text(char *p, uint64_t n)
     d[0] = '.';
     d[1] = (char)('0' + frac / 100000000u);
     u32_digits8(frac % 100000000u, d + 10);
-    size_t k = 10;
-    while (d[k - 1] == '0')
-        k--;
+    /* byte i = digit i (any host order); '0' bytes become zero */
+    uint64_t last8 = pw_le64((const uint8_t *)d + 2) ^ 0x3030303030303030u;
+    size_t k = last8 ? 2 + (size_t)(63 - __builtin_clzll(last8)) / 8 + 1 : 2;
     return len + k;
 }
 

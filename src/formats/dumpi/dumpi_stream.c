@@ -167,6 +167,16 @@ static pw_status dumpi_cursor_next(pw_cursor *c, pw_error *err)
 
 /* ---- decoding ---------------------------------------------------------- */
 
+/* What decoding a call reads: the parsed record, its bytes and its times
+ * (from the cursor's stream, or from a snapshot of them). */
+typedef struct dumpi_call {
+    const dumpi_rec *rec;
+    const uint8_t *p;
+    const uint64_t (*sec)[2];
+    const uint32_t (*nsec)[2];
+    const dumpi_rank *rank;
+} dumpi_call;
+
 static pw_value *alloc_values(pw_arena *a, size_t n)
 {
     return pw_arena_alloc(a, (n ? n : 1) * sizeof(pw_value));
@@ -188,7 +198,7 @@ static void set_seconds(pw_value *x, uint64_t sec, uint32_t ns)
     }
 }
 
-static void set_times(pw_value *x, const dumpi_stream *s, int which, pw_arena *a)
+static void set_times(pw_value *x, const dumpi_call *s, int which, pw_arena *a)
 {
     pw_value *it = alloc_values(a, 2);
     if (!it)
@@ -198,10 +208,10 @@ static void set_times(pw_value *x, const dumpi_stream *s, int which, pw_arena *a
     pw_set_items(x, it, 2, NULL);
 }
 
-static void set_perf(pw_value *x, const dumpi_stream *s, pw_arena *a)
+static void set_perf(pw_value *x, const dumpi_call *s, pw_arena *a)
 {
-    const uint8_t *p = s->p + s->rec.perf_off + 1;
-    size_t n = s->rec.n_perf;
+    const uint8_t *p = s->p + s->rec->perf_off + 1;
+    size_t n = s->rec->n_perf;
     pw_value *items = alloc_values(a, n);
     pw_value *pairs = alloc_values(a, 2 * n);
     if (!items || !pairs)
@@ -285,15 +295,15 @@ static void set_nested(pw_value *x, const uint8_t *p, int enc, pw_arena *a)
     pw_set_items(x, items, rows, NULL);
 }
 
-static void set_arg(pw_value *x, const dumpi_stream *s, int i, pw_arena *a)
+static void set_arg(pw_value *x, const dumpi_call *s, int i, pw_arena *a)
 {
-    const dumpi_arg *arg = &dumpi_functions[s->rec.label].args[i];
-    const uint8_t *p = s->p + s->rec.arg_off[i];
+    const dumpi_arg *arg = &dumpi_functions[s->rec->label].args[i];
+    const uint8_t *p = s->p + s->rec->arg_off[i];
     switch (arg->enc) {
     case DUMPI_ENC_I32:
     case DUMPI_ENC_I64:
     case DUMPI_ENC_U16:
-    case DUMPI_ENC_U8: pw_set_i64(x, dumpi_arg_int(&s->rec, s->p, i)); break;
+    case DUMPI_ENC_U8: pw_set_i64(x, dumpi_arg_int(s->rec, s->p, i)); break;
     case DUMPI_ENC_I32_ARR: set_array(x, &p, 4, a); break;
     case DUMPI_ENC_U16_ARR: set_array(x, &p, 2, a); break;
     case DUMPI_ENC_U8_ARR: set_array(x, &p, 1, a); break;
@@ -304,22 +314,60 @@ static void set_arg(pw_value *x, const dumpi_stream *s, int i, pw_arena *a)
     }
 }
 
-static void dumpi_cursor_decode(pw_cursor *c, pw_value *values)
+static void decode_call(const dumpi_call *s, pw_arena *a, pw_value *values)
 {
-    const dumpi_stream *s = c->impl;
-    const dumpi_rec *rec = &s->rec;
+    const dumpi_rec *rec = s->rec;
     if (rec->mask & DUMPI_MASK_THREAD)
         pw_set_i64(&values[0], rec->thread);
     if (rec->mask & DUMPI_MASK_WALL)
-        set_times(&values[1], s, 1, &c->scratch);
+        set_times(&values[1], s, 1, a);
     if (rec->mask & DUMPI_MASK_CPU)
-        set_times(&values[2], s, 0, &c->scratch);
+        set_times(&values[2], s, 0, a);
     if (rec->mask & DUMPI_MASK_PERF)
-        set_perf(&values[3], s, &c->scratch);
+        set_perf(&values[3], s, a);
     const dumpi_function *fn = &dumpi_functions[rec->label];
     for (int i = 0; i < fn->n_args; i++)
         if (rec->arg_off[i] != UINT32_MAX)
-            set_arg(&values[DUMPI_PREFIX_FIELDS + i], s, i, &c->scratch);
+            set_arg(&values[DUMPI_PREFIX_FIELDS + i], s, i, a);
+}
+
+static void dumpi_cursor_decode(pw_cursor *c, pw_value *values)
+{
+    const dumpi_stream *s = c->impl;
+    dumpi_call call = {&s->rec, s->p, s->sec, s->nsec, s->rank};
+    decode_call(&call, &c->scratch, values);
+}
+
+/* A snapshot: this, then the record's bytes. */
+typedef struct dumpi_snapshot {
+    dumpi_rec rec;
+    uint64_t sec[2][2];
+    uint32_t nsec[2][2];
+    const dumpi_rank *rank;
+} dumpi_snapshot;
+
+static size_t dumpi_cursor_snapshot(const pw_cursor *c, void *dst, size_t cap)
+{
+    const dumpi_stream *s = c->impl;
+    size_t n = sizeof(dumpi_snapshot) + s->rec.size;
+    if (n <= cap) {
+        dumpi_snapshot *snap = dst;
+        snap->rec = s->rec;
+        memcpy(snap->sec, s->sec, sizeof snap->sec);
+        memcpy(snap->nsec, s->nsec, sizeof snap->nsec);
+        snap->rank = s->rank;
+        memcpy(snap + 1, s->p, s->rec.size);
+    }
+    return n;
+}
+
+static void dumpi_cursor_decode_snapshot(const pw_dataset *ds, const pw_record *rec, const void *data,
+                                         size_t n, pw_arena *scratch, pw_value *values)
+{
+    (void)ds, (void)rec, (void)n;
+    const dumpi_snapshot *snap = data;
+    dumpi_call call = {&snap->rec, (const uint8_t *)(snap + 1), snap->sec, snap->nsec, snap->rank};
+    decode_call(&call, scratch, values);
 }
 
 static void dumpi_cursor_close(pw_cursor *c)
@@ -335,6 +383,8 @@ static const pw_cursor_ops dumpi_cursor_ops = {
     .next = dumpi_cursor_next,
     .decode = dumpi_cursor_decode,
     .close = dumpi_cursor_close,
+    .snapshot = dumpi_cursor_snapshot,
+    .decode_snapshot = dumpi_cursor_decode_snapshot,
 };
 
 pw_status dumpi_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)

@@ -163,6 +163,10 @@ static pw_status ovni_stream_next(pw_cursor *c, pw_error *err)
     s->mcv_key = mcv;
     int32_t schema = ovni_schema_of(s->od, p + 1);
     c->rec.schema = (uint32_t)schema;
+    /* A known MCV's schema (any but the catch-all) is named by it: hand
+     * out that name, which lives as long as the dataset (writers then need
+     * not copy nor measure it). */
+    c->rec.type = schema != s->od->unknown_schema ? c->ds->schemas[schema]->name : s->mcv;
     c->rec.kind = (pw_record_kind)s->od->kinds[schema];
     c->rec.t = (int64_t)clock;
     c->rec.offset = s->off;

@@ -4,6 +4,37 @@
 
 #include "sinks/dump/dump.h"
 
+/* A copy of text[0..len) followed by PW_NAME_PAD readable bytes, so that
+ * pw_dump_put_text can move it with one fixed-size copy. */
+static char *padded_copy(const char *text, size_t len)
+{
+    char *p = calloc(1, len + PW_NAME_PAD);
+    if (p)
+        memcpy(p, text, len);
+    return p;
+}
+
+/* The text a style writes for a string: quoted and escaped for JSON Lines,
+ * plain for text; padded (see padded_copy).  NULL when out of memory. */
+static char *style_text(const pw_dump *d, const char *s, size_t *len)
+{
+    pw_outbuf o;
+    pw_error err;
+    if (pw_outbuf_init_memory(&o, 64, &err) != PW_OK)
+        return NULL;
+    if (d->style == PW_DUMP_JSONL) {
+        pw_out_char(&o, '"');
+        pw_out_json_escaped(&o, s, strlen(s));
+        pw_out_char(&o, '"');
+    } else {
+        pw_out_str(&o, s);
+    }
+    char *text = o.failed ? NULL : padded_copy(o.buf, o.len);
+    *len = o.len;
+    pw_outbuf_free(&o);
+    return text;
+}
+
 /* Renders every location path once, as the style writes it. */
 static pw_status dump_prepare_locations(pw_dump *d, pw_error *err)
 {
@@ -12,47 +43,28 @@ static pw_status dump_prepare_locations(pw_dump *d, pw_error *err)
     d->loc_len = calloc(n ? n : 1, sizeof *d->loc_len);
     if (!d->loc_text || !d->loc_len)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
-        if (!f)
+    for (size_t i = 0; i < n; i++)
+        if (!(d->loc_text[i] = style_text(d, d->ds->locs[i].path, &d->loc_len[i])))
             return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-        pw_outbuf o;
-        if (pw_outbuf_init(&o, f, err) != PW_OK) {
-            fclose(f);
-            free(text);
-            return PW_E_NOMEM;
-        }
-        const char *path = d->ds->locs[i].path;
-        if (d->style == PW_DUMP_JSONL) {
-            pw_out_char(&o, '"');
-            pw_out_json_escaped(&o, path, strlen(path));
-            pw_out_char(&o, '"');
-        } else {
-            pw_out_str(&o, path);
-        }
-        pw_status s = pw_outbuf_flush(&o, err);
-        pw_outbuf_free(&o);
-        fclose(f);
-        d->loc_text[i] = text;
-        d->loc_len[i] = len;
-        if (s != PW_OK)
-            return s;
-    }
     return PW_OK;
 }
 
 /* Builds names[s][i] for every schema known now: all field texts of a
- * schema in one block, each padded to PW_NAME_PAD readable bytes. */
+ * schema in one block, each padded to PW_NAME_PAD readable bytes; and the
+ * schema's name as the style writes a record's type. */
 static pw_status dump_prepare_names(pw_dump *d, pw_error *err)
 {
     size_t n = d->ds->n_schemas;
     d->names = calloc(n ? n : 1, sizeof *d->names);
-    if (!d->names)
+    d->types = calloc(n ? n : 1, sizeof *d->types);
+    if (!d->names || !d->types)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     for (size_t s = 0; s < n; s++) {
         const pw_schema *sc = d->ds->schemas[s];
+        char *type = style_text(d, sc->name, &d->types[s].len);
+        if (!type)
+            return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+        d->types[s].text = type;
         size_t bytes = sc->n_fields * sizeof(pw_dump_name) + PW_NAME_PAD;
         for (size_t i = 0; i < sc->n_fields; i++)
             bytes += strlen(sc->fields[i].name) + 4;
@@ -84,7 +96,10 @@ static void dump_free(pw_dump *d)
 {
     for (size_t s = 0; d->names && s < d->n_named; s++)
         free(d->names[s]);
+    for (size_t s = 0; d->types && s < d->ds->n_schemas; s++)
+        free((char *)d->types[s].text);
     free(d->names);
+    free(d->types);
     for (size_t i = 0; d->loc_text && i < d->ds->n_locs; i++)
         free(d->loc_text[i]);
     free(d->loc_text);

@@ -4,22 +4,36 @@
 #include "core/outbuf.h"
 #include "model/dataset.h"
 
-/* A field's name as written before its value, padded so that it can be
- * copied with a fixed-size move (PW_NAME_PAD bytes are always readable). */
-#define PW_NAME_PAD 32
+/* A piece of text prepared once (a field's name as written before its
+ * value, a type, a location), padded so that it can be copied with a
+ * fixed-size move: PW_NAME_PAD bytes from text are always readable. */
+#define PW_NAME_PAD 64
 typedef struct pw_dump_name {
     const char *text;
     size_t len;
 } pw_dump_name;
+
+/* Appends a prepared text: one fixed move when it is short enough. */
+static inline void pw_dump_put_text(pw_outbuf *o, const char *text, size_t len)
+{
+    if (len <= PW_NAME_PAD && o->cap - o->len >= PW_NAME_PAD) {
+        memcpy(o->buf + o->len, text, PW_NAME_PAD);
+        o->len += len;
+    } else {
+        pw_out_mem(o, text, len);
+    }
+}
 
 struct pw_dump {
     pw_dataset *ds;
     pw_outbuf out;
     pw_dump_style style;
     /* Per location, its path as it is written: quoted and escaped for JSON
-     * Lines, plain for text (formatted once, copied per record). */
+     * Lines, plain for text (formatted once, padded, copied per record). */
     char **loc_text;
     size_t *loc_len;
+    /* Per schema, its name as the style writes a type (padded). */
+    pw_dump_name *types;
     /* Per schema, per field, the text written before its value, as the
      * style writes it (" name=" or ",\"name\":"), built once at open:
      * names[s][i] for schemas s < n_named (later schemas go the slow way). */
@@ -53,12 +67,7 @@ static inline void pw_dump_put_name(const pw_dump *d, pw_outbuf *o, const pw_sch
 {
     if (sc->index < d->n_named) {
         const pw_dump_name *n = &d->names[sc->index][i];
-        if (n->len <= PW_NAME_PAD && o->cap - o->len >= PW_NAME_PAD) {
-            memcpy(o->buf + o->len, n->text, PW_NAME_PAD); /* one fixed move */
-            o->len += n->len;
-        } else {
-            pw_out_mem(o, n->text, n->len);
-        }
+        pw_dump_put_text(o, n->text, n->len);
         return;
     }
     const char *name = sc->fields[i].name;
@@ -71,6 +80,18 @@ static inline void pw_dump_put_name(const pw_dump *d, pw_outbuf *o, const pw_sch
         pw_out_str(o, name);
         pw_out_char(o, '=');
     }
+}
+/* Writes the record's location path as the style writes it. */
+static inline void pw_dump_put_location(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
+{
+    pw_dump_put_text(o, d->loc_text[rec->location], d->loc_len[rec->location]);
+}
+/* Whether the record's type is its schema's name, prepared at open (else
+ * the writer formats rec->type itself). */
+static inline const pw_dump_name *pw_dump_schema_type(const pw_dump *d, const pw_record *rec,
+                                                      const pw_schema *sc)
+{
+    return rec->type == sc->name && sc->index < d->n_named ? &d->types[sc->index] : NULL;
 }
 /* A field value as JSON (null when absent; also used by the Chrome writer). */
 void pw_jsonl_value(pw_outbuf *o, const pw_value *v);

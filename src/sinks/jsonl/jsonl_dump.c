@@ -62,7 +62,7 @@ void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
                           const pw_schema *sc, const pw_value *vals)
 {
     pw_out_mem(o, "{\"loc\":", 7);
-    pw_out_mem(o, d->loc_text[rec->location], d->loc_len[rec->location]);
+    pw_dump_put_location(d, o, rec);
     if (rec->clock == PW_CLOCK_NS) {
         pw_out_mem(o, ",\"t\":", 5);
         pw_out_i64(o, rec->t);
@@ -71,7 +71,11 @@ void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
         pw_out_f64(o, rec->vt);
     }
     pw_out_mem(o, ",\"type\":", 8);
-    jsonl_string(o, rec->type, strlen(rec->type));
+    const pw_dump_name *type = pw_dump_schema_type(d, rec, sc);
+    if (type)
+        pw_dump_put_text(o, type->text, type->len);
+    else
+        jsonl_string(o, rec->type, strlen(rec->type));
     for (size_t i = 0; i < sc->n_fields; i++) {
         if (!vals[i].present)
             continue;

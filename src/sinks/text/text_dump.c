@@ -69,9 +69,13 @@ void pw_dump_text_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
     else
         pw_out_char(o, '-');
     pw_out_mem(o, "  ", 2);
-    pw_out_mem(o, d->loc_text[rec->location], d->loc_len[rec->location]);
+    pw_dump_put_location(d, o, rec);
     pw_out_mem(o, "  ", 2);
-    pw_out_str(o, rec->type);
+    const pw_dump_name *type = pw_dump_schema_type(d, rec, sc);
+    if (type)
+        pw_dump_put_text(o, type->text, type->len);
+    else
+        pw_out_str(o, rec->type);
     for (size_t i = 0; i < sc->n_fields; i++) {
         if (!vals[i].present)
             continue;
