@@ -17,6 +17,7 @@ void pw_arena_init(pw_arena *a, size_t chunk_size)
 {
     a->head = a->first = NULL;
     a->chunk_size = chunk_size ? chunk_size : 64 * 1024;
+    a->dirty = 0;
 }
 
 void pw_arena_free(pw_arena *a)
@@ -30,11 +31,12 @@ void pw_arena_free(pw_arena *a)
     a->head = a->first = NULL;
 }
 
-void pw_arena_reset(pw_arena *a)
+void pw_arena_reset_chunks(pw_arena *a)
 {
     for (pw_arena_chunk *c = a->first; c; c = c->next)
         c->used = 0;
     a->head = a->first;
+    a->dirty = 0;
 }
 
 /* Appends a chunk that can hold `size` bytes after the current head. */
@@ -77,6 +79,7 @@ void *pw_arena_alloc(pw_arena *a, size_t size)
             return NULL;
     }
     a->head = c;
+    a->dirty = 1;
     void *p = c->data + c->used;
     c->used += size;
     return p;

@@ -100,10 +100,11 @@ size_t pw_record_snapshot(const pw_record *rec, void *dst, size_t cap)
     return c->ops->snapshot ? c->ops->snapshot(c, dst, cap) : 0;
 }
 
-void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw_record *rec,
-                        const void *snap, size_t n, pw_arena *scratch, pw_value *values)
+void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw_schema *sc,
+                        const pw_record *rec, const void *snap, size_t n, pw_arena *scratch,
+                        pw_value *values)
 {
-    values_blank(ds->schemas[rec->schema], values);
+    values_blank(sc, values);
     pw_arena_reset(scratch);
     ops->decode_snapshot(ds, rec, snap, n, scratch, values);
 }

@@ -138,8 +138,9 @@ void pw_record_decode_into(const pw_record *rec, pw_value *values);
 size_t pw_record_snapshot(const pw_record *rec, void *dst, size_t cap);
 /* Decodes a snapshot taken of a record of schema sc by a cursor with ops
  * `ops` into values[0 .. sc->n_fields), resetting scratch first. */
-void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw_record *rec,
-                        const void *snap, size_t n, pw_arena *scratch, pw_value *values);
+void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw_schema *sc,
+                        const pw_record *rec, const void *snap, size_t n, pw_arena *scratch,
+                        pw_value *values);
 
 /* pw_cursor_open with a chosen window size (the merge opens many cursors
  * at once and gives each a smaller window). */

@@ -143,7 +143,7 @@ static void pipe_format_block(const dump_pipe *p, pipe_block *b, pipe_worker *w)
         rec.vt = r->vt;
         const pw_value *vals = (const pw_value *)(const void *)body;
         if (r->snap) {
-            pw_snapshot_decode(ds, r->ops, &rec, body, r->snap, &w->scratch, w->values);
+            pw_snapshot_decode(ds, r->ops, r->sc, &rec, body, r->snap, &w->scratch, w->values);
             vals = w->values;
         }
         pw_dump_format_values(p->d, &b->text, &rec, r->sc, vals);
