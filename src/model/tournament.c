@@ -3,16 +3,17 @@
 
 #include <stdlib.h>
 
-/* Sorts after every real key (whose vt is never all ones: that is a NaN,
- * and NaN is stored as +inf). */
+/* Sorts after every real key: a real key with the largest t has a ns
+ * time, so vt 0, and no location is numbered UINT32_MAX. */
 static pw_sort_key done_key(size_t i)
 {
-    return (pw_sort_key){UINT64_MAX, UINT64_MAX, ((uint64_t)UINT32_MAX << 32) | i};
+    return (pw_sort_key){UINT64_MAX, PW_ORDER_VT_ZERO, ((uint64_t)UINT32_MAX << 32) | i};
 }
 
 int pw_tournament_init(pw_tournament *t, size_t n)
 {
     t->k = 1;
+    t->vt_used = 0;
     while (t->k < n)
         t->k *= 2;
     t->t = calloc(t->k, sizeof *t->t);
@@ -42,6 +43,7 @@ void pw_tournament_set(pw_tournament *t, size_t i, pw_sort_key key)
 {
     key.loc = (key.loc & ~(uint64_t)UINT32_MAX) | i;
     t->leaf[i] = key;
+    t->vt_used |= key.vt != PW_ORDER_VT_ZERO;
 }
 
 void pw_tournament_set_done(pw_tournament *t, size_t i)

@@ -51,11 +51,15 @@ static inline double pw_f64_of_order(uint64_t o)
     return v;
 }
 
+/* The order of virtual time 0.0: every key of a dataset whose records
+ * have ns times (or none) has it. */
+#define PW_ORDER_VT_ZERO ((uint64_t)1 << 63)
+
 static inline pw_sort_key pw_sort_key_of(const pw_record *r)
 {
     pw_sort_key k;
     k.t = pw_order_of_i64(r->clock == PW_CLOCK_NS ? r->t : 0);
-    k.vt = r->clock == PW_CLOCK_VIRTUAL ? pw_order_of_f64(r->vt) : (uint64_t)1 << 63; /* 0.0 */
+    k.vt = r->clock == PW_CLOCK_VIRTUAL ? pw_order_of_f64(r->vt) : PW_ORDER_VT_ZERO;
     k.loc = (uint64_t)r->location << 32;
     return k;
 }
@@ -74,6 +78,7 @@ static inline int pw_sort_key_before(const pw_sort_key *a, const pw_sort_key *b)
  * three arrays so that they load into three plain registers. */
 typedef struct pw_tournament {
     size_t k;          /* leaves: a power of two */
+    int vt_used;       /* a key with a virtual time other than 0 was given */
     uint64_t *t, *vt, *loc; /* per node: [1..k-1] losers, [0] the winner */
     pw_sort_key *leaf; /* per leaf: the key given before pw_tournament_build */
 } pw_tournament;
@@ -90,20 +95,38 @@ int pw_tournament_build(pw_tournament *t);
  * path.  Which sequence wins a match is as good as random when sequences
  * interleave, so the outcome selects values through a mask instead of
  * steering a branch that would mispredict at half the levels.  The key
- * travels up in three registers (inline, so it is never spilled to
- * memory on the way in); vt and loc compare as one 128-bit number. */
+ * travels up in registers (inline, so it is never spilled to memory on
+ * the way in).  While no key has had a virtual time, every node's vt is
+ * the same and the match compares (t, loc) alone, as one 128-bit number:
+ * the shortest chain per level. */
 static inline void pw_tournament_replay(pw_tournament *t, uint64_t key_t, uint64_t key_vt,
                                         uint64_t key_loc)
 {
     typedef unsigned __int128 u128;
     uint64_t leaf = (uint32_t)t->loc[0];
     uint64_t ct = key_t, cvt = key_vt, cloc = (key_loc & ~(uint64_t)UINT32_MAX) | leaf;
-    for (size_t n = (leaf + t->k) / 2; n > 0; n /= 2) {
+    size_t first = (leaf + t->k) / 2;
+    t->vt_used |= cvt != PW_ORDER_VT_ZERO;
+    if (!t->vt_used) {
+        for (size_t n = first; n > 0; n /= 2) {
+            uint64_t ot = t->t[n], oloc = t->loc[n];
+            uint64_t m = 0 - (uint64_t)(((u128)ot << 64 | oloc) < ((u128)ct << 64 | cloc));
+            uint64_t dt = (ot ^ ct) & m, dloc = (oloc ^ cloc) & m;
+            t->t[n] = ot ^ dt; /* the loser stays: the other side when it won */
+            t->loc[n] = oloc ^ dloc;
+            ct ^= dt;
+            cloc ^= dloc;
+        }
+        t->t[0] = ct;
+        t->loc[0] = cloc;
+        return;
+    }
+    for (size_t n = first; n > 0; n /= 2) {
         uint64_t ot = t->t[n], ovt = t->vt[n], oloc = t->loc[n];
         u128 olow = (u128)ovt << 64 | oloc, clow = (u128)cvt << 64 | cloc;
         uint64_t m = 0 - (uint64_t)((ot < ct) | ((ot == ct) & (olow < clow)));
         uint64_t dt = (ot ^ ct) & m, dvt = (ovt ^ cvt) & m, dloc = (oloc ^ cloc) & m;
-        t->t[n] = ot ^ dt; /* the loser stays: the other side when it won */
+        t->t[n] = ot ^ dt;
         t->vt[n] = ovt ^ dvt;
         t->loc[n] = oloc ^ dloc;
         ct ^= dt;
@@ -120,7 +143,7 @@ void pw_tournament_retire(pw_tournament *t);
 /* The winning leaf, or -1 when every leaf is done. */
 static inline long pw_tournament_winner(const pw_tournament *t)
 {
-    if ((t->t[0] & t->vt[0]) == UINT64_MAX)
+    if (t->t[0] == UINT64_MAX && t->loc[0] >> 32 == UINT32_MAX)
         return -1;
     return (long)(uint32_t)t->loc[0];
 }
