@@ -183,7 +183,11 @@ typedef enum pw_type {
     PW_T_STR,     /* text; not NUL-terminated: use v.s.n */
     PW_T_BYTES,   /* raw bytes, printed as ovnidump does: ":hh:hh..." */
     PW_T_LIST,    /* v.list.items[0 .. v.list.n) */
-    PW_T_OBJECT   /* v.list.items named by v.list.fields */
+    PW_T_OBJECT,  /* v.list.items named by v.list.fields */
+    /* An exact decimal, v.dec.units * 10^-v.dec.scale (0 <= scale <= 18):
+     * times a format stores as whole seconds and nanoseconds (DUMPI).
+     * Written as the double nearest to it would be (pw_value_number). */
+    PW_T_DECIMAL
 } pw_type;
 
 typedef struct pw_field {
@@ -244,8 +248,13 @@ typedef struct pw_value {
             size_t n;
             const pw_field *fields; /* OBJECT only: names of items */
         } list;
+        struct { int64_t units; int scale; } dec;
     } v;
 } pw_value;
+
+/* A number value (BOOL, I64, U64, F64, DECIMAL) as a double: a DECIMAL
+ * becomes the double nearest to it.  NaN for the other types. */
+double pw_value_number(const pw_value *v);
 
 typedef struct pw_cursor pw_cursor;
 

@@ -41,7 +41,8 @@ static int64_t int_or_sum(const pw_value *v)
     switch (v->type) {
     case PW_T_I64: return v->v.i;
     case PW_T_U64: return (int64_t)v->v.u;
-    case PW_T_F64: return pw_tl_int64(v->v.f);
+    case PW_T_F64:
+    case PW_T_DECIMAL: return pw_tl_int64(pw_value_number(v));
     case PW_T_LIST: {
         uint64_t sum = 0; /* wraps on absurd counts rather than overflow */
         for (size_t i = 0; i < v->v.list.n; i++)

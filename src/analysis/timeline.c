@@ -230,7 +230,8 @@ static int value_numeric(const pw_value *v, double *out)
     case PW_T_BOOL: *out = v->v.b; return 1;
     case PW_T_I64: *out = (double)v->v.i; return 1;
     case PW_T_U64: *out = (double)v->v.u; return 1;
-    case PW_T_F64: *out = v->v.f; return 1;
+    case PW_T_F64:
+    case PW_T_DECIMAL: *out = pw_value_number(v); return 1;
     default: return 0;
     }
 }

@@ -27,7 +27,8 @@ static int64_t value_int(const pw_value *v)
     case PW_T_BOOL: return v->v.b;
     case PW_T_I64: return v->v.i;
     case PW_T_U64: return (int64_t)v->v.u;
-    case PW_T_F64: return pw_tl_int64(v->v.f);
+    case PW_T_F64:
+    case PW_T_DECIMAL: return pw_tl_int64(pw_value_number(v));
     default: return 0;
     }
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/bytes.h"
+#include "core/decimal.h"
 #include "core/error.h"
 #include "core/digits.h"
 #include "core/f64_text.h"
@@ -197,6 +198,14 @@ static size_t nano_exp_text(char *p, uint64_t n)
     return (size_t)(o + 4 - p);
 }
 
+/* -n / 10^9 or n / 10^9 (0 < n < 10^15) as %.15g prints it. */
+static size_t signed_nano_text(char *p, uint64_t n, int negative)
+{
+    p[0] = '-';
+    size_t neg = negative != 0;
+    return neg + (n >= 100000 ? nano_text(p + neg, n) : nano_exp_text(p + neg, n));
+}
+
 /* Fast path for whole nanoseconds in seconds, |v| in [1e-9, 1e6) (DUMPI
  * times, S.NNNNNNNNN): their decimal has at most 15 significant digits, so
  * it is the text %.15g gives and the shortest that reads back, provided v
@@ -219,9 +228,7 @@ static size_t f64_nano_text(char *p, double v)
     unsigned __int128 want = (unsigned __int128)m * 1000000000u, got = (unsigned __int128)n << e;
     if ((want > got ? want - got : got - want) >= 500000000u || n >= 1000000000000000u)
         return 0;
-    p[0] = '-';
-    size_t neg = v < 0;
-    return neg + (n >= 100000 ? nano_text(p + neg, n) : nano_exp_text(p + neg, n));
+    return signed_nano_text(p, n, v < 0);
 }
 
 /* The text of v into p (PW_F64_TEXT_MAX bytes), or 0 when only the exact
@@ -274,6 +281,22 @@ void pw_out_f64(pw_outbuf *o, double v)
             break;
     }
     pw_out_str(o, tmp);
+}
+
+/* Nanosecond decimals below 10^15 units are written straight from the
+ * integer, exactly as pw_out_f64 writes the nearest double (see
+ * f64_nano_text: at most 15 significant digits); others go through it. */
+void pw_out_decimal(pw_outbuf *o, int64_t units, int scale)
+{
+    uint64_t n = units < 0 ? (uint64_t)0 - (uint64_t)units : (uint64_t)units;
+    if (scale == 9 && n > 0 && n < 1000000000000000u) {
+        pw_outbuf_reserve(o, PW_F64_TEXT_MAX);
+        if (o->cap - o->len >= PW_F64_TEXT_MAX) {
+            o->len += signed_nano_text(o->buf + o->len, n, units < 0);
+            return;
+        }
+    }
+    pw_out_f64(o, pw_decimal_f64(units, scale));
 }
 
 void pw_out_hex_colons(pw_outbuf *o, const uint8_t *p, size_t n)

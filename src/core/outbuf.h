@@ -63,6 +63,9 @@ void pw_out_u64(pw_outbuf *o, uint64_t v);
 void pw_out_i64(pw_outbuf *o, int64_t v);
 /* Shortest text that reads back as the same double; "nan"/"inf" as C does. */
 void pw_out_f64(pw_outbuf *o, double v);
+/* The exact decimal units * 10^-scale, as pw_out_f64 writes the double
+ * nearest to it (the same bytes; without the conversion when it can). */
+void pw_out_decimal(pw_outbuf *o, int64_t units, int scale);
 /* Unsigned value right-aligned in `width` columns (like %*llu). */
 void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width);
 /* Bytes as ":hh:hh...", lower-case hex, the way ovnidump -x prints payloads. */

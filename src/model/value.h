@@ -30,6 +30,14 @@ static inline void pw_set_f64(pw_value *v, double f)
     v->v.f = f;
 }
 
+static inline void pw_set_decimal(pw_value *v, int64_t units, int scale)
+{
+    v->type = PW_T_DECIMAL;
+    v->present = 1;
+    v->v.dec.units = units;
+    v->v.dec.scale = scale;
+}
+
 static inline void pw_set_str(pw_value *v, const char *p, size_t n)
 {
     v->type = PW_T_STR;

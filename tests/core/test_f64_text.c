@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decimal.h"
 #include "core/digits.h"
 #include "core/f64_text.h"
 #include "core/outbuf.h"
@@ -182,6 +183,39 @@ static void test_edges(void)
     CHECK_EQ_INT(pw_f64_text(NAN, t), 0);
 }
 
+/* pw_out_decimal writes what pw_out_f64 writes for the nearest double,
+ * and pw_decimal_f64 is that nearest double (strtod of the decimal's text
+ * rounds correctly), for units of every size, both signs, every scale. */
+static void test_decimal(void)
+{
+    pw_outbuf o;
+    pw_error err;
+    CHECK(pw_outbuf_init_memory(&o, 64, &err) == PW_OK);
+    long bad_text = 0, bad_value = 0;
+    for (long i = random_count() / 4; i > 0; i--) {
+        uint64_t r = next_random();
+        int64_t units = (int64_t)(next_random() % pw_pow10_u64[r % 20]);
+        if (r >> 8 & 1)
+            units = -units;
+        int scale = r >> 9 & 3 ? 9 : (int)((r >> 12) % 19);
+        scale = scale > 18 ? 18 : scale;
+        char text[64];
+        snprintf(text, sizeof text, "%llde-%d", (long long)units, scale);
+        double want = strtod(text, NULL);
+        double got = pw_decimal_f64(units, scale);
+        if (memcmp(&want, &got, sizeof want) && bad_value++ < 5)
+            fprintf(stderr, "%s: strtod %a, pw_decimal_f64 %a\n", text, want, got);
+        o.len = 0;
+        pw_out_decimal(&o, units, scale);
+        pw_out_char(&o, 0);
+        if (strcmp(o.buf, out_f64_text(want)) && bad_text++ < 5)
+            fprintf(stderr, "%s: pw_out_decimal %s, pw_out_f64 %s\n", text, o.buf, out_f64_text(want));
+    }
+    CHECK_EQ_INT(bad_value, 0);
+    CHECK_EQ_INT(bad_text, 0);
+    pw_outbuf_free(&o);
+}
+
 /* pw_out_f64 as a whole: its special values and shortcuts around pw_f64_text. */
 static void test_out_f64(void)
 {
@@ -202,4 +236,5 @@ static void test_out_f64(void)
 TEST_MAIN({"all_bit_patterns", test_all_bit_patterns}, {"float32_widened", test_float32_widened},
           {"decimal_like", test_decimal_like}, {"scaled_unit", test_scaled_unit},
           {"nanoseconds", test_nanoseconds},
-          {"subnormals", test_subnormals}, {"edges", test_edges}, {"out_f64", test_out_f64})
+          {"subnormals", test_subnormals}, {"edges", test_edges}, {"out_f64", test_out_f64},
+          {"decimal", test_decimal})

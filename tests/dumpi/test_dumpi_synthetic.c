@@ -89,7 +89,7 @@ static void test_seconds_wrap(void)
         CHECK_EQ_INT(pw_cursor_next(c, &rec, &err), PW_OK);
         CHECK_EQ_INT(rec->t, want_t[i]);
         const pw_value *v = pw_record_fields(rec);
-        CHECK(v[1].present && v[1].v.list.n == 2 && v[1].v.list.items[1].v.f == want_exit[i]);
+        CHECK(v[1].present && v[1].v.list.n == 2 && pw_value_number(&v[1].v.list.items[1]) == want_exit[i]);
     }
     CHECK_EQ_INT(pw_cursor_next(c, &rec, &err), PW_END);
     pw_cursor_close(c);

@@ -182,15 +182,13 @@ static pw_value *alloc_values(pw_arena *a, size_t n)
     return pw_arena_alloc(a, (n ? n : 1) * sizeof(pw_value));
 }
 
-/* Seconds as dumpi2ascii prints them ("S.NNNNNNNNN") as the nearest
- * double, so that the value equals the text exactly.  Below 2^53 ns the
- * integer is exact and one division rounds correctly; beyond (epoch wall
- * clocks of old traces) the text is read back. */
+/* Seconds as dumpi2ascii prints them ("S.NNNNNNNNN"): exactly, as a
+ * decimal of nanoseconds; a whole-second count too large for that (no
+ * real trace) becomes the nearest double of the text. */
 static void set_seconds(pw_value *x, uint64_t sec, uint32_t ns)
 {
-    uint64_t total = sec * 1000000000u + ns;
-    if (sec < (1ull << 53) / 1000000000u && total < (1ull << 53)) {
-        pw_set_f64(x, (double)(int64_t)total / 1e9); /* signed: one conversion instruction */
+    if (sec <= (uint64_t)(INT64_MAX - 999999999) / 1000000000u) {
+        pw_set_decimal(x, (int64_t)(sec * 1000000000u + ns), 9);
     } else {
         char buf[40];
         snprintf(buf, sizeof buf, "%llu.%09u", (unsigned long long)sec, ns);

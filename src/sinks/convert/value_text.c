@@ -53,7 +53,10 @@ static void text_value(pw_text *t, const pw_value *v)
         text_u64(t, v->v.i < 0 ? 0 - (uint64_t)v->v.i : (uint64_t)v->v.i);
         break;
     case PW_T_U64: text_u64(t, v->v.u); break;
-    case PW_T_F64: pw_text_add(t, num, (size_t)snprintf(num, sizeof num, "%.17g", v->v.f)); break;
+    case PW_T_F64:
+    case PW_T_DECIMAL:
+        pw_text_add(t, num, (size_t)snprintf(num, sizeof num, "%.17g", pw_value_number(v)));
+        break;
     case PW_T_STR: pw_text_add(t, v->v.s.p, v->v.s.n); break;
     case PW_T_BYTES:
         for (size_t i = 0; i < v->v.bytes.n; i++) {

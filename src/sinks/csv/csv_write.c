@@ -117,6 +117,7 @@ static void csv_value(csv_writer *w, const pw_value *v)
     case PW_T_I64: pw_out_i64(o, v->v.i); break;
     case PW_T_U64: pw_out_u64(o, v->v.u); break;
     case PW_T_F64: pw_out_f64(o, v->v.f); break;
+    case PW_T_DECIMAL: pw_out_decimal(o, v->v.dec.units, v->v.dec.scale); break;
     case PW_T_STR: csv_cell(o, v->v.s.p, v->v.s.n); break;
     default:
         pw_value_text(&w->text, v);

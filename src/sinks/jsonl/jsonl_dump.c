@@ -47,6 +47,7 @@ void pw_jsonl_value(pw_outbuf *o, const pw_value *v)
         else
             pw_out_f64(o, v->v.f);
         break;
+    case PW_T_DECIMAL: pw_out_decimal(o, v->v.dec.units, v->v.dec.scale); break;
     case PW_T_STR: jsonl_string(o, v->v.s.p, v->v.s.n); break;
     case PW_T_BYTES:
         pw_out_char(o, '"');

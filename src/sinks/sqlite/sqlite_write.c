@@ -56,7 +56,8 @@ static const char *sql_type(pw_type t)
     case PW_T_BOOL:
     case PW_T_I64:
     case PW_T_U64: return " INTEGER";
-    case PW_T_F64: return " REAL";
+    case PW_T_F64:
+    case PW_T_DECIMAL: return " REAL";
     case PW_T_BYTES: return " BLOB";
     default: return " TEXT";
     }
@@ -113,8 +114,8 @@ static void sq_bind(sq_writer *w, sqlite3_stmt *st, int col, const pw_value *v)
         /* beyond SQLite's integers: the exact decimal text */
         /* fall through */
     default:
-        if (v->type == PW_T_F64) {
-            sqlite3_bind_double(st, col, v->v.f);
+        if (v->type == PW_T_F64 || v->type == PW_T_DECIMAL) {
+            sqlite3_bind_double(st, col, pw_value_number(v));
         } else if (v->type == PW_T_STR) {
             sqlite3_bind_text(st, col, v->v.s.p, (int)v->v.s.n, SQLITE_STATIC);
         } else if (v->type == PW_T_BYTES) {

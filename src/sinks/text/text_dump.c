@@ -46,6 +46,7 @@ static void text_value(pw_outbuf *o, const pw_field *f, const pw_value *v)
     }
     case PW_T_U64: pw_out_u64(o, v->v.u); break;
     case PW_T_F64: pw_out_f64(o, v->v.f); break;
+    case PW_T_DECIMAL: pw_out_decimal(o, v->v.dec.units, v->v.dec.scale); break;
     case PW_T_STR:
         pw_out_char(o, '"');
         pw_out_json_escaped(o, v->v.s.p, v->v.s.n);
