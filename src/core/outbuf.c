@@ -299,24 +299,28 @@ void pw_out_decimal(pw_outbuf *o, int64_t units, int scale)
     pw_out_f64(o, pw_decimal_f64(units, scale));
 }
 
+/* ":hh" of every byte value, each in 4 bytes: one load and one store per
+ * byte (the 4th byte is overwritten by the next piece, or lies in the
+ * slack beyond the text). */
+#define HEX_DIGIT(d) ((char)((d) < 10 ? '0' + (d) : 'a' + (d) - 10))
+#define HEX_PIECE(b) {':', HEX_DIGIT((b) >> 4), HEX_DIGIT((b) & 15), 0}
+#define HEX_PIECES4(b) HEX_PIECE(b), HEX_PIECE((b) + 1), HEX_PIECE((b) + 2), HEX_PIECE((b) + 3)
+#define HEX_PIECES16(b) HEX_PIECES4(b), HEX_PIECES4((b) + 4), HEX_PIECES4((b) + 8), HEX_PIECES4((b) + 12)
+#define HEX_PIECES64(b) HEX_PIECES16(b), HEX_PIECES16((b) + 16), HEX_PIECES16((b) + 32), HEX_PIECES16((b) + 48)
+static const char hex_pieces[256][4] = {HEX_PIECES64(0), HEX_PIECES64(64), HEX_PIECES64(128),
+                                        HEX_PIECES64(192)};
+
 void pw_out_hex_colons(pw_outbuf *o, const uint8_t *p, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    pw_outbuf_reserve(o, n * 3);
-    if (o->cap - o->len < n * 3) { /* could not grow: go piecewise */
-        for (size_t i = 0; i < n; i++) {
-            char t[3] = {':', hex[p[i] >> 4], hex[p[i] & 15]};
-            pw_out_mem(o, t, 3);
-        }
+    pw_outbuf_reserve(o, n * 3 + 1);
+    if (o->cap - o->len < n * 3 + 1) { /* could not grow: go piecewise */
+        for (size_t i = 0; i < n; i++)
+            pw_out_mem(o, hex_pieces[p[i]], 3);
         return;
     }
     char *d = o->buf + o->len;
-    for (size_t i = 0; i < n; i++) {
-        d[0] = ':';
-        d[1] = hex[p[i] >> 4];
-        d[2] = hex[p[i] & 15];
-        d += 3;
-    }
+    for (size_t i = 0; i < n; i++, d += 3)
+        memcpy(d, hex_pieces[p[i]], 4);
     o->len += n * 3;
 }
 

@@ -79,6 +79,21 @@ static void put_hex(pw_outbuf *o)
     pw_out_hex_colons(o, b, 0);
 }
 
-static void test_hex(void) { CHECK_STR(render(put_hex), ":00:ab:10"); }
+static void put_hex_all(pw_outbuf *o)
+{
+    uint8_t b[256];
+    for (int i = 0; i < 256; i++)
+        b[i] = (uint8_t)(255 - i);
+    pw_out_hex_colons(o, b, sizeof b);
+}
+
+static void test_hex(void)
+{
+    CHECK_STR(render(put_hex), ":00:ab:10");
+    char want[3 * 256 + 1];
+    for (int i = 0; i < 256; i++)
+        snprintf(want + 3 * i, 4, ":%02x", 255 - i);
+    CHECK_STR(render(put_hex_all), want);
+}
 
 TEST_MAIN(T(test_integers), T(test_floats_round_trip), T(test_json_escaping), T(test_hex))
