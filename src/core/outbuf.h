@@ -16,6 +16,11 @@ typedef struct pw_outbuf {
     size_t len;
     size_t cap;
     int failed; /* a write to `out` failed */
+    /* The high digits (value / 10^8) of the last large number written by
+     * pw_out_u64_width, as text: successive times share them. */
+    uint64_t hi_value;
+    size_t hi_len;
+    char hi_text[8];
 } pw_outbuf;
 
 #define PW_OUTBUF_CAP ((size_t)1 << 20)

@@ -72,6 +72,37 @@ static void test_json_escaping(void)
     CHECK_STR(render(put_json), "a\\\"b\\\\c\\n\\u0001\xc3\xa9\\u00ff");
 }
 
+/* Widths against printf, on runs of values that share their high digits
+ * (the cached text) and values that do not, of every length. */
+static void test_width(void)
+{
+    pw_outbuf o;
+    pw_error err;
+    CHECK(pw_outbuf_init_memory(&o, 64, &err) == PW_OK);
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    long bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        static uint64_t v = 400010000099u;
+        if (seed % 16 == 0)
+            v = seed >> (seed >> 58); /* any length */
+        else
+            v += seed % 300; /* the next time of a trace */
+        int width = (int)(seed >> 40) % 22;
+        char want[48];
+        snprintf(want, sizeof want, "%*llu", width, (unsigned long long)v);
+        o.len = 0;
+        pw_out_u64_width(&o, v, width);
+        pw_out_char(&o, 0);
+        if (strcmp(want, o.buf) && bad++ < 5)
+            fprintf(stderr, "width %d: printf \"%s\", pw_out_u64_width \"%s\"\n", width, want, o.buf);
+    }
+    CHECK_EQ_INT(bad, 0);
+    pw_outbuf_free(&o);
+}
+
 static void put_hex(pw_outbuf *o)
 {
     const uint8_t b[] = {0x00, 0xab, 0x10};
@@ -96,4 +127,5 @@ static void test_hex(void)
     CHECK_STR(render(put_hex_all), want);
 }
 
-TEST_MAIN(T(test_integers), T(test_floats_round_trip), T(test_json_escaping), T(test_hex))
+TEST_MAIN(T(test_integers), T(test_floats_round_trip), T(test_json_escaping), T(test_hex),
+          T(test_width))
