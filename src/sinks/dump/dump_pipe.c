@@ -22,19 +22,22 @@
 #define PIPE_BLOCKS 16
 #define PIPE_BLOCK_BYTES (128 * 1024)
 
-/* One copied record; its snapshot or its values follow it, then the
- * bytes they point to. */
+/* One copied record, 32 bytes (every byte of a block crosses to the other
+ * core's cache): its snapshot or its values follow it, then the bytes
+ * they point to, then its type name when that is not its schema's. */
 typedef struct pipe_rec {
-    const pw_schema *sc;
-    const pw_cursor_ops *ops; /* decodes the snapshot */
-    const char *type;
-    int64_t t;
-    double vt;
+    uint32_t schema;
     uint32_t location;
-    pw_clock clock;
-    size_t snap; /* bytes of snapshot; 0: decoded values follow */
-    size_t size; /* of the whole entry */
+    uint32_t snap;     /* bytes of snapshot; 0: decoded values follow */
+    uint32_t size;     /* of the whole entry */
+    uint32_t type_off; /* offset of its own type name, or 0: the schema's */
+    uint8_t clock;
+    union {
+        int64_t t;     /* PW_CLOCK_NS */
+        double vt;     /* PW_CLOCK_VIRTUAL */
+    } time;
 } pipe_rec;
+_Static_assert(sizeof(pipe_rec) % 8 == 0, "what follows a pipe_rec stays 8-aligned");
 
 enum { BLOCK_FREE, BLOCK_FILLED, BLOCK_FORMATTING, BLOCK_FORMATTED };
 
@@ -69,6 +72,8 @@ typedef struct dump_pipe {
     int nomem;        /* formatting ran out of memory */
     int failed;       /* the output failed or memory ran out: stop */
     pw_value *spill;  /* the widest schema's values, while changing block */
+    pw_schema *const *schemas;
+    const pw_cursor_ops *ops; /* the cursors' (snapshots of others are not taken) */
     pipe_worker workers[2]; /* [0] this thread, [1] the formatting thread */
 } dump_pipe;
 
@@ -127,6 +132,8 @@ static unsigned char *copy_pointees(pw_value *v, size_t n, unsigned char *heap)
 static void pipe_format_block(const dump_pipe *p, pipe_block *b, pipe_worker *w)
 {
     const pw_dataset *ds = p->d->ds;
+    pw_schema *const *schemas = p->schemas;
+    const pw_cursor_ops *ops = p->ops;
     pw_record rec = {0};
     for (size_t off = 0; off < b->len;) {
         /* The block was written on the other core: ask for what comes next
@@ -134,19 +141,20 @@ static void pipe_format_block(const dump_pipe *p, pipe_block *b, pipe_worker *w)
         __builtin_prefetch(b->buf + off + 1024);
         __builtin_prefetch(b->buf + off + 1024 + 64);
         const pipe_rec *r = (const pipe_rec *)(const void *)(b->buf + off);
-        const unsigned char *body = b->buf + off + align8(sizeof(pipe_rec));
-        rec.schema = (uint32_t)r->sc->index;
+        const unsigned char *body = b->buf + off + sizeof(pipe_rec);
+        const pw_schema *sc = schemas[r->schema];
+        rec.schema = r->schema;
         rec.location = r->location;
-        rec.type = r->type;
-        rec.clock = r->clock;
-        rec.t = r->t;
-        rec.vt = r->vt;
+        rec.type = r->type_off ? (const char *)b->buf + off + r->type_off : sc->name;
+        rec.clock = (pw_clock)r->clock;
+        rec.t = r->clock == PW_CLOCK_NS ? r->time.t : 0;
+        rec.vt = r->clock == PW_CLOCK_VIRTUAL ? r->time.vt : 0.0;
         const pw_value *vals = (const pw_value *)(const void *)body;
         if (r->snap) {
-            pw_snapshot_decode(ds, r->ops, r->sc, &rec, body, r->snap, &w->scratch, w->values);
+            pw_snapshot_decode(ds, ops, sc, &rec, body, r->snap, &w->scratch, w->values);
             vals = w->values;
         }
-        pw_dump_format_values(p->d, &b->text, &rec, r->sc, vals);
+        pw_dump_format_values(p->d, &b->text, &rec, sc, vals);
         off += r->size;
     }
 }
@@ -237,24 +245,50 @@ static unsigned char *pipe_reserve(dump_pipe *p, size_t *cur, size_t need, pipe_
     return b->buf + b->len;
 }
 
-/* Copies the record's type name when it is not its schema's (an unknown
- * ovni model's MCV lives only as long as the record); returns the name
- * the copy uses. */
-static const char *put_type(const pw_record *rec, const pw_schema *sc, unsigned char *at)
+/* Fills the head of an entry of `size` bytes at `at`, copying the record's
+ * type name to its end when it is not its schema's (an unknown ovni
+ * model's MCV lives only as long as the record); 0 when the entry is too
+ * large to describe. */
+static int put_head(unsigned char *at, const pw_record *rec, const pw_schema *sc, size_t snap,
+                    size_t type_len, size_t size)
 {
-    if (rec->type == sc->name)
-        return sc->name;
-    memcpy(at, rec->type, strlen(rec->type) + 1);
-    return (const char *)at;
+    if (size > UINT32_MAX)
+        return 0;
+    pipe_rec *r = (pipe_rec *)(void *)at;
+    r->schema = rec->schema;
+    r->location = rec->location;
+    r->snap = (uint32_t)snap;
+    r->size = (uint32_t)size;
+    r->type_off = 0;
+    r->clock = (uint8_t)rec->clock;
+    if (rec->clock == PW_CLOCK_VIRTUAL)
+        r->time.vt = rec->vt;
+    else
+        r->time.t = rec->t;
+    if (rec->type != sc->name) {
+        r->type_off = (uint32_t)(size - align8(type_len));
+        memcpy(at + r->type_off, rec->type, type_len);
+    }
+    return 1;
+}
+
+/* Bytes to keep the record's type name, when it is not its schema's. */
+static size_t type_bytes(const pw_record *rec, const pw_schema *sc)
+{
+    return rec->type == sc->name ? 0 : strlen(rec->type) + 1;
 }
 
 /* Copies a merged record as a snapshot of its bytes; 0 when the format
  * takes none, -1 when out of room for good. */
 static int pipe_put_snapshot(dump_pipe *p, size_t *cur, const pw_record *rec, pipe_worker *w)
 {
-    const pw_schema *sc = p->d->ds->schemas[rec->schema];
-    size_t head = align8(sizeof(pipe_rec));
-    size_t type_len = rec->type == sc->name ? 0 : strlen(rec->type) + 1;
+    if (!p->ops)
+        p->ops = rec->cursor->ops;
+    if (rec->cursor->ops != p->ops)
+        return 0;
+    const pw_schema *sc = p->schemas[rec->schema];
+    size_t head = sizeof(pipe_rec);
+    size_t type_len = type_bytes(rec, sc);
     pipe_block *b = &p->blocks[*cur];
     size_t room = b->cap - b->len;
     unsigned char *at = b->buf + b->len;
@@ -268,9 +302,8 @@ static int pipe_put_snapshot(dump_pipe *p, size_t *cur, const pw_record *rec, pi
             return -1;
         pw_record_snapshot(rec, at + head, need - head);
     }
-    const char *type = put_type(rec, sc, at + head + align8(snap));
-    *(pipe_rec *)(void *)at = (pipe_rec){sc, rec->cursor->ops, type, rec->t, rec->vt, rec->location,
-                                         rec->clock, snap, need};
+    if (!put_head(at, rec, sc, snap, type_len, need))
+        return -1;
     p->blocks[*cur].len += need;
     return 1;
 }
@@ -280,13 +313,13 @@ static int pipe_put_snapshot(dump_pipe *p, size_t *cur, const pw_record *rec, pi
  * not fit after them, they move (through `spill`) to the next block. */
 static int pipe_put_values(dump_pipe *p, size_t *cur, const pw_record *rec, pipe_worker *w)
 {
-    const pw_schema *sc = p->d->ds->schemas[rec->schema];
-    size_t type_len = rec->type == sc->name ? 0 : strlen(rec->type) + 1;
-    size_t head = align8(sizeof(pipe_rec)) + sc->n_fields * sizeof(pw_value);
+    const pw_schema *sc = p->schemas[rec->schema];
+    size_t type_len = type_bytes(rec, sc);
+    size_t head = sizeof(pipe_rec) + sc->n_fields * sizeof(pw_value);
     unsigned char *at = pipe_reserve(p, cur, head, w);
     if (!at)
         return 0;
-    pw_value *vals = (pw_value *)(void *)(at + align8(sizeof(pipe_rec)));
+    pw_value *vals = (pw_value *)(void *)(at + sizeof(pipe_rec));
     pw_record_decode_into(rec, vals);
     size_t need = head + values_extra(vals, sc->n_fields) + align8(type_len);
     pipe_block *b = &p->blocks[*cur];
@@ -294,12 +327,12 @@ static int pipe_put_values(dump_pipe *p, size_t *cur, const pw_record *rec, pipe
         memcpy(p->spill, vals, sc->n_fields * sizeof *vals);
         if (!(at = pipe_reserve(p, cur, need, w)))
             return 0;
-        vals = (pw_value *)(void *)(at + align8(sizeof(pipe_rec)));
+        vals = (pw_value *)(void *)(at + sizeof(pipe_rec));
         memcpy(vals, p->spill, sc->n_fields * sizeof *vals);
     }
-    unsigned char *heap = copy_pointees(vals, sc->n_fields, at + head);
-    const char *type = put_type(rec, sc, heap);
-    *(pipe_rec *)(void *)at = (pipe_rec){sc, NULL, type, rec->t, rec->vt, rec->location, rec->clock, 0, need};
+    copy_pointees(vals, sc->n_fields, at + head);
+    if (!put_head(at, rec, sc, 0, type_len, need))
+        return 0;
     p->blocks[*cur].len += need;
     return 1;
 }
@@ -385,7 +418,7 @@ static pw_status pipe_alloc(dump_pipe *p, const pw_dataset *ds, pw_error *err)
 
 pw_status pw_dump_pipelined(pw_dataset *ds, pw_dump *d, pw_error *err)
 {
-    dump_pipe p = {.d = d};
+    dump_pipe p = {.d = d, .schemas = ds->schemas};
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
     pipe_worker *self = &p.workers[0], *other = &p.workers[1];
