@@ -14,6 +14,7 @@
 #include "core/f64_text.h"
 #include "core/outbuf.h"
 #include "harness.h"
+#include "xorshift.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define DEFAULT_COUNT 100000
@@ -32,13 +33,7 @@ static void printf_rule(double v, char *text)
 }
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-static uint64_t next_random(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t next_random(void) { return xorshift_next(&rng_state); }
 
 static long mismatches, undecided;
 

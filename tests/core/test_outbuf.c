@@ -6,6 +6,7 @@
 
 #include "core/outbuf.h"
 #include "harness.h"
+#include "xorshift.h"
 
 /* Runs fn on a buffer that writes to a memory stream; returns the text. */
 static const char *render(void (*fn)(pw_outbuf *))
@@ -82,9 +83,7 @@ static void test_width(void)
     uint64_t seed = 0x9e3779b97f4a7c15u;
     long bad = 0;
     for (int i = 0; i < 200000; i++) {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
+        xorshift_next(&seed);
         static uint64_t v = 400010000099u;
         if (seed % 16 == 0)
             v = seed >> (seed >> 58); /* any length */

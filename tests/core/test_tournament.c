@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "xorshift.h"
 #include "model/tournament.h"
 
 typedef struct item {
@@ -17,13 +18,7 @@ typedef struct item {
 } item;
 
 static uint64_t rng = 0x243f6a8885a308d3u;
-static uint64_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next_random(void) { return xorshift_next(&rng); }
 
 static const double virtual_times[] = {0.0, -0.0, 1.5, -2.25, 1.0 / 0.0, -1.0 / 0.0, 1e-300};
 

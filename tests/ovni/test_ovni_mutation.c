@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "xorshift.h"
 #include "blob.h"
 #include "perfweave.h"
 
@@ -145,13 +146,7 @@ static const char *lone_stream_path(void)
 
 /* A simple deterministic generator, so failures can be reproduced. */
 static uint64_t rng_state = 88172645463325252ull;
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rng(void) { return xorshift_next(&rng_state); }
 
 static void truncations(const char *name, const blob *b, const size_t *starts, size_t nev)
 {
