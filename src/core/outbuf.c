@@ -120,7 +120,7 @@ void pw_out_mem_slow(pw_outbuf *o, const void *p, size_t n)
 }
 
 /* Digits go straight into the buffer when it has room: no copy. */
-void pw_out_u64(pw_outbuf *o, uint64_t v)
+void pw_out_u64_any(pw_outbuf *o, uint64_t v)
 {
     if (o->cap - o->len >= 20) {
         unsigned n = decimal_len(v);
@@ -131,16 +131,6 @@ void pw_out_u64(pw_outbuf *o, uint64_t v)
     char tmp[24];
     char *s = u64_digits(v, tmp + sizeof tmp);
     pw_out_mem(o, s, (size_t)(tmp + sizeof tmp - s));
-}
-
-void pw_out_i64(pw_outbuf *o, int64_t v)
-{
-    if (v < 0) {
-        pw_out_char(o, '-');
-        pw_out_u64(o, (uint64_t)0 - (uint64_t)v);
-    } else {
-        pw_out_u64(o, (uint64_t)v);
-    }
 }
 
 void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width)

@@ -64,8 +64,26 @@ static inline void pw_out_char(pw_outbuf *o, char c)
         o->buf[o->len++] = c;
 }
 static inline void pw_out_str(pw_outbuf *o, const char *s) { pw_out_mem(o, s, strlen(s)); }
-void pw_out_u64(pw_outbuf *o, uint64_t v);
-void pw_out_i64(pw_outbuf *o, int64_t v);
+/* Slow path of pw_out_u64: any value. */
+void pw_out_u64_any(pw_outbuf *o, uint64_t v);
+/* Inline for one-digit values (counts, tags, ranks, thread ids). */
+static inline void pw_out_u64(pw_outbuf *o, uint64_t v)
+{
+    if (v < 10 && o->len < o->cap) {
+        o->buf[o->len++] = (char)('0' + v);
+        return;
+    }
+    pw_out_u64_any(o, v);
+}
+static inline void pw_out_i64(pw_outbuf *o, int64_t v)
+{
+    if (v < 0) {
+        pw_out_char(o, '-');
+        pw_out_u64_any(o, (uint64_t)0 - (uint64_t)v);
+    } else {
+        pw_out_u64(o, (uint64_t)v);
+    }
+}
 /* Shortest text that reads back as the same double; "nan"/"inf" as C does. */
 void pw_out_f64(pw_outbuf *o, double v);
 /* The exact decimal units * 10^-scale, as pw_out_f64 writes the double
