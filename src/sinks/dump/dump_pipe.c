@@ -13,6 +13,7 @@
  * Memory: PIPE_BLOCKS blocks and their texts (a block grows only for a
  * record larger than it). */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "model/dataset.h"
@@ -21,6 +22,9 @@
 
 #define PIPE_BLOCKS 16
 #define PIPE_BLOCK_BYTES (128 * 1024)
+/* Pauses a waiter spins through before it sleeps: some tens of
+ * microseconds, under the time one block takes. */
+#define PIPE_SPINS 4000
 
 /* One copied record, 32 bytes (every byte of a block crosses to the other
  * core's cache): its snapshot or its values follow it, then the bytes
@@ -72,10 +76,36 @@ typedef struct dump_pipe {
     int nomem;        /* formatting ran out of memory */
     int failed;       /* the output failed or memory ran out: stop */
     pw_value *spill;  /* the widest schema's values, while changing block */
+    _Atomic uint64_t changes; /* counts pipe_changed calls: what spinning waiters watch */
     pw_schema *const *schemas;
     const pw_cursor_ops *ops; /* the cursors' (snapshots of others are not taken) */
     pipe_worker workers[2]; /* [0] this thread, [1] the formatting thread */
 } dump_pipe;
+
+/* Tells waiters that some block changed hands.  Mutex held. */
+static void pipe_changed(dump_pipe *p)
+{
+    atomic_fetch_add_explicit(&p->changes, 1, memory_order_release);
+    pthread_cond_broadcast(&p->cv);
+}
+
+/* Waits until some block changes hands.  Mutex held, and held again on
+ * return.  A sleeping thread takes long to wake on a virtual machine (its
+ * core has gone idle), longer than a block takes to format: so spin on the
+ * change counter for a while first, and sleep only when nothing happens. */
+static void pipe_wait(dump_pipe *p)
+{
+    uint64_t seen = atomic_load_explicit(&p->changes, memory_order_acquire);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < PIPE_SPINS && atomic_load_explicit(&p->changes, memory_order_acquire) == seen; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    pthread_mutex_lock(&p->mu);
+    if (atomic_load_explicit(&p->changes, memory_order_relaxed) == seen)
+        pthread_cond_wait(&p->cv, &p->mu);
+}
 
 static size_t align8(size_t n)
 {
@@ -178,7 +208,7 @@ static void pipe_write_ready(dump_pipe *p)
         p->written++;
         p->writing = 0;
         p->failed |= failed;
-        pthread_cond_broadcast(&p->cv);
+        pipe_changed(p);
     }
 }
 
@@ -198,7 +228,7 @@ static int pipe_work(dump_pipe *p, pipe_worker *w)
     b->state = BLOCK_FORMATTED;
     p->nomem |= nomem;
     p->failed |= nomem;
-    pthread_cond_broadcast(&p->cv);
+    pipe_changed(p);
     pipe_write_ready(p);
     return 1;
 }
@@ -209,7 +239,7 @@ static void pipe_hand_over(dump_pipe *p, size_t i)
     pthread_mutex_lock(&p->mu);
     p->blocks[i].state = BLOCK_FILLED;
     p->filled++;
-    pthread_cond_broadcast(&p->cv);
+    pipe_changed(p);
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -229,7 +259,7 @@ static unsigned char *pipe_reserve(dump_pipe *p, size_t *cur, size_t need, pipe_
         pthread_mutex_lock(&p->mu);
         while (b->state != BLOCK_FREE && !p->failed)
             if (!pipe_work(p, w))
-                pthread_cond_wait(&p->cv, &p->mu);
+                pipe_wait(p);
         int failed = p->failed;
         pthread_mutex_unlock(&p->mu);
         if (failed)
@@ -347,7 +377,7 @@ static void *pipe_formatter(void *arg)
     pthread_mutex_lock(&p->mu);
     while (!p->failed && !(p->finished && p->claimed == p->filled))
         if (!pipe_work(p, w))
-            pthread_cond_wait(&p->cv, &p->mu);
+            pipe_wait(p);
     pthread_mutex_unlock(&p->mu);
     return NULL;
 }
@@ -367,10 +397,10 @@ static int pipe_fill(dump_pipe *p, pw_merge *m, pipe_worker *w, pw_error *err)
         pipe_hand_over(p, cur);
     pthread_mutex_lock(&p->mu);
     p->finished = 1;
-    pthread_cond_broadcast(&p->cv);
+    pipe_changed(p);
     while (!p->failed && p->written < p->filled)
         if (!pipe_work(p, w))
-            pthread_cond_wait(&p->cv, &p->mu);
+            pipe_wait(p);
     pthread_mutex_unlock(&p->mu);
     return ok;
 }
