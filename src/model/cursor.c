@@ -43,20 +43,16 @@ pw_status pw_cursor_open(pw_dataset *ds, uint32_t loc, pw_cursor **out, pw_error
     return pw_cursor_open_sized(ds, loc, PW_WINDOW_DEFAULT_CAP, out, err);
 }
 
+void pw_cursor_note_damage(pw_cursor *c, const pw_error *err)
+{
+    pw_ds_diag_error(c->ds, PW_SEV_ERROR, c->err_code ? c->err_code : "damaged", err);
+}
+
 pw_status pw_cursor_next(pw_cursor *c, const pw_record **rec, pw_error *err)
 {
-    c->decoded = 0;
-    c->err_code = NULL;
     pw_error local;
-    pw_error *e = err ? err : &local;
-    pw_status s = c->ops->next(c, e);
-    if (s == PW_OK) {
-        *rec = &c->rec;
-        return PW_OK;
-    }
-    *rec = NULL;
-    if (s == PW_E_DATA) /* damage stops this cursor: keep it as a finding */
-        pw_ds_diag_error(c->ds, PW_SEV_ERROR, c->err_code ? c->err_code : "damaged", e);
+    pw_status s = pw_cursor_step(c, err ? err : &local);
+    *rec = s == PW_OK ? &c->rec : NULL;
     return s;
 }
 
@@ -92,12 +88,6 @@ void pw_record_decode_into(const pw_record *rec, pw_value *values)
     values_blank(sc, values);
     pw_arena_reset(&c->scratch);
     c->ops->decode(c, values);
-}
-
-size_t pw_record_snapshot(const pw_record *rec, void *dst, size_t cap)
-{
-    const pw_cursor *c = rec->cursor;
-    return c->ops->snapshot ? c->ops->snapshot(c, dst, cap) : 0;
 }
 
 void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw_schema *sc,

@@ -135,7 +135,25 @@ void pw_record_decode_into(const pw_record *rec, pw_value *values);
 
 /* The record's snapshot (pw_cursor_ops.snapshot) into dst: its size (only
  * copied when it fits in cap), or 0 when the format has none. */
-size_t pw_record_snapshot(const pw_record *rec, void *dst, size_t cap);
+static inline size_t pw_record_snapshot(const pw_record *rec, void *dst, size_t cap)
+{
+    const pw_cursor *c = rec->cursor;
+    return c->ops->snapshot ? c->ops->snapshot(c, dst, cap) : 0;
+}
+
+/* Damage that stops a cursor becomes a finding of its dataset. */
+void pw_cursor_note_damage(pw_cursor *c, const pw_error *err);
+/* pw_cursor_next for the model's own loops, inline (the merge calls it
+ * once per record): the record is c->rec when PW_OK; err is required. */
+static inline pw_status pw_cursor_step(pw_cursor *c, pw_error *err)
+{
+    c->decoded = 0;
+    c->err_code = NULL;
+    pw_status s = c->ops->next(c, err);
+    if (s == PW_E_DATA)
+        pw_cursor_note_damage(c, err);
+    return s;
+}
 /* Decodes a snapshot taken of a record of schema sc by a cursor with ops
  * `ops` into values[0 .. sc->n_fields), resetting scratch first. */
 void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw_schema *sc,

@@ -30,10 +30,9 @@ size_t pw_merge_window_cap(size_t n_cursors)
  * done (closed; a damaged cursor is already a diagnostic). */
 static const pw_record *merge_advance(pw_merge *m, size_t i)
 {
-    const pw_record *rec;
     pw_error err;
-    if (pw_cursor_next(m->cursors[i], &rec, &err) == PW_OK)
-        return rec;
+    if (pw_cursor_step(m->cursors[i], &err) == PW_OK)
+        return &m->cursors[i]->rec;
     pw_cursor_close(m->cursors[i]);
     m->cursors[i] = NULL;
     return NULL;
