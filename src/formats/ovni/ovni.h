@@ -27,6 +27,7 @@ typedef struct ovni_dataset {
     uint16_t *by_model[256];
     const ovni_event_def **defs; /* per schema index; NULL for unknown */
     uint8_t *kinds;            /* per schema index: its pw_record_kind */
+    const char **names;        /* per schema index: its name (the MCV), as the dataset keeps it */
 } ovni_dataset;
 
 static inline uint32_t ovni_mcv_key(const uint8_t *p)

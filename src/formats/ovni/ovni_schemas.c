@@ -29,7 +29,8 @@ pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
 {
     od->defs = calloc(ovni_n_event_defs + 1, sizeof *od->defs);
     od->kinds = calloc(ovni_n_event_defs + 1, sizeof *od->kinds);
-    if (!od->defs || !od->kinds)
+    od->names = calloc(ovni_n_event_defs + 1, sizeof *od->names);
+    if (!od->defs || !od->kinds || !od->names)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     od->unknown_schema = pw_ds_add_schema(ds, "ovni.event", "an event of a model perfweave does not know",
                                           PW_REC_INSTANT, ovni_unknown_fields, 1);
@@ -52,6 +53,7 @@ pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
         od->by_model[m[0]][m[1] << 8 | m[2]] = (uint16_t)s;
         od->defs[s] = d;
         od->kinds[s] = (uint8_t)kind_of(d->mcv);
+        od->names[s] = ds->schemas[s]->name;
     }
     return PW_OK;
 }
@@ -62,6 +64,7 @@ void ovni_schemas_free(ovni_dataset *od)
         free(od->by_model[i]);
     free(od->defs);
     free(od->kinds);
+    free(od->names);
 }
 
 /* One fixed-width integer into v; width < 0 means signed. */

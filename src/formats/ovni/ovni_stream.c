@@ -166,7 +166,7 @@ static pw_status ovni_stream_next(pw_cursor *c, pw_error *err)
     /* A known MCV's schema (any but the catch-all) is named by it: hand
      * out that name, which lives as long as the dataset (writers then need
      * not copy nor measure it). */
-    c->rec.type = schema != s->od->unknown_schema ? c->ds->schemas[schema]->name : s->mcv;
+    c->rec.type = schema != s->od->unknown_schema ? s->od->names[schema] : s->mcv;
     c->rec.kind = (pw_record_kind)s->od->kinds[schema];
     c->rec.t = (int64_t)clock;
     c->rec.offset = s->off;
