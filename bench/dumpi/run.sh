@@ -4,18 +4,18 @@
 # and 2 threads, text dump, dump --jsonl, check; and a bare scan of the
 # bytes (cat) for comparison.  Reference: dumpi2ascii decodes about
 # 0.7 M calls/s (30 MB/s) on one core.
-#   RANKS=8 CALLS=500000 sh bench/dumpi/run.sh   (CALLS per rank)
+#   RANKS=8 CALLS=1500000 sh bench/dumpi/run.sh   (CALLS per rank: 12 M calls, 619 MB)
 set -eu
 cd "$(dirname "$0")/../.."
 PW=${PW:-build/release/perfweave}
+GEN=${GEN:-build/release/bench/dumpi/gen_dumpi_bench}
 RANKS=${RANKS:-8}
-CALLS=${CALLS:-500000}
+CALLS=${CALLS:-1500000}
 OUT=bench/out/dumpi
-[ -x "$PW" ] || { echo "build first: make build" >&2; exit 2; }
+[ -x "$PW" ] && [ -x "$GEN" ] || { echo "build first: make build" >&2; exit 2; }
 mkdir -p "$OUT/trace"
-cc -O2 -Ibench/dumpi -o "$OUT/gen_dumpi_bench" bench/dumpi/gen_dumpi_bench.c
 rm -f "$OUT"/trace/*
-"$OUT/gen_dumpi_bench" "$OUT/trace" "$RANKS" "$CALLS"
+"$GEN" "$OUT/trace" "$RANKS" "$CALLS"
 BYTES=$(cat "$OUT"/trace/*.bin | wc -c)
 TOTAL=$("$PW" stats --json "$OUT/trace" | sed -n 's/.*"calls": \([0-9]*\),$/\1/p' | head -1)
 cat "$OUT"/trace/*.bin > /dev/null # warm the cache

@@ -2,12 +2,16 @@
 """The dump writes the same bytes whatever the thread count: -j 1 (the
 plain merge), -j 2 (the two-thread pipeline) and -j 3 (the epoch mode),
 in text and in JSON Lines, on every DUMPI and ROSS fixture (ovni's are
-compared by tests/ovni/oracle.py).
+compared by tests/ovni/oracle.py), and on traces made here by the bench
+generators, large enough for the pipeline's ring of blocks to wrap many
+times (the fixtures fit in one block): an ovni trace with jumbo events and
+a DUMPI trace with statuses and arrays.
 
-usage: threads_same_bytes.py PERFWEAVE SHARED_DATA"""
+usage: threads_same_bytes.py PERFWEAVE SHARED_DATA GEN_OVNI_TRACE GEN_DUMPI_BENCH"""
 import os
 import subprocess
 import sys
+import tempfile
 
 FORMATS = ("dumpi", "ross")
 THREADS = ("1", "2", "3")
@@ -32,10 +36,21 @@ def dump(pw, path, threads, style):
     return p.returncode, p.stdout
 
 
+def generated(gen_ovni, gen_dumpi, tmp):
+    """Multi-block traces from the bench generators."""
+    ovni = os.path.join(tmp, "ovni")
+    subprocess.run([gen_ovni, ovni, "300000", "5"], check=True, stdout=subprocess.DEVNULL)
+    dumpi = os.path.join(tmp, "dumpi")
+    os.mkdir(dumpi)
+    subprocess.run([gen_dumpi, dumpi, "4", "30000"], check=True, stdout=subprocess.DEVNULL)
+    return [("generated ovni", ovni), ("generated dumpi", dumpi)]
+
+
 def main():
-    pw, data = sys.argv[1], sys.argv[2]
+    pw, data, gen_ovni, gen_dumpi = sys.argv[1:5]
     failed = passed = 0
-    for name, path in fixtures(data):
+    tmp = tempfile.TemporaryDirectory()
+    for name, path in fixtures(data) + generated(gen_ovni, gen_dumpi, tmp.name):
         for style in ([], ["--jsonl"]):
             outs = [dump(pw, path, j, style) for j in THREADS]
             label = "%s %s" % (name, " ".join(style) or "text")
