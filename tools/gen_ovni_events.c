@@ -97,7 +97,7 @@ int main(int argc, char **argv)
         }
         fprintf(out, "static const pw_field ovni_f%d[] = {\n    {\"payload\", PW_T_BYTES, NULL, NULL},\n", n);
         char widths[64] = "";
-        int nf = 0;
+        int nf = 0, fixed_bytes = 0, last_width = 0;
         for (char *f = strtok(fields, ";"); f; f = strtok(NULL, ";")) {
             char *colon = strchr(f, ':');
             if (!colon) {
@@ -117,20 +117,26 @@ int main(int argc, char **argv)
             char wb[24];
             snprintf(wb, sizeof wb, "%s%d", nf ? ", " : "", f[0] == 'i' ? -w : w);
             strcat(widths, wb);
+            fixed_bytes += w;
+            last_width = w;
             nf++;
         }
         fprintf(out, "};\n");
         if (nf)
             fprintf(out, "static const signed char ovni_w%d[] = {%s};\n", n, widths);
-        snprintf(defs[n], sizeof defs[n], "%c%c%c\t%s\t%s\t%d\t%d", mcv[0], mcv[1], mcv[2], model,
-                 version, atoi(jumbo), nf);
+        /* A jumbo event's last field repeats or runs to the end: not fixed. */
+        if (atoi(jumbo) && nf)
+            fixed_bytes -= last_width;
+        snprintf(defs[n], sizeof defs[n], "%c%c%c\t%s\t%s\t%d\t%d\t%d", mcv[0], mcv[1], mcv[2], model,
+                 version, atoi(jumbo), fixed_bytes, nf);
         n++;
     }
     fprintf(out, "\nconst ovni_event_def ovni_event_defs[] = {\n");
     for (int i = 0; i < n; i++) {
         char mcv[4] = {defs[i][0], defs[i][1], defs[i][2], 0};
         char *p = defs[i] + 4;
-        char *model = next_tab(&p), *version = next_tab(&p), *jumbo = next_tab(&p), *nf = p;
+        char *model = next_tab(&p), *version = next_tab(&p), *jumbo = next_tab(&p);
+        char *fixed = next_tab(&p), *nf = p;
         fprintf(out, "    {");
         put_c_string(out, mcv);
         fprintf(out, ", ");
@@ -140,7 +146,7 @@ int main(int argc, char **argv)
         char wname[32] = "NULL";
         if (atoi(nf))
             snprintf(wname, sizeof wname, "ovni_w%d", i);
-        fprintf(out, ", %s, ovni_f%d, %s, %s},\n", jumbo, i, nf, wname);
+        fprintf(out, ", %s, ovni_f%d, %s, %s, %s},\n", jumbo, i, nf, wname, fixed);
     }
     fprintf(out, "};\nconst size_t ovni_n_event_defs = %d;\n", n);
     fclose(in);

@@ -15,6 +15,8 @@ typedef struct ovni_event_def {
     int n_sig;             /* signature fields (fields has n_sig + 1) */
     /* Per signature field: byte width, negative for signed, 0 for str. */
     const signed char *widths;
+    /* Bytes of the fixed-width fields (for jumbo events, all but the last). */
+    int fixed_bytes;
 } ovni_event_def;
 
 extern const ovni_event_def ovni_event_defs[];

@@ -78,15 +78,6 @@ static void load_int(pw_value *v, const uint8_t *p, int width, int big)
         pw_set_u64(v, u);
 }
 
-/* Bytes the fixed-width fields before field `upto` take. */
-static size_t fixed_prefix(const ovni_event_def *def, int upto)
-{
-    size_t n = 0;
-    for (int i = 0; i < upto; i++)
-        n += (size_t)(def->widths[i] < 0 ? -def->widths[i] : def->widths[i]);
-    return n;
-}
-
 /* Jumbo events end either in a NUL-terminated string or in a repeated
  * fixed-width field (nOS-V hardware counters, VWC: one i64 per counter). */
 static void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_t n, int big,
@@ -124,7 +115,7 @@ void ovni_decode_fields(const ovni_event_def *def, const uint8_t *payload, size_
         n -= 4;
     }
     int fixed = def->jumbo ? def->n_sig - 1 : def->n_sig;
-    size_t need = fixed_prefix(def, fixed);
+    size_t need = (size_t)def->fixed_bytes;
     /* A size that disagrees with the signature (another model version) is
      * left undecoded: the raw payload is still there. */
     if (def->jumbo ? n < need : n != need)
