@@ -4,14 +4,22 @@
 # best wall seconds, items/s and MB/s from them, and the largest peak RSS.
 # Best of a few, as a shared virtual machine slows single runs at random.
 #   measure LABEL ITEMS BYTES COMMAND...
+
+# timed_runs LOG COMMAND...: appends /usr/bin/time -v of REPEAT runs to LOG
+# (stdout discarded).
+timed_runs() {
+    runs_log=$1; shift
+    i=0
+    while [ "$i" -lt "${REPEAT:-3}" ]; do
+        /usr/bin/time -v "$@" >/dev/null 2>>"$runs_log" || true
+        i=$((i + 1))
+    done
+}
+
 measure() {
     label=$1; items=$2; bytes=$3; shift 3
     log=$(mktemp)
-    i=0
-    while [ "$i" -lt "${REPEAT:-3}" ]; do
-        /usr/bin/time -v "$@" >/dev/null 2>>"$log" || true
-        i=$((i + 1))
-    done
+    timed_runs "$log" "$@"
     awk -v label="$label" -v items="$items" -v bytes="$bytes" '
         /Elapsed \(wall clock\)/ { n = split($NF, p, ":"); s = 0;
                                    for (i = 1; i <= n; i++) s = s * 60 + p[i];

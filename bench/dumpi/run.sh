@@ -7,6 +7,7 @@
 #   RANKS=8 CALLS=1500000 sh bench/dumpi/run.sh   (CALLS per rank: 12 M calls, 619 MB)
 set -eu
 cd "$(dirname "$0")/../.."
+. bench/measure.sh
 PW=${PW:-build/release/perfweave}
 GEN=${GEN:-build/release/bench/dumpi/gen_dumpi_bench}
 RANKS=${RANKS:-8}
@@ -31,11 +32,7 @@ measure() {
     name=$1
     shift
     : > "$OUT/time.txt"
-    i=0
-    while [ "$i" -lt "${REPEAT:-3}" ]; do
-        /usr/bin/time -v "$@" > /dev/null 2>> "$OUT/time.txt" || true
-        i=$((i + 1))
-    done
+    timed_runs "$OUT/time.txt" "$@"
     awk -v n="$name" -v c="$TOTAL" -v b="$BYTES" '
         /User time \(seconds\)/ { u = $NF }
         /System time \(seconds\)/ { y = $NF }
