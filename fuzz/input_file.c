@@ -52,14 +52,17 @@ void fuzz_read_all(const char *path, const char *format)
             (void)pw_record_fields(r);
         pw_merge_close(m);
     }
-    pw_report *rep = pw_report_new();
-    if (rep && pw_stats(ds, rep, &e) == PW_OK) {
-        FILE *null = fopen("/dev/null", "w");
-        if (null) {
-            pw_report_write(rep, null, PW_REPORT_TEXT, &e);
-            fclose(null);
-        }
+    FILE *null = fopen("/dev/null", "w");
+    /* The writers too, on whatever the decoders made of the bytes. */
+    if (null) {
+        pw_dump_all(ds, null, PW_DUMP_TEXT, &e);
+        pw_dump_all(ds, null, PW_DUMP_JSONL, &e);
     }
+    pw_report *rep = pw_report_new();
+    if (rep && null && pw_stats(ds, rep, &e) == PW_OK)
+        pw_report_write(rep, null, PW_REPORT_TEXT, &e);
     pw_report_free(rep);
+    if (null)
+        fclose(null);
     pw_close(ds);
 }

@@ -10,7 +10,8 @@ const char *fuzz_tempdir(void);
 /* Writes data to <tempdir>/<name> (creating subdirectories named in it)
  * and returns the full path (static storage, overwritten per call). */
 const char *fuzz_write(const char *name, const uint8_t *data, size_t size);
-/* Reads every record of every location and runs check: the harness body
- * shared by all readers. */
+/* Reads every record of every location with its fields, dumps them all as
+ * text and as JSON Lines, and renders the stats: the harness body shared
+ * by all readers. */
 void fuzz_read_all(const char *path, const char *format);
 #endif
