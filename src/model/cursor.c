@@ -95,7 +95,6 @@ void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw
                         pw_value *values)
 {
     values_blank(sc, values);
-    pw_arena_reset(scratch);
     ops->decode_snapshot(ds, rec, snap, n, scratch, values);
 }
 

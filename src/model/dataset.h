@@ -34,6 +34,14 @@ typedef struct pw_cursor_ops {
     size_t (*snapshot)(const pw_cursor *c, void *dst, size_t cap);
     void (*decode_snapshot)(const pw_dataset *ds, const pw_record *rec, const void *snap, size_t n,
                             pw_arena *scratch, pw_value *values);
+    /* Optional, for formats whose snapshot is the record's bytes as stored
+     * (rec->size bytes at rec->offset of its location's file): rebuilds
+     * from those bytes what next() set of rec besides location, offset and
+     * size (schema, type, kind, clock, times), so that another thread can
+     * read the bytes itself and only the place crosses.  Names it makes
+     * come from scratch.  0 when the bytes cannot be such a record. */
+    int (*reread)(const pw_dataset *ds, const uint8_t *bytes, size_t n, pw_record *rec,
+                  pw_arena *scratch);
 } pw_cursor_ops;
 
 struct pw_cursor {
@@ -155,7 +163,8 @@ static inline pw_status pw_cursor_step(pw_cursor *c, pw_error *err)
     return s;
 }
 /* Decodes a snapshot taken of a record of schema sc by a cursor with ops
- * `ops` into values[0 .. sc->n_fields), resetting scratch first. */
+ * `ops` into values[0 .. sc->n_fields); what it allocates comes from
+ * scratch (not reset here). */
 void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw_schema *sc,
                         const pw_record *rec, const void *snap, size_t n, pw_arena *scratch,
                         pw_value *values);

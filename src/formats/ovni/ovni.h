@@ -28,6 +28,9 @@ typedef struct ovni_dataset {
     const ovni_event_def **defs; /* per schema index; NULL for unknown */
     uint8_t *kinds;            /* per schema index: its pw_record_kind */
     const char **names;        /* per schema index: its name (the MCV), as the dataset keeps it */
+    /* Per location: 1 when its stream was written big-endian, learnt from
+     * the stream header by the first cursor to read it. */
+    uint8_t *big_of_loc;
 } ovni_dataset;
 
 static inline uint32_t ovni_mcv_key(const uint8_t *p)

@@ -28,6 +28,8 @@ static pw_status ovni_open(pw_dataset *ds, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     ds->impl = od;
     pw_status s = ovni_layout_open(ds, err);
+    if (s == PW_OK && !(od->big_of_loc = calloc(ds->n_locs ? ds->n_locs : 1, 1)))
+        s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     if (s == PW_OK)
         s = ovni_schemas_build(ds, od, err);
     return s;
@@ -39,6 +41,7 @@ static void ovni_close(pw_dataset *ds)
     if (!od)
         return;
     ovni_schemas_free(od);
+    free(od->big_of_loc);
     free(od);
     ds->impl = NULL;
 }

@@ -55,6 +55,8 @@ static pw_status read_header(pw_cursor *c, ovni_stream *s, pw_error *err)
     if (s->w.file_size == OVNI_HEADER_SIZE)
         pw_ds_diag(c->ds, PW_SEV_WARNING, "ovni.empty-stream", file, PW_NO_OFFSET,
                    "the stream has zero events");
+    ovni_dataset *od = c->ds->impl;
+    od->big_of_loc[c->location] = (uint8_t)s->big; /* for decoding elsewhere (reread) */
     s->off = OVNI_HEADER_SIZE;
     s->header_done = 1;
     return PW_OK;
@@ -183,26 +185,47 @@ static void ovni_stream_decode(pw_cursor *c, pw_value *values)
                        c->rec.size - OVNI_EVENT_HEADER, s->big, &c->scratch, values);
 }
 
-/* A snapshot is the stream's byte order, then the event as stored. */
+/* A snapshot is the event as stored (the stream's byte order is kept per
+ * location). */
 static size_t ovni_stream_snapshot(const pw_cursor *c, void *dst, size_t cap)
 {
     const ovni_stream *s = c->impl;
-    size_t n = 1 + c->rec.size;
-    if (n <= cap) {
-        unsigned char *d = dst;
-        d[0] = (unsigned char)s->big;
-        memcpy(d + 1, s->ev, c->rec.size);
-    }
-    return n;
+    if (c->rec.size <= cap)
+        memcpy(dst, s->ev, c->rec.size);
+    return c->rec.size;
 }
 
 static void ovni_stream_decode_snapshot(const pw_dataset *ds, const pw_record *rec, const void *snap,
                                         size_t n, pw_arena *scratch, pw_value *values)
 {
     const ovni_dataset *od = ds->impl;
-    const uint8_t *d = snap;
-    ovni_decode_fields(od->defs[rec->schema], d + 1 + OVNI_EVENT_HEADER, n - 1 - OVNI_EVENT_HEADER,
-                       d[0], scratch, values);
+    ovni_decode_fields(od->defs[rec->schema], (const uint8_t *)snap + OVNI_EVENT_HEADER,
+                       n - OVNI_EVENT_HEADER, od->big_of_loc[rec->location], scratch, values);
+}
+
+/* The record next() made of an event, from the event's bytes. */
+static int ovni_stream_reread(const pw_dataset *ds, const uint8_t *p, size_t n, pw_record *rec,
+                              pw_arena *scratch)
+{
+    const ovni_dataset *od = ds->impl;
+    if (n < OVNI_EVENT_HEADER)
+        return 0;
+    int32_t schema = ovni_schema_of(od, p + 1);
+    rec->schema = (uint32_t)schema;
+    rec->kind = (pw_record_kind)od->kinds[schema];
+    rec->clock = PW_CLOCK_NS;
+    rec->t = (int64_t)pw_load64(p + 4, od->big_of_loc[rec->location]);
+    if (schema != od->unknown_schema) {
+        rec->type = od->names[schema];
+    } else {
+        char *mcv = pw_arena_alloc(scratch, 4);
+        if (!mcv)
+            return 0;
+        memcpy(mcv, p + 1, 3);
+        mcv[3] = '\0';
+        rec->type = mcv;
+    }
+    return 1;
 }
 
 static const pw_cursor_ops ovni_stream_ops = {
@@ -211,6 +234,7 @@ static const pw_cursor_ops ovni_stream_ops = {
     .close = ovni_stream_close,
     .snapshot = ovni_stream_snapshot,
     .decode_snapshot = ovni_stream_decode_snapshot,
+    .reread = ovni_stream_reread,
 };
 
 pw_status ovni_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)

@@ -1,9 +1,12 @@
 /* dump_pipe.c — pw_dump_pipelined: the dump of a merge on two threads.
  *
- * This thread merges the cursors and copies each record into a ring of
- * blocks: its time, location and type, then either a snapshot of its bytes
- * (formats with pw_cursor_ops.snapshot: decoded later) or its decoded
- * values with the strings, bytes and items they point to.  A second thread
+ * This thread merges the cursors and puts each record into a ring of
+ * blocks: where its bytes are in its file (formats with
+ * pw_cursor_ops.reread, while there are few files: the formatting side
+ * reads them again itself, so 16 bytes per record cross between the cores),
+ * or its time, location and type followed by a snapshot of its bytes
+ * (pw_cursor_ops.snapshot) or by its decoded values with the strings, bytes
+ * and items they point to.  A second thread
  * takes the filled blocks in order, decodes and formats each into the
  * block's own text, and writes the texts out in ring order.  When the ring
  * is full this thread formats a block too rather than wait, so the two
@@ -16,12 +19,16 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "core/window.h"
 #include "model/dataset.h"
 #include "sinks/dump/dump.h"
 #include "sinks/dump/dump_pipe.h"
 
 #define PIPE_BLOCKS 16
 #define PIPE_BLOCK_BYTES (128 * 1024)
+/* Records a block takes at most: its text stays some hundreds of KiB
+ * however small the entries are. */
+#define PIPE_BLOCK_RECORDS 2048
 /* Pauses a waiter spins through before it sleeps: some tens of
  * microseconds, under the time one block takes. */
 #define PIPE_SPINS 4000
@@ -30,10 +37,10 @@
  * core's cache): its snapshot or its values follow it, then the bytes
  * they point to, then its type name when that is not its schema's. */
 typedef struct pipe_rec {
-    uint32_t schema;
+    uint32_t size;     /* of the whole entry (PIPE_REF clear) */
     uint32_t location;
     uint32_t snap;     /* bytes of snapshot; 0: decoded values follow */
-    uint32_t size;     /* of the whole entry */
+    uint32_t schema;
     uint32_t type_off; /* offset of its own type name, or 0: the schema's */
     uint8_t clock;
     union {
@@ -43,6 +50,22 @@ typedef struct pipe_rec {
 } pipe_rec;
 _Static_assert(sizeof(pipe_rec) % 8 == 0, "what follows a pipe_rec stays 8-aligned");
 
+/* A record by its place: rec->size bytes at rec->offset of the location's
+ * file, read again by the formatter (pw_cursor_ops.reread). */
+typedef struct pipe_ref {
+    uint32_t size;     /* sizeof(pipe_ref) | PIPE_REF */
+    uint32_t location;
+    uint64_t place;    /* offset << 24 | bytes */
+} pipe_ref;
+#define PIPE_REF 0x80000000u
+/* Records by place only up to this many files (each formatter keeps a
+ * window of PIPE_REF_WINDOW bytes open on every one), and only records of
+ * up to PIPE_REF_BYTES (larger ones go as snapshots, so the windows never
+ * grow): memory stays under 2 x 64 x 64 KiB. */
+#define PIPE_REF_FILES 64
+#define PIPE_REF_WINDOW (64 * 1024)
+#define PIPE_REF_BYTES (16 * 1024)
+
 enum { BLOCK_FREE, BLOCK_FILLED, BLOCK_FORMATTING, BLOCK_FORMATTED };
 
 /* Each block on its own cache lines: the threads work on different blocks,
@@ -50,6 +73,7 @@ enum { BLOCK_FREE, BLOCK_FILLED, BLOCK_FORMATTING, BLOCK_FORMATTED };
 typedef struct pipe_block {
     _Alignas(64) unsigned char *buf;
     size_t cap, len;
+    size_t n; /* records */
     pw_outbuf text;
     int state; /* BLOCK_*, under the mutex */
 } pipe_block;
@@ -60,6 +84,7 @@ typedef struct pipe_block {
 typedef struct pipe_worker {
     _Alignas(64) pw_value *values;
     pw_arena scratch;
+    pw_window *files; /* per location, for records by place (path NULL: not open) */
 } pipe_worker;
 
 typedef struct dump_pipe {
@@ -74,11 +99,13 @@ typedef struct dump_pipe {
     int writing;      /* a thread is writing a block out */
     int finished;     /* the merge is over */
     int nomem;        /* formatting ran out of memory */
+    int unreadable;   /* a record could not be read again */
     int failed;       /* the output failed or memory ran out: stop */
     pw_value *spill;  /* the widest schema's values, while changing block */
     _Atomic uint64_t changes; /* counts pipe_changed calls: what spinning waiters watch */
     pw_schema *const *schemas;
     const pw_cursor_ops *ops; /* the cursors' (snapshots of others are not taken) */
+    int by_place;     /* records go by place (ops has reread, few files) */
     pipe_worker workers[2]; /* [0] this thread, [1] the formatting thread */
 } dump_pipe;
 
@@ -158,8 +185,33 @@ static unsigned char *copy_pointees(pw_value *v, size_t n, unsigned char *heap)
     return heap;
 }
 
-/* Decodes (snapshots) and formats every record of a block into its text. */
-static void pipe_format_block(const dump_pipe *p, pipe_block *b, pipe_worker *w)
+/* Reads a record given by place again and rebuilds it: its bytes (in the
+ * worker's window on the file), or NULL when that fails. */
+static const uint8_t *pipe_reread(const dump_pipe *p, const pipe_ref *ref, pipe_worker *w,
+                                  pw_record *rec)
+{
+    const pw_dataset *ds = p->d->ds;
+    pw_window *win = &w->files[ref->location];
+    pw_error err;
+    if (!win->path && pw_window_open(win, ds->locs[ref->location].file, PIPE_REF_WINDOW,
+                                     PIPE_REF_WINDOW, &err) != PW_OK) {
+        win->path = NULL;
+        return NULL;
+    }
+    const uint8_t *bytes;
+    rec->location = ref->location;
+    rec->offset = ref->place >> 24;
+    rec->size = ref->place & 0xffffff;
+    rec->vt = 0.0;
+    if (pw_window_need(win, rec->offset, rec->size, &bytes, &err) != PW_OK ||
+        !p->ops->reread(ds, bytes, rec->size, rec, &w->scratch))
+        return NULL;
+    return bytes;
+}
+
+/* Decodes (snapshots, records by place) and formats every record of a
+ * block into its text; 0 when a record could not be read again. */
+static int pipe_format_block(const dump_pipe *p, pipe_block *b, pipe_worker *w)
 {
     const pw_dataset *ds = p->d->ds;
     pw_schema *const *schemas = p->schemas;
@@ -170,6 +222,18 @@ static void pipe_format_block(const dump_pipe *p, pipe_block *b, pipe_worker *w)
          * early (the hardware's prefetch stops at every page). */
         __builtin_prefetch(b->buf + off + 1024);
         __builtin_prefetch(b->buf + off + 1024 + 64);
+        pw_arena_reset(&w->scratch);
+        if (*(const uint32_t *)(const void *)(b->buf + off) & PIPE_REF) {
+            const pipe_ref *ref = (const pipe_ref *)(const void *)(b->buf + off);
+            const uint8_t *bytes = pipe_reread(p, ref, w, &rec);
+            if (!bytes)
+                return 0;
+            const pw_schema *sc = schemas[rec.schema];
+            pw_snapshot_decode(ds, ops, sc, &rec, bytes, rec.size, &w->scratch, w->values);
+            pw_dump_format_values(p->d, &b->text, &rec, sc, w->values);
+            off += sizeof(pipe_ref);
+            continue;
+        }
         const pipe_rec *r = (const pipe_rec *)(const void *)(b->buf + off);
         const unsigned char *body = b->buf + off + sizeof(pipe_rec);
         const pw_schema *sc = schemas[r->schema];
@@ -187,6 +251,7 @@ static void pipe_format_block(const dump_pipe *p, pipe_block *b, pipe_worker *w)
         pw_dump_format_values(p->d, &b->text, &rec, sc, vals);
         off += r->size;
     }
+    return 1;
 }
 
 /* Writes out formatted blocks in order, as long as the oldest unwritten
@@ -203,6 +268,7 @@ static void pipe_write_ready(dump_pipe *p)
         int failed = p->d->out.failed;
         b->text.len = 0;
         b->len = 0;
+        b->n = 0;
         pthread_mutex_lock(&p->mu);
         b->state = BLOCK_FREE;
         p->written++;
@@ -222,12 +288,13 @@ static int pipe_work(dump_pipe *p, pipe_worker *w)
     p->claimed++;
     b->state = BLOCK_FORMATTING;
     pthread_mutex_unlock(&p->mu);
-    pipe_format_block(p, b, w);
+    int unreadable = !pipe_format_block(p, b, w);
     int nomem = b->text.failed;
     pthread_mutex_lock(&p->mu);
     b->state = BLOCK_FORMATTED;
     p->nomem |= nomem;
-    p->failed |= nomem;
+    p->unreadable |= unreadable;
+    p->failed |= nomem | unreadable;
     pipe_changed(p);
     pipe_write_ready(p);
     return 1;
@@ -250,7 +317,7 @@ static void pipe_hand_over(dump_pipe *p, size_t i)
 static unsigned char *pipe_reserve(dump_pipe *p, size_t *cur, size_t need, pipe_worker *w)
 {
     pipe_block *b = &p->blocks[*cur];
-    if (b->cap - b->len >= need)
+    if (b->cap - b->len >= need && b->n < PIPE_BLOCK_RECORDS)
         return b->buf + b->len;
     if (b->len) {
         pipe_hand_over(p, *cur);
@@ -312,15 +379,27 @@ static size_t type_bytes(const pw_record *rec, const pw_schema *sc)
  * takes none, -1 when out of room for good. */
 static int pipe_put_snapshot(dump_pipe *p, size_t *cur, const pw_record *rec, pipe_worker *w)
 {
-    if (!p->ops)
+    if (!p->ops) {
         p->ops = rec->cursor->ops;
+        p->by_place &= p->ops->reread != NULL;
+    }
     if (rec->cursor->ops != p->ops)
         return 0;
+    if (p->by_place && rec->offset < ((uint64_t)1 << 40) && rec->size <= PIPE_REF_BYTES) {
+        unsigned char *at = pipe_reserve(p, cur, sizeof(pipe_ref), w);
+        if (!at)
+            return -1;
+        *(pipe_ref *)(void *)at = (pipe_ref){sizeof(pipe_ref) | PIPE_REF, rec->location,
+                                             rec->offset << 24 | rec->size};
+        p->blocks[*cur].len += sizeof(pipe_ref);
+        p->blocks[*cur].n++;
+        return 1;
+    }
     const pw_schema *sc = p->schemas[rec->schema];
     size_t head = sizeof(pipe_rec);
     size_t type_len = type_bytes(rec, sc);
     pipe_block *b = &p->blocks[*cur];
-    size_t room = b->cap - b->len;
+    size_t room = b->n < PIPE_BLOCK_RECORDS ? b->cap - b->len : 0;
     unsigned char *at = b->buf + b->len;
     size_t snap = room > head ? pw_record_snapshot(rec, at + head, room - head)
                               : pw_record_snapshot(rec, NULL, 0);
@@ -335,6 +414,7 @@ static int pipe_put_snapshot(dump_pipe *p, size_t *cur, const pw_record *rec, pi
     if (!put_head(at, rec, sc, snap, type_len, need))
         return -1;
     p->blocks[*cur].len += need;
+    p->blocks[*cur].n++;
     return 1;
 }
 
@@ -364,6 +444,7 @@ static int pipe_put_values(dump_pipe *p, size_t *cur, const pw_record *rec, pipe
     if (!put_head(at, rec, sc, 0, type_len, need))
         return 0;
     p->blocks[*cur].len += need;
+    p->blocks[*cur].n++;
     return 1;
 }
 
@@ -413,11 +494,16 @@ static int worker_init(pipe_worker *w, const pw_dataset *ds)
     pw_arena_init(&w->scratch, 16 * 1024);
     size_t bytes = (ds->max_fields ? ds->max_fields : 1) * sizeof *w->values;
     w->values = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-    return w->values != NULL;
+    w->files = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *w->files);
+    return w->values != NULL && w->files != NULL;
 }
 
-static void worker_free(pipe_worker *w)
+static void worker_free(pipe_worker *w, const pw_dataset *ds)
 {
+    for (size_t i = 0; w->files && i < ds->n_locs; i++)
+        if (w->files[i].path)
+            pw_window_close(&w->files[i]);
+    free(w->files);
     free(w->values);
     pw_arena_free(&w->scratch);
 }
@@ -452,7 +538,14 @@ static pw_status pipe_alloc(dump_pipe *p, const pw_dataset *ds, pw_error *err)
 
 pw_status pw_dump_pipelined(pw_dataset *ds, pw_dump *d, pw_error *err)
 {
-    dump_pipe p = {.d = d, .schemas = ds->schemas};
+    size_t files = 0;
+    for (size_t i = 0; i < ds->n_locs; i++)
+        files += ds->locs[i].has_records && ds->locs[i].file;
+    size_t with_records = 0;
+    for (size_t i = 0; i < ds->n_locs; i++)
+        with_records += ds->locs[i].has_records != 0;
+    dump_pipe p = {.d = d, .schemas = ds->schemas,
+                   .by_place = files == with_records && files <= PIPE_REF_FILES};
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
     pipe_worker *self = &p.workers[0], *other = &p.workers[1];
@@ -471,12 +564,15 @@ pw_status pw_dump_pipelined(pw_dataset *ds, pw_dump *d, pw_error *err)
         pthread_join(th, NULL);
         if (d->out.failed)
             s = pw_fail(err, PW_E_IO, "<output>", PW_NO_OFFSET, "write failed");
+        else if (p.unreadable)
+            s = pw_fail(err, PW_E_IO, ds->path, PW_NO_OFFSET,
+                        "a record could not be read again while dumping (did the files change?)");
         else if (!ok || p.nomem)
             s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     }
     pw_merge_close(m);
-    worker_free(self);
-    worker_free(other);
+    worker_free(self, ds);
+    worker_free(other, ds);
     pipe_free(&p);
     return s;
 }
