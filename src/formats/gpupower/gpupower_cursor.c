@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "formats/gpupower/gpupower.h"
+#include "model/value.h"
 
 typedef struct gp_cursor {
     gp_table tab;
@@ -58,12 +59,11 @@ static pw_status gp_cursor_next(pw_cursor *c, pw_error *err)
     return PW_OK;
 }
 
+/* A reading, absent when the file had none (NaN). */
 static void set_f64(pw_value *v, double x)
 {
-    if (isnan(x))
-        return;
-    v->present = 1;
-    v->v.f = x;
+    if (!isnan(x))
+        pw_set_f64(v, x);
 }
 
 static void gp_cursor_decode(pw_cursor *c, pw_value *values)
@@ -84,11 +84,9 @@ static void gp_cursor_decode(pw_cursor *c, pw_value *values)
         set_f64(&values[0], t->v[0]);
         break;
     case GP_FILE_TIMESTAMPS:
-        values[0].present = 1;
-        values[0].v.s.p = t->event;
-        values[0].v.s.n = t->event_len;
-        values[1].present = t->has_data;
-        values[1].v.i = t->data;
+        pw_set_str(&values[0], t->event, t->event_len);
+        if (t->has_data)
+            pw_set_i64(&values[1], t->data);
         break;
     }
 }

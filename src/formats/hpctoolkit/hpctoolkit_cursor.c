@@ -10,6 +10,7 @@
 #include "core/bytes.h"
 #include "core/error.h"
 #include "formats/hpctoolkit/hpctoolkit.h"
+#include "model/value.h"
 
 /* Per cursor, findings of one kind beyond this are not listed. */
 #define HPC_DIAGS_PER_KIND 10
@@ -298,19 +299,11 @@ static pw_status hpc_cursor_next(pw_cursor *c, pw_error *err)
     return PW_END;
 }
 
+/* A NUL-terminated name, absent when there is none. */
 static void str_value(pw_value *v, const char *s)
 {
-    if (!s)
-        return;
-    v->present = 1;
-    v->v.s.p = s;
-    v->v.s.n = strlen(s);
-}
-
-static void u64_value(pw_value *v, uint64_t u)
-{
-    v->present = 1;
-    v->v.u = u;
+    if (s)
+        pw_set_str(v, s, strlen(s));
 }
 
 static void decode_context(pw_cursor *c, hpc_cursor *k, pw_value *v)
@@ -318,9 +311,8 @@ static void decode_context(pw_cursor *c, hpc_cursor *k, pw_value *v)
     const hpc_dataset *h = k->h;
     const hpc_ctx *x = &h->ctx[k->ctx];
     static const char *const relations[] = {"lexical", "call", "inlined call"};
-    u64_value(&v[0], k->ctx);
-    v[1].present = 1;
-    v[1].v.i = x->parent == HPC_NONE ? -1 : (int64_t)x->parent;
+    pw_set_u64(&v[0], k->ctx);
+    pw_set_i64(&v[1], x->parent == HPC_NONE ? -1 : (int64_t)x->parent);
     str_value(&v[2], hpc_ctx_kind_name((hpc_ctx_kind)x->kind));
     char buf[256];
     const char *label = hpc_ctx_label(h, k->ctx, buf, sizeof buf);
@@ -331,10 +323,10 @@ static void decode_context(pw_cursor *c, hpc_cursor *k, pw_value *v)
     str_value(&v[3], label);
     str_value(&v[4], x->file);
     if (x->has_line)
-        u64_value(&v[5], x->line);
+        pw_set_u64(&v[5], x->line);
     str_value(&v[6], x->module);
     if (x->has_offset)
-        u64_value(&v[7], x->offset);
+        pw_set_u64(&v[7], x->offset);
     if (x->kind != HPC_CTX_ROOT && x->kind != HPC_CTX_ENTRY)
         str_value(&v[8], x->relation < 3 ? relations[x->relation] : "unknown");
 }
@@ -345,15 +337,14 @@ static void hpc_cursor_decode(pw_cursor *c, pw_value *v)
     switch (c->rec.schema) {
     case HPC_SCHEMA_CONTEXT: decode_context(c, k, v); break;
     case HPC_SCHEMA_VALUE:
-        u64_value(&v[0], k->prof);
-        u64_value(&v[1], k->ctx);
-        u64_value(&v[2], k->metric);
-        v[3].present = 1;
-        v[3].v.f = k->value;
+        pw_set_u64(&v[0], k->prof);
+        pw_set_u64(&v[1], k->ctx);
+        pw_set_u64(&v[2], k->metric);
+        pw_set_f64(&v[3], k->value);
         break;
-    case HPC_SCHEMA_SAMPLE: u64_value(&v[0], k->ctx); break;
+    case HPC_SCHEMA_SAMPLE: pw_set_u64(&v[0], k->ctx); break;
     default: {
-        u64_value(&v[0], k->ctx);
+        pw_set_u64(&v[0], k->ctx);
         const hpc_ctx *x = &k->h->ctx[k->ctx];
         str_value(&v[1], hpc_ctx_kind_name((hpc_ctx_kind)x->kind));
         char buf[256];
