@@ -91,6 +91,14 @@ pw_status pw_ds_set_version(pw_dataset *ds, const char *version, pw_error *err)
     return PW_OK;
 }
 
+size_t pw_ds_count_record_locations(const pw_dataset *ds)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ds->n_locs; i++)
+        n += ds->locs[i].has_records != 0;
+    return n;
+}
+
 int32_t pw_ds_add_location(pw_dataset *ds, int32_t parent, pw_location_kind kind, int64_t id,
                            const char *name, const char *file, int has_records)
 {

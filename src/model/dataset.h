@@ -177,6 +177,8 @@ pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, 
 /* The window size each of n cursors read at once should use. */
 size_t pw_merge_window_cap(size_t n_cursors);
 
+/* How many locations have records. */
+size_t pw_ds_count_record_locations(const pw_dataset *ds);
 /* The indexes of the locations that have records (memory lives with ds). */
 uint32_t *pw_ds_record_locations(pw_dataset *ds, size_t *n);
 

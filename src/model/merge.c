@@ -64,9 +64,7 @@ static pw_status merge_open_leaves(pw_merge *m, size_t with_records, pw_error *e
 pw_status pw_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err)
 {
     *out = NULL;
-    size_t with_records = 0;
-    for (size_t i = 0; i < ds->n_locs; i++)
-        with_records += ds->locs[i].has_records != 0;
+    size_t with_records = pw_ds_count_record_locations(ds);
     pw_merge *m = calloc(1, sizeof *m);
     if (!m || !pw_tournament_init(&m->t, with_records)) {
         free(m);

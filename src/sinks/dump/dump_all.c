@@ -222,9 +222,7 @@ static pw_status dump_epochs(dump_all *a, pw_error *err)
 /* One location stream per location with records, with two chunks. */
 static pw_status dump_all_open(dump_all *a, pw_dataset *ds, pw_error *err)
 {
-    size_t with_records = 0;
-    for (size_t i = 0; i < ds->n_locs; i++)
-        with_records += ds->locs[i].has_records != 0;
+    size_t with_records = pw_ds_count_record_locations(ds);
     a->ls = calloc(with_records ? with_records : 1, sizeof *a->ls);
     if (!a->ls)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
@@ -279,9 +277,7 @@ pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *
     pw_status s = pw_dump_open(ds, out, style, &d, err);
     if (s != PW_OK)
         return s;
-    size_t with_records = 0;
-    for (size_t i = 0; i < ds->n_locs; i++)
-        with_records += ds->locs[i].has_records != 0;
+    size_t with_records = pw_ds_count_record_locations(ds);
     int workers = pw_parallel_workers(with_records, ds->threads);
     int cores = pw_parallel_workers(SIZE_MAX, ds->threads);
     /* The epochs cost a copy and a merge per line on this thread: with

@@ -538,14 +538,12 @@ static pw_status pipe_alloc(dump_pipe *p, const pw_dataset *ds, pw_error *err)
 
 pw_status pw_dump_pipelined(pw_dataset *ds, pw_dump *d, pw_error *err)
 {
+    /* By place only when every location with records has its own file. */
     size_t files = 0;
     for (size_t i = 0; i < ds->n_locs; i++)
         files += ds->locs[i].has_records && ds->locs[i].file;
-    size_t with_records = 0;
-    for (size_t i = 0; i < ds->n_locs; i++)
-        with_records += ds->locs[i].has_records != 0;
     dump_pipe p = {.d = d, .schemas = ds->schemas,
-                   .by_place = files == with_records && files <= PIPE_REF_FILES};
+                   .by_place = files == pw_ds_count_record_locations(ds) && files <= PIPE_REF_FILES};
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
     pipe_worker *self = &p.workers[0], *other = &p.workers[1];
