@@ -107,21 +107,26 @@ static void run_fixture(const char *rel)
     blob files[MAX_FILES];
     char *names[MAX_FILES];
     size_t present = 0;
-    DIR *d = opendir(src);
-    struct dirent *e;
-    while (d && (e = readdir(d)) && present < MAX_FILES) {
-        const char *dot = strrchr(e->d_name, '.');
-        if (!dot || (strcmp(dot, ".db") && strcmp(dot, ".xml") && strcmp(dot, ".metric-db")))
-            continue;
-        char path[1400];
-        snprintf(path, sizeof path, "%s/%s", src, e->d_name);
-        files[present] = blob_read(path);
-        names[present] = strdup(e->d_name);
-        write_file(tmp, names[present], files[present].p, files[present].n);
-        present++;
+    /* by name, not in directory order, so that every machine mutates the
+     * same files in the same order */
+    struct dirent **entries;
+    int n_entries = scandir(src, &entries, NULL, alphasort);
+    for (int k = 0; k < n_entries; k++) {
+        const char *name = entries[k]->d_name;
+        const char *dot = strrchr(name, '.');
+        if (present < MAX_FILES && dot &&
+            (!strcmp(dot, ".db") || !strcmp(dot, ".xml") || !strcmp(dot, ".metric-db"))) {
+            char path[1400];
+            snprintf(path, sizeof path, "%s/%s", src, name);
+            files[present] = blob_read(path);
+            names[present] = strdup(name);
+            write_file(tmp, names[present], files[present].p, files[present].n);
+            present++;
+        }
+        free(entries[k]);
     }
-    if (d)
-        closedir(d);
+    if (n_entries >= 0)
+        free(entries);
     CHECK(present >= 3); /* a missing fixture fails */
     CHECK(exercise(tmp, 0) == 0); /* the intact copy reads clean */
     for (size_t i = 0; i < present; i++) {

@@ -318,6 +318,15 @@ static void XMLCALL on_end(void *ud, const XML_Char *tag)
         on_metric_end(x);
 }
 
+/* Where expat stopped.  Expat has no position (-1) when the input ended
+ * before any element, as in an empty file: the error is then at the end
+ * of what was fed. */
+static int64_t error_offset(const xml_state *x, uint64_t fed)
+{
+    XML_Index at = XML_GetCurrentByteIndex(x->parser);
+    return at >= 0 ? (int64_t)at : (int64_t)fed;
+}
+
 /* Feeds the file to expat in window-sized pieces. */
 static pw_status parse_file(xml_state *x, pw_error *err)
 {
@@ -336,8 +345,7 @@ static pw_status parse_file(xml_state *x, pw_error *err)
         int last = off >= size;
         if (XML_Parse(x->parser, (const char *)p, (int)n, last) == XML_STATUS_ERROR &&
             x->status == PW_OK)
-            s = pw_fail(err, PW_E_DATA, x->h->xml_path,
-                        (int64_t)XML_GetCurrentByteIndex(x->parser), "XML: %s (line %lu)",
+            s = pw_fail(err, PW_E_DATA, x->h->xml_path, error_offset(x, off), "XML: %s (line %lu)",
                         XML_ErrorString(XML_GetErrorCode(x->parser)),
                         (unsigned long)XML_GetCurrentLineNumber(x->parser));
         if (last)
