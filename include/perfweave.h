@@ -490,6 +490,81 @@ typedef struct pw_convert_report {
 pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
                      pw_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* Columnar batches (for bindings: numpy, Arrow...)                          */
+/* ------------------------------------------------------------------------ */
+
+/* Records in columns, up to a capacity per call, so that a binding makes
+ * one call per batch instead of several per record.  A batch reader walks
+ * the merge of all locations (time order, the records and order of
+ * pw_dump_all) or the cursor of one location (file order).
+ *
+ * Per record r < n: location[r], schema[r], type[r] (an id: ids below
+ * pw_schema_count are schema indices, meaning the record's type is its
+ * schema's name; higher ids name other types, see pw_batch_type_name),
+ * clock[r] (a pw_clock) with t[r] (PW_CLOCK_NS) or vt[r] (PW_CLOCK_VIRTUAL),
+ * kind[r] (a pw_record_kind) and, for spans whose end is known
+ * (has_end[r] != 0), t_end[r] or vt_end[r] in the same clock.
+ *
+ * Fields: record r's values are the cells first_cell[r] .. first_cell[r] +
+ * n_fields of its schema - 1, one per field in schema order.  A cell is 8
+ * bytes whose meaning cell_kind gives (pw_cell_kind): integers, doubles
+ * (a DECIMAL becomes the double nearest to it) and booleans are held
+ * directly, so numeric schemas need no text at all.  Every other value
+ * (strings, bytes, lists, objects) is held as its JSON text, exactly as
+ * pw_dump_record writes it in PW_DUMP_JSONL: the cell is the byte offset of
+ * that text in `text`, and the text ends at the next '\n' (each JSON value
+ * is followed by one; JSON text never holds a raw newline).
+ *
+ * A batch and its arrays belong to the reader and stay valid until its
+ * next call.  Damage met is handled as pw_merge and pw_cursor_next do:
+ * records before it are returned; the merge records a diagnostic and goes
+ * on, a one-location reader returns the error after the last good record
+ * has been returned. */
+typedef enum pw_cell_kind {
+    PW_CELL_ABSENT = 0, /* the record does not carry the field */
+    PW_CELL_I64,        /* int64_t */
+    PW_CELL_U64,        /* uint64_t */
+    PW_CELL_F64,        /* double */
+    PW_CELL_BOOL,       /* int64_t, 0 or 1 */
+    PW_CELL_NULL,       /* present, but no JSON number (a NaN or infinite double) */
+    PW_CELL_JSON        /* uint64_t byte offset of the value's JSON text in `text` */
+} pw_cell_kind;
+
+typedef struct pw_batch {
+    size_t n;                   /* records in this batch (> 0) */
+    const uint32_t *location;
+    const uint32_t *schema;
+    const uint32_t *type;
+    const uint8_t *clock;
+    const int64_t *t;
+    const double *vt;
+    const uint8_t *kind;
+    const uint8_t *has_end;
+    const int64_t *t_end;
+    const double *vt_end;
+    const uint64_t *first_cell;
+    size_t n_cells;
+    const uint8_t *cell_kind;   /* [n_cells], pw_cell_kind */
+    const uint64_t *cell;       /* [n_cells], 8 bytes read as cell_kind says */
+    size_t text_len;
+    const char *text;           /* JSON texts of PW_CELL_JSON cells, '\n' after each */
+} pw_batch;
+
+typedef struct pw_batch_reader pw_batch_reader;
+
+/* A reader of batches of at most `capacity` records (0: 65536) over the
+ * merge of every location (location < 0) or over location `location`
+ * (which must have has_records).  Release with pw_batch_close(). */
+pw_status pw_batch_open(pw_dataset *ds, int64_t location, size_t capacity, pw_batch_reader **out,
+                        pw_error *err);
+/* The next batch: PW_OK with *out set (n > 0), PW_END when no record is
+ * left, or an error (see above). */
+pw_status pw_batch_next(pw_batch_reader *br, const pw_batch **out, pw_error *err);
+/* The name of type id `id` (any id a batch of this reader has given). */
+const char *pw_batch_type_name(const pw_batch_reader *br, uint32_t id);
+void pw_batch_close(pw_batch_reader *br);
+
 #ifdef __cplusplus
 }
 #endif
