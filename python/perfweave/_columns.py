@@ -1,0 +1,224 @@
+"""_columns.py — turns the library's columnar batches (pw_batch, see
+include/perfweave.h) into numpy columns and pandas DataFrames.
+
+Numbers never pass through Python objects: per schema, the cells of each
+field are gathered with one numpy fancy index.  Strings, bytes and lists
+arrive as JSON text (dump --jsonl's bytes); each column's texts of a batch
+are parsed with one json.loads call."""
+import ctypes
+import json
+
+import numpy as np
+import pandas as pd
+
+from . import _lib
+
+_KINDS = ("absent", "i64", "u64", "f64", "bool", "null", "json")
+
+
+def _array(addr, dtype, n):
+    """A copy of n items at a C address (the batch is reused by the next call)."""
+    if n == 0:
+        return np.empty(0, dtype)
+    size = n * np.dtype(dtype).itemsize
+    return np.frombuffer((ctypes.c_char * size).from_address(addr), dtype).copy()
+
+
+class BatchColumns:
+    """One batch's records (after filtering) as arrays: the per-record
+    columns, and per field column raw 8-byte cells with their kinds
+    (values decoded from JSON in `objects` where kind is json)."""
+
+    def __init__(self, n):
+        self.n = n
+        self.base = {}
+        self.fields = {}  # name -> (bits uint64[n], kinds uint8[n], objects or None)
+
+
+def read_batch(b, schemas, wanted_fields, row_filter):
+    """BatchColumns of one pw_batch.  schemas: per schema index, its field
+    names; wanted_fields: a set of names or None for all; row_filter(cols)
+    gives a boolean mask of the rows to keep, or None to keep all."""
+    n = b.n
+    base = {
+        "location": _array(b.location, np.uint32, n),
+        "schema": _array(b.schema, np.uint32, n),
+        "type": _array(b.type, np.uint32, n),
+        "clock": _array(b.clock, np.uint8, n),
+        "t": _array(b.t, np.int64, n),
+        "vt": _array(b.vt, np.float64, n),
+        "kind": _array(b.kind, np.uint8, n),
+        "has_end": _array(b.has_end, np.uint8, n),
+        "t_end": _array(b.t_end, np.int64, n),
+        "vt_end": _array(b.vt_end, np.float64, n),
+    }
+    first = _array(b.first_cell, np.uint64, n).astype(np.intp)
+    mask = row_filter(base) if row_filter else None
+    if mask is not None:
+        base = {k: v[mask] for k, v in base.items()}
+        first = first[mask]
+        n = len(first)
+    out = BatchColumns(n)
+    out.base = base
+    if n == 0:
+        return out
+    kinds = np.frombuffer((ctypes.c_char * b.n_cells).from_address(b.cell_kind), np.uint8) \
+        if b.n_cells else np.empty(0, np.uint8)
+    cells = np.frombuffer((ctypes.c_char * (8 * b.n_cells)).from_address(b.cell), np.uint64) \
+        if b.n_cells else np.empty(0, np.uint64)
+    sch = base["schema"]
+    order = np.argsort(sch.astype(np.uint16) if len(schemas) < 65536 else sch, kind="stable")
+    counts = np.bincount(sch, minlength=len(schemas))
+    start = 0
+    for s in np.flatnonzero(counts):
+        rows = order[start:start + counts[s]]
+        start += counts[s]
+        for j, name in enumerate(schemas[s]):
+            if wanted_fields is not None and name not in wanted_fields:
+                continue
+            col = out.fields.get(name)
+            if col is None:
+                col = out.fields[name] = [np.zeros(n, np.uint64), np.zeros(n, np.uint8), None]
+            idx = first[rows] + j
+            col[0][rows] = cells[idx]
+            col[1][rows] = kinds[idx]
+    text = ctypes.string_at(b.text, b.text_len) if b.text_len else b""
+    for col in out.fields.values():
+        if (col[1] == _lib.CELL_JSON).any():
+            col[2] = _json_cells(col[0], col[1], text)
+    return out
+
+
+def _json_cells(bits, kinds, text):
+    """An object array: the JSON values of a column's json cells (None elsewhere)."""
+    where = np.flatnonzero(kinds == _lib.CELL_JSON)
+    pieces = []
+    for off in bits[where].tolist():
+        pieces.append(text[off:text.index(b"\n", off)])
+    values = json.loads(b"[" + b",".join(pieces) + b"]")
+    objs = np.empty(len(kinds), object)
+    objs[where] = values
+    return objs
+
+
+def _present(kinds):
+    return np.bincount(kinds, minlength=len(_KINDS))
+
+
+def field_array(bits, kinds, objs):
+    """A pandas array for one field column: nullable integers, floats or
+    booleans when every present value has that kind, else Python objects
+    (strings, lists, mixed kinds) with None where the field is absent."""
+    count = _present(kinds)
+    absent = kinds == _lib.CELL_ABSENT
+    used = {k for k in range(1, len(_KINDS)) if count[k]}
+    if used <= {_lib.CELL_I64} or (used == {_lib.CELL_I64, _lib.CELL_U64} and
+                                   not (bits[kinds == _lib.CELL_U64] >> 63).any()):
+        return pd.arrays.IntegerArray(bits.view(np.int64), absent)
+    if used == {_lib.CELL_U64}:
+        return pd.arrays.IntegerArray(bits, absent)
+    if used <= {_lib.CELL_F64, _lib.CELL_NULL}:
+        return pd.arrays.FloatingArray(bits.view(np.float64), kinds != _lib.CELL_F64)
+    if used == {_lib.CELL_BOOL}:
+        return pd.arrays.BooleanArray(bits.astype(bool), absent)
+    return _object_array(bits, kinds, objs)
+
+
+def _object_array(bits, kinds, objs):
+    """Mixed or text cells as Python values, one by one (text columns only)."""
+    out = objs.copy() if objs is not None else np.empty(len(kinds), object)
+    for k, convert in ((_lib.CELL_I64, lambda v: v.view(np.int64)),
+                       (_lib.CELL_U64, lambda v: v),
+                       (_lib.CELL_F64, lambda v: v.view(np.float64)),
+                       (_lib.CELL_BOOL, lambda v: v.astype(bool))):
+        where = np.flatnonzero(kinds == k)
+        if len(where):
+            out[where] = convert(bits[where]).tolist()
+    return out
+
+
+_BASE_TYPES = (("location", np.uint32), ("schema", np.uint32), ("type", np.uint32),
+               ("clock", np.uint8), ("t", np.int64), ("vt", np.float64), ("kind", np.uint8),
+               ("has_end", np.uint8), ("t_end", np.int64), ("vt_end", np.float64))
+
+
+def concat(parts):
+    """The BatchColumns of many batches (maybe none) as one."""
+    if not parts:
+        out = BatchColumns(0)
+        out.base = {k: np.empty(0, t) for k, t in _BASE_TYPES}
+        return out
+    if len(parts) == 1:
+        return parts[0]
+    n = sum(p.n for p in parts)
+    out = BatchColumns(n)
+    keys = parts[0].base.keys()
+    out.base = {k: np.concatenate([p.base[k] for p in parts]) for k in keys}
+    names = []
+    for p in parts:
+        names += [name for name in p.fields if name not in names]
+    for name in names:
+        bits, kinds, objs, any_obj = [], [], [], False
+        for p in parts:
+            col = p.fields.get(name)
+            if col is None:
+                col = (np.zeros(p.n, np.uint64), np.zeros(p.n, np.uint8), None)
+            bits.append(col[0])
+            kinds.append(col[1])
+            objs.append(col[2])
+            any_obj |= col[2] is not None
+        joined = None
+        if any_obj:
+            joined = np.concatenate([o if o is not None else np.empty(len(k), object)
+                                     for o, k in zip(objs, kinds)])
+        out.fields[name] = [np.concatenate(bits), np.concatenate(kinds), joined]
+    return out
+
+
+def time_array(base):
+    """The "t" column: int64 nanoseconds, float virtual time, or nullable
+    when some records carry no time (as dump --jsonl omits "t")."""
+    clock = base["clock"]
+    used = set(np.unique(clock).tolist())
+    if used <= {_lib.CLOCK_NS}:
+        return base["t"]
+    if used == {_lib.CLOCK_VIRTUAL}:
+        return base["vt"]
+    if used <= {_lib.CLOCK_NS, _lib.CLOCK_NONE}:
+        return pd.arrays.IntegerArray(base["t"], clock == _lib.CLOCK_NONE)
+    if used <= {_lib.CLOCK_VIRTUAL, _lib.CLOCK_NONE}:
+        return pd.arrays.FloatingArray(base["vt"], clock == _lib.CLOCK_NONE)
+    out = np.empty(len(clock), object)
+    ns, vt = clock == _lib.CLOCK_NS, clock == _lib.CLOCK_VIRTUAL
+    out[ns] = base["t"][ns].tolist()
+    out[vt] = base["vt"][vt].tolist()
+    return out
+
+
+def categorical(codes, names):
+    """Codes into `names` (which may repeat a name) as a pandas Categorical."""
+    unique = list(dict.fromkeys(names))
+    if len(unique) != len(names):
+        where = {name: i for i, name in enumerate(unique)}
+        codes = np.array([where[name] for name in names], np.int32)[codes]
+    return pd.Categorical.from_codes(codes.astype(np.int32), unique)
+
+
+def frame(cols, loc_paths, type_names, field_order, keep_empty=False):
+    """The DataFrame of records: loc, t, type, then fields in field_order.
+    A field no record carries is left out unless keep_empty."""
+    data = {
+        "loc": categorical(cols.base["location"], loc_paths),
+        "t": time_array(cols.base),
+        "type": categorical(cols.base["type"], type_names),
+    }
+    for name in field_order:
+        col = cols.fields.get(name)
+        if col is None:
+            if not keep_empty:
+                continue
+            col = (np.zeros(cols.n, np.uint64), np.zeros(cols.n, np.uint8), None)
+        elif not keep_empty and not col[1].any():
+            continue
+        data[name] = field_array(*col)
+    return pd.DataFrame(data, copy=False)
