@@ -499,28 +499,35 @@ pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_con
  * the merge of all locations (time order, the records and order of
  * pw_dump_all) or the cursor of one location (file order).
  *
- * Per record r < n: location[r], schema[r], type[r] (an id: ids below
- * pw_schema_count are schema indices, meaning the record's type is its
- * schema's name; higher ids name other types, see pw_batch_type_name),
- * clock[r] (a pw_clock) with t[r] (PW_CLOCK_NS) or vt[r] (PW_CLOCK_VIRTUAL),
- * kind[r] (a pw_record_kind) and, for spans whose end is known
- * (has_end[r] != 0), t_end[r] or vt_end[r] in the same clock.
+ * Per record r < n: location[r], schema[r], type[r] (schema indices when
+ * the record's type is its schema's name; ids with bit 31 set name other
+ * types, see pw_batch_type_name), clock[r] (a pw_clock) with t[r]
+ * (PW_CLOCK_NS) or vt[r] (PW_CLOCK_VIRTUAL), kind[r] (a pw_record_kind)
+ * and, for spans whose end is known (has_end[r] != 0), t_end[r] or
+ * vt_end[r] in the same clock.
  *
- * Fields: record r's values are the cells first_cell[r] .. first_cell[r] +
- * n_fields of its schema - 1, one per field in schema order.  A cell is 8
- * bytes whose meaning cell_kind gives (pw_cell_kind): integers, doubles
- * (a DECIMAL becomes the double nearest to it) and booleans are held
- * directly, so numeric schemas need no text at all.  Every other value
- * (strings, bytes, lists, objects) is held as its JSON text, exactly as
- * pw_dump_record writes it in PW_DUMP_JSONL: the cell is the byte offset of
- * that text in `text`, and the text ends at the next '\n' (each JSON value
- * is followed by one; JSON text never holds a raw newline).
+ * Fields are in COLUMNS, one per distinct field name over the dataset's
+ * schemas (pw_batch_column_name; a name shared by several schemas is one
+ * column): column_kind[c][r] says what column[c][r] holds for record r
+ * (pw_cell_kind; PW_CELL_ABSENT when its schema has no such field or the
+ * record does not carry it).  column_used[c] is 0 when no record of the
+ * batch has a value in column c (its arrays are then all absent).
+ * Integers, doubles (a DECIMAL becomes the double nearest to it) and
+ * booleans are held in the 8 bytes directly, so numeric schemas need no
+ * text at all.  Other values are held as text in `text`, the cell being
+ * the byte offset where it starts; it ends at the next '\n' (each text is
+ * followed by one, and texts follow each other in record order).  Byte
+ * strings, and strings of printable ASCII only, are held as the text
+ * pw_dump_record writes in PW_DUMP_JSONL without its quotes (PW_CELL_TEXT:
+ * a binding makes a string of it without parsing); other strings, lists
+ * and objects as their JSON text, exactly as PW_DUMP_JSONL writes it
+ * (PW_CELL_JSON; JSON text never holds a raw newline).
  *
  * A batch and its arrays belong to the reader and stay valid until its
  * next call.  Damage met is handled as pw_merge and pw_cursor_next do:
  * records before it are returned; the merge records a diagnostic and goes
- * on, a one-location reader returns the error after the last good record
- * has been returned. */
+ * on, a one-location reader returns the error after the batch of the
+ * records before it. */
 typedef enum pw_cell_kind {
     PW_CELL_ABSENT = 0, /* the record does not carry the field */
     PW_CELL_I64,        /* int64_t */
@@ -528,8 +535,11 @@ typedef enum pw_cell_kind {
     PW_CELL_F64,        /* double */
     PW_CELL_BOOL,       /* int64_t, 0 or 1 */
     PW_CELL_NULL,       /* present, but no JSON number (a NaN or infinite double) */
-    PW_CELL_JSON        /* uint64_t byte offset of the value's JSON text in `text` */
+    PW_CELL_JSON,       /* uint64_t byte offset of the value's JSON text in `text` */
+    PW_CELL_TEXT        /* uint64_t byte offset of the string itself in `text` */
 } pw_cell_kind;
+
+#define PW_BATCH_OTHER_TYPE 0x80000000u /* type ids of types that are not schema names */
 
 typedef struct pw_batch {
     size_t n;                   /* records in this batch (> 0) */
@@ -543,12 +553,12 @@ typedef struct pw_batch {
     const uint8_t *has_end;
     const int64_t *t_end;
     const double *vt_end;
-    const uint64_t *first_cell;
-    size_t n_cells;
-    const uint8_t *cell_kind;   /* [n_cells], pw_cell_kind */
-    const uint64_t *cell;       /* [n_cells], 8 bytes read as cell_kind says */
+    size_t n_columns;                   /* field columns known so far */
+    const uint8_t *column_used;         /* [n_columns] */
+    const uint8_t *const *column_kind;  /* [n_columns][n], pw_cell_kind */
+    const uint64_t *const *column;      /* [n_columns][n], read as column_kind says */
     size_t text_len;
-    const char *text;           /* JSON texts of PW_CELL_JSON cells, '\n' after each */
+    const char *text;           /* texts of PW_CELL_JSON and _TEXT cells, '\n' after each */
 } pw_batch;
 
 typedef struct pw_batch_reader pw_batch_reader;
@@ -563,6 +573,8 @@ pw_status pw_batch_open(pw_dataset *ds, int64_t location, size_t capacity, pw_ba
 pw_status pw_batch_next(pw_batch_reader *br, const pw_batch **out, pw_error *err);
 /* The name of type id `id` (any id a batch of this reader has given). */
 const char *pw_batch_type_name(const pw_batch_reader *br, uint32_t id);
+/* The field name of column c (c < n_columns of a batch of this reader). */
+const char *pw_batch_column_name(const pw_batch_reader *br, size_t c);
 void pw_batch_close(pw_batch_reader *br);
 
 #ifdef __cplusplus

@@ -316,13 +316,14 @@ class Dataset:
             return mask
         return keep
 
-    def _batch_columns(self, types, locations, start, end, fields, batch_size, stream=None):
+    def _batch_columns(self, types, locations, start, end, fields, batch_size, stream=None,
+                       spans=False):
         """BatchColumns per batch, read through pw_batch_next."""
         ds = self._handle()
         locs = self._location_indices(locations)
         one = -1 if stream is None else self._location_indices(stream, descendants=False)[0]
         wanted = set([fields] if isinstance(fields, str) else fields) if fields is not None else None
-        schemas = self._schema_fields()
+        self._schema_fields()
         row_filter = self._filter(types, locs, start, end)
         self._type_names = None  # type ids beyond the schemas are per reader
         err = _lib.Error()
@@ -331,6 +332,7 @@ class Dataset:
                err)
         try:
             batch = ctypes.POINTER(_lib.Batch)()
+            columns = []
             while True:
                 s = _lib.lib.pw_batch_next(reader, ctypes.byref(batch), ctypes.byref(err))
                 if s == _lib.END:
@@ -338,16 +340,22 @@ class Dataset:
                 _check(s, err)
                 b = batch.contents
                 self._type_names = self._types_of(reader, b)
-                yield _columns.read_batch(b, schemas, wanted, row_filter)
+                while len(columns) < b.n_columns:
+                    columns.append(_lib.lib.pw_batch_column_name(reader, len(columns)).decode())
+                yield _columns.read_batch(b, len(self._schemas), columns, wanted, row_filter,
+                                          spans)
         finally:
             _lib.lib.pw_batch_close(reader)
 
     def _types_of(self, reader, b):
-        """Type names for every id given so far (schemas, then others)."""
+        """Type names for every id given so far: the schemas', then the
+        other types' (ids with OTHER_TYPE set, renumbered after them)."""
         names = self._type_names or [sc[0] for sc in self._schemas]
-        top = int(np.frombuffer((ctypes.c_char * (4 * b.n)).from_address(b.type), np.uint32).max())
+        ids = _columns.type_codes(b, len(self._schemas))
+        top = int(ids.max())
         while len(names) <= top:
-            names = names + [_lib.lib.pw_batch_type_name(reader, len(names)).decode()]
+            other = len(names) - len(self._schemas)
+            names = names + [_lib.lib.pw_batch_type_name(reader, _lib.OTHER_TYPE | other).decode()]
         return names
 
     def _frame(self, cols, fields=None):
@@ -395,8 +403,8 @@ class Dataset:
 
     def events(self, types=None, locations=None, start=None, end=None, strict=True):
         """The records in Pipit's event layout (see _events.py)."""
-        parts = [c for c in self._batch_columns(types, locations, start, end, None, 1 << 16)
-                 if c.n]
+        parts = [c for c in self._batch_columns(types, locations, start, end, None, 1 << 16,
+                                                spans=True) if c.n]
         df = pipit_events(self, _columns.concat(parts))
         if strict:
             self._raise_if_damaged(df)

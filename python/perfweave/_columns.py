@@ -2,9 +2,10 @@
 include/perfweave.h) into numpy columns and pandas DataFrames.
 
 Numbers never pass through Python objects: per schema, the cells of each
-field are gathered with one numpy fancy index.  Strings, bytes and lists
-arrive as JSON text (dump --jsonl's bytes); each column's texts of a batch
-are parsed with one json.loads call."""
+field are gathered with one numpy fancy index.  The texts of a batch
+(strings and byte strings as themselves, other values as JSON) are split
+into Python strings in one call; each column's JSON texts of a batch are
+parsed with one json.loads call."""
 import ctypes
 import json
 
@@ -13,7 +14,7 @@ import pandas as pd
 
 from . import _lib
 
-_KINDS = ("absent", "i64", "u64", "f64", "bool", "null", "json")
+_KINDS = ("absent", "i64", "u64", "f64", "bool", "null", "json", "text")
 
 
 def _array(addr, dtype, n):
@@ -35,70 +36,88 @@ class BatchColumns:
         self.fields = {}  # name -> (bits uint64[n], kinds uint8[n], objects or None)
 
 
-def read_batch(b, schemas, wanted_fields, row_filter):
-    """BatchColumns of one pw_batch.  schemas: per schema index, its field
-    names; wanted_fields: a set of names or None for all; row_filter(cols)
-    gives a boolean mask of the rows to keep, or None to keep all."""
+def type_codes(b, n_schemas):
+    """A batch's type ids as dense codes: schema indices, then the other
+    types (ids with OTHER_TYPE set) numbered after the schemas."""
+    ids = _array(b.type, np.uint32, b.n)
+    other = (ids & _lib.OTHER_TYPE) != 0
+    if other.any():
+        ids[other] = (ids[other] & ~np.uint32(_lib.OTHER_TYPE)) + np.uint32(n_schemas)
+    return ids
+
+
+def read_batch(b, n_schemas, column_names, wanted_fields, row_filter, spans=False):
+    """BatchColumns of one pw_batch.  column_names: the reader's field
+    column names (at least b.n_columns); wanted_fields: a set of names or
+    None for all; row_filter(base) gives a boolean mask of the rows to
+    keep, or None to keep all; spans: whether to read the kinds and span
+    ends too (events())."""
     n = b.n
     base = {
         "location": _array(b.location, np.uint32, n),
         "schema": _array(b.schema, np.uint32, n),
-        "type": _array(b.type, np.uint32, n),
+        "type": type_codes(b, n_schemas),
         "clock": _array(b.clock, np.uint8, n),
         "t": _array(b.t, np.int64, n),
-        "vt": _array(b.vt, np.float64, n),
-        "kind": _array(b.kind, np.uint8, n),
-        "has_end": _array(b.has_end, np.uint8, n),
-        "t_end": _array(b.t_end, np.int64, n),
-        "vt_end": _array(b.vt_end, np.float64, n),
     }
-    first = _array(b.first_cell, np.uint64, n).astype(np.intp)
+    base["vt"] = _array(b.vt, np.float64, n) if (base["clock"] == _lib.CLOCK_VIRTUAL).any() \
+        else np.zeros(n)
+    if spans:
+        base.update(kind=_array(b.kind, np.uint8, n), has_end=_array(b.has_end, np.uint8, n),
+                    t_end=_array(b.t_end, np.int64, n), vt_end=_array(b.vt_end, np.float64, n))
     mask = row_filter(base) if row_filter else None
     if mask is not None:
         base = {k: v[mask] for k, v in base.items()}
-        first = first[mask]
-        n = len(first)
-    out = BatchColumns(n)
+    out = BatchColumns(len(base["t"]))
     out.base = base
-    if n == 0:
+    if out.n == 0:
         return out
-    kinds = np.frombuffer((ctypes.c_char * b.n_cells).from_address(b.cell_kind), np.uint8) \
-        if b.n_cells else np.empty(0, np.uint8)
-    cells = np.frombuffer((ctypes.c_char * (8 * b.n_cells)).from_address(b.cell), np.uint64) \
-        if b.n_cells else np.empty(0, np.uint64)
-    sch = base["schema"]
-    order = np.argsort(sch.astype(np.uint16) if len(schemas) < 65536 else sch, kind="stable")
-    counts = np.bincount(sch, minlength=len(schemas))
-    start = 0
-    for s in np.flatnonzero(counts):
-        rows = order[start:start + counts[s]]
-        start += counts[s]
-        for j, name in enumerate(schemas[s]):
-            if wanted_fields is not None and name not in wanted_fields:
-                continue
-            col = out.fields.get(name)
-            if col is None:
-                col = out.fields[name] = [np.zeros(n, np.uint64), np.zeros(n, np.uint8), None]
-            idx = first[rows] + j
-            col[0][rows] = cells[idx]
-            col[1][rows] = kinds[idx]
-    text = ctypes.string_at(b.text, b.text_len) if b.text_len else b""
-    for col in out.fields.values():
-        if (col[1] == _lib.CELL_JSON).any():
-            col[2] = _json_cells(col[0], col[1], text)
+    used = _array(b.column_used, np.uint8, b.n_columns)
+    texts = _Texts(b) if b.text_len else None
+    for c in np.flatnonzero(used):
+        name = column_names[c]
+        if wanted_fields is not None and name not in wanted_fields:
+            continue
+        bits = _array(b.column[c], np.uint64, n)
+        kinds = _array(b.column_kind[c], np.uint8, n)
+        objs = texts.values(bits, kinds) if texts and (kinds >= _lib.CELL_JSON).any() else None
+        if mask is not None:
+            bits, kinds = bits[mask], kinds[mask]
+            objs = objs[mask] if objs is not None else None
+        out.fields[name] = [bits, kinds, objs]
     return out
 
 
-def _json_cells(bits, kinds, text):
-    """An object array: the JSON values of a column's json cells (None elsewhere)."""
-    where = np.flatnonzero(kinds == _lib.CELL_JSON)
-    pieces = []
-    for off in bits[where].tolist():
-        pieces.append(text[off:text.index(b"\n", off)])
-    values = json.loads(b"[" + b",".join(pieces) + b"]")
-    objs = np.empty(len(kinds), object)
-    objs[where] = values
-    return objs
+class _Texts:
+    """The texts of a batch as Python strings (one split for them all)."""
+
+    def __init__(self, b):
+        self.raw = ctypes.string_at(b.text, b.text_len)
+        self.strings = np.array(self.raw[:-1].decode("utf-8", "surrogateescape").split("\n"),
+                                object)
+        self.starts = None
+
+    def ordinals(self, offsets, where):
+        """The numbers of the texts at offsets[where].  When one column
+        holds every text of the batch they are 0, 1, 2...: texts are
+        written in record order."""
+        if len(where) == len(self.strings):
+            return np.arange(len(where))
+        if self.starts is None:
+            ends = np.flatnonzero(np.frombuffer(self.raw, np.uint8) == 10)
+            self.starts = np.concatenate(([0], ends[:-1] + 1))
+        return np.searchsorted(self.starts, offsets[where])
+
+    def values(self, offsets, kinds):
+        """An object array of a column's text values: strings as they are,
+        JSON parsed (one json.loads per column); None elsewhere."""
+        objs = np.empty(len(kinds), object)
+        textual = np.flatnonzero(kinds >= _lib.CELL_JSON)
+        objs[textual] = self.strings[self.ordinals(offsets, textual)]
+        where = np.flatnonzero(kinds == _lib.CELL_JSON)
+        if len(where):
+            objs[where] = json.loads("[" + ",".join(objs[where]) + "]")
+        return objs
 
 
 def _present(kinds):
@@ -121,6 +140,8 @@ def field_array(bits, kinds, objs):
         return pd.arrays.FloatingArray(bits.view(np.float64), kinds != _lib.CELL_F64)
     if used == {_lib.CELL_BOOL}:
         return pd.arrays.BooleanArray(bits.astype(bool), absent)
+    if used <= {_lib.CELL_JSON, _lib.CELL_TEXT}:
+        return objs
     return _object_array(bits, kinds, objs)
 
 
@@ -152,7 +173,7 @@ def concat(parts):
         return parts[0]
     n = sum(p.n for p in parts)
     out = BatchColumns(n)
-    keys = parts[0].base.keys()
+    keys = parts[0].base.keys()  # the same in every part
     out.base = {k: np.concatenate([p.base[k] for p in parts]) for k in keys}
     names = []
     for p in parts:

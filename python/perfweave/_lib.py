@@ -94,8 +94,9 @@ class Batch(ctypes.Structure):
                 ("t", ctypes.c_void_p), ("vt", ctypes.c_void_p),
                 ("kind", ctypes.c_void_p), ("has_end", ctypes.c_void_p),
                 ("t_end", ctypes.c_void_p), ("vt_end", ctypes.c_void_p),
-                ("first_cell", ctypes.c_void_p), ("n_cells", ctypes.c_size_t),
-                ("cell_kind", ctypes.c_void_p), ("cell", ctypes.c_void_p),
+                ("n_columns", ctypes.c_size_t), ("column_used", ctypes.c_void_p),
+                ("column_kind", ctypes.POINTER(ctypes.c_void_p)),
+                ("column", ctypes.POINTER(ctypes.c_void_p)),
                 ("text_len", ctypes.c_size_t), ("text", ctypes.c_void_p)]
 
 
@@ -112,7 +113,8 @@ class ConvertReport(ctypes.Structure):
 # pw_status values and enums used here (include/perfweave.h).
 OK, END = 0, 1
 CLOCK_NONE, CLOCK_NS, CLOCK_VIRTUAL = 0, 1, 2
-CELL_ABSENT, CELL_I64, CELL_U64, CELL_F64, CELL_BOOL, CELL_NULL, CELL_JSON = range(7)
+CELL_ABSENT, CELL_I64, CELL_U64, CELL_F64, CELL_BOOL, CELL_NULL, CELL_JSON, CELL_TEXT = range(8)
+OTHER_TYPE = 0x80000000
 REPORT_JSON = 1
 SEV_ERROR = 2
 
@@ -149,6 +151,7 @@ _SIGNATURES = {
     "pw_batch_open": (ctypes.c_int, [P, ctypes.c_int64, ctypes.c_size_t, ctypes.POINTER(P), ERR]),
     "pw_batch_next": (ctypes.c_int, [P, ctypes.POINTER(ctypes.POINTER(Batch)), ERR]),
     "pw_batch_type_name": (ctypes.c_char_p, [P, ctypes.c_uint32]),
+    "pw_batch_column_name": (ctypes.c_char_p, [P, ctypes.c_size_t]),
     "pw_batch_close": (None, [P]),
 }
 

@@ -10,11 +10,26 @@
 
 #define SMALL_BATCH 7
 
-/* Field i of a record against its cell in the batch. */
-static void check_cell(const pw_batch *b, uint64_t c, const pw_value *v)
+/* A text cell: it starts with prefix[0..n) and ends at a '\n' inside
+ * text; a string held as itself (exact != 0) is exactly prefix[0..n). */
+static void check_text(const pw_batch *b, uint8_t kind, uint64_t off, const char *prefix, size_t n,
+                       int exact)
 {
-    uint8_t kind = b->cell_kind[c];
-    uint64_t bits = b->cell[c];
+    CHECK(kind == PW_CELL_TEXT || kind == PW_CELL_JSON);
+    CHECK(off < b->text_len);
+    if (off >= b->text_len)
+        return;
+    const char *end = memchr(b->text + off, '\n', b->text_len - off);
+    CHECK(end != NULL);
+    size_t len = end ? (size_t)(end - (b->text + off)) : 0;
+    CHECK(len >= n && memcmp(b->text + off, prefix, n) == 0);
+    if (exact)
+        CHECK_EQ_INT(len, n);
+}
+
+/* A field of a record against its cell in the batch. */
+static void check_cell(const pw_batch *b, uint8_t kind, uint64_t bits, const pw_value *v)
+{
     if (!v->present) {
         CHECK_EQ_INT(kind, PW_CELL_ABSENT);
         return;
@@ -34,10 +49,19 @@ static void check_cell(const pw_batch *b, uint64_t c, const pw_value *v)
         else
             CHECK_EQ_INT(kind, PW_CELL_NULL);
         break;
+    case PW_T_BYTES: /* ":hh" per byte */
+        CHECK_EQ_INT(kind, PW_CELL_TEXT);
+        check_text(b, kind, bits, ":", v->v.bytes.n ? 1 : 0, !v->v.bytes.n);
+        break;
+    case PW_T_STR:
+        if (kind == PW_CELL_TEXT)
+            check_text(b, kind, bits, v->v.s.p, v->v.s.n, 1);
+        else
+            check_text(b, kind, bits, "\"", 1, 0); /* JSON: it needs escapes */
+        break;
     default:
         CHECK_EQ_INT(kind, PW_CELL_JSON);
-        CHECK(bits < b->text_len && b->text[bits] != '\n' &&
-              memchr(b->text + bits, '\n', b->text_len - bits) != NULL);
+        check_text(b, kind, bits, v->type == PW_T_LIST ? "[" : "{", 1, 0);
         break;
     }
 }
@@ -60,9 +84,26 @@ static void check_row(pw_dataset *ds, const pw_batch_reader *br, const pw_batch 
         CHECK(b->t_end[r] == rec->t_end && b->vt_end[r] == rec->vt_end);
     const pw_schema *sc = pw_schema_get(ds, rec->schema);
     const pw_value *vals = sc->n_fields ? pw_record_fields(rec) : NULL;
-    CHECK(b->first_cell[r] + sc->n_fields <= b->n_cells);
+    for (size_t i = 0; i < sc->n_fields; i++) {
+        size_t c = 0;
+        while (c < b->n_columns && strcmp(pw_batch_column_name(br, c), sc->fields[i].name))
+            c++;
+        CHECK(c < b->n_columns);
+        if (c == b->n_columns)
+            continue;
+        if (b->column_used[c])
+            check_cell(b, b->column_kind[c][r], b->column[c][r], &vals[i]);
+        else
+            CHECK(!vals[i].present);
+    }
+    /* No other column holds a value for this row (none left from an
+     * earlier batch either). */
+    size_t held = 0, present = 0;
+    for (size_t c = 0; c < b->n_columns; c++)
+        held += b->column_used[c] && b->column_kind[c][r] != PW_CELL_ABSENT;
     for (size_t i = 0; i < sc->n_fields; i++)
-        check_cell(b, b->first_cell[r] + i, &vals[i]);
+        present += vals[i].present != 0;
+    CHECK_EQ_INT(held, present);
 }
 
 /* The batches of `location` (-1: the merge) against the record calls on a
