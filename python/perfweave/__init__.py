@@ -300,14 +300,15 @@ class Dataset:
             types = [types]
 
         def keep(base):
-            mask = np.ones(len(base["schema"]), bool)
+            mask = np.ones(len(base["t"]), bool)
             if locs is not None:
                 mask &= np.isin(base["location"], locs)
             if types is not None:
                 wanted = [i for i, name in enumerate(self._type_names) if name in types]
                 mask &= np.isin(base["type"], wanted)
             if start is not None or end is not None:
-                t = np.where(base["clock"] == _lib.CLOCK_VIRTUAL, base["vt"], base["t"])
+                t = np.where(base["clock"] == _lib.CLOCK_VIRTUAL, base["vt"], base["t"]) \
+                    if "vt" in base else base["t"]
                 timed = base["clock"] != _lib.CLOCK_NONE
                 if start is not None:
                     mask &= timed & (t >= start)
@@ -339,19 +340,18 @@ class Dataset:
                     break
                 _check(s, err)
                 b = batch.contents
-                self._type_names = self._types_of(reader, b)
+                types = _columns.type_codes(b, len(self._schemas))
+                self._type_names = self._types_of(reader, types)
                 while len(columns) < b.n_columns:
                     columns.append(_lib.lib.pw_batch_column_name(reader, len(columns)).decode())
-                yield _columns.read_batch(b, len(self._schemas), columns, wanted, row_filter,
-                                          spans)
+                yield _columns.read_batch(b, types, columns, wanted, row_filter, spans)
         finally:
             _lib.lib.pw_batch_close(reader)
 
-    def _types_of(self, reader, b):
+    def _types_of(self, reader, ids):
         """Type names for every id given so far: the schemas', then the
         other types' (ids with OTHER_TYPE set, renumbered after them)."""
         names = self._type_names or [sc[0] for sc in self._schemas]
-        ids = _columns.type_codes(b, len(self._schemas))
         top = int(ids.max())
         while len(names) <= top:
             other = len(names) - len(self._schemas)

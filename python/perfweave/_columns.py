@@ -46,22 +46,21 @@ def type_codes(b, n_schemas):
     return ids
 
 
-def read_batch(b, n_schemas, column_names, wanted_fields, row_filter, spans=False):
-    """BatchColumns of one pw_batch.  column_names: the reader's field
-    column names (at least b.n_columns); wanted_fields: a set of names or
-    None for all; row_filter(base) gives a boolean mask of the rows to
-    keep, or None to keep all; spans: whether to read the kinds and span
-    ends too (events())."""
+def read_batch(b, types, column_names, wanted_fields, row_filter, spans=False):
+    """BatchColumns of one pw_batch.  types: its type_codes; column_names:
+    the reader's field column names (at least b.n_columns); wanted_fields:
+    a set of names or None for all; row_filter(base) gives a boolean mask
+    of the rows to keep, or None to keep all; spans: whether to read the
+    kinds and span ends too (events())."""
     n = b.n
     base = {
         "location": _array(b.location, np.uint32, n),
-        "schema": _array(b.schema, np.uint32, n),
-        "type": type_codes(b, n_schemas),
+        "type": types,
         "clock": _array(b.clock, np.uint8, n),
         "t": _array(b.t, np.int64, n),
     }
-    base["vt"] = _array(b.vt, np.float64, n) if (base["clock"] == _lib.CLOCK_VIRTUAL).any() \
-        else np.zeros(n)
+    if (base["clock"] == _lib.CLOCK_VIRTUAL).any():  # else no "vt": most formats have none
+        base["vt"] = _array(b.vt, np.float64, n)
     if spans:
         base.update(kind=_array(b.kind, np.uint8, n), has_end=_array(b.has_end, np.uint8, n),
                     t_end=_array(b.t_end, np.int64, n), vt_end=_array(b.vt_end, np.float64, n))
@@ -73,14 +72,17 @@ def read_batch(b, n_schemas, column_names, wanted_fields, row_filter, spans=Fals
     if out.n == 0:
         return out
     used = _array(b.column_used, np.uint8, b.n_columns)
-    texts = _Texts(b) if b.text_len else None
+    texts = None
     for c in np.flatnonzero(used):
         name = column_names[c]
         if wanted_fields is not None and name not in wanted_fields:
             continue
         bits = _array(b.column[c], np.uint64, n)
         kinds = _array(b.column_kind[c], np.uint8, n)
-        objs = texts.values(bits, kinds) if texts and (kinds >= _lib.CELL_JSON).any() else None
+        objs = None
+        if (kinds >= _lib.CELL_JSON).any():
+            texts = texts or _Texts(b)
+            objs = texts.values(bits, kinds)
         if mask is not None:
             bits, kinds = bits[mask], kinds[mask]
             objs = objs[mask] if objs is not None else None
@@ -158,41 +160,38 @@ def _object_array(bits, kinds, objs):
     return out
 
 
-_BASE_TYPES = (("location", np.uint32), ("schema", np.uint32), ("type", np.uint32),
-               ("clock", np.uint8), ("t", np.int64), ("vt", np.float64), ("kind", np.uint8),
-               ("has_end", np.uint8), ("t_end", np.int64), ("vt_end", np.float64))
+_BASE_TYPES = {"location": np.uint32, "type": np.uint32, "clock": np.uint8, "t": np.int64,
+               "vt": np.float64, "kind": np.uint8, "has_end": np.uint8, "t_end": np.int64,
+               "vt_end": np.float64}
 
 
 def concat(parts):
-    """The BatchColumns of many batches (maybe none) as one."""
+    """The BatchColumns of many batches (maybe none) as one.  The parts are
+    emptied column by column as they are joined, so that memory holds them
+    and one joined column at most."""
     if not parts:
         out = BatchColumns(0)
-        out.base = {k: np.empty(0, t) for k, t in _BASE_TYPES}
+        out.base = {k: np.empty(0, t) for k, t in _BASE_TYPES.items()}
         return out
     if len(parts) == 1:
         return parts[0]
-    n = sum(p.n for p in parts)
-    out = BatchColumns(n)
-    keys = parts[0].base.keys()  # the same in every part
-    out.base = {k: np.concatenate([p.base[k] for p in parts]) for k in keys}
-    names = []
-    for p in parts:
-        names += [name for name in p.fields if name not in names]
+    out = BatchColumns(sum(p.n for p in parts))
+    keys = {k for p in parts for k in p.base} | {"location", "type", "clock", "t"}
+    for k in _BASE_TYPES:
+        if k in keys:
+            out.base[k] = np.concatenate([p.base.pop(k, None) if k in p.base
+                                          else np.zeros(p.n, _BASE_TYPES[k]) for p in parts])
+    names = list(dict.fromkeys(name for p in parts for name in p.fields))
     for name in names:
-        bits, kinds, objs, any_obj = [], [], [], False
-        for p in parts:
-            col = p.fields.get(name)
-            if col is None:
-                col = (np.zeros(p.n, np.uint64), np.zeros(p.n, np.uint8), None)
-            bits.append(col[0])
-            kinds.append(col[1])
-            objs.append(col[2])
-            any_obj |= col[2] is not None
-        joined = None
-        if any_obj:
-            joined = np.concatenate([o if o is not None else np.empty(len(k), object)
-                                     for o, k in zip(objs, kinds)])
-        out.fields[name] = [np.concatenate(bits), np.concatenate(kinds), joined]
+        cols = [p.fields.pop(name, None) or (np.zeros(p.n, np.uint64), np.zeros(p.n, np.uint8), None)
+                for p in parts]
+        objs = None
+        if any(c[2] is not None for c in cols):
+            objs = np.concatenate([c[2] if c[2] is not None else np.empty(len(c[1]), object)
+                                   for c in cols])
+        out.fields[name] = [np.concatenate([c[0] for c in cols]),
+                            np.concatenate([c[1] for c in cols]), objs]
+        del cols
     return out
 
 
@@ -200,7 +199,7 @@ def time_array(base):
     """The "t" column: int64 nanoseconds, float virtual time, or nullable
     when some records carry no time (as dump --jsonl omits "t")."""
     clock = base["clock"]
-    used = set(np.unique(clock).tolist())
+    used = set(np.flatnonzero(np.bincount(clock, minlength=3)).tolist())
     if used <= {_lib.CLOCK_NS}:
         return base["t"]
     if used == {_lib.CLOCK_VIRTUAL}:

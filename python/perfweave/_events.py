@@ -40,7 +40,11 @@ def pipit_events(ds, cols):
     base = cols.base
     records = ds._frame(cols)
     virtual = base["clock"] == 2
-    time = np.where(virtual, base["vt"], base["t"]) if virtual.any() else base["t"]
+    if virtual.any():
+        time, end = np.where(virtual, base["vt"], base["t"]), np.where(virtual, base["vt_end"],
+                                                                         base["t_end"])
+    else:
+        time, end = base["t"], base["t_end"]
     kind = base["kind"]
     closed = (kind == _SPAN) & (base["has_end"] != 0)
     event = np.full(cols.n, "Instant", object)
@@ -55,7 +59,7 @@ def pipit_events(ds, cols):
         out[name] = records[name].array
     if closed.any():
         leaves = out[closed].copy()
-        leaves["Timestamp (ns)"] = np.where(virtual, base["vt_end"], base["t_end"])[closed]
+        leaves["Timestamp (ns)"] = end[closed]
         leaves["Event Type"] = "Leave"
         out = pd.concat([out, leaves], ignore_index=True)
         out = out.iloc[np.argsort(out["Timestamp (ns)"].to_numpy(), kind="stable")]
