@@ -14,6 +14,7 @@ numeric fields.  Errors raise PerfweaveError carrying the library's message
 (file, byte offset, what was expected)."""
 import ctypes
 import json
+import threading
 
 import numpy as np
 import pandas as pd
@@ -113,6 +114,45 @@ def open(path, format=None, **options):
     stats/check/convert; format options are the CLI's flags with '_' for '-'
     (ross_lp_layout="36") or their "<format>.<key>" names."""
     return Dataset(path, format, **options)
+
+
+class _Prefetch:
+    """Calls pw_batch_next on a thread of its own, so that the library
+    decodes the next batch while Python converts the last one (ctypes
+    lets go of the GIL during the call)."""
+
+    def __init__(self, reader):
+        self.reader = reader
+        self.err = _lib.Error()
+        self.batch = ctypes.POINTER(_lib.Batch)()
+        self.status = None
+        self.stopping = False
+        self.go = threading.Semaphore(0)
+        self.done = threading.Semaphore(0)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while True:
+            self.go.acquire()
+            if self.stopping:
+                return
+            self.status = _lib.lib.pw_batch_next(self.reader, ctypes.byref(self.batch),
+                                                 ctypes.byref(self.err))
+            self.done.release()
+
+    def request(self):
+        self.go.release()
+
+    def wait(self):
+        self.done.acquire()
+        return self.status
+
+    def close(self):
+        """Stops the thread (after the call under way, if any)."""
+        self.stopping = True
+        self.go.release()
+        self.thread.join()
 
 
 class Dataset:
@@ -331,21 +371,25 @@ class Dataset:
         reader = ctypes.c_void_p()
         _check(_lib.lib.pw_batch_open(ds, one, batch_size, ctypes.byref(reader), ctypes.byref(err)),
                err)
+        ahead = _Prefetch(reader)
         try:
-            batch = ctypes.POINTER(_lib.Batch)()
             columns = []
+            ahead.request()
             while True:
-                s = _lib.lib.pw_batch_next(reader, ctypes.byref(batch), ctypes.byref(err))
+                s = ahead.wait()
                 if s == _lib.END:
                     break
-                _check(s, err)
-                b = batch.contents
+                _check(s, ahead.err)
+                b = ahead.batch.contents
                 types = _columns.type_codes(b, len(self._schemas))
                 self._type_names = self._types_of(reader, types)
                 while len(columns) < b.n_columns:
                     columns.append(_lib.lib.pw_batch_column_name(reader, len(columns)).decode())
-                yield _columns.read_batch(b, types, columns, wanted, row_filter, spans)
+                snap = _columns.Snapshot(b, types, columns, wanted, spans)
+                ahead.request()  # the next batch is decoded while this one is converted
+                yield _columns.read_batch(snap, row_filter)
         finally:
+            ahead.close()
             _lib.lib.pw_batch_close(reader)
 
     def _types_of(self, reader, ids):
@@ -379,7 +423,7 @@ class Dataset:
             self._raise_if_damaged()
 
     def records(self, types=None, locations=None, start=None, end=None, fields=None,
-                batch_size=1 << 16, strict=True, stream=None):
+                batch_size=1 << 16, strict=True, stream=None, ends=False):
         """The records as a DataFrame: loc (location path), t (ns, or virtual
         time for ROSS), type, then one column per field: the rows and values
         of `perfweave dump --jsonl` (time order; one location: file order).
@@ -388,15 +432,19 @@ class Dataset:
         (the field columns to keep).  stream (a location with records)
         reads only what that location's own file holds, in file order,
         without merging (a stream may carry records of other locations:
-        ROSS PE streams hold their LPs' records).  Integer fields are Int64
+        ROSS PE streams hold their LPs' records).  ends=True adds a column
+        "t_end" after "t": the end of spans whose end the format knows (an
+        MPI call's exit), <NA> for other records; dump --jsonl has no such key.  Integer fields are Int64
         or UInt64, reals Float64, booleans boolean (absent: <NA>); strings,
         byte strings (":hh:hh..." as dump writes them) and lists are Python
         objects.  Damage raises DataError (strict=False: what could be read
         is returned, see diagnostics())."""
         parts = [c for c in self._batch_columns(types, locations, start, end, fields, batch_size,
-                                                stream) if c.n]
+                                                stream, spans=ends) if c.n]
         cols = _columns.concat(parts)
         df = self._frame(cols, fields)
+        if ends:
+            df.insert(2, "t_end", _columns.end_array(cols.base))
         if strict:
             self._raise_if_damaged(df)
         return df

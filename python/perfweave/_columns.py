@@ -46,24 +46,41 @@ def type_codes(b, n_schemas):
     return ids
 
 
-def read_batch(b, types, column_names, wanted_fields, row_filter, spans=False):
-    """BatchColumns of one pw_batch.  types: its type_codes; column_names:
-    the reader's field column names (at least b.n_columns); wanted_fields:
-    a set of names or None for all; row_filter(base) gives a boolean mask
-    of the rows to keep, or None to keep all; spans: whether to read the
-    kinds and span ends too (events())."""
-    n = b.n
-    base = {
-        "location": _array(b.location, np.uint32, n),
-        "type": types,
-        "clock": _array(b.clock, np.uint8, n),
-        "t": _array(b.t, np.int64, n),
-    }
-    if (base["clock"] == _lib.CLOCK_VIRTUAL).any():  # else no "vt": most formats have none
-        base["vt"] = _array(b.vt, np.float64, n)
-    if spans:
-        base.update(kind=_array(b.kind, np.uint8, n), has_end=_array(b.has_end, np.uint8, n),
-                    t_end=_array(b.t_end, np.int64, n), vt_end=_array(b.vt_end, np.float64, n))
+class Snapshot:
+    """What a binding keeps of one pw_batch (copies, as the reader reuses
+    its arrays): the per-record arrays, the wanted field columns' cells
+    and kinds, and the texts when a wanted column holds any."""
+
+    def __init__(self, b, types, column_names, wanted_fields, spans):
+        n = b.n
+        self.base = {
+            "location": _array(b.location, np.uint32, n),
+            "type": types,
+            "clock": _array(b.clock, np.uint8, n),
+            "t": _array(b.t, np.int64, n),
+        }
+        if (self.base["clock"] == _lib.CLOCK_VIRTUAL).any():  # most formats have no "vt"
+            self.base["vt"] = _array(b.vt, np.float64, n)
+        if spans:
+            self.base.update(kind=_array(b.kind, np.uint8, n),
+                             has_end=_array(b.has_end, np.uint8, n),
+                             t_end=_array(b.t_end, np.int64, n),
+                             vt_end=_array(b.vt_end, np.float64, n))
+        self.columns = {}
+        textual = False
+        for c in np.flatnonzero(_array(b.column_used, np.uint8, b.n_columns)):
+            name = column_names[c]
+            if wanted_fields is None or name in wanted_fields:
+                kinds = _array(b.column_kind[c], np.uint8, n)
+                self.columns[name] = (_array(b.column[c], np.uint64, n), kinds)
+                textual = textual or (kinds >= _lib.CELL_JSON).any()
+        self.text = ctypes.string_at(b.text, b.text_len) if textual else None
+
+
+def read_batch(snap, row_filter):
+    """BatchColumns of a Snapshot.  row_filter(base) gives a boolean mask
+    of the rows to keep, or None to keep all."""
+    base = snap.base
     mask = row_filter(base) if row_filter else None
     if mask is not None:
         base = {k: v[mask] for k, v in base.items()}
@@ -71,18 +88,9 @@ def read_batch(b, types, column_names, wanted_fields, row_filter, spans=False):
     out.base = base
     if out.n == 0:
         return out
-    used = _array(b.column_used, np.uint8, b.n_columns)
-    texts = None
-    for c in np.flatnonzero(used):
-        name = column_names[c]
-        if wanted_fields is not None and name not in wanted_fields:
-            continue
-        bits = _array(b.column[c], np.uint64, n)
-        kinds = _array(b.column_kind[c], np.uint8, n)
-        objs = None
-        if (kinds >= _lib.CELL_JSON).any():
-            texts = texts or _Texts(b)
-            objs = texts.values(bits, kinds)
+    texts = _Texts(snap.text) if snap.text is not None else None
+    for name, (bits, kinds) in snap.columns.items():
+        objs = texts.values(bits, kinds) if texts and (kinds >= _lib.CELL_JSON).any() else None
         if mask is not None:
             bits, kinds = bits[mask], kinds[mask]
             objs = objs[mask] if objs is not None else None
@@ -93,8 +101,8 @@ def read_batch(b, types, column_names, wanted_fields, row_filter, spans=False):
 class _Texts:
     """The texts of a batch as Python strings (one split for them all)."""
 
-    def __init__(self, b):
-        self.raw = ctypes.string_at(b.text, b.text_len)
+    def __init__(self, raw):
+        self.raw = raw
         self.strings = np.array(self.raw[:-1].decode("utf-8", "surrogateescape").split("\n"),
                                 object)
         self.starts = None
@@ -213,6 +221,15 @@ def time_array(base):
     out[ns] = base["t"][ns].tolist()
     out[vt] = base["vt"][vt].tolist()
     return out
+
+
+def end_array(base):
+    """The "t_end" column: span ends in the record's clock, <NA> where none."""
+    none = base["has_end"] == 0
+    if "vt" in base and (base["clock"] == _lib.CLOCK_VIRTUAL).any():
+        return pd.arrays.FloatingArray(np.where(base["clock"] == _lib.CLOCK_VIRTUAL,
+                                                base["vt_end"], base["t_end"]).astype(float), none)
+    return pd.arrays.IntegerArray(base["t_end"], none)
 
 
 def categorical(codes, names):

@@ -10,7 +10,8 @@ Mapping: a record that begins a span is an Enter, one that ends it a Leave;
 a span whose end the format knows (an MPI call of DUMPI) gives an Enter at
 its begin and a Leave at its end; every other record is an Instant.
 Process is the number of the location's process (rank) and Thread the
-location's own number when it is a thread, else 0."""
+location's own number when it is a thread, else 0.  Events are sorted by
+time (stable: records at the same time keep the merge's order)."""
 import numpy as np
 import pandas as pd
 
@@ -62,7 +63,9 @@ def pipit_events(ds, cols):
         leaves["Timestamp (ns)"] = end[closed]
         leaves["Event Type"] = "Leave"
         out = pd.concat([out, leaves], ignore_index=True)
-        out = out.iloc[np.argsort(out["Timestamp (ns)"].to_numpy(), kind="stable")]
+    # Pipit keeps events in time order (ROSS records come in real-time
+    # order, their virtual times are not sorted).
+    out = out.iloc[np.argsort(out["Timestamp (ns)"].to_numpy(), kind="stable")]
     out["Event Type"] = pd.Categorical(out["Event Type"], ["Enter", "Leave", "Instant"])
     out["Name"] = out["Name"].astype("category")
     return out.reset_index(drop=True)

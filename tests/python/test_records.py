@@ -114,8 +114,23 @@ def test_fixture(pw, fmt, path):
         ev = ds.events()
         check(list(ev.columns[:5]) == ["Timestamp (ns)", "Event Type", "Name", "Process", "Thread"],
               "%s: events() columns %s" % (path, list(ev.columns[:5])))
-        check(len(ev[ev["Event Type"] != "Leave"]) + len(ev[ev["Event Type"] == "Leave"]) >= len(df),
-              "%s: events() lost records" % path)
+        check(ev["Timestamp (ns)"].is_monotonic_increasing, "%s: events() out of order" % path)
+        if fmt == "dumpi":
+            test_dumpi_spans(ds, path, ev)
+
+
+def test_dumpi_spans(ds, path, ev):
+    """Every MPI call is an Enter and a Leave, and the calls' durations
+    (records(ends=True)) sum per rank to the report's MPI time per rank
+    (src/formats/dumpi stats: "ranks" mpi_s)."""
+    df = ds.records(ends=True)
+    kinds = ev["Event Type"].value_counts()
+    check(kinds["Enter"] == kinds["Leave"] == len(df), "%s: events() %r" % (path, dict(kinds)))
+    per_rank = ((df.t_end - df.t).groupby(df["loc"], observed=True).sum() / 1e9).to_dict()
+    for row in ds.stats()["ranks"]:
+        ours = per_rank.get("rank%d" % row["rank"])
+        check(ours is not None and abs(ours - row["mpi_s"]) < 1e-9,
+              "%s: rank %d MPI time %r, the report says %r" % (path, row["rank"], ours, row["mpi_s"]))
 
 
 def test_filters(ds, path, df):
