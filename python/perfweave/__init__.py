@@ -161,6 +161,8 @@ class Dataset:
 
     def __init__(self, path, format=None, **options):
         self._ds = None
+        self._readers = 0      # batch readers under way (iter_batches not finished)
+        self._closing = False  # close() waits for them
         self._path = str(path)
         self._opt = _Options(format, **options)
         err = _lib.Error()
@@ -173,7 +175,11 @@ class Dataset:
 
     # -- lifetime --------------------------------------------------------
     def close(self):
-        if self._ds:
+        """Releases the dataset.  An iter_batches() under way raises
+        ValueError at its next step, and the library's dataset is released
+        when it has let go of its reader (never under it)."""
+        self._closing = True
+        if self._ds and not self._readers:
             _lib.lib.pw_close(self._ds)
             self._ds = None
 
@@ -187,7 +193,7 @@ class Dataset:
         self.close()
 
     def _handle(self):
-        if not self._ds:
+        if not self._ds or self._closing:
             raise ValueError("perfweave: the dataset is closed")
         return self._ds
 
@@ -372,6 +378,7 @@ class Dataset:
         _check(_lib.lib.pw_batch_open(ds, one, batch_size, ctypes.byref(reader), ctypes.byref(err)),
                err)
         ahead = _Prefetch(reader)
+        self._readers += 1
         try:
             columns = []
             ahead.request()
@@ -391,6 +398,9 @@ class Dataset:
         finally:
             ahead.close()
             _lib.lib.pw_batch_close(reader)
+            self._readers -= 1
+            if self._closing:
+                self.close()
 
     def _types_of(self, reader, ids):
         """Type names for every id given so far: the schemas', then the

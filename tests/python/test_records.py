@@ -205,12 +205,28 @@ def test_damage(pw, data, tmp):
         pass
 
 
+def test_lifetime(path):
+    """Closing a dataset while a batch iterator is under way: the iterator
+    raises at its next step, the library's dataset outlives its reader."""
+    ds = perfweave.open(path)
+    it = ds.iter_batches(batch_size=100)
+    check(len(next(it)) == 100, "lifetime: first batch")
+    ds.close()
+    try:
+        next(it)
+        check(False, "lifetime: a closed dataset still reads")
+    except ValueError:
+        pass
+    check(ds._ds is None, "lifetime: the dataset was not released")
+
+
 def main():
     pw, data, gen_gp = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
         for fmt, path in fixtures(data, gen_gp, tmp):
             test_fixture(pw, fmt, path)
         test_damage(pw, data, tmp)
+        test_lifetime(os.path.join(data, "dumpi", "nonblock4"))
     print("%d failed" % len(FAILED))
     return 1 if FAILED else 0
 
