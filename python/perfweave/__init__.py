@@ -29,7 +29,9 @@ __version__ = "0.1.0"
 class PerfweaveError(Exception):
     """A failure the library reported.  status: "data", "format", "usage",
     "io" or "nomem"; file and offset (None when not about a byte) as the
-    library named them; str(e) is the library's complete message."""
+    library named them; str(e) is the library's complete message.  When a
+    read fails part way, `partial` holds what it read before (else None)."""
+    partial = None
 
     def __init__(self, status, message, file=None, offset=None, code=None):
         super().__init__(message)
@@ -43,7 +45,6 @@ class PerfweaveError(Exception):
 class DataError(PerfweaveError):
     """The input is damaged.  `partial` holds what could be read before the
     damage when the call returns data (a DataFrame or a dict), else None."""
-    partial = None
 
 
 def _raise(err):
@@ -298,7 +299,7 @@ class Dataset:
 
     def _raise_if_damaged(self, partial=None):
         """DataError for the first error-level diagnostic (what the CLI
-        reports and exits 3 for), with what was read as e.partial."""
+        reports and exits 1 for), with what was read as e.partial."""
         if _lib.lib.pw_dataset_worst_severity(self._handle()) < _lib.SEV_ERROR:
             return
         d = next(d for d in self.diagnostics() if d["severity"] == "error")
@@ -449,21 +450,38 @@ class Dataset:
         byte strings (":hh:hh..." as dump writes them) and lists are Python
         objects.  Damage raises DataError (strict=False: what could be read
         is returned, see diagnostics())."""
-        parts = [c for c in self._batch_columns(types, locations, start, end, fields, batch_size,
-                                                stream, spans=ends) if c.n]
+        parts, failure = self._read_parts(types, locations, start, end, fields, batch_size, stream,
+                                          ends)
         cols = _columns.concat(parts)
         df = self._frame(cols, fields)
         if ends:
             df.insert(2, "t_end", _columns.end_array(cols.base))
+        if failure is not None and (strict or not isinstance(failure, DataError)):
+            failure.partial = df
+            raise failure
         if strict:
             self._raise_if_damaged(df)
         return df
 
+    def _read_parts(self, *args):
+        """The batches of a read, and the error that ended it early (a
+        stream's cursor meeting damage), or None."""
+        parts = []
+        try:
+            for c in self._batch_columns(*args):
+                if c.n:
+                    parts.append(c)
+        except PerfweaveError as e:
+            return parts, e
+        return parts, None
+
     def events(self, types=None, locations=None, start=None, end=None, strict=True):
         """The records in Pipit's event layout (see _events.py)."""
-        parts = [c for c in self._batch_columns(types, locations, start, end, None, 1 << 16,
-                                                spans=True) if c.n]
+        parts, failure = self._read_parts(types, locations, start, end, None, 1 << 16, None, True)
         df = pipit_events(self, _columns.concat(parts))
+        if failure is not None and (strict or not isinstance(failure, DataError)):
+            failure.partial = df
+            raise failure
         if strict:
             self._raise_if_damaged(df)
         return df

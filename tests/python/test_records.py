@@ -185,6 +185,28 @@ def test_damage(pw, data, tmp):
             check(len(e.partial) == len(cli.stdout.splitlines()),
                   "damage: partial has %d rows, the CLI wrote %d"
                   % (len(e.partial), len(cli.stdout.splitlines())))
+    # An ovni stream cut inside an event, read alone: its cursor fails; the
+    # error names the offset (the CLI's message) and carries the records
+    # before it; strict=False returns them.
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "ovni", "mpi-func")
+    dst = os.path.join(tmp, "ovni-cut")
+    shutil.copytree(src, dst)
+    stream = sorted(os.path.join(d, f) for d, _, fs in os.walk(dst) for f in fs
+                    if f == "stream.obs")[0]
+    os.truncate(stream, os.path.getsize(stream) // 2 + 3)
+    cli = subprocess.run([pw, "dump", "--jsonl", dst], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    with perfweave.open(dst) as ds:
+        locs = ds.locations()
+        cut = locs[locs["file"] == stream]["path"].iloc[0]
+        try:
+            ds.records(stream=cut)
+            check(False, "ovni cut: records(stream=...) raised nothing")
+        except perfweave.DataError as e:
+            check(str(e) in cli.stderr.decode(), "ovni cut: %r not in the CLI's %r" % (str(e), cli.stderr))
+            check(len(e.partial) > 0 and e.offset is not None, "ovni cut: no partial records")
+            check(len(ds.records(stream=cut, strict=False)) == len(e.partial),
+                  "ovni cut: strict=False differs from the partial records")
     # A missing path: the library's open error.
     try:
         perfweave.open(os.path.join(tmp, "no-such-trace"))
