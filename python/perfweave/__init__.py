@@ -450,9 +450,7 @@ class Dataset:
         byte strings (":hh:hh..." as dump writes them) and lists are Python
         objects.  Damage raises DataError (strict=False: what could be read
         is returned, see diagnostics())."""
-        parts, failure = self._read_parts(types, locations, start, end, fields, batch_size, stream,
-                                          ends)
-        cols = _columns.concat(parts)
+        cols, failure = self._read(types, locations, start, end, fields, batch_size, stream, ends)
         df = self._frame(cols, fields)
         if ends:
             df.insert(2, "t_end", _columns.end_array(cols.base))
@@ -463,22 +461,29 @@ class Dataset:
             self._raise_if_damaged(df)
         return df
 
-    def _read_parts(self, *args):
-        """The batches of a read, and the error that ended it early (a
-        stream's cursor meeting damage), or None."""
-        parts = []
+    def _read(self, types, locations, start, end, fields, batch_size, stream, spans):
+        """The BatchColumns of a whole read, and the error that ended it
+        early (a stream's cursor meeting damage), or None."""
+        total = None
+        if types is None and locations is None and start is None and end is None and \
+                stream is None:
+            summary, err = _lib.Summary(), _lib.Error()
+            if _lib.lib.pw_summarize(self._handle(), ctypes.byref(summary),
+                                     ctypes.byref(err)) == _lib.OK:
+                total = summary.records
+        joined = _columns.Joiner(total)
         try:
-            for c in self._batch_columns(*args):
-                if c.n:
-                    parts.append(c)
+            for c in self._batch_columns(types, locations, start, end, fields, batch_size, stream,
+                                         spans):
+                joined.add(c)
         except PerfweaveError as e:
-            return parts, e
-        return parts, None
+            return joined.result(), e
+        return joined.result(), None
 
     def events(self, types=None, locations=None, start=None, end=None, strict=True):
         """The records in Pipit's event layout (see _events.py)."""
-        parts, failure = self._read_parts(types, locations, start, end, None, 1 << 16, None, True)
-        df = pipit_events(self, _columns.concat(parts))
+        cols, failure = self._read(types, locations, start, end, None, 1 << 16, None, True)
+        df = pipit_events(self, cols)
         if failure is not None and (strict or not isinstance(failure, DataError)):
             failure.partial = df
             raise failure

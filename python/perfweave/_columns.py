@@ -33,7 +33,8 @@ class BatchColumns:
     def __init__(self, n):
         self.n = n
         self.base = {}
-        self.fields = {}  # name -> (bits uint64[n], kinds uint8[n], objects or None)
+        # name -> [bits uint64[n], kinds uint8[n], objects or None, the kinds used]
+        self.fields = {}
 
 
 def type_codes(b, n_schemas):
@@ -94,7 +95,8 @@ def read_batch(snap, row_filter):
         if mask is not None:
             bits, kinds = bits[mask], kinds[mask]
             objs = objs[mask] if objs is not None else None
-        out.fields[name] = [bits, kinds, objs]
+        used = set(np.flatnonzero(np.bincount(kinds, minlength=len(_KINDS))).tolist())
+        out.fields[name] = [bits, kinds, objs, used - {_lib.CELL_ABSENT}]
     return out
 
 
@@ -130,17 +132,12 @@ class _Texts:
         return objs
 
 
-def _present(kinds):
-    return np.bincount(kinds, minlength=len(_KINDS))
-
-
-def field_array(bits, kinds, objs):
-    """A pandas array for one field column: nullable integers, floats or
-    booleans when every present value has that kind, else Python objects
-    (strings, lists, mixed kinds) with None where the field is absent."""
-    count = _present(kinds)
+def field_array(bits, kinds, objs, used):
+    """A pandas array for one field column (used: the kinds its present
+    cells have): nullable integers, floats or booleans when every present
+    value has that kind, else Python objects (strings, lists, mixed kinds)
+    with None where the field is absent."""
     absent = kinds == _lib.CELL_ABSENT
-    used = {k for k in range(1, len(_KINDS)) if count[k]}
     if used <= {_lib.CELL_I64} or (used == {_lib.CELL_I64, _lib.CELL_U64} and
                                    not (bits[kinds == _lib.CELL_U64] >> 63).any()):
         return pd.arrays.IntegerArray(bits.view(np.int64), absent)
@@ -191,16 +188,81 @@ def concat(parts):
                                           else np.zeros(p.n, _BASE_TYPES[k]) for p in parts])
     names = list(dict.fromkeys(name for p in parts for name in p.fields))
     for name in names:
-        cols = [p.fields.pop(name, None) or (np.zeros(p.n, np.uint64), np.zeros(p.n, np.uint8), None)
-                for p in parts]
+        cols = [p.fields.pop(name, None) or _empty_field(p.n) for p in parts]
         objs = None
         if any(c[2] is not None for c in cols):
             objs = np.concatenate([c[2] if c[2] is not None else np.empty(len(c[1]), object)
                                    for c in cols])
         out.fields[name] = [np.concatenate([c[0] for c in cols]),
-                            np.concatenate([c[1] for c in cols]), objs]
+                            np.concatenate([c[1] for c in cols]), objs,
+                            set().union(*(c[3] for c in cols))]
         del cols
     return out
+
+
+def _empty_field(n):
+    return [np.zeros(n, np.uint64), np.zeros(n, np.uint8), None, set()]
+
+
+class Joiner:
+    """Joins the BatchColumns of a read into one.  When the record count
+    is known up front (an unfiltered read), each batch is copied into
+    arrays of the final size as it comes, so that memory holds the result
+    and a batch, not the batches and their join; else (or when the count
+    proves wrong) the batches are kept and joined at the end."""
+
+    def __init__(self, total=None):
+        self.total = total
+        self.out = None
+        self.pos = 0
+        self.parts = []
+
+    def add(self, cols):
+        if cols.n == 0:
+            return
+        if self.total is not None and self.pos + cols.n <= self.total:
+            self._copy(cols)
+            return
+        if self.out is not None:
+            self.parts.append(self._filled())
+            self.out = None
+        self.total = None
+        self.parts.append(cols)
+
+    def _copy(self, cols):
+        if self.out is None:
+            self.out = BatchColumns(self.total)
+        out, a, z = self.out, self.pos, self.pos + cols.n
+        for k, v in cols.base.items():
+            if k not in out.base:
+                out.base[k] = np.zeros(self.total, v.dtype)
+            out.base[k][a:z] = v
+        for name, (bits, kinds, objs, used) in cols.fields.items():
+            col = out.fields.get(name)
+            if col is None:
+                col = out.fields[name] = _empty_field(self.total)
+            col[0][a:z] = bits
+            col[1][a:z] = kinds
+            col[3] |= used
+            if objs is not None:
+                if col[2] is None:
+                    col[2] = np.empty(self.total, object)
+                col[2][a:z] = objs
+        self.pos = z
+
+    def _filled(self):
+        """The copied batches, when fewer records came than counted."""
+        out = BatchColumns(self.pos)
+        out.base = {k: v[:self.pos] for k, v in self.out.base.items()}
+        out.fields = {name: [c[0][:self.pos], c[1][:self.pos],
+                             c[2][:self.pos] if c[2] is not None else None, c[3]]
+                      for name, c in self.out.fields.items()}
+        return out
+
+    def result(self):
+        if self.out is not None:
+            return self.out if self.pos == self.total else self._filled()
+        return concat(self.parts)
 
 
 def time_array(base):
@@ -254,8 +316,8 @@ def frame(cols, loc_paths, type_names, field_order, keep_empty=False):
         if col is None:
             if not keep_empty:
                 continue
-            col = (np.zeros(cols.n, np.uint64), np.zeros(cols.n, np.uint8), None)
-        elif not keep_empty and not col[1].any():
+            col = _empty_field(cols.n)
+        elif not keep_empty and not col[3]:
             continue
         data[name] = field_array(*col)
     return pd.DataFrame(data, copy=False)
