@@ -227,6 +227,39 @@ def test_damage(pw, data, tmp):
         pass
 
 
+def test_api(path, tmp):
+    """Options, tables and conversion on a DUMPI fixture: stats(threads=1)
+    reopens with that option and reports the same; table() is a report
+    table as rows; convert() accounts for every record; a format's options
+    are the CLI's flags as keywords; an unknown keyword is a TypeError."""
+    with perfweave.open(path, threads=2) as ds:
+        report = ds.stats()
+        check(ds.stats(threads=1) == report, "api: stats(threads=1) differs")
+        table = ds.table("functions")
+        check(len(table) == len(report["functions"]) and
+              list(table.columns) == list(report["functions"][0]),
+              "api: table('functions') is not the report's rows")
+        n = len(ds.records())
+        account = ds.convert(os.path.join(tmp, "out.pftrace"))
+        check(account["target"] == "perfetto" and account["records_in"] == n and
+              account["records_out"] + sum(i["count"] for i in account["items"] if i["lost"]) == n,
+              "api: convert() account %r" % account)
+        try:
+            ds.table("no_such_table")
+            check(False, "api: table() of a missing name")
+        except KeyError:
+            pass
+    try:
+        perfweave.open(path, no_such_option=1)
+        check(False, "api: an unknown option was accepted")
+    except TypeError:
+        pass
+    ross = os.path.join(os.path.dirname(path), "..", "ross", "phold-np2-model")
+    with perfweave.open(ross, ross_lp_layout="48") as ds:
+        check(len(ds.records()) > 0, "api: ross_lp_layout option")
+    check("dumpi" in perfweave.formats(), "api: formats() %r" % perfweave.formats())
+
+
 def test_lifetime(path):
     """Closing a dataset while a batch iterator is under way: the iterator
     raises at its next step, the library's dataset outlives its reader."""
@@ -249,6 +282,7 @@ def main():
             test_fixture(pw, fmt, path)
         test_damage(pw, data, tmp)
         test_lifetime(os.path.join(data, "dumpi", "nonblock4"))
+        test_api(os.path.join(data, "dumpi", "nonblock4"), tmp)
     print("%d failed" % len(FAILED))
     return 1 if FAILED else 0
 
