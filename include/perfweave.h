@@ -511,7 +511,9 @@ pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_con
  * column): column_kind[c][r] says what column[c][r] holds for record r
  * (pw_cell_kind; PW_CELL_ABSENT when its schema has no such field or the
  * record does not carry it).  column_used[c] is 0 when no record of the
- * batch has a value in column c (its arrays are then all absent).
+ * batch has a value in column c; its arrays may then be NULL (a column's
+ * arrays are made when first written, so memory is capacity x the columns
+ * the records use, whatever the record count).
  * Integers, doubles (a DECIMAL becomes the double nearest to it) and
  * booleans are held in the 8 bytes directly, so numeric schemas need no
  * text at all.  Other values are held as text in `text`, the cell being
