@@ -48,6 +48,7 @@ class DataError(PerfweaveError):
 
 
 def _raise(err):
+    """The library's error as an exception: DataError for damaged input."""
     status = _lib.lib.pw_status_name(err.status).decode()
     cls = DataError if status == "data" else PerfweaveError
     raise cls(status, err.message.decode(errors="replace"), err.file.decode(errors="replace"),
@@ -55,6 +56,7 @@ def _raise(err):
 
 
 def _check(status, err):
+    """Raises for a failed call (negative status); PW_OK and PW_END pass."""
     if status < 0:
         _raise(err)
     return status
@@ -80,6 +82,7 @@ def _format_flags():
 
 
 def _options_text(value):
+    """An option's value as the CLI would pass it (a switch: "1")."""
     if value is True:
         return "1"
     return str(value)
