@@ -1,8 +1,8 @@
 """_columns.py — turns the library's columnar batches (pw_batch, see
 include/perfweave.h) into numpy columns and pandas DataFrames.
 
-Numbers never pass through Python objects: per schema, the cells of each
-field are gathered with one numpy fancy index.  The texts of a batch
+Numbers never pass through Python objects: the library fills one column
+per field name, which is copied whole into numpy.  The texts of a batch
 (strings and byte strings as themselves, other values as JSON) are split
 into Python strings in one call; each column's JSON texts of a batch are
 parsed with one json.loads call."""
@@ -26,9 +26,10 @@ def _array(addr, dtype, n):
 
 
 class BatchColumns:
-    """One batch's records (after filtering) as arrays: the per-record
-    columns, and per field column raw 8-byte cells with their kinds
-    (values decoded from JSON in `objects` where kind is json)."""
+    """Records (of a batch, after filtering, or of a whole read) as arrays:
+    the per-record columns in `base`, and per field its raw 8-byte cells,
+    their kinds, the text values as Python objects, and the set of kinds
+    its present cells have."""
 
     def __init__(self, n):
         self.n = n
@@ -153,7 +154,8 @@ def field_array(bits, kinds, objs, used):
 
 
 def _object_array(bits, kinds, objs):
-    """Mixed or text cells as Python values, one by one (text columns only)."""
+    """A column of mixed kinds (a number in one schema, text in another) as
+    Python values, kind by kind."""
     out = objs.copy() if objs is not None else np.empty(len(kinds), object)
     for k, convert in ((_lib.CELL_I64, lambda v: v.view(np.int64)),
                        (_lib.CELL_U64, lambda v: v),
