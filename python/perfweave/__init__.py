@@ -386,10 +386,8 @@ class Dataset:
         try:
             columns = []
             ahead.request()
-            while True:
-                s = ahead.wait()
-                if s == _lib.END:
-                    break
+            s = ahead.wait()
+            while s != _lib.END:
                 _check(s, ahead.err)
                 b = ahead.batch.contents
                 types = _columns.type_codes(b, len(self._schemas))
@@ -397,8 +395,13 @@ class Dataset:
                 while len(columns) < b.n_columns:
                     columns.append(_lib.lib.pw_batch_column_name(reader, len(columns)).decode())
                 snap = _columns.Snapshot(b, types, columns, wanted, spans)
-                ahead.request()  # the next batch is decoded while this one is converted
-                yield _columns.read_batch(snap, row_filter)
+                # The next batch is decoded while this one is converted; the
+                # library is idle again before the caller gets control (the
+                # dataset is single-threaded for everything else).
+                ahead.request()
+                cols = _columns.read_batch(snap, row_filter)
+                s = ahead.wait()
+                yield cols
         finally:
             ahead.close()
             _lib.lib.pw_batch_close(reader)
