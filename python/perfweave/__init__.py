@@ -460,6 +460,12 @@ class Dataset:
         df = self._frame(cols, fields)
         if ends:
             df.insert(2, "t_end", _columns.end_array(cols.base))
+        return self._finish(df, failure, strict)
+
+    def _finish(self, df, failure, strict):
+        """The frame of a read, or the exception for its failure (what was
+        read as e.partial): an error that ended it, or damage met on the
+        way when strict."""
         if failure is not None and (strict or not isinstance(failure, DataError)):
             failure.partial = df
             raise failure
@@ -489,13 +495,7 @@ class Dataset:
     def events(self, types=None, locations=None, start=None, end=None, strict=True):
         """The records in Pipit's event layout (see _events.py)."""
         cols, failure = self._read(types, locations, start, end, None, 1 << 16, None, True)
-        df = pipit_events(self, cols)
-        if failure is not None and (strict or not isinstance(failure, DataError)):
-            failure.partial = df
-            raise failure
-        if strict:
-            self._raise_if_damaged(df)
-        return df
+        return self._finish(pipit_events(self, cols), failure, strict)
 
     # -- reports ---------------------------------------------------------
     def stats(self, strict=True, **options):
