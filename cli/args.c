@@ -23,6 +23,8 @@ void cli_print_help(const cli_command *cmd, FILE *out)
 {
     fprintf(out, "usage: perfweave %s PATH [options]\n\n%s\n%s\ncommon options:\n", cmd->name,
             cmd->summary, cmd->usage);
+    if (cmd->wants & CLI_WANT_FILTER)
+        cli_print_filter_help(out);
     if (cmd->wants & CLI_WANT_OUTPUT)
         fprintf(out, "  -o FILE                      write to FILE instead of standard output\n");
     fprintf(out,
@@ -74,7 +76,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
     a->opt.kv = a->kv;
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i];
-        int more = i + 1 < argc;
+        int more = i + 1 < argc, r;
         if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
             cli_print_help(cmd, stdout);
             return EXIT_OK;
@@ -92,6 +94,9 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
             a->output = argv[++i];
         } else if (!strcmp(s, "--to") && (cmd->wants & CLI_WANT_TARGET) && more) {
             a->to = argv[++i];
+        } else if ((cmd->wants & CLI_WANT_FILTER) && (r = cli_parse_filter(cmd, argc, argv, &i, a)) != 0) {
+            if (r != 1)
+                return r;
         } else if (!strcmp(s, "--format") && more) {
             a->opt.format = argv[++i];
         } else if (!strcmp(s, "-j") && more) {
@@ -107,7 +112,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
             *eq = '\0';
             a->kv[a->opt.n_kv++] = (pw_option_kv){argv[i], eq + 1};
         } else if (s[0] == '-' && s[1]) {
-            int r = parse_format_flag(a, s, argc, argv, &i);
+            r = parse_format_flag(a, s, argc, argv, &i);
             if (r < 0)
                 return usage_error(cmd, "option needs a value", s);
             if (r == 0)

@@ -25,6 +25,10 @@ typedef struct cli_args {
     int quiet;            /* no progress bar */
     pw_options opt;
     pw_option_kv kv[64];
+    /* --start/--end/--loc/--ranks/--type (filter_args.c) */
+    pw_filter filter;
+    const char *filter_locs[64];
+    const char *filter_types[64];
 } cli_args;
 
 /* What a subcommand accepts beyond the common options. */
@@ -34,7 +38,8 @@ enum {
     CLI_WANT_JSONL = 4,
     CLI_WANT_OUTPUT = 8,
     CLI_WANT_LOCATIONS = 16,
-    CLI_WANT_TARGET = 32
+    CLI_WANT_TARGET = 32,
+    CLI_WANT_FILTER = 64
 };
 
 typedef struct cli_command {
@@ -51,6 +56,13 @@ extern const cli_command cli_info, cli_dump, cli_stats, cli_check, cli_convert;
  * (help printed: 0; bad usage: 2). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);
 void cli_print_help(const cli_command *cmd, FILE *out);
+
+/* The filter options (filter_args.c): 1 when argv[*i] was one (its value
+ * consumed), 0 when it is not, or an exit code after a usage message. */
+int cli_parse_filter(const cli_command *cmd, int argc, char **argv, int *i, cli_args *a);
+void cli_print_filter_help(FILE *out);
+/* Sets the parsed filter on ds; 0, or an exit code with the error printed. */
+int cli_apply_filter(cli_args *a, pw_dataset *ds);
 
 /* Opens a.path, printing the error and returning NULL on failure (*code set). */
 pw_dataset *cli_open(cli_args *a, int *code);

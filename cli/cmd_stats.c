@@ -42,6 +42,6 @@ const cli_command cli_stats = {
     "volume and per loom/process totals.  Locations are read in parallel.\n\n"
     "  --json        one JSON document\n"
     "  --csv         CSV tables, each introduced by a '# name' line\n",
-    CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT,
+    CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT | CLI_WANT_FILTER,
     stats_run,
 };

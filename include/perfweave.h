@@ -490,6 +490,59 @@ typedef struct pw_convert_report {
 pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
                      pw_error *err);
 
+
+/* ------------------------------------------------------------------------ */
+/* Filters: a time window, locations, record types                          */
+/* ------------------------------------------------------------------------ */
+
+/* What to keep of a dataset.  Zero-initialise, then set what you need; a
+ * NULL or empty member keeps everything on its axis.
+ *
+ * TIME (start, end) is a time after the dataset's first record: "0.25",
+ * "250ms", "1.5s", "100us", "42ns" (plain numbers are seconds; on a
+ * virtual clock plain numbers are virtual time units), or, with a leading
+ * '@', an absolute time in the dataset's own clock unit ("@962331108150").
+ * A record at time t is kept when start <= t < end; a span whose end the
+ * format knows is kept when it overlaps [start, end); records without a
+ * time are always kept.
+ *
+ * locs: globs (fnmatch(3)) on location paths; a location is kept when its
+ * path or the path of one of its ancestors matches one of them.  ranks:
+ * "0-3,7": process locations whose id is one of these (the MPI rank in
+ * DUMPI and HPCToolkit datasets) and what lies under them.  types: globs on
+ * record type names (pw_record.type), ignoring case ("MPI_*send*" keeps
+ * MPI_Send and MPI_Isend). */
+typedef struct pw_filter {
+    const char *start;
+    const char *end;
+    size_t n_locs;
+    const char *const *locs;
+    const char *ranks;
+    size_t n_types;
+    const char *const *types;
+} pw_filter;
+
+/* Applies f to every later reading of ds (cursors, merges, stats, dump,
+ * convert): locations left out no longer have records (has_records = 0)
+ * and are never opened; cursors skip the other records that do not match
+ * and, where the format's records come in time order per location, stop
+ * at the end of the window.  Resolving a relative TIME reads the first
+ * records of every location.  Call once, after pw_open, before reading. */
+pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err);
+
+/* The time window in force, in the dataset's clocks, for sinks that clip
+ * spans to it: ns bounds (has_ns) and virtual-time bounds (has_vt).  An
+ * open side is INT64_MIN / INT64_MAX (or -/+infinity). */
+typedef struct pw_time_window {
+    int has_ns;
+    int64_t start_ns, end_ns;
+    int has_vt;
+    double start_vt, end_vt;
+} pw_time_window;
+
+/* 1 with *w filled when a time window is set on ds, else 0. */
+int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
+
 #ifdef __cplusplus
 }
 #endif
