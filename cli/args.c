@@ -119,12 +119,16 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
                 return usage_error(cmd, "unknown option", s);
         } else if (!a->path) {
             a->path = s;
+        } else if ((cmd->wants & CLI_WANT_TWO_PATHS) && !a->path_b) {
+            a->path_b = s;
         } else {
             return usage_error(cmd, "more than one PATH", s);
         }
     }
     if (!a->path)
         return usage_error(cmd, "no PATH given", NULL);
+    if ((cmd->wants & CLI_WANT_TWO_PATHS) && !a->path_b)
+        return usage_error(cmd, "two PATHs are needed", NULL);
     if (a->json + a->csv + a->jsonl > 1)
         return usage_error(cmd, "choose one output style", NULL);
     return -1;

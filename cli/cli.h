@@ -18,6 +18,7 @@ enum {
 /* Options common to every subcommand, filled by cli_parse. */
 typedef struct cli_args {
     const char *path;
+    const char *path_b;   /* diff's second PATH */
     const char *output;   /* -o FILE, or NULL for stdout */
     const char *to;       /* convert --to NAME, or NULL */
     int json, csv, jsonl; /* output styles */
@@ -39,7 +40,8 @@ enum {
     CLI_WANT_OUTPUT = 8,
     CLI_WANT_LOCATIONS = 16,
     CLI_WANT_TARGET = 32,
-    CLI_WANT_FILTER = 64
+    CLI_WANT_FILTER = 64,
+    CLI_WANT_TWO_PATHS = 128
 };
 
 typedef struct cli_command {
@@ -50,7 +52,7 @@ typedef struct cli_command {
     int (*run)(cli_args *a);
 } cli_command;
 
-extern const cli_command cli_info, cli_dump, cli_stats, cli_check, cli_convert;
+extern const cli_command cli_info, cli_dump, cli_stats, cli_check, cli_convert, cli_diff;
 
 /* Parses argv (after the subcommand); returns -1 to go on, or an exit code
  * (help printed: 0; bad usage: 2). */

@@ -422,6 +422,23 @@ pw_status pw_report_finish(pw_report *r, pw_error *err);
  * way is recorded as diagnostics; the report covers what could be read. */
 pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err);
 
+/* The differences between two reports (pw_stats of two runs of one
+ * format), into `out` (a report from pw_report_new).  For each table of
+ * the reports (an array of objects; an object of scalars is a one-row
+ * table; the root's own numbers are the table "summary"), rows are matched
+ * by their key columns: text columns and numbering columns (rank, pe, id,
+ * source, dest...); a column of indented names is a tree (a calling
+ * context tree) whose rows are matched by their path from the root.  For
+ * every numeric column: A's value, B's, and B - A (absent: 0).  Rows with
+ * no difference are left out; the others come largest relative change
+ * first.  out's root: {"a": name_a, "b": name_b, "tables": {NAME: [{"key":
+ * {...}, "a": {...}|null, "b": {...}|null, "delta": {...}}]}}; with flat,
+ * the tables are members of the root and each row is one level, the key
+ * columns then "COL A", "COL B", "COL B-A" for each column that changed in
+ * the table (for text and CSV). */
+pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const char *name_a, const char *name_b,
+                          int flat, pw_report *out, pw_error *err);
+
 /* ------------------------------------------------------------------------ */
 /* Record writers (dump)                                                     */
 /* ------------------------------------------------------------------------ */

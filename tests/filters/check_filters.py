@@ -178,4 +178,5 @@ def main():
     sys.exit(1 if FAILED else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()
