@@ -25,6 +25,8 @@ void cli_print_help(const cli_command *cmd, FILE *out)
             cmd->summary, cmd->usage);
     if (cmd->wants & CLI_WANT_FILTER)
         cli_print_filter_help(out);
+    if (cmd->wants & CLI_WANT_VIEW)
+        cli_print_view_help(out);
     if (cmd->wants & CLI_WANT_OUTPUT)
         fprintf(out, "  -o FILE                      write to FILE instead of standard output\n");
     fprintf(out,
@@ -95,6 +97,9 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
         } else if (!strcmp(s, "--to") && (cmd->wants & CLI_WANT_TARGET) && more) {
             a->to = argv[++i];
         } else if ((cmd->wants & CLI_WANT_FILTER) && (r = cli_parse_filter(cmd, argc, argv, &i, a)) != 0) {
+            if (r != 1)
+                return r;
+        } else if ((cmd->wants & CLI_WANT_VIEW) && (r = cli_parse_view(cmd, argc, argv, &i, a)) != 0) {
             if (r != 1)
                 return r;
         } else if (!strcmp(s, "--format") && more) {

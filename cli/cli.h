@@ -30,6 +30,10 @@ typedef struct cli_args {
     pw_filter filter;
     const char *filter_locs[64];
     const char *filter_types[64];
+    /* --top/--table (view_args.c) */
+    size_t top;
+    int top_set;
+    const char *table;
 } cli_args;
 
 /* What a subcommand accepts beyond the common options. */
@@ -41,7 +45,8 @@ enum {
     CLI_WANT_LOCATIONS = 16,
     CLI_WANT_TARGET = 32,
     CLI_WANT_FILTER = 64,
-    CLI_WANT_TWO_PATHS = 128
+    CLI_WANT_TWO_PATHS = 128,
+    CLI_WANT_VIEW = 256
 };
 
 typedef struct cli_command {
@@ -65,6 +70,12 @@ int cli_parse_filter(const cli_command *cmd, int argc, char **argv, int *i, cli_
 void cli_print_filter_help(FILE *out);
 /* Sets the parsed filter on ds; 0, or an exit code with the error printed. */
 int cli_apply_filter(cli_args *a, pw_dataset *ds);
+
+/* --top/--table (view_args.c), as the filter options above. */
+int cli_parse_view(const cli_command *cmd, int argc, char **argv, int *i, cli_args *a);
+void cli_print_view_help(FILE *out);
+/* Sets what r's text and CSV show; 0, or an exit code. */
+int cli_apply_view(const cli_args *a, pw_report *r);
 
 /* Opens a.path, printing the error and returning NULL on failure (*code set). */
 pw_dataset *cli_open(cli_args *a, int *code);

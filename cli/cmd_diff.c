@@ -29,7 +29,7 @@ static int diff_write(cli_args *a, const pw_report *ra, const pw_report *rb)
 {
     pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
     pw_report *d = pw_report_new();
-    FILE *out = d ? cli_output(a) : NULL;
+    FILE *out = d && !cli_apply_view(a, d) ? cli_output(a) : NULL;
     if (!out) {
         pw_report_free(d);
         return EXIT_SYSTEM;
@@ -78,6 +78,6 @@ const cli_command cli_diff = {
     "Filters apply to both datasets.\n\n"
     "  --json        {\"a\", \"b\", \"tables\": {NAME: [{key, a, b, delta}]}}\n"
     "  --csv         CSV tables, each introduced by a '# name' line\n",
-    CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT | CLI_WANT_FILTER | CLI_WANT_TWO_PATHS,
+    CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT | CLI_WANT_FILTER | CLI_WANT_TWO_PATHS | CLI_WANT_VIEW,
     diff_run,
 };

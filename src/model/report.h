@@ -27,6 +27,8 @@ struct pw_report {
     int io_failed;
     report_stream **streams;
     size_t n_streams;
+    size_t top_rows;        /* text: rows shown per table (0: all) */
+    char *only_table;       /* text and CSV: the one table shown, or NULL */
 };
 
 json_t *pw_report_json(const pw_report *r);
