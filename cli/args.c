@@ -4,18 +4,16 @@
 
 #include "cli.h"
 
-static void print_format_options(FILE *out)
+/* Format f's options, with the --set key each one stands for. */
+static void print_format_options(FILE *out, size_t f)
 {
     int any = 0;
-    for (size_t f = 0; f < pw_format_count(); f++) {
-        const pw_format_option *o = pw_format_options(f);
-        for (; o && o->key; o++) {
-            if (!any++)
-                fprintf(out, "\nformat options:\n");
-            char flag[96];
-            snprintf(flag, sizeof flag, "--%s%s%s", o->flag, o->arg ? " " : "", o->arg ? o->arg : "");
-            fprintf(out, "  %-28s %s (%s)\n", flag, o->help, pw_format_name(f));
-        }
+    for (const pw_format_option *o = pw_format_options(f); o && o->key; o++) {
+        if (!any++)
+            fprintf(out, "\noptions (any command):\n");
+        char flag[96];
+        snprintf(flag, sizeof flag, "--%s%s%s", o->flag, o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(out, "  %-28s %s (--set %s.%s=...)\n", flag, o->help, pw_format_name(f), o->key);
     }
 }
 
@@ -31,12 +29,29 @@ void cli_print_help(const cli_command *cmd, FILE *out)
         fprintf(out, "  -o FILE                      write to FILE instead of standard output\n");
     fprintf(out,
             "  --format NAME                read PATH as this format (default: detect)\n"
-            "  -j N                         worker threads (default: all cores; dump\n"
-            "                               uses two threads below 3 cores)\n"
+            "  -j N, -jN                    worker threads (default: all cores; dump\n"
+            "                               counts the cores the load leaves idle)\n"
             "  --set FORMAT.KEY=VALUE       set a format option by its key\n"
             "  -q, --quiet                  no progress bar\n"
             "  -h, --help                   this help\n");
-    print_format_options(out);
+    fprintf(out, "\nA format's own options: 'perfweave help FORMAT' (");
+    for (size_t f = 0; f < pw_format_count(); f++)
+        fprintf(out, "%s%s", f ? ", " : "", pw_format_name(f));
+    fprintf(out, ").\n");
+}
+
+int cli_print_format_help(const char *name, FILE *out)
+{
+    for (size_t f = 0; f < pw_format_count(); f++) {
+        if (strcmp(name, pw_format_name(f)))
+            continue;
+        fprintf(out, "%s: %s\n", pw_format_name(f), pw_format_description(f));
+        if (!pw_format_options(f) || !pw_format_options(f)->key)
+            fprintf(out, "\nno options of its own\n");
+        print_format_options(out, f);
+        return 1;
+    }
+    return 0;
 }
 
 /* Matches a format's --flag; fills the option and consumes its value. */
@@ -104,11 +119,12 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
                 return r;
         } else if (!strcmp(s, "--format") && more) {
             a->opt.format = argv[++i];
-        } else if (!strcmp(s, "-j") && more) {
+        } else if ((!strcmp(s, "-j") && more) || (!strncmp(s, "-j", 2) && s[2])) {
+            const char *v = s[2] ? s + 2 : argv[++i]; /* -j4 as well as -j 4 */
             char *end;
-            long n = strtol(argv[++i], &end, 10);
-            if (*end || n < 1 || n > 256)
-                return usage_error(cmd, "-j wants a number of threads from 1 to 256", argv[i]);
+            long n = strtol(v, &end, 10);
+            if (*end || end == v || n < 1 || n > 256)
+                return usage_error(cmd, "-j wants a number of threads from 1 to 256", v);
             a->opt.threads = (int)n;
         } else if (!strcmp(s, "--set") && more) {
             char *eq = strchr(argv[++i], '=');
@@ -137,4 +153,18 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
     if (a->json + a->csv + a->jsonl > 1)
         return usage_error(cmd, "choose one output style", NULL);
     return -1;
+}
+
+void cli_warn_foreign_options(const cli_args *a, const pw_dataset *ds)
+{
+    const char *mine = pw_dataset_format(ds);
+    size_t n = strlen(mine);
+    for (size_t i = 0; i < a->opt.n_kv; i++) {
+        const char *key = a->kv[i].key;
+        const char *dot = strchr(key, '.');
+        if (!dot || ((size_t)(dot - key) == n && !strncmp(key, mine, n)))
+            continue;
+        fprintf(stderr, "perfweave: warning: %.*s option '%s' ignored: %s is a %s dataset\n",
+                (int)(dot - key), key, dot + 1, pw_dataset_path(ds), mine);
+    }
 }

@@ -63,6 +63,12 @@ extern const cli_command cli_info, cli_dump, cli_stats, cli_check, cli_convert, 
  * (help printed: 0; bad usage: 2). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);
 void cli_print_help(const cli_command *cmd, FILE *out);
+/* 'perfweave help FORMAT': the format's options; 0 when no format has
+ * that name. */
+int cli_print_format_help(const char *name, FILE *out);
+/* Warns on stderr about format options given for another format than
+ * ds's (they would be ignored without a word). */
+void cli_warn_foreign_options(const cli_args *a, const pw_dataset *ds);
 
 /* The filter options (filter_args.c): 1 when argv[*i] was one (its value
  * consumed), 0 when it is not, or an exit code after a usage message. */
@@ -76,6 +82,10 @@ int cli_parse_view(const cli_command *cmd, int argc, char **argv, int *i, cli_ar
 void cli_print_view_help(FILE *out);
 /* Sets what r's text and CSV show; 0, or an exit code. */
 int cli_apply_view(const cli_args *a, pw_report *r);
+
+/* info on a folder of datasets (info_dir.c): lists those among its
+ * entries; -1 when none opens (the caller reports its own error). */
+int cli_info_collection(cli_args *a);
 
 /* Opens a.path, printing the error and returning NULL on failure (*code set). */
 pw_dataset *cli_open(cli_args *a, int *code);
