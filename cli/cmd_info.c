@@ -67,7 +67,7 @@ static int info_run(cli_args *a)
         pw_rnode_str(root, "format", pw_dataset_format(ds));
         pw_rnode_str(root, "version", pw_dataset_version(ds));
         info_summary(&sum, root);
-        pw_rnode_uint(root, "record_types", pw_schema_count(ds));
+        pw_rnode_uint(root, "record_types", sum.record_types); /* present, not described */
         info_locations(ds, root, a->locations);
         pw_rnode *props = pw_rnode_object(root, "properties");
         for (size_t i = 0; i < pw_dataset_prop_count(ds); i++) {

@@ -346,6 +346,7 @@ typedef struct pw_summary {
     int64_t t_min, t_max;
     int has_virtual;          /* vt_min/vt_max are set */
     double vt_min, vt_max;
+    uint64_t record_types;    /* schemas with at least one record */
 } pw_summary;
 pw_status pw_summarize(pw_dataset *ds, pw_summary *out, pw_error *err);
 

@@ -5,9 +5,14 @@
   - 'perfweave help FORMAT' lists that format's options, and a command's
     --help no longer lists every format's;
   - 'info' on a folder of datasets lists them;
-  - stats shows --top rows per table and counts the rest; --table keeps one.
+  - stats shows --top rows per table and counts the rest; --table keeps one;
+  - HPCToolkit's views follow a metric with a non-zero total (time metrics
+    first) unless --metric names one;
+  - info's record_types counts the types present (8 functions in pingpong4,
+    as its stats list), not the 293 the schema table describes.
 
 usage: check_habits.py PERFWEAVE SHARED_DATA"""
+import json
 import os
 import subprocess
 import sys
@@ -48,6 +53,18 @@ def main():
     code, out, _ = run(pw, "stats", ovni, "-q", "--table", "per_loom")
     expect("--table shows one table", code == 0 and out.strip().startswith("per_loom (2)")
            and "per_process" not in out)
+    cuda = os.path.join(data, "hpctoolkit", "hpctoolkit", "tests-data-dbase@f9abaf11f",
+                        "loops-cuda-nvidia-t.d")
+    code, out, _ = run(pw, "stats", cuda, "-q", "--json")
+    doc = json.loads(out) if code in (0, 1) else {}
+    expect("HPCToolkit's default metric has a non-zero total, time first",
+           doc.get("total", 0) != 0 and "(sec)" in doc.get("metric", ""))
+    code, out, _ = run(pw, "stats", cuda, "-q", "--json", "--metric", "GKER:COUNT")
+    doc = json.loads(out) if code in (0, 1) else {}
+    expect("--metric NAME picks the metric", doc.get("metric") == "GKER:COUNT")
+    code, out, _ = run(pw, "info", dumpi)
+    expect("record_types counts the types present",
+           code == 0 and any(l.split()[:2] == ["record_types", "8"] for l in out.splitlines()))
     sys.exit(1 if FAILED else 0)
 
 

@@ -40,7 +40,8 @@ static void style_finish(number_style *ns)
 static const char *cell_text(json_t *v, const number_style *ns, char *buf, size_t n)
 {
     if (json_is_real(v) && isfinite(json_real_value(v))) {
-        snprintf(buf, n, "%.*f", ns->decimals, json_real_value(v));
+        /* an exact zero reads at a glance as 0, not 0.00000 */
+        snprintf(buf, n, "%.*f", json_real_value(v) == 0 ? 0 : ns->decimals, json_real_value(v));
         return buf;
     }
     return report_scalar_text(v, buf, n, 0);
