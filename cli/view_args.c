@@ -2,6 +2,8 @@
  * 20, 0: all) and --table NAME, for stats and diff. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -37,10 +39,20 @@ int cli_parse_view(const cli_command *cmd, int argc, char **argv, int *i, cli_ar
     return 1;
 }
 
+/* The terminal's width when the report goes to one, else 0 (files and
+ * pipes get whole lines). */
+static size_t terminal_width(const cli_args *a)
+{
+    struct winsize ws;
+    if (a->output || !isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0)
+        return 0;
+    return ws.ws_col;
+}
+
 int cli_apply_view(const cli_args *a, pw_report *r)
 {
     size_t top = a->top_set ? a->top : 20;
-    if (pw_report_set_view(r, top, a->table))
+    if (pw_report_set_view(r, top, a->table, terminal_width(a)))
         return 0;
     fprintf(stderr, "perfweave: error: out of memory\n");
     return EXIT_SYSTEM;

@@ -391,10 +391,12 @@ typedef enum pw_report_style {
 pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style style, pw_error *err);
 
 /* What text and CSV renderings show: at most top_rows rows per text table
- * (0: all; the rest counted in a "... N more" line), and only the table
- * named `table` (its key, or its path "section / key"; NULL: all).  JSON
- * always holds everything.  0 when memory runs out. */
-int pw_report_set_view(pw_report *r, size_t top_rows, const char *table);
+ * (0: all; the rest counted in a "... N more" line), only the table named
+ * `table` (its key, or its path "section / key"; NULL: all), and text
+ * tables cut to `width` characters (a terminal's; 0: no limit), the
+ * columns left out counted.  JSON always holds everything.  0 when memory
+ * runs out. */
+int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width);
 
 /* Streaming, for reports whose arrays grow with the input (one row per
  * repetition, per event...): memory stays flat in the number of rows.

@@ -48,10 +48,11 @@ pw_report *pw_report_open(FILE *out, pw_report_style style)
 
 pw_rnode *pw_report_root(pw_report *r) { return (pw_rnode *)r->root; }
 
-int pw_report_set_view(pw_report *r, size_t top_rows, const char *table)
+int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width)
 {
     free(r->only_table);
     r->top_rows = top_rows;
+    r->width = width;
     r->only_table = table ? strdup(table) : NULL;
     return !table || r->only_table;
 }

@@ -81,7 +81,7 @@ static void test_views(void)
     }
     pw_rnode *other = pw_rnode_array(root, "other");
     pw_rnode_int(pw_rnode_object(other, NULL), "n", 7);
-    CHECK(pw_report_set_view(r, 20, NULL));
+    CHECK(pw_report_set_view(r, 20, NULL, 0));
     const char *t = render(r, PW_REPORT_TEXT);
     CHECK(strstr(t, "\xe2\x80\xa6 10 more") != NULL);
     CHECK(strstr(t, "0.000095") != NULL);
@@ -91,9 +91,12 @@ static void test_views(void)
     t = render(r, PW_REPORT_CSV);
     CHECK(strstr(t, "1,0.203699849\n") != NULL);
     CHECK(strstr(t, "29,0.203699849\n") != NULL);
-    CHECK(pw_report_set_view(r, 20, "other"));
+    CHECK(pw_report_set_view(r, 20, "other", 0));
     t = render(r, PW_REPORT_TEXT);
     CHECK(strstr(t, "calls") == NULL && strstr(t, "other (1)") != NULL);
+    CHECK(pw_report_set_view(r, 20, NULL, 12)); /* "  n  time (s)" is 14 wide */
+    t = render(r, PW_REPORT_TEXT);
+    CHECK(strstr(t, "time (s)") == NULL && strstr(t, "1 more columns past") != NULL);
     pw_report_free(r);
 }
 

@@ -95,6 +95,18 @@ static void column_layout(const pw_report *rep, json_t *arr, const report_table 
     report_rows_end(&it);
 }
 
+/* The leading columns whose lines fit the width (at least one). */
+static size_t columns_that_fit(const pw_report *rep, const report_table *t, const size_t *w)
+{
+    size_t used = 0, c = 0;
+    for (; c < t->n; c++) {
+        used += 2 + w[c];
+        if (rep->width && c > 0 && used > rep->width)
+            break;
+    }
+    return c;
+}
+
 static void text_table(const pw_report *rep, FILE *out, json_t *arr)
 {
     report_table t;
@@ -109,7 +121,8 @@ static void text_table(const pw_report *rep, FILE *out, json_t *arr)
     if (w && ns) {
         char buf[96];
         column_layout(rep, arr, &t, shown, w, ns);
-        for (size_t c = 0; c < t.n; c++) {
+        size_t cols = columns_that_fit(rep, &t, w);
+        for (size_t c = 0; c < cols; c++) {
             header_text(t.columns[c], buf, sizeof buf);
             fprintf(out, "  %-*s", (int)w[c], buf);
         }
@@ -118,7 +131,7 @@ static void text_table(const pw_report *rep, FILE *out, json_t *arr)
         report_rows_start(&it, rep, arr);
         json_t *row;
         for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++) {
-            for (size_t c = 0; c < t.n; c++) {
+            for (size_t c = 0; c < cols; c++) {
                 json_t *v = report_table_cell(row, t.columns[c]);
                 const char *s = cell_text(v, &ns[c], buf, sizeof buf);
                 fprintf(out, "  %*s", json_is_number(v) ? (int)w[c] : -(int)w[c], s);
@@ -128,6 +141,9 @@ static void text_table(const pw_report *rep, FILE *out, json_t *arr)
         report_rows_end(&it);
         if (shown < rows)
             fprintf(out, "  \xe2\x80\xa6 %zu more (--top 0 shows all)\n", rows - shown);
+        if (cols < t.n)
+            fprintf(out, "  (%zu more columns past the terminal's width: -o FILE, --json or --csv show them)\n",
+                    t.n - cols);
     }
     free(w);
     free(ns);
