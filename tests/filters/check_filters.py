@@ -126,6 +126,8 @@ def check_fixture(fmt, path, pw, work):
             a, b = int(a), int(b)
         want = [l for l, r in zip(lines, recs) if keep_time(r, a, b, spans)]
         n_checks += check(name, pw, path, ["--start", "@%d" % a, "--end", "@%d" % b], want)
+        for j in ("1", "2", "3"):  # the plain merge, the pipeline, the epochs
+            n_checks += check(name, pw, path, ["-j", j, "--start", "@%d" % a, "--end", "@%d" % b], want)
         want = [l for l, r in zip(lines, recs) if keep_time(r, a, float("inf"), spans)]
         n_checks += check(name, pw, path, ["--start", "@%d" % a], want)
         threads = any("thread" in r["loc"] for r in recs)
@@ -151,12 +153,19 @@ def check_fixture(fmt, path, pw, work):
 
 
 def check_convert(name, pw, path, recs, win, work):
-    """A window converted to CSV: the window's records, clipped spans counted."""
+    """A window converted to CSV (records one by one) and to Perfetto (the
+    timeline): the window's records, clipped spans counted."""
+    for out in ("window.csv.d", "window.pftrace"):
+        check_convert_to(name, pw, path, recs, win, os.path.join(work, out))
+
+
+def check_convert_to(name, pw, path, recs, win, out):
     lo, a, b = win
     kept = [r for r in recs if keep_time(r, a, b, True)]
     clipped = sum(1 for r in kept if "t" in r and (r["t"] < a or span_end(r) > b))
-    out = os.path.join(work, "window.csv.d")
     shutil.rmtree(out, ignore_errors=True)
+    if os.path.exists(out):
+        os.remove(out)
     p = subprocess.run([pw, "convert", path, "-o", out, "--start", "@%d" % a, "--end", "@%d" % b],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     err = p.stderr.decode()
@@ -164,8 +173,9 @@ def check_convert(name, pw, path, recs, win, work):
     c = re.search(r"adapted: +(\d+) spans clipped", err)
     got_clipped = int(c.group(1)) if c else 0
     if p.returncode not in (0, 1) or not m or int(m.group(1)) != len(kept) or got_clipped != clipped:
-        FAILED.append("%s convert window: %s records, %d clipped; %d and %d expected\n%s" %
-                      (name, m.group(1) if m else "?", got_clipped, len(kept), clipped, err[-500:]))
+        FAILED.append("%s convert window to %s: %s records, %d clipped; %d and %d expected\n%s" %
+                      (name, os.path.basename(out), m.group(1) if m else "?", got_clipped, len(kept),
+                       clipped, err[-500:]))
 
 
 def main():
