@@ -174,12 +174,19 @@ static pw_status set_locations(pw_dataset *ds, const pw_filter *f, pw_filter_sta
     st->loc_keep = pw_ds_alloc(ds, n ? n : 1);
     if (!needed || !st->loc_keep)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         for (int32_t a = (int32_t)i; a >= 0 && (size_t)a < n && !st->loc_keep[i]; a = ds->locs[a].parent)
             st->loc_keep[i] = location_matches(f, &ds->locs[a]);
         for (int32_t a = (int32_t)i; st->loc_keep[i] && a >= 0 && (size_t)a < n; a = ds->locs[a].parent)
             needed[a] = 1;
+        kept += st->loc_keep[i];
     }
+    if (!kept) /* an empty result would look like an empty trace */
+        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                       "--loc/--ranks: no location matches (paths look like \"%s\"; --ranks selects "
+                       "process locations by id)",
+                       n ? ds->locs[n - 1].path : "");
     for (size_t i = 0; ds->own_subtree && i < n; i++)
         ds->locs[i].has_records &= needed[i];
     return PW_OK;
