@@ -35,7 +35,9 @@ static int type_kept(const pw_filter_state *f, const pw_dataset *ds, const pw_re
     return 0;
 }
 
-int pw_filter_keeps(const pw_filter_state *f, const pw_dataset *ds, const pw_record *r, int *past)
+/* Does the filter keep r?  *past is set when r lies at or after the
+ * window's end (so that, in a time-ordered cursor, nothing later can match). */
+static int filter_keeps(const pw_filter_state *f, const pw_dataset *ds, const pw_record *r, int *past)
 {
     *past = 0;
     if (f->has_window) {
@@ -54,7 +56,7 @@ pw_status pw_filter_skip(pw_cursor *c, pw_error *err)
     const pw_filter_state *f = c->filter;
     for (;;) {
         int past;
-        if (pw_filter_keeps(f, c->ds, &c->rec, &past))
+        if (filter_keeps(f, c->ds, &c->rec, &past))
             return PW_OK;
         if (past && f->stop_at_end)
             return PW_END;

@@ -14,10 +14,6 @@ typedef struct pw_filter_state {
     int stop_at_end;       /* the format is time ordered: stop past the window */
 } pw_filter_state;
 
-/* Does the filter keep rec?  *past is set when rec lies at or after the
- * window's end (so that, in a time-ordered cursor, nothing later can match). */
-int pw_filter_keeps(const pw_filter_state *f, const pw_dataset *ds, const pw_record *rec, int *past);
-
 /* When a window is set on ds and the span rec reaches outside it: *clipped
  * becomes rec with its begin and end moved into the window, and 1 is
  * returned; else 0. */
