@@ -66,6 +66,12 @@ pw_status pw_filter_skip(pw_cursor *c, pw_error *err)
     }
 }
 
+int pw_filter_keeps_record(const pw_dataset *ds, const pw_record *rec)
+{
+    int past;
+    return !ds->filter || filter_keeps(ds->filter, ds, rec, &past);
+}
+
 int pw_dataset_window(const pw_dataset *ds, pw_time_window *w)
 {
     if (!ds->filter || !ds->filter->has_window)

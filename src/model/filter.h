@@ -14,6 +14,10 @@ typedef struct pw_filter_state {
     int stop_at_end;       /* the format is time ordered: stop past the window */
 } pw_filter_state;
 
+/* Does ds's filter keep rec (1 when no filter is set)?  For a format's
+ * own summary that reads its files past the cursors. */
+int pw_filter_keeps_record(const pw_dataset *ds, const pw_record *rec);
+
 /* When a window is set on ds and the span rec reaches outside it: *clipped
  * becomes rec with its begin and end moved into the window, and 1 is
  * returned; else 0. */

@@ -10,7 +10,8 @@ pw_filter) keep, computed here:
   - --ranks LIST keeps the DUMPI ranks listed (location "rankN" and below);
   - --type GLOB keeps the types that match, ignoring case.
 Then a converted window (CSV, one file per type) holds as many records as
-the filtered dump, and the summary counts the clipped spans.
+the filtered dump, and the summary counts the clipped spans; and DUMPI's
+profile (stats) of a filtered trace counts the calls the filter keeps.
 
 usage: check_filters.py PERFWEAVE SHARED_DATA GEN_GPUPOWER WORK"""
 import decimal
@@ -149,7 +150,26 @@ def check_fixture(fmt, path, pw, work):
         n_checks += check(name, pw, path, ["--ranks", "1-2"], want)
         if win:
             check_convert(name, pw, path, recs, win, work)
+            lo, a, b = win
+            check_dumpi_stats(name, pw, path, [r for r in recs if keep_time(r, a, b, True)],
+                              ["--start", "@%d" % a, "--end", "@%d" % b])
+        check_dumpi_stats(name, pw, path, [r for r in recs if keep_loc(r["loc"], ["rank1", "rank2"])],
+                          ["--ranks", "1-2"])
     print("ok %s: %d filters" % (name, n_checks))
+
+
+def check_dumpi_stats(name, pw, path, kept, args):
+    """DUMPI's profile of a filtered trace counts the calls the filter keeps."""
+    p = subprocess.run([pw, "stats", path, "--json", "-q"] + args, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    want = {}
+    for r in kept:
+        want[r["type"]] = want.get(r["type"], 0) + 1
+    got = {}
+    if p.returncode in (0, 1):
+        got = {f["function"]: f["calls"] for f in json.loads(p.stdout).get("functions", [])}
+    if got != want:
+        FAILED.append("%s stats %s: calls per function %s, %s expected" % (name, " ".join(args), got, want))
 
 
 def check_convert(name, pw, path, recs, win, work):

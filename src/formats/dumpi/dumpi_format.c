@@ -78,4 +78,5 @@ const pw_format_ops pw_format_dumpi = {
     .check = dumpi_check,
     .close = dumpi_close,
     .options = NULL,
+    .stats_filtered = 1, /* dumpi_stats_filtered.c */
 };
