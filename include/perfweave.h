@@ -346,6 +346,7 @@ typedef struct pw_summary {
     int64_t t_min, t_max;
     int has_virtual;          /* vt_min/vt_max are set */
     double vt_min, vt_max;
+    uint64_t record_types;    /* schemas with at least one record */
 } pw_summary;
 pw_status pw_summarize(pw_dataset *ds, pw_summary *out, pw_error *err);
 
@@ -389,6 +390,14 @@ typedef enum pw_report_style {
 
 pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style style, pw_error *err);
 
+/* What text and CSV renderings show: at most top_rows rows per text table
+ * (0: all; the rest counted in a "... N more" line), only the table named
+ * `table` (its key, or its path "section / key"; NULL: all), and text
+ * tables cut to `width` characters (a terminal's; 0: no limit), the
+ * columns left out counted.  JSON always holds everything.  0 when memory
+ * runs out. */
+int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width);
+
 /* Streaming, for reports whose arrays grow with the input (one row per
  * repetition, per event...): memory stays flat in the number of rows.
  *
@@ -421,6 +430,23 @@ pw_status pw_report_finish(pw_report *r, pw_error *err);
  * documentation), computed in parallel over locations.  Damage met on the
  * way is recorded as diagnostics; the report covers what could be read. */
 pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+
+/* The differences between two reports (pw_stats of two runs of one
+ * format), into `out` (a report from pw_report_new).  For each table of
+ * the reports (an array of objects; an object of scalars is a one-row
+ * table; the root's own numbers are the table "summary"), rows are matched
+ * by their key columns: text columns and numbering columns (rank, pe, id,
+ * source, dest...); a column of indented names is a tree (a calling
+ * context tree) whose rows are matched by their path from the root.  For
+ * every numeric column: A's value, B's, and B - A (absent: 0).  Rows with
+ * no difference are left out; the others come largest relative change
+ * first.  out's root: {"a": name_a, "b": name_b, "tables": {NAME: [{"key":
+ * {...}, "a": {...}|null, "b": {...}|null, "delta": {...}}]}}; with flat,
+ * the tables are members of the root and each row is one level, the key
+ * columns then "COL A", "COL B", "COL B-A" for each column that changed in
+ * the table (for text and CSV). */
+pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const char *name_a, const char *name_b,
+                          int flat, pw_report *out, pw_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Record writers (dump)                                                     */
@@ -578,6 +604,58 @@ const char *pw_batch_type_name(const pw_batch_reader *br, uint32_t id);
 /* The field name of column c (c < n_columns of a batch of this reader). */
 const char *pw_batch_column_name(const pw_batch_reader *br, size_t c);
 void pw_batch_close(pw_batch_reader *br);
+
+/* ------------------------------------------------------------------------ */
+/* Filters: a time window, locations, record types                          */
+/* ------------------------------------------------------------------------ */
+
+/* What to keep of a dataset.  Zero-initialise, then set what you need; a
+ * NULL or empty member keeps everything on its axis.
+ *
+ * TIME (start, end) is a time after the dataset's first record: "0.25",
+ * "250ms", "1.5s", "100us", "42ns" (plain numbers are seconds; on a
+ * virtual clock plain numbers are virtual time units), or, with a leading
+ * '@', an absolute time in the dataset's own clock unit ("@962331108150").
+ * A record at time t is kept when start <= t < end; a span whose end the
+ * format knows is kept when it overlaps [start, end); records without a
+ * time are always kept.
+ *
+ * locs: globs (fnmatch(3)) on location paths; a location is kept when its
+ * path or the path of one of its ancestors matches one of them.  ranks:
+ * "0-3,7": process locations whose id is one of these (the MPI rank in
+ * DUMPI and HPCToolkit datasets) and what lies under them.  types: globs on
+ * record type names (pw_record.type), ignoring case ("MPI_*send*" keeps
+ * MPI_Send and MPI_Isend). */
+typedef struct pw_filter {
+    const char *start;
+    const char *end;
+    size_t n_locs;
+    const char *const *locs;
+    const char *ranks;
+    size_t n_types;
+    const char *const *types;
+} pw_filter;
+
+/* Applies f to every later reading of ds (cursors, merges, stats, dump,
+ * convert): locations left out no longer have records (has_records = 0)
+ * and are never opened; cursors skip the other records that do not match
+ * and, where the format's records come in time order per location, stop
+ * at the end of the window.  Resolving a relative TIME reads the first
+ * records of every location.  Call once, after pw_open, before reading. */
+pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err);
+
+/* The time window in force, in the dataset's clocks, for sinks that clip
+ * spans to it: ns bounds (has_ns) and virtual-time bounds (has_vt).  An
+ * open side is INT64_MIN / INT64_MAX (or -/+infinity). */
+typedef struct pw_time_window {
+    int has_ns;
+    int64_t start_ns, end_ns;
+    int has_vt;
+    double start_vt, end_vt;
+} pw_time_window;
+
+/* 1 with *w filled when a time window is set on ds, else 0. */
+int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
 
 #ifdef __cplusplus
 }
