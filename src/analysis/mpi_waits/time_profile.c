@@ -1,0 +1,173 @@
+/* time_profile.c — time per function per time bin, summed over ranks, and
+ * communication over time, with Pipit's definitions (pipit/trace.py):
+ * time_profile cuts [first, last timestamp of the trace] into N equal
+ * bins (numpy.linspace edges) and gives each call the part of it inside
+ * each bin; the idle column is bin width x processes minus the functions'
+ * sum.  comm_over_time is numpy.histogram of the sends' entry times (last
+ * bin closed), counted and weighted by bytes.  N: option "bins" (the CLI's
+ * --bins), 50 by default as in Pipit. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mpi_waits/mpi_waits.h"
+
+#define MW_DEFAULT_BINS 50
+#define MW_MAX_BINS 100000
+
+static uint32_t bins_option(const pw_dataset *ds)
+{
+    const char *s = pw_ds_option(ds, "bins");
+    if (!s)
+        return MW_DEFAULT_BINS;
+    char *end;
+    long n = strtol(s, &end, 10);
+    return *end || n < 1 ? MW_DEFAULT_BINS : n > MW_MAX_BINS ? MW_MAX_BINS : (uint32_t)n;
+}
+
+int mw_bins_init(mw_run *run)
+{
+    run->n_bins = bins_option(run->ds);
+    run->t0 = INT64_MAX;
+    run->t1 = INT64_MIN;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        const mw_rank *rk = &run->ranks[i];
+        run->t0 = rk->t_min < run->t0 ? rk->t_min : run->t0;
+        run->t1 = rk->t_max > run->t1 ? rk->t_max : run->t1;
+    }
+    run->dense = malloc((run->ds->n_schemas ? run->ds->n_schemas : 1) * sizeof *run->dense);
+    run->bins = calloc((size_t)run->workers, sizeof *run->bins);
+    if (!run->dense || !run->bins)
+        return 0;
+    for (size_t s = 0; s < run->ds->n_schemas; s++) {
+        int seen = 0;
+        for (size_t i = 0; i < run->n_ranks && !seen; i++)
+            seen = run->ranks[i].seen[s];
+        run->dense[s] = seen ? (int32_t)run->n_dense++ : -1;
+    }
+    for (int w = 0; w < run->workers; w++) {
+        mw_bins *b = &run->bins[w];
+        b->n = run->n_bins;
+        b->fn = calloc((size_t)run->n_dense * b->n + 1, sizeof *b->fn);
+        b->msgs = calloc(b->n, sizeof *b->msgs);
+        b->bytes = calloc(b->n, sizeof *b->bytes);
+        if (!b->fn || !b->msgs || !b->bytes)
+            return 0;
+    }
+    return 1;
+}
+
+void mw_bins_free(mw_run *run)
+{
+    for (int w = 0; run->bins && w < run->workers; w++) {
+        free(run->bins[w].fn);
+        free(run->bins[w].msgs);
+        free(run->bins[w].bytes);
+    }
+    free(run->bins);
+    free(run->dense);
+}
+
+/* Bin i's edge as numpy.linspace makes it (the last edge is the end). */
+static double edge(const mw_run *run, uint32_t i)
+{
+    if (i >= run->n_bins)
+        return (double)run->t1;
+    double step = ((double)run->t1 - (double)run->t0) / run->n_bins;
+    return (double)i * step + (double)run->t0;
+}
+
+/* The bin holding time t (numpy.histogram: the last bin is closed). */
+static uint32_t bin_of(const mw_run *run, double t)
+{
+    double span = (double)run->t1 - (double)run->t0;
+    if (span <= 0 || t <= (double)run->t0)
+        return 0;
+    double k = floor((t - (double)run->t0) / span * run->n_bins);
+    uint32_t i = k >= run->n_bins ? run->n_bins - 1 : (uint32_t)k;
+    /* the division may land one off an edge */
+    while (i > 0 && t < edge(run, i))
+        i--;
+    while (i + 1 < run->n_bins && t >= edge(run, i + 1))
+        i++;
+    return i;
+}
+
+void mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec)
+{
+    int32_t f = run->dense[rec->schema];
+    if (f < 0 || !rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end <= rec->t)
+        return;
+    double enter = (double)rec->t, exit = (double)rec->t_end;
+    double *row = &b->fn[(size_t)f * b->n];
+    for (uint32_t i = bin_of(run, enter); i < b->n; i++) {
+        double start = edge(run, i), end = edge(run, i + 1);
+        if (start >= exit)
+            break;
+        if (end > enter) /* Pipit's in_bin: exit > start and enter < end */
+            row[i] += (exit < end ? exit : end) - (enter > start ? enter : start);
+    }
+}
+
+void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes)
+{
+    if (t < run->t0 || t > run->t1)
+        return;
+    uint32_t i = bin_of(run, (double)t);
+    b->msgs[i] += 1;
+    b->bytes[i] += (double)bytes;
+}
+
+/* Bins of every worker summed into worker 0's. */
+static void sum_workers(const mw_run *run)
+{
+    mw_bins *into = &run->bins[0];
+    for (int w = 1; w < run->workers; w++) {
+        const mw_bins *b = &run->bins[w];
+        for (size_t i = 0; i < (size_t)run->n_dense * b->n; i++)
+            into->fn[i] += b->fn[i];
+        for (uint32_t i = 0; i < b->n; i++) {
+            into->msgs[i] += b->msgs[i];
+            into->bytes[i] += b->bytes[i];
+        }
+    }
+}
+
+void mw_report_time_profile(const mw_run *run, pw_rnode *root)
+{
+    sum_workers(run);
+    const mw_bins *b = &run->bins[0];
+    int timed = run->t1 >= run->t0;
+    double bin_ns = timed ? ((double)run->t1 - (double)run->t0) / run->n_bins : 0;
+    pw_rnode *tp = pw_rnode_object(root, "time_profile");
+    pw_rnode_uint(tp, "bins", run->n_bins);
+    pw_rnode_num(tp, "t0_s", timed ? (double)run->t0 / 1e9 : 0);
+    pw_rnode_num(tp, "bin_s", bin_ns / 1e9);
+    pw_rnode *fns = pw_rnode_object(tp, "functions");
+    size_t processes = 0;
+    for (size_t i = 0; i < run->n_ranks; i++)
+        processes += run->ranks[i].t_max >= run->ranks[i].t_min;
+    double *busy = calloc(b->n, sizeof *busy);
+    for (size_t s = 0; s < run->ds->n_schemas; s++) {
+        if (run->dense[s] < 0)
+            continue;
+        pw_rnode *arr = pw_rnode_array(fns, run->ds->schemas[s]->name);
+        const double *row = &b->fn[(size_t)run->dense[s] * b->n];
+        for (uint32_t i = 0; i < b->n; i++) {
+            pw_rnode_num(arr, NULL, row[i] / 1e9);
+            if (busy)
+                busy[i] += row[i];
+        }
+    }
+    pw_rnode *idle = pw_rnode_array(tp, "idle");
+    for (uint32_t i = 0; busy && i < b->n; i++)
+        pw_rnode_num(idle, NULL, (bin_ns * (double)processes - busy[i]) / 1e9);
+    free(busy);
+    pw_rnode *comm = pw_rnode_object(root, "comm_over_time");
+    pw_rnode *msgs = pw_rnode_array(comm, "messages");
+    for (uint32_t i = 0; i < b->n; i++)
+        pw_rnode_num(msgs, NULL, b->msgs[i]);
+    pw_rnode *bytes = pw_rnode_array(comm, "bytes");
+    for (uint32_t i = 0; i < b->n; i++)
+        pw_rnode_num(bytes, NULL, b->bytes[i]);
+}

@@ -1,0 +1,299 @@
+/* waits_p2p.c — point-to-point messages through both passes: pass 1 keeps
+ * each message's send entry (sender side) and receive post (receiver side)
+ * under the rank's matcher key; pass 2 replays the same matching and
+ * charges Late Sender to the call that completes receives (MPI_Recv, the
+ * receive half of MPI_Sendrecv, MPI_Wait*, MPI_Test*) and Late Receiver to
+ * synchronous sends (MPI_Ssend, the completion of an MPI_Issend).
+ *
+ * Keys in a rank's matcher: a send is (instance, -1, comm dest, tag), a
+ * receive (instance, comm source, -1, tag); -1 stands for the rank itself,
+ * so both directions share one matcher without meeting. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mpi_waits/mpi_waits.h"
+
+/* What one call's messages give pass 2. */
+typedef struct p2p_call {
+    int pass;
+    int recvd, synced;
+    uint64_t latest_send; /* latest entry of the sends this call received */
+    uint64_t latest_post; /* latest post of the receives of its synchronous sends */
+} p2p_call;
+
+/* The matcher's key number and sequence number of a flow id (msgmatch.c:
+ * key number + 1 in the high 24 bits, sequence in the low 40). */
+static uint64_t flow_key(uint64_t id) { return (id >> 40) - 1; }
+static uint64_t flow_seq(uint64_t id) { return id & 0xffffffffffull; }
+
+static int64_t value_int(const pw_value *v)
+{
+    if (!v->present)
+        return 0;
+    switch (v->type) {
+    case PW_T_BOOL: return v->v.b;
+    case PW_T_I64: return v->v.i;
+    case PW_T_U64: return (int64_t)v->v.u;
+    default: return 0;
+    }
+}
+
+int64_t mw_field_int(const pw_value *v, int i, int64_t absent)
+{
+    return i >= 0 && v[i].present ? value_int(&v[i]) : absent;
+}
+
+int mw_times_set(mw_times *v, uint64_t i, uint64_t t)
+{
+    if (i >= v->cap) {
+        uint64_t cap = v->cap ? v->cap : 16;
+        while (cap <= i)
+            cap *= 2;
+        uint64_t *p = realloc(v->t, cap * sizeof *p);
+        if (!p)
+            return 0;
+        memset(p + v->cap, 0xff, (cap - v->cap) * sizeof *p); /* UINT64_MAX: not seen */
+        v->t = p;
+        v->cap = cap;
+    }
+    v->t[i] = t;
+    if (i >= v->n)
+        v->n = i + 1;
+    return 1;
+}
+
+/* Pass 1: the time of a message under its flow id. */
+static void keep_time(mw_rank *rk, uint64_t id, uint64_t t)
+{
+    uint64_t k = flow_key(id);
+    if (k >= rk->n_chan) {
+        uint64_t n = rk->mm.cap_keys > k ? rk->mm.cap_keys : k + 1;
+        mw_times *c = realloc(rk->chan, n * sizeof *c);
+        if (!c) {
+            rk->failed = 1;
+            return;
+        }
+        memset(c + rk->n_chan, 0, (n - rk->n_chan) * sizeof *c);
+        rk->chan = c;
+        rk->n_chan = n;
+    }
+    if (!mw_times_set(&rk->chan[k], flow_seq(id), t))
+        rk->failed = 1;
+}
+
+/* Pass 2: the other side's time of a message (send entry for a receive,
+ * receive post for a send), or UINT64_MAX when not known. */
+static uint64_t peer_time(const mw_run *run, const mw_rank *rk, uint64_t id, int want_send)
+{
+    uint64_t k = flow_key(id), s = flow_seq(id);
+    if (k >= rk->n_chan_link || rk->chan_link[k] == UINT32_MAX)
+        return UINT64_MAX;
+    const struct mw_link *l = &run->link[rk->chan_link[k]];
+    const mw_times *v = want_send ? l->send : l->post;
+    return v && s < v->n ? v->t[s] : UINT64_MAX;
+}
+
+static void received(const mw_run *run, const mw_rank *rk, p2p_call *c, uint64_t id)
+{
+    uint64_t t = peer_time(run, rk, id, 1);
+    if (t == UINT64_MAX)
+        return;
+    if (!c->recvd || t > c->latest_send)
+        c->latest_send = t;
+    c->recvd = 1;
+}
+
+static void synced(const mw_run *run, const mw_rank *rk, p2p_call *c, uint64_t id)
+{
+    uint64_t t = peer_time(run, rk, id, 0);
+    if (t == UINT64_MAX)
+        return;
+    if (!c->synced || t > c->latest_post)
+        c->latest_post = t;
+    c->synced = 1;
+}
+
+static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
+                 uint32_t inst, p2p_call *c)
+{
+    int64_t dest = mw_field_int(v, sc->f_dest, -1);
+    if (dest < 0) /* MPI_PROC_NULL */
+        return;
+    pw_msg m = {inst, -1, dest, mw_field_int(v, sc->f_sendtag >= 0 ? sc->f_sendtag : sc->f_tag, 0)};
+    uint64_t id = pw_msgmatch_send(&rk->mm, &m);
+    if (!id) {
+        rk->failed = 1;
+        return;
+    }
+    if (c->pass == 1) {
+        keep_time(rk, id, (uint64_t)rec->t);
+        return;
+    }
+    int has_req = sc->f_request >= 0 && v[sc->f_request].present;
+    if (sc->sync && !has_req) {
+        synced(run, rk, c, id);
+    } else if (sc->sync) {
+        pw_key k = {{(uint64_t)mw_field_int(v, sc->f_request, 0), 0, 0, 0}};
+        int added;
+        uint64_t *slot = pw_keymap_get(&rk->sync_reqs, &k, id, &added);
+        if (!slot)
+            rk->failed = 1;
+        else
+            *slot = id;
+    }
+}
+
+/* The source and tag of the i-th status of a status field (one OBJECT or
+ * a LIST of them); 0 when there is none. */
+static int status_at(const pw_value *st, size_t i, pw_msg *out)
+{
+    if (st->present && st->type == PW_T_LIST)
+        st = i < st->v.list.n ? &st->v.list.items[i] : NULL;
+    else if (i > 0)
+        st = NULL;
+    if (!st || !st->present || st->type != PW_T_OBJECT)
+        return 0;
+    out->source = out->tag = -1;
+    for (size_t k = 0; k < st->v.list.n; k++) {
+        if (!strcmp(st->v.list.fields[k].name, "source"))
+            out->source = value_int(&st->v.list.items[k]);
+        else if (!strcmp(st->v.list.fields[k].name, "tag"))
+            out->tag = value_int(&st->v.list.items[k]);
+    }
+    return 1;
+}
+
+/* A receive: posted now (with a request) or received now. */
+static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
+                    uint32_t inst, p2p_call *c)
+{
+    pw_msg m = {inst, mw_field_int(v, sc->f_source, -1), -1,
+                mw_field_int(v, sc->f_recvtag >= 0 ? sc->f_recvtag : sc->f_tag, 0)};
+    if (sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0) {
+        int64_t req = mw_field_int(v, sc->f_request, 0);
+        if (!pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req))
+            rk->failed = 1;
+        if (c->pass == 1) { /* a reused request handle names the newest receive */
+            pw_key k = {{(uint64_t)req, 0, 0, 0}};
+            int added;
+            uint64_t *slot = pw_keymap_get(&rk->post_t, &k, (uint64_t)rec->t, &added);
+            if (!slot)
+                rk->failed = 1;
+            else
+                *slot = (uint64_t)rec->t;
+        }
+        return;
+    }
+    pw_msg st;
+    if ((m.source < 0 || m.tag < 0) && sc->f_status >= 0 && status_at(&v[sc->f_status], 0, &st)) {
+        m.source = m.source < 0 ? st.source : m.source;
+        m.tag = m.tag < 0 ? st.tag : m.tag;
+    }
+    if (m.source < 0 || m.tag < 0) /* MPI_PROC_NULL, or a wildcard never resolved */
+        return;
+    uint64_t id = pw_msgmatch_recv(&rk->mm, &m);
+    if (!id)
+        rk->failed = 1;
+    else if (c->pass == 1)
+        keep_time(rk, id, (uint64_t)rec->t);
+    else
+        received(run, rk, c, id);
+}
+
+/* One request completed: a receive (its post time kept in pass 1, its
+ * send looked up in pass 2) or, in pass 2, an MPI_Issend. */
+static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *status, p2p_call *c)
+{
+    uint64_t id = pw_msgmatch_complete(&rk->mm, rk->rank, req, status);
+    pw_key k = {{(uint64_t)req, 0, 0, 0}};
+    if (c->pass == 1) {
+        uint64_t *t = pw_keymap_find(&rk->post_t, &k);
+        if (t && id)
+            keep_time(rk, id, *t);
+        if (t)
+            pw_keymap_remove(&rk->post_t, &k);
+    } else if (id) {
+        received(run, rk, c, id);
+    } else {
+        uint64_t *s = pw_keymap_find(&rk->sync_reqs, &k);
+        if (s) {
+            synced(run, rk, c, *s);
+            pw_keymap_remove(&rk->sync_reqs, &k);
+        }
+    }
+}
+
+static const pw_value *list_item(const pw_value *v, size_t i)
+{
+    return v->type == PW_T_LIST ? (i < v->v.list.n ? &v->v.list.items[i] : NULL) : i == 0 ? v : NULL;
+}
+
+/* The requests a completion call finished: one, a list (MPI_Waitall), the
+ * entry "index" names (MPI_Waitany), the "indices" of "outcount"
+ * (MPI_Waitsome); none when "flag" is 0 (MPI_Test*). */
+static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v, p2p_call *c)
+{
+    if (mw_field_int(v, sc->f_flag, 1) == 0)
+        return;
+    const pw_value *req = &v[sc->f_request];
+    const pw_value *st = sc->f_status >= 0 ? &v[sc->f_status] : NULL;
+    size_t n = req->type == PW_T_LIST ? req->v.list.n : 1;
+    const pw_value *indices = sc->f_indices >= 0 && v[sc->f_indices].present ? &v[sc->f_indices] : NULL;
+    int64_t index = mw_field_int(v, sc->f_index, -2);
+    if (indices)
+        n = (size_t)(mw_field_int(v, sc->f_outcount, 0) > 0 ? mw_field_int(v, sc->f_outcount, 0) : 0);
+    else if (sc->f_index >= 0)
+        n = index >= 0 ? 1 : 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t which = indices ? (list_item(indices, i) ? value_int(list_item(indices, i)) : -1)
+                        : sc->f_index >= 0 ? index : (int64_t)i;
+        const pw_value *r = which >= 0 ? list_item(req, (size_t)which) : NULL;
+        if (!r)
+            continue;
+        pw_msg status;
+        int has = st && status_at(st, sc->f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status);
+        completed(run, rk, value_int(r), has ? &status : NULL, c);
+    }
+}
+
+/* The messages of one call, in either pass. */
+static void p2p_call_walk(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
+                          p2p_call *c)
+{
+    uint32_t inst = mw_comm_instance(run, rk, rec, v, sc->f_comm);
+    if (sc->f_dest >= 0 && v[sc->f_dest].present)
+        send(run, rk, sc, rec, v, inst, c);
+    if (sc->f_source >= 0 && v[sc->f_source].present)
+        receive(run, rk, sc, rec, v, inst, c);
+    else if (sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0)
+        complete(run, rk, sc, v, c);
+}
+
+void mw_collect_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
+{
+    p2p_call c = {.pass = 1};
+    p2p_call_walk(run, rk, sc, rec, v, &c);
+}
+
+/* Scalasca's wait of a call that waited for `other` to start: the part of
+ * the call before it, never more than the call. */
+static uint64_t waited(const pw_record *rec, uint64_t other)
+{
+    uint64_t enter = (uint64_t)rec->t, exit = (uint64_t)rec->t_end;
+    if (other <= enter || exit < enter)
+        return 0;
+    return (other < exit ? other : exit) - enter;
+}
+
+void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
+{
+    p2p_call c = {.pass = 2};
+    p2p_call_walk(run, rk, sc, rec, v, &c);
+    if (!rec->has_end || rec->clock != PW_CLOCK_NS)
+        return;
+    uint64_t late_sender = c.recvd ? waited(rec, c.latest_send) : 0;
+    if (late_sender)
+        mw_charge(rk, rec, MW_LATE_SENDER, late_sender);
+    else if (c.synced) /* a call waits once: for its sender first */
+        mw_charge(rk, rec, MW_LATE_RECEIVER, waited(rec, c.latest_post));
+}
