@@ -47,6 +47,15 @@ static void on_record(mw_run *run, mw_rank *rk, int pass, mw_bins *bins, const p
     pw_comm_replay_feed(&run->comms, rec); /* after the call's own lookups */
 }
 
+/* The cursor's next record, without noting damage: the reader reported
+ * it when the trace was read (pw_cursor_step would report it again). */
+static pw_status reread_step(pw_cursor *c, pw_error *err)
+{
+    c->decoded = 0;
+    c->err_code = NULL;
+    return c->ops->next(c, err);
+}
+
 /* Every location of the rank, one after the other. */
 static void rank_pass(void *ctx, size_t item, int worker)
 {
@@ -58,9 +67,8 @@ static void rank_pass(void *ctx, size_t item, int worker)
         pw_error err;
         if (pw_cursor_open(run->ds, rk->locs[i], &c, &err) != PW_OK)
             continue; /* damage is the reader's to report */
-        const pw_record *rec;
-        while (!rk->failed && pw_cursor_next(c, &rec, &err) == PW_OK)
-            on_record(run, rk, job->pass, job->pass == 2 ? &run->bins[worker] : NULL, rec);
+        while (!rk->failed && reread_step(c, &err) == PW_OK)
+            on_record(run, rk, job->pass, job->pass == 2 ? &run->bins[worker] : NULL, &c->rec);
         pw_cursor_close(c);
     }
 }
@@ -150,8 +158,9 @@ static void rank_free(mw_rank *rk)
         free(rk->wait_fn[k]);
 }
 
-/* Between the passes: matchers, requests and communicator trackers start
- * again, so that pass 2 numbers everything as pass 1 did. */
+/* Between the passes: matchers and requests start again, so that pass 2
+ * numbers everything as pass 1 did (the communicator trackers restart in
+ * pw_comm_replay_resolve_fed). */
 static void rewind_ranks(mw_run *run)
 {
     for (size_t i = 0; i < run->n_ranks; i++) {
@@ -159,11 +168,6 @@ static void rewind_ranks(mw_run *run)
         pw_msgmatch_free(&rk->mm);
         pw_msgmatch_init(&rk->mm);
         pw_keymap_free(&rk->post_t);
-    }
-    pw_comm_replay *r = &run->comms;
-    for (size_t i = 0; r->live && i < r->n_ranks; i++) {
-        pw_mpi_tracker_free(&r->live[i]);
-        pw_mpi_tracker_init(&r->live[i], r->world, r->self, r->null, INT64_MIN);
     }
 }
 
@@ -178,7 +182,7 @@ static int has_mpi(const mw_run *run)
 
 static pw_status analyse(mw_run *run, pw_rnode *root, pw_error *err)
 {
-    pw_status st = pw_comm_replay_init(&run->comms, run->ds, err);
+    pw_status st = pw_comm_replay_init_fed(&run->comms, run->ds, err);
     if (st != PW_OK)
         return st;
     if (!pw_mpi_calls_init(&run->calls, run->ds) || !gather_ranks(run))
@@ -188,6 +192,8 @@ static pw_status analyse(mw_run *run, pw_rnode *root, pw_error *err)
             return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     run->workers = pw_parallel_workers(run->n_ranks, run->ds->threads);
     run_pass(run, 1);
+    if (!run->failed && pw_comm_replay_resolve_fed(&run->comms, err) != PW_OK)
+        return PW_E_NOMEM;
     if (run->failed || !mw_link_p2p(run) || !mw_link_coll(run) || !mw_bins_init(run))
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     rewind_ranks(run);

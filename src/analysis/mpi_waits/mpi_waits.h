@@ -126,6 +126,7 @@ typedef struct mw_run {
     uint64_t *n_inst;
     /* bins */
     int64_t t0, t1;
+    double bin_step; /* (t1 - t0) / n_bins, numpy.linspace's step */
     uint32_t n_bins;
     int32_t *dense;    /* schema -> dense function index, -1 */
     uint32_t n_dense;

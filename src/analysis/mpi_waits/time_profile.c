@@ -6,7 +6,6 @@
  * sum.  comm_over_time is numpy.histogram of the sends' entry times (last
  * bin closed), counted and weighted by bytes.  N: option "bins" (the CLI's
  * --bins), 50 by default as in Pipit. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +34,7 @@ int mw_bins_init(mw_run *run)
         run->t0 = rk->t_min < run->t0 ? rk->t_min : run->t0;
         run->t1 = rk->t_max > run->t1 ? rk->t_max : run->t1;
     }
+    run->bin_step = run->t1 > run->t0 ? ((double)run->t1 - (double)run->t0) / run->n_bins : 0;
     run->dense = malloc((run->ds->n_schemas ? run->ds->n_schemas : 1) * sizeof *run->dense);
     run->bins = calloc((size_t)run->workers, sizeof *run->bins);
     if (!run->dense || !run->bins)
@@ -71,19 +71,15 @@ void mw_bins_free(mw_run *run)
 /* Bin i's edge as numpy.linspace makes it (the last edge is the end). */
 static double edge(const mw_run *run, uint32_t i)
 {
-    if (i >= run->n_bins)
-        return (double)run->t1;
-    double step = ((double)run->t1 - (double)run->t0) / run->n_bins;
-    return (double)i * step + (double)run->t0;
+    return i >= run->n_bins ? (double)run->t1 : (double)i * run->bin_step + (double)run->t0;
 }
 
 /* The bin holding time t (numpy.histogram: the last bin is closed). */
 static uint32_t bin_of(const mw_run *run, double t)
 {
-    double span = (double)run->t1 - (double)run->t0;
-    if (span <= 0 || t <= (double)run->t0)
+    if (run->bin_step <= 0 || t <= (double)run->t0)
         return 0;
-    double k = floor((t - (double)run->t0) / span * run->n_bins);
+    double k = (t - (double)run->t0) / run->bin_step; /* > 0: truncation is floor */
     uint32_t i = k >= run->n_bins ? run->n_bins - 1 : (uint32_t)k;
     /* the division may land one off an edge */
     while (i > 0 && t < edge(run, i))

@@ -155,9 +155,10 @@ static int status_at(const pw_value *st, size_t i, pw_msg *out)
         return 0;
     out->source = out->tag = -1;
     for (size_t k = 0; k < st->v.list.n; k++) {
-        if (!strcmp(st->v.list.fields[k].name, "source"))
+        const char *name = st->v.list.fields[k].name;
+        if (name[0] == 's' && !strcmp(name, "source"))
             out->source = value_int(&st->v.list.items[k]);
-        else if (!strcmp(st->v.list.fields[k].name, "tag"))
+        else if (name[0] == 't' && !strcmp(name, "tag"))
             out->tag = value_int(&st->v.list.items[k]);
     }
     return 1;
