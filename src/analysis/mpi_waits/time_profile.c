@@ -14,14 +14,20 @@
 #define MW_DEFAULT_BINS 50
 #define MW_MAX_BINS 100000
 
-static uint32_t bins_option(const pw_dataset *ds)
+static uint32_t bins_option(pw_dataset *ds)
 {
     const char *s = pw_ds_option(ds, "bins");
     if (!s)
         return MW_DEFAULT_BINS;
     char *end;
     long n = strtol(s, &end, 10);
-    return *end || n < 1 ? MW_DEFAULT_BINS : n > MW_MAX_BINS ? MW_MAX_BINS : (uint32_t)n;
+    if (*end || end == s || n < 1 || n > MW_MAX_BINS) {
+        pw_ds_diag(ds, PW_SEV_WARNING, "option.bins", NULL, -1,
+                   "option bins: '%s' is not a number from 1 to %d; %d bins used", s, MW_MAX_BINS,
+                   MW_DEFAULT_BINS);
+        return MW_DEFAULT_BINS;
+    }
+    return (uint32_t)n;
 }
 
 int mw_bins_init(mw_run *run)

@@ -62,6 +62,11 @@ static void dumpi_close(pw_dataset *ds)
     ds->impl = NULL;
 }
 
+static const pw_format_option dumpi_options[] = {
+    {"bins", "bins", "N", "stats: time bins of the MPI time profile (default 50)"},
+    {NULL, NULL, NULL, NULL},
+};
+
 const pw_format_ops pw_format_dumpi = {
     .name = "dumpi",
     .description = "SST DUMPI MPI traces (.meta + one .bin per rank; libdumpi 0.6 - 13)",
@@ -71,5 +76,5 @@ const pw_format_ops pw_format_dumpi = {
     .stats = dumpi_stats,
     .check = dumpi_check,
     .close = dumpi_close,
-    .options = NULL,
+    .options = dumpi_options,
 };
