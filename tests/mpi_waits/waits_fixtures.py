@@ -7,6 +7,8 @@ fixture against numbers computed here, independently, from the
     (the issue's text): messages matched per (communicator, source, dest,
     tag) in MPI's non-overtaking order, wildcards resolved by the status;
     collective instances matched per communicator in call order;
+  * the critical path: back from the last MPI_Finalize exit, at each rank's
+    latest wait over to the rank that caused it, per rank and function;
   * rank x function calls and time, idle time and the time profile, with
     Pipit's definitions (hpcgroup/pipit, pipit/trace.py: flat_profile with
     per_process, idle_time with mpi_events, time_profile).
@@ -211,35 +213,37 @@ def expected(fixture_dir):
                         receive_at(i, p[1], p[2], p[3], p[4], s)
     waits = {k: defaultdict(int) for k in KINDS}
     by_fn = {k: defaultdict(int) for k in KINDS}
+    waits_at = defaultdict(list)  # rank -> (enter, resume, cause)
 
-    def charge(kind, r, call, other):
+    def charge(kind, r, call, other, cause):
         t = times(call)
         if t is None or other is None or other <= t[0]:
             return 0
         w = min(other, t[1]) - t[0]
         waits[kind][r] += w
         by_fn[kind][call["type"]] += w
+        waits_at[r].append((t[0], t[0] + w, cause))
         return w
 
     # Late Sender: each completing call waits once, for its latest send.
     for r in ranks:
-        latest = {}
+        latest = {}  # call -> (latest send entry, its sender), the first of equals
         for i, key, seq in recv_done[r]:
             s = sends[key][seq] if seq < len(sends[key]) else None
-            if s is not None:
-                latest[i] = max(latest.get(i, s), s)
+            if s is not None and (i not in latest or s > latest[i][0]):
+                latest[i] = (s, key[1])
         late_sender_calls = set()
-        for i, s in latest.items():
-            if charge("late_sender", r, ranks[r][i], s):
+        for i, (s, sender) in latest.items():
+            if charge("late_sender", r, ranks[r][i], s, sender):
                 late_sender_calls.add(i)
         post_latest = {}
         for i, key, seq in ssends[r]:
             p = posts[key].get(seq)
-            if p is not None:
-                post_latest[i] = max(post_latest.get(i, p), p)
-        for i, p in post_latest.items():
+            if p is not None and (i not in post_latest or p > post_latest[i][0]):
+                post_latest[i] = (p, key[2])
+        for i, (p, receiver) in post_latest.items():
             if i not in late_sender_calls:
-                charge("late_receiver", r, ranks[r][i], p)
+                charge("late_receiver", r, ranks[r][i], p, receiver)
     # Collectives: the n-th call on a communicator at each member.
     inst = defaultdict(lambda: defaultdict(list))  # cid -> seq -> (rank, call)
     for r, calls in ranks.items():
@@ -257,16 +261,18 @@ def expected(fixture_dir):
             if len(calls) != len(members) or any(times(c) is None for _r, c in calls):
                 continue
             enter = {r: times(c)[0] for r, c in calls}
+            last = max(members, key=lambda q: enter[q])  # the first of equals, in comm order
             for r, c in calls:
                 kind = KIND[c["type"]]
                 a = args_of(c)
                 root = members[a["root"]] if "root" in a and a["root"] is not None else None
                 if kind in ("wait_nxn", "wait_barrier"):
-                    charge(kind, r, c, max(enter.values()))
+                    charge(kind, r, c, enter[last], last)
                 elif kind == "late_broadcast" and root is not None and r != root:
-                    charge(kind, r, c, enter[root])
+                    charge(kind, r, c, enter[root], root)
                 elif kind == "early_reduce" and r == root:
-                    charge(kind, r, c, max(t for q, t in enter.items() if q != root))
+                    q = max((q for q in members if q != root), key=lambda q: enter[q])
+                    charge(kind, r, c, enter[q], q)
     # Pipit's profile, idle time and time profile.
     prof = defaultdict(lambda: [0, 0])
     idle = defaultdict(int)
@@ -295,7 +301,49 @@ def expected(fixture_dir):
                 if b > edges[i] and a < edges[i + 1]:
                     row[i] += min(b, edges[i + 1]) - max(a, edges[i])
         profile = (t0, step, profile)
-    return ranks, waits, by_fn, prof, idle, profile
+    return ranks, waits, by_fn, prof, idle, profile, critical_path(ranks, waits_at)
+
+
+def critical_path(ranks, waits_at):
+    """Per rank the time on the path, per function its time there."""
+    timed = {r: [times(c) for c in calls if times(c)] for r, calls in ranks.items()}
+    if not any(timed.values()):
+        return None
+    fin = {r: max(times(c)[1] for c in calls if c["type"] == "MPI_Finalize" and times(c))
+           for r, calls in ranks.items() if any(c["type"] == "MPI_Finalize" and times(c) for c in calls)}
+    ends = fin or {r: max(max(t) for t in ts) for r, ts in timed.items() if ts}
+    r = max(sorted(ends), key=lambda q: ends[q])
+    t = ends[r]
+    waits = {q: sorted(w, key=lambda x: (x[1], x[0], x[2])) for q, w in waits_at.items()}
+    bound = {q: len(w) for q, w in waits.items()}
+    spans = defaultdict(list)
+    while True:
+        cand = [i for i in range(bound.get(r, 0)) if waits[r][i][1] <= t]
+        if not cand:
+            spans[r].append((min(min(x) for x in timed[r]), t))
+            break
+        i = cand[-1]
+        _enter, resume, cause = waits[r][i]
+        spans[r].append((resume, t))
+        bound[r] = i
+        t, r = resume, cause
+    by_fn = defaultdict(int)
+    for q, calls in ranks.items():
+        for thread in {c["thread"] for c in calls}:
+            prev = None
+            for c in calls:
+                tc = times(c)
+                if c["thread"] != thread or tc is None:
+                    continue
+                if prev is not None and tc[0] > prev:
+                    by_fn["(compute)"] += overlap(spans[q], prev, tc[0])
+                by_fn[c["type"]] += overlap(spans[q], tc[0], tc[1])
+                prev = tc[1] if prev is None else max(prev, tc[1])
+    return {q: sum(b - a for a, b in s) for q, s in spans.items()}, by_fn
+
+
+def overlap(spans, a, b):
+    return sum(max(0, min(b, y) - max(a, x)) for x, y in spans)
 
 
 def close(ours, want_ns, tol=1e-9):
@@ -312,7 +360,18 @@ def check(cli, data, fixture):
         failures.append(f"{fixture}: stats exit {out.returncode}: {out.stderr[:300]}")
         return
     got = json.loads(out.stdout)
-    ranks, waits, by_fn, prof, idle, profile = expected(d)
+    ranks, waits, by_fn, prof, idle, profile, cpath = expected(d)
+    if cpath:
+        on_rank, on_fn = cpath
+        cp = got["critical_path"]
+        for r in ranks:
+            checked["critical path rank"] += 1
+            if not close(cp["by_rank"][str(r)], on_rank.get(r, 0)):
+                failures.append(f"{fixture}: critical path rank {r}: ours {cp['by_rank'][str(r)]} != {on_rank.get(r, 0) / 1e9}")
+        for f in set(cp["by_function"]) | {f for f, v in on_fn.items() if v}:
+            checked["critical path function"] += 1
+            if not close(cp["by_function"].get(f, 0), on_fn.get(f, 0)):
+                failures.append(f"{fixture}: critical path {f}: ours {cp['by_function'].get(f)} != {on_fn.get(f, 0) / 1e9}")
     for kind in KINDS:
         g = got["wait_states"][kind]
         for r in ranks:

@@ -31,6 +31,13 @@ EXPECTED = {  # kind -> (by rank, by function), microseconds
     # MPI_Reduce: root 0 waits for rank 3; MPI_Gather's late rank is its root
     "early_reduce": ({0: 40, 1: 0, 2: 0, 3: 0}, {"MPI_Reduce": 40}),
 }
+# The critical path, walked back by hand from rank 0's MPI_Finalize exit
+# (1605; all ranks end together, the first is taken) through each latest
+# wait to its cause: 0 <- 2 (split Bcast) <- 0 (dup Allreduce) <- 3 (Reduce)
+# <- 1 (Bcast) <- 2 (Barrier) <- 1 (Exscan) <- 0 (Scan) <- 3 (Reduce_scatter)
+# <- 2 (Alltoall) <- 1 (Allgather) <- 0 (Allreduce) <- 3 (Waitall's send).
+CRITICAL_US = {0: 155 + 300 + 100 + 90, 1: 300, 2: 300, 3: 200 + 100 + 60}
+CRITICAL_FN_US = {"MPI_Gather": 50, "MPI_Scatter": 50, "MPI_Init": 1, "MPI_Finalize": 5}
 IDLE_US = {0: 20 + 37, 1: 5 + 10, 2: 28 + 36, 3: 1 + 6}  # MPI_Recv, MPI_Wait, MPI_Waitall
 
 
@@ -62,6 +69,14 @@ def main():
     want = {r: sum(e[0][r] for e in EXPECTED.values()) for r in range(4)}
     if waits != want:
         failures.append(f"wait states per rank: ours {waits} != {want}")
+    cp = got["critical_path"]
+    if us(cp["length_s"]) != 1605 or {int(r): us(v) for r, v in cp["by_rank"].items()} != CRITICAL_US:
+        failures.append(f"critical path: ours {cp['length_s']} {cp['by_rank']} != 1605 {CRITICAL_US}")
+    for f, v in CRITICAL_FN_US.items():
+        if us(cp["by_function"].get(f, 0)) != v:
+            failures.append(f"critical path {f}: ours {cp['by_function'].get(f)} != {v}")
+    if round(sum(us(v) for v in cp["by_function"].values()), 6) != 1605:
+        failures.append(f"critical path functions do not add up to its length: {cp['by_function']}")
     for f in failures:
         print("FAIL", f)
     print(f"{len(EXPECTED)} wait kinds checked")

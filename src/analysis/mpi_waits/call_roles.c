@@ -56,6 +56,7 @@ void mw_schemas_classify(const pw_dataset *ds, mw_schema *out)
         m->coll_wait = (int8_t)coll_wait_of(m->coll.op);
         m->sync = !strcmp(sc->name, "MPI_Ssend") || !strcmp(sc->name, "MPI_Issend");
         m->idle = named(idle_names, sc->name);
+        m->finalize = !strcmp(sc->name, "MPI_Finalize");
         m->p2p = m->f_dest >= 0 || m->f_source >= 0 || m->f_request >= 0;
     }
 }

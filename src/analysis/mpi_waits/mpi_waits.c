@@ -1,6 +1,7 @@
 /* mpi_waits.c — the driver: ranks gathered from the locations, pass 1 on
  * every rank in parallel, the serial link of both sides of every message
- * and collective, pass 2 in parallel, then the report (mpi_waits.h). */
+ * and collective, pass 2 in parallel, the critical path's walk back, pass 3
+ * in parallel, then the report (mpi_waits.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,8 @@ static void on_record(mw_run *run, mw_rank *rk, int pass, mw_bins *bins, const p
         if (coll)
             mw_collect_coll(run, rk, sc, rec, v);
     } else {
+        if (sc->finalize && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end > rk->finalize_exit)
+            rk->finalize_exit = rec->t_end;
         mw_profile_call(run, rk, sc, rec);
         mw_bins_call(run, bins, rec);
         if (sc->p2p)
@@ -62,15 +65,21 @@ static void rank_pass(void *ctx, size_t item, int worker)
     pass_job *job = ctx;
     mw_run *run = job->run;
     mw_rank *rk = &run->ranks[item];
+    mw_thread_ends ends = {0};
     for (size_t i = 0; i < rk->n_locs && !rk->failed; i++) {
         pw_cursor *c;
         pw_error err;
         if (pw_cursor_open(run->ds, rk->locs[i], &c, &err) != PW_OK)
             continue; /* damage is the reader's to report */
-        while (!rk->failed && reread_step(c, &err) == PW_OK)
-            on_record(run, rk, job->pass, job->pass == 2 ? &run->bins[worker] : NULL, &c->rec);
+        while (!rk->failed && reread_step(c, &err) == PW_OK) {
+            if (job->pass == 3)
+                mw_critical_path_call(rk, &c->rec, &ends);
+            else
+                on_record(run, rk, job->pass, job->pass == 2 ? &run->bins[worker] : NULL, &c->rec);
+        }
         pw_cursor_close(c);
     }
+    free(ends.e);
 }
 
 static void run_pass(mw_run *run, int pass)
@@ -125,12 +134,14 @@ static int rank_init(mw_rank *rk, size_t n_schemas)
     pw_msgmatch_init(&rk->mm);
     rk->t_min = INT64_MAX;
     rk->t_max = INT64_MIN;
+    rk->finalize_exit = -1;
     size_t n = n_schemas ? n_schemas : 1;
     rk->seen = calloc(n, 1);
     rk->calls = calloc(n, sizeof *rk->calls);
     rk->time_ns = calloc(n, sizeof *rk->time_ns);
     rk->wait_ns = calloc(n, sizeof *rk->wait_ns);
-    int ok = rk->seen && rk->calls && rk->time_ns && rk->wait_ns;
+    rk->cp_ns = calloc(n, sizeof *rk->cp_ns);
+    int ok = rk->seen && rk->calls && rk->time_ns && rk->wait_ns && rk->cp_ns;
     for (int k = 0; k < MW_N_WAITS; k++)
         ok &= (rk->wait_fn[k] = calloc(n, sizeof *rk->wait_fn[k])) != NULL;
     return ok;
@@ -154,6 +165,9 @@ static void rank_free(mw_rank *rk)
     free(rk->calls);
     free(rk->time_ns);
     free(rk->wait_ns);
+    free(rk->cp_ns);
+    free(rk->waits);
+    free(rk->path);
     for (int k = 0; k < MW_N_WAITS; k++)
         free(rk->wait_fn[k]);
 }
@@ -198,9 +212,11 @@ static pw_status analyse(mw_run *run, pw_rnode *root, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     rewind_ranks(run);
     run_pass(run, 2);
-    if (run->failed)
+    if (run->failed || !mw_critical_path_walk(run))
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
+    run_pass(run, 3);
     mw_report_waits(run, root);
+    mw_report_critical_path(run, root);
     mw_report_rank_functions(run, root);
     mw_report_time_profile(run, root);
     return PW_OK;

@@ -17,9 +17,14 @@
  *          its last / root / last non-root entry (mw_coll.c);
  *   pass 2 replays the matching and charges every call its waits from the
  *          other side's times (waits_p2p.c, waits_coll.c), and adds the
- *          profile and bins (rank_functions.c, time_profile.c).
- * The tables cost 8 bytes per message and 16 per collective call per rank;
- * the passes themselves hold only open requests and the matcher's keys. */
+ *          profile and bins (rank_functions.c, time_profile.c);
+ *   walk   follows the critical path back from the last MPI_Finalize exit
+ *          through the waits to the ranks that caused them;
+ *   pass 3 gives the path's time on each rank to the functions there
+ *          (critical_path.c; no fields decoded).
+ * The tables cost 8 bytes per message, 16 per collective call per rank and
+ * 24 per wait state; the passes themselves hold only open requests and the
+ * matcher's keys. */
 #ifndef PW_ANALYSIS_MPI_WAITS_H
 #define PW_ANALYSIS_MPI_WAITS_H
 #include <stdint.h>
@@ -50,6 +55,7 @@ typedef struct mw_schema {
     uint8_t sync;     /* a synchronous send (MPI_Ssend, MPI_Issend) */
     uint8_t idle;     /* one of Pipit's MPI idle functions */
     uint8_t p2p;      /* sends, receives or completes requests */
+    uint8_t finalize; /* MPI_Finalize: the critical path ends at the last one */
     pw_coll_schema coll;
 } mw_schema;
 
@@ -67,10 +73,24 @@ typedef struct mw_coll_entry {
     int64_t root; /* comm rank of the root, -1 when not rooted */
 } mw_coll_entry;
 
-/* A collective instance folded over its members. */
+/* A collective instance folded over its members (world ranks of the
+ * latest entry and the latest non-root entry: who made the others wait). */
 typedef struct mw_coll_instance {
     uint64_t last_enter, root_enter, last_nonroot_enter;
+    uint32_t last_rank, last_nonroot_rank;
 } mw_coll_instance;
+
+/* A wait state where it happened: from the call's entry until `resume`,
+ * waiting for rank `cause` (the critical path jumps there). */
+typedef struct mw_wait_at {
+    int64_t enter, resume;
+    int64_t cause;
+} mw_wait_at;
+
+/* A time interval [a, b]. */
+typedef struct mw_span {
+    int64_t a, b;
+} mw_span;
 
 /* A rank's state through both passes. */
 typedef struct mw_rank {
@@ -97,6 +117,15 @@ typedef struct mw_rank {
     uint64_t *wait_fn[MW_N_WAITS];
     uint64_t wait_total[MW_N_WAITS];
     uint64_t idle_ns;
+    /* critical path: the rank's waits in call order, the intervals the path
+     * spends on the rank, and what it does there (critical_path.c) */
+    mw_wait_at *waits;
+    uint64_t n_waits, cap_waits;
+    mw_span *path;
+    uint64_t n_path, cap_path;
+    uint64_t *cp_ns;       /* per schema */
+    uint64_t cp_compute_ns, compute_ns;
+    int64_t finalize_exit; /* -1: none */
     int failed; /* memory ran out */
 } mw_rank;
 
@@ -120,6 +149,7 @@ typedef struct mw_run {
     pw_keymap links;
     struct mw_link {
         mw_times *send, *post;
+        int64_t source, dest; /* world ranks */
     } *link;
     uint64_t n_links, cap_links;
     mw_coll_instance **inst; /* per communicator */
@@ -146,7 +176,8 @@ int mw_link_coll(mw_run *run);
 /* Pass 2: the wait a call incurs (ns), charged to rk by kind. */
 void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v);
 void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v);
-void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns);
+/* Charges rk's call rec a wait of ns, caused by world rank `cause`. */
+void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int64_t cause);
 /* The communicator (index into run->comms.comms) of a comm handle now. */
 uint32_t mw_comm_instance(mw_run *run, mw_rank *rk, const pw_record *rec, const pw_value *v, int f_comm);
 int64_t mw_field_int(const pw_value *v, int i, int64_t absent);
@@ -157,6 +188,19 @@ void mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec);
 void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes);
 int mw_bins_init(mw_run *run);
 void mw_bins_free(mw_run *run);
+
+/* Critical path: the walk back from the last MPI_Finalize exit (serial),
+ * then per rank (pass 3) the time of each function on the path. */
+int mw_critical_path_walk(mw_run *run);
+typedef struct mw_thread_ends {
+    struct mw_thread_end {
+        uint32_t loc;
+        int64_t end;
+    } *e;
+    size_t n, cap;
+} mw_thread_ends;
+void mw_critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends);
+void mw_report_critical_path(const mw_run *run, pw_rnode *root);
 
 /* Reports (pw_rnode members of the stats report). */
 void mw_report_waits(const mw_run *run, pw_rnode *root);

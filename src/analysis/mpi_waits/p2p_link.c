@@ -61,7 +61,7 @@ static int link_rank(mw_run *run, mw_rank *rk)
                 run->link = l;
                 run->cap_links = cap;
             }
-            run->link[run->n_links++] = (struct mw_link){NULL, NULL};
+            run->link[run->n_links++] = (struct mw_link){NULL, NULL, (int64_t)wk.w[1], (int64_t)wk.w[2]};
         }
         struct mw_link *l = &run->link[*slot];
         if (m->source == -1)

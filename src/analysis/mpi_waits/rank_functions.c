@@ -6,16 +6,30 @@
  * MPI_Waitall and MPI_Recv; load_imbalance is the largest per-process time
  * over the mean of the processes that called the function. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
-void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns)
+void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int64_t cause)
 {
+    if (!ns)
+        return;
     rk->wait_total[kind] += ns;
     rk->wait_fn[kind][rec->schema] += ns;
     rk->wait_ns[rec->schema] += ns;
+    if (rk->n_waits == rk->cap_waits) {
+        uint64_t cap = rk->cap_waits ? rk->cap_waits * 2 : 64;
+        mw_wait_at *w = realloc(rk->waits, cap * sizeof *w);
+        if (!w) {
+            rk->failed = 1;
+            return;
+        }
+        rk->waits = w;
+        rk->cap_waits = cap;
+    }
+    rk->waits[rk->n_waits++] = (mw_wait_at){rec->t, rec->t + (int64_t)ns, cause};
 }
 
 void mw_profile_call(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec)

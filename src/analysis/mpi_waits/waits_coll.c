@@ -85,11 +85,16 @@ static int fold_comm(mw_run *run, uint32_t c)
         for (uint64_t s = 0; s < n; s++) {
             uint64_t t = l->e[s].enter;
             int64_t root = l->e[s].root;
-            in[s].last_enter = t > in[s].last_enter ? t : in[s].last_enter;
-            if (root == (int64_t)m)
+            if (t > in[s].last_enter || m == 0) {
+                in[s].last_enter = t;
+                in[s].last_rank = cm->members[m];
+            }
+            if (root == (int64_t)m) {
                 in[s].root_enter = t;
-            else if (t > in[s].last_nonroot_enter)
+            } else if (t > in[s].last_nonroot_enter || !in[s].last_nonroot_enter) {
                 in[s].last_nonroot_enter = t;
+                in[s].last_nonroot_rank = cm->members[m];
+            }
         }
     }
     run->inst[c] = in;
@@ -121,14 +126,24 @@ void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_recor
         return;
     const mw_coll_instance *in = &run->inst[c][seq];
     uint64_t enter = (uint64_t)rec->t, exit = (uint64_t)rec->t_end, other;
+    int64_t cause;
     int64_t root = sc->coll.f_root >= 0 ? mw_field_int(v, sc->coll.f_root, -1) : -1;
     const pw_mpi_comm *cm = &run->comms.comms.comms[c];
     int is_root = root >= 0 && root < cm->size && cm->members[root] == (uint32_t)rk->rank;
     switch (sc->coll_wait) {
-    case MW_LATE_BROADCAST: other = is_root || root < 0 ? 0 : in->root_enter; break;
-    case MW_EARLY_REDUCE: other = is_root ? in->last_nonroot_enter : 0; break;
-    default: other = in->last_enter; break;
+    case MW_LATE_BROADCAST:
+        other = is_root || root < 0 ? 0 : in->root_enter;
+        cause = root >= 0 && root < cm->size ? (int64_t)cm->members[root] : -1;
+        break;
+    case MW_EARLY_REDUCE:
+        other = is_root ? in->last_nonroot_enter : 0;
+        cause = in->last_nonroot_rank;
+        break;
+    default:
+        other = in->last_enter;
+        cause = in->last_rank;
+        break;
     }
     if (other > enter && exit >= enter)
-        mw_charge(rk, rec, (mw_wait)sc->coll_wait, (other < exit ? other : exit) - enter);
+        mw_charge(rk, rec, (mw_wait)sc->coll_wait, (other < exit ? other : exit) - enter, cause);
 }

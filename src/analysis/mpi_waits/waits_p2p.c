@@ -19,6 +19,7 @@ typedef struct p2p_call {
     int recvd, synced;
     uint64_t latest_send; /* latest entry of the sends this call received */
     uint64_t latest_post; /* latest post of the receives of its synchronous sends */
+    int64_t sender, receiver; /* their world ranks */
 } p2p_call;
 
 /* The matcher's key number and sequence number of a flow id (msgmatch.c:
@@ -81,35 +82,45 @@ static void keep_time(mw_rank *rk, uint64_t id, uint64_t t)
         rk->failed = 1;
 }
 
-/* Pass 2: the other side's time of a message (send entry for a receive,
- * receive post for a send), or UINT64_MAX when not known. */
-static uint64_t peer_time(const mw_run *run, const mw_rank *rk, uint64_t id, int want_send)
+/* Pass 2: the world channel of a flow id, or NULL when not known. */
+static const struct mw_link *link_of(const mw_run *run, const mw_rank *rk, uint64_t id)
 {
-    uint64_t k = flow_key(id), s = flow_seq(id);
-    if (k >= rk->n_chan_link || rk->chan_link[k] == UINT32_MAX)
-        return UINT64_MAX;
-    const struct mw_link *l = &run->link[rk->chan_link[k]];
-    const mw_times *v = want_send ? l->send : l->post;
+    uint64_t k = flow_key(id);
+    return k < rk->n_chan_link && rk->chan_link[k] != UINT32_MAX ? &run->link[rk->chan_link[k]] : NULL;
+}
+
+/* The other side's time of a message (send entry for a receive, receive
+ * post for a send), or UINT64_MAX when not known. */
+static uint64_t peer_time(const struct mw_link *l, uint64_t id, int want_send)
+{
+    const mw_times *v = !l ? NULL : want_send ? l->send : l->post;
+    uint64_t s = flow_seq(id);
     return v && s < v->n ? v->t[s] : UINT64_MAX;
 }
 
 static void received(const mw_run *run, const mw_rank *rk, p2p_call *c, uint64_t id)
 {
-    uint64_t t = peer_time(run, rk, id, 1);
+    const struct mw_link *l = link_of(run, rk, id);
+    uint64_t t = peer_time(l, id, 1);
     if (t == UINT64_MAX)
         return;
-    if (!c->recvd || t > c->latest_send)
+    if (!c->recvd || t > c->latest_send) {
         c->latest_send = t;
+        c->sender = l->source;
+    }
     c->recvd = 1;
 }
 
 static void synced(const mw_run *run, const mw_rank *rk, p2p_call *c, uint64_t id)
 {
-    uint64_t t = peer_time(run, rk, id, 0);
+    const struct mw_link *l = link_of(run, rk, id);
+    uint64_t t = peer_time(l, id, 0);
     if (t == UINT64_MAX)
         return;
-    if (!c->synced || t > c->latest_post)
+    if (!c->synced || t > c->latest_post) {
         c->latest_post = t;
+        c->receiver = l->dest;
+    }
     c->synced = 1;
 }
 
@@ -294,7 +305,7 @@ void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record
         return;
     uint64_t late_sender = c.recvd ? waited(rec, c.latest_send) : 0;
     if (late_sender)
-        mw_charge(rk, rec, MW_LATE_SENDER, late_sender);
+        mw_charge(rk, rec, MW_LATE_SENDER, late_sender, c.sender);
     else if (c.synced) /* a call waits once: for its sender first */
-        mw_charge(rk, rec, MW_LATE_RECEIVER, waited(rec, c.latest_post));
+        mw_charge(rk, rec, MW_LATE_RECEIVER, waited(rec, c.latest_post), c.receiver);
 }
