@@ -9,9 +9,12 @@ fixture against numbers computed here, independently, from the
     collective instances matched per communicator in call order;
   * the critical path: back from the last MPI_Finalize exit, at each rank's
     latest wait over to the rank that caused it, per rank and function;
-  * rank x function calls and time, idle time and the time profile, with
-    Pipit's definitions (hpcgroup/pipit, pipit/trace.py: flat_profile with
-    per_process, idle_time with mpi_events, time_profile).
+  * rank x function calls and time, idle time, load imbalance, the time
+    profile and communication over time, with Pipit's definitions
+    (hpcgroup/pipit, pipit/trace.py: flat_profile with per_process,
+    idle_time with mpi_events, load_imbalance, time_profile, and
+    comm_over_time's numpy.histogram of send entries, bytes = count x the
+    trace's datatype size).
 
 usage: waits_fixtures.py PERFWEAVE SHARED_DATA
 """
@@ -128,9 +131,10 @@ class Comms:
 
 
 def expected(fixture_dir):
-    ranks = {}
+    ranks, sizes = {}, {}
     for rank, txt, _bin in oracle_files(fixture_dir):
-        ranks[rank] = parse_oracle(txt)[1]
+        _header, ranks[rank], trailer = parse_oracle(txt)
+        sizes[rank] = trailer["sizes"]
     comms = Comms(ranks)
     # Pass 1: send entries and receive posts per world message key, in order.
     sends, posts = defaultdict(list), defaultdict(dict)
@@ -300,7 +304,15 @@ def expected(fixture_dir):
             for i in range(BINS):
                 if b > edges[i] and a < edges[i + 1]:
                     row[i] += min(b, edges[i + 1]) - max(a, edges[i])
-        profile = (t0, step, profile)
+        comm = [[0] * BINS, [0] * BINS]  # messages, bytes
+        for r, calls in ranks.items():
+            for c in calls:
+                a = args_of(c)
+                if "dest" in a and a["dest"] >= 0 and times(c):
+                    i = min(BINS - 1, next(k for k in range(BINS, -1, -1) if times(c)[0] >= edges[k]))
+                    comm[0][i] += 1
+                    comm[1][i] += a.get("count", a.get("sendcount")) * sizes[r][a.get("datatype", a.get("sendtype"))]
+        profile = (t0, step, profile, comm)
     return ranks, waits, by_fn, prof, idle, profile, critical_path(ranks, waits_at)
 
 
@@ -391,12 +403,25 @@ def check(cli, data, fixture):
         checked["rank x function"] += 1
         if x and (x["calls"] != calls or not close(x["time_s"], t)):
             failures.append(f"{fixture}: {key}: ours {x['calls']} {x['time_s']} != {calls} {t / 1e9}")
+    for x in got["load_imbalance"]:  # max over the mean of the ranks that call it
+        per = {r: t for (r, f), (_n, t) in prof.items() if f == x["function"]}
+        mean = sum(per.values()) / len(per)
+        top = max(sorted(per), key=lambda r: per[r])
+        checked["load imbalance"] += 1
+        if (x["max_rank"] != top or not close(x["max_s"], per[top]) or not close(x["mean_s"], mean)
+                or abs(x["imbalance"] - (per[top] / mean if mean else 0)) > 1e-9):
+            failures.append(f"{fixture}: load imbalance {x}: expected rank {top} {per[top]} mean {mean}")
+    if {x["function"] for x in got["load_imbalance"]} != {f for _r, f in prof}:
+        failures.append(f"{fixture}: load imbalance functions differ")
     for x in got["idle_time"]:
         checked["idle"] += 1
         if not close(x["idle_s"], idle[x["rank"]]):
             failures.append(f"{fixture}: idle rank {x['rank']}: ours {x['idle_s']} != {idle[x['rank']] / 1e9}")
     if profile:
-        t0, step, rows = profile
+        t0, step, rows, comm = profile
+        if got["comm_over_time"]["messages"] != comm[0] or got["comm_over_time"]["bytes"] != comm[1]:
+            failures.append(f"{fixture}: comm over time: ours {got['comm_over_time']} != {comm}")
+        checked["comm over time"] += 1
         tp = got["time_profile"]
         if tp["bins"] != BINS or not close(tp["t0_s"], t0) or abs(tp["bin_s"] - step / 1e9) > 1e-12:
             failures.append(f"{fixture}: time profile frame {tp['bins']} {tp['t0_s']} {tp['bin_s']}")
