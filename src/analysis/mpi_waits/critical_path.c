@@ -182,38 +182,80 @@ static double excess(double on_path_ns, double work_sum_ns, size_t ranks)
     return on_path_ns > mean ? on_path_ns - mean : 0;
 }
 
-void mw_report_critical_path(const mw_run *run, pw_rnode *root)
+/* The path's imbalance and its time per function (index n_schemas:
+ * compute), summed over ranks. */
+static double path_functions(const mw_run *run, uint64_t *on_fn)
 {
-    pw_rnode *o = pw_rnode_object(root, "critical_path");
-    uint64_t length = 0, compute = 0, compute_work = 0;
-    for (size_t i = 0; i < run->n_ranks; i++)
-        for (uint64_t j = 0; j < run->ranks[i].n_path; j++)
-            length += (uint64_t)(run->ranks[i].path[j].b - run->ranks[i].path[j].a);
-    pw_rnode_num(o, "length_s", secs(length));
-    pw_rnode *by_rank = pw_rnode_object(o, "by_rank");
+    uint64_t compute_work = 0;
+    on_fn[run->ds->n_schemas] = 0;
     for (size_t i = 0; i < run->n_ranks; i++) {
-        const mw_rank *rk = &run->ranks[i];
-        uint64_t ns = 0;
-        for (uint64_t j = 0; j < rk->n_path; j++)
-            ns += (uint64_t)(rk->path[j].b - rk->path[j].a);
-        char key[24];
-        snprintf(key, sizeof key, "%lld", (long long)rk->rank);
-        pw_rnode_num(by_rank, key, secs(ns));
-        compute += rk->cp_compute_ns;
-        compute_work += rk->compute_ns;
+        on_fn[run->ds->n_schemas] += run->ranks[i].cp_compute_ns;
+        compute_work += run->ranks[i].compute_ns;
     }
-    pw_rnode *by_fn = pw_rnode_object(o, "by_function");
-    double imbalance = excess((double)compute, (double)compute_work, run->n_ranks);
-    pw_rnode_num(by_fn, "(compute)", secs(compute));
+    double imbalance = excess((double)on_fn[run->ds->n_schemas], (double)compute_work, run->n_ranks);
     for (size_t s = 0; s < run->ds->n_schemas; s++) {
-        uint64_t ns = 0, work = 0;
+        uint64_t work = 0;
+        on_fn[s] = 0;
         for (size_t i = 0; i < run->n_ranks; i++) {
-            ns += run->ranks[i].cp_ns[s];
+            on_fn[s] += run->ranks[i].cp_ns[s];
             work += run->ranks[i].time_ns[s] - run->ranks[i].wait_ns[s];
         }
-        if (ns)
-            pw_rnode_num(by_fn, run->ds->schemas[s]->name, secs(ns));
-        imbalance += excess((double)ns, (double)work, run->n_ranks);
+        imbalance += excess((double)on_fn[s], (double)work, run->n_ranks);
     }
+    return imbalance;
+}
+
+static uint64_t rank_on_path(const mw_rank *rk)
+{
+    uint64_t ns = 0;
+    for (uint64_t j = 0; j < rk->n_path; j++)
+        ns += (uint64_t)(rk->path[j].b - rk->path[j].a);
+    return ns;
+}
+
+static const char *fn_name(const mw_run *run, size_t s)
+{
+    return s < run->ds->n_schemas ? run->ds->schemas[s]->name : "(compute)";
+}
+
+void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables)
+{
+    uint64_t *on_fn = calloc(run->ds->n_schemas + 1, sizeof *on_fn), length = 0;
+    if (!on_fn)
+        return;
+    double imbalance = path_functions(run, on_fn);
+    for (size_t i = 0; i < run->n_ranks; i++)
+        length += rank_on_path(&run->ranks[i]);
+    pw_rnode *o = pw_rnode_object(root, "critical_path");
+    pw_rnode_num(o, "length_s", secs(length));
     pw_rnode_num(o, "imbalance_s", imbalance / 1e9);
+    pw_rnode *by_rank = tables ? pw_rnode_array(root, "critical_path_ranks") : pw_rnode_object(o, "by_rank");
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        const mw_rank *rk = &run->ranks[i];
+        char key[24];
+        snprintf(key, sizeof key, "%lld", (long long)rk->rank);
+        if (!tables) {
+            pw_rnode_num(by_rank, key, secs(rank_on_path(rk)));
+            continue;
+        }
+        pw_rnode *row = pw_rnode_object(by_rank, NULL);
+        pw_rnode_int(row, "rank", rk->rank);
+        pw_rnode_num(row, "time_s", secs(rank_on_path(rk)));
+        pw_rnode_num(row, "pct", length ? 100.0 * (double)rank_on_path(rk) / (double)length : 0);
+    }
+    pw_rnode *by_fn = tables ? pw_rnode_array(root, "critical_path_functions") : pw_rnode_object(o, "by_function");
+    for (size_t k = 0; k <= run->ds->n_schemas; k++) {
+        size_t s = k ? k - 1 : run->ds->n_schemas; /* compute first */
+        if (!on_fn[s] && s < run->ds->n_schemas)
+            continue;
+        if (!tables) {
+            pw_rnode_num(by_fn, fn_name(run, s), secs(on_fn[s]));
+            continue;
+        }
+        pw_rnode *row = pw_rnode_object(by_fn, NULL);
+        pw_rnode_str(row, "function", fn_name(run, s));
+        pw_rnode_num(row, "time_s", secs(on_fn[s]));
+        pw_rnode_num(row, "pct", length ? 100.0 * (double)on_fn[s] / (double)length : 0);
+    }
+    free(on_fn);
 }

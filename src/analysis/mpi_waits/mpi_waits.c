@@ -9,6 +9,7 @@
 #include "analysis/timeline.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "model/report.h"
 
 typedef struct pass_job {
     mw_run *run;
@@ -194,7 +195,7 @@ static int has_mpi(const mw_run *run)
     return 0;
 }
 
-static pw_status analyse(mw_run *run, pw_rnode *root, pw_error *err)
+static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
 {
     pw_status st = pw_comm_replay_init_fed(&run->comms, run->ds, err);
     if (st != PW_OK)
@@ -215,10 +216,12 @@ static pw_status analyse(mw_run *run, pw_rnode *root, pw_error *err)
     if (run->failed || !mw_critical_path_walk(run))
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     run_pass(run, 3);
-    mw_report_waits(run, root);
-    mw_report_critical_path(run, root);
+    pw_rnode *root = pw_report_root(r);
+    int tables = r->style != PW_REPORT_JSON;
+    mw_report_waits(run, root, tables);
+    mw_report_critical_path(run, root, tables);
     mw_report_rank_functions(run, root);
-    mw_report_time_profile(run, root);
+    mw_report_time_profile(run, root, tables);
     return PW_OK;
 }
 
@@ -240,14 +243,14 @@ static void run_free(mw_run *run)
     free(run->schemas);
 }
 
-pw_status pw_mpi_waits_report(pw_dataset *ds, pw_rnode *root, pw_error *err)
+pw_status pw_mpi_waits_report(pw_dataset *ds, pw_report *r, pw_error *err)
 {
     mw_run run = {.ds = ds};
     run.schemas = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *run.schemas);
     if (!run.schemas)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     mw_schemas_classify(ds, run.schemas);
-    pw_status st = has_mpi(&run) ? analyse(&run, root, err) : PW_OK;
+    pw_status st = has_mpi(&run) ? analyse(&run, r, err) : PW_OK;
     run_free(&run);
     return st;
 }

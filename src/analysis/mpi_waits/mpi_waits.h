@@ -200,14 +200,16 @@ typedef struct mw_thread_ends {
     size_t n, cap;
 } mw_thread_ends;
 void mw_critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends);
-void mw_report_critical_path(const mw_run *run, pw_rnode *root);
 
-/* Reports (pw_rnode members of the stats report). */
-void mw_report_waits(const mw_run *run, pw_rnode *root);
+/* Reports (members of the stats report root).  JSON keeps the issue's
+ * contract (objects keyed by rank and function); text and CSV get the
+ * same numbers as tables (arrays of rows), which is what they render. */
+void mw_report_waits(const mw_run *run, pw_rnode *root, int tables);
 void mw_report_rank_functions(const mw_run *run, pw_rnode *root);
-void mw_report_time_profile(const mw_run *run, pw_rnode *root);
+void mw_report_time_profile(const mw_run *run, pw_rnode *root, int tables);
+void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables);
 
-/* The whole analysis of ds into the stats report `root`.  Datasets without
- * MPI calls add nothing. */
-pw_status pw_mpi_waits_report(pw_dataset *ds, pw_rnode *root, pw_error *err);
+/* The whole analysis of ds into the stats report r.  Datasets without MPI
+ * calls add nothing. */
+pw_status pw_mpi_waits_report(pw_dataset *ds, pw_report *r, pw_error *err);
 #endif

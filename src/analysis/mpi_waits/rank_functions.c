@@ -46,7 +46,8 @@ void mw_profile_call(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_rec
 
 static void rank_key(char *buf, size_t n, int64_t rank) { snprintf(buf, n, "%lld", (long long)rank); }
 
-void mw_report_waits(const mw_run *run, pw_rnode *root)
+/* JSON: per kind its total and objects by rank and by function. */
+static void waits_json(const mw_run *run, pw_rnode *root)
 {
     pw_rnode *ws = pw_rnode_object(root, "wait_states");
     for (int k = 0; k < MW_N_WAITS; k++) {
@@ -70,6 +71,47 @@ void mw_report_waits(const mw_run *run, pw_rnode *root)
                 pw_rnode_num(by_fn, run->ds->schemas[s]->name, secs(ns));
         }
     }
+}
+
+/* Tables: a row per rank and a row per function that waits, a column per
+ * kind (seconds). */
+static void waits_tables(const mw_run *run, pw_rnode *root)
+{
+    char col[48];
+    pw_rnode *arr = pw_rnode_array(root, "wait_states");
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_int(o, "rank", run->ranks[i].rank);
+        for (int k = 0; k < MW_N_WAITS; k++) {
+            snprintf(col, sizeof col, "%s_s", mw_wait_names[k]);
+            pw_rnode_num(o, col, secs(run->ranks[i].wait_total[k]));
+        }
+    }
+    arr = pw_rnode_array(root, "wait_states_by_function");
+    for (size_t s = 0; s < run->ds->n_schemas; s++) {
+        uint64_t ns[MW_N_WAITS] = {0}, any = 0;
+        for (int k = 0; k < MW_N_WAITS; k++)
+            for (size_t i = 0; i < run->n_ranks; i++)
+                ns[k] += run->ranks[i].wait_fn[k][s];
+        for (int k = 0; k < MW_N_WAITS; k++)
+            any |= ns[k];
+        if (!any)
+            continue;
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_str(o, "function", run->ds->schemas[s]->name);
+        for (int k = 0; k < MW_N_WAITS; k++) {
+            snprintf(col, sizeof col, "%s_s", mw_wait_names[k]);
+            pw_rnode_num(o, col, secs(ns[k]));
+        }
+    }
+}
+
+void mw_report_waits(const mw_run *run, pw_rnode *root, int tables)
+{
+    if (tables)
+        waits_tables(run, root);
+    else
+        waits_json(run, root);
 }
 
 /* The largest per-rank time of function s, the mean over the ranks that

@@ -135,36 +135,24 @@ static void sum_workers(const mw_run *run)
     }
 }
 
-void mw_report_time_profile(const mw_run *run, pw_rnode *root)
+/* JSON: the shape, one array of bins per function. */
+static void profile_json(const mw_run *run, const mw_bins *b, pw_rnode *root, const double *idle)
 {
-    sum_workers(run);
-    const mw_bins *b = &run->bins[0];
-    int timed = run->t1 >= run->t0;
-    double bin_ns = timed ? ((double)run->t1 - (double)run->t0) / run->n_bins : 0;
     pw_rnode *tp = pw_rnode_object(root, "time_profile");
     pw_rnode_uint(tp, "bins", run->n_bins);
-    pw_rnode_num(tp, "t0_s", timed ? (double)run->t0 / 1e9 : 0);
-    pw_rnode_num(tp, "bin_s", bin_ns / 1e9);
+    pw_rnode_num(tp, "t0_s", run->t1 >= run->t0 ? (double)run->t0 / 1e9 : 0);
+    pw_rnode_num(tp, "bin_s", run->bin_step / 1e9);
     pw_rnode *fns = pw_rnode_object(tp, "functions");
-    size_t processes = 0;
-    for (size_t i = 0; i < run->n_ranks; i++)
-        processes += run->ranks[i].t_max >= run->ranks[i].t_min;
-    double *busy = calloc(b->n, sizeof *busy);
     for (size_t s = 0; s < run->ds->n_schemas; s++) {
         if (run->dense[s] < 0)
             continue;
         pw_rnode *arr = pw_rnode_array(fns, run->ds->schemas[s]->name);
-        const double *row = &b->fn[(size_t)run->dense[s] * b->n];
-        for (uint32_t i = 0; i < b->n; i++) {
-            pw_rnode_num(arr, NULL, row[i] / 1e9);
-            if (busy)
-                busy[i] += row[i];
-        }
+        for (uint32_t i = 0; i < b->n; i++)
+            pw_rnode_num(arr, NULL, b->fn[(size_t)run->dense[s] * b->n + i] / 1e9);
     }
-    pw_rnode *idle = pw_rnode_array(tp, "idle");
-    for (uint32_t i = 0; busy && i < b->n; i++)
-        pw_rnode_num(idle, NULL, (bin_ns * (double)processes - busy[i]) / 1e9);
-    free(busy);
+    pw_rnode *arr = pw_rnode_array(tp, "idle");
+    for (uint32_t i = 0; i < b->n; i++)
+        pw_rnode_num(arr, NULL, idle[i] / 1e9);
     pw_rnode *comm = pw_rnode_object(root, "comm_over_time");
     pw_rnode *msgs = pw_rnode_array(comm, "messages");
     for (uint32_t i = 0; i < b->n; i++)
@@ -172,4 +160,48 @@ void mw_report_time_profile(const mw_run *run, pw_rnode *root)
     pw_rnode *bytes = pw_rnode_array(comm, "bytes");
     for (uint32_t i = 0; i < b->n; i++)
         pw_rnode_num(bytes, NULL, b->bytes[i]);
+}
+
+/* Tables: a row per bin, a column per function. */
+static void profile_tables(const mw_run *run, const mw_bins *b, pw_rnode *root, const double *idle)
+{
+    pw_rnode *arr = pw_rnode_array(root, "time_profile");
+    pw_rnode *comm = pw_rnode_array(root, "comm_over_time");
+    for (uint32_t i = 0; i < b->n; i++) {
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_uint(o, "bin", i);
+        pw_rnode_num(o, "start_s", edge(run, i) / 1e9);
+        for (size_t s = 0; s < run->ds->n_schemas; s++)
+            if (run->dense[s] >= 0)
+                pw_rnode_num(o, run->ds->schemas[s]->name, b->fn[(size_t)run->dense[s] * b->n + i] / 1e9);
+        pw_rnode_num(o, "idle", idle[i] / 1e9);
+        pw_rnode *c = pw_rnode_object(comm, NULL);
+        pw_rnode_uint(c, "bin", i);
+        pw_rnode_num(c, "start_s", edge(run, i) / 1e9);
+        pw_rnode_num(c, "messages", b->msgs[i]);
+        pw_rnode_num(c, "bytes", b->bytes[i]);
+    }
+}
+
+void mw_report_time_profile(const mw_run *run, pw_rnode *root, int tables)
+{
+    sum_workers(run);
+    const mw_bins *b = &run->bins[0];
+    size_t processes = 0;
+    for (size_t i = 0; i < run->n_ranks; i++)
+        processes += run->ranks[i].t_max >= run->ranks[i].t_min;
+    double *idle = calloc(b->n, sizeof *idle);
+    if (!idle)
+        return;
+    for (uint32_t i = 0; i < b->n; i++) {
+        double busy = 0;
+        for (uint32_t f = 0; f < run->n_dense; f++)
+            busy += b->fn[(size_t)f * b->n + i];
+        idle[i] = run->bin_step * (double)processes - busy;
+    }
+    if (tables)
+        profile_tables(run, b, root, idle);
+    else
+        profile_json(run, b, root, idle);
+    free(idle);
 }

@@ -290,7 +290,7 @@ pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err)
         report_sizes(&run, root);
         report_collectives(&run, root);
         /* MPI wait analyses (mpi_waits.h); merge: rewire to pw_analysis_ops */
-        st = pw_mpi_waits_report(ds, root, err);
+        st = pw_mpi_waits_report(ds, r, err);
     }
     pw_mpi_comms_free(&run.comms);
     free(run.trackers);
