@@ -95,7 +95,8 @@ int mw_critical_path_walk(mw_run *run)
         return 0;
     for (size_t i = 0; i < run->n_ranks; i++) {
         bound[i] = run->ranks[i].n_waits;
-        qsort(run->ranks[i].waits, run->ranks[i].n_waits, sizeof *run->ranks[i].waits, by_resume);
+        if (run->ranks[i].n_waits)
+            qsort(run->ranks[i].waits, run->ranks[i].n_waits, sizeof *run->ranks[i].waits, by_resume);
     }
     int ok = 1;
     for (;;) { /* each step uses up a wait of some rank: it ends */
