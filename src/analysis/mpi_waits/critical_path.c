@@ -157,21 +157,42 @@ static int64_t *thread_end(mw_thread_ends *ends, uint32_t loc)
     return &ends->e[ends->n++].end;
 }
 
-void mw_critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
+/* The time since the previous call of rec's thread ended (0 for its
+ * first call, or when they overlap) and where it starts; the thread's end
+ * moves to rec's.  -1 when memory runs out. */
+static int64_t gap_before(mw_thread_ends *ends, const pw_record *rec, int64_t *from)
 {
     if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end < rec->t)
-        return;
+        return 0;
     int64_t *prev_end = thread_end(ends, rec->location);
-    if (!prev_end) {
+    if (!prev_end)
+        return -1;
+    int64_t gap = *prev_end >= 0 && rec->t > *prev_end ? rec->t - *prev_end : 0;
+    *from = *prev_end;
+    *prev_end = rec->t_end > *prev_end ? rec->t_end : *prev_end;
+    return gap;
+}
+
+void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
+{
+    int64_t from, gap = gap_before(ends, rec, &from);
+    if (gap < 0)
+        rk->failed = 1;
+    else
+        rk->compute_ns += (uint64_t)gap;
+}
+
+void mw_critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
+{
+    int64_t from, gap = gap_before(ends, rec, &from);
+    if (gap < 0) {
         rk->failed = 1;
         return;
     }
-    if (*prev_end >= 0 && rec->t > *prev_end) {
-        rk->compute_ns += (uint64_t)(rec->t - *prev_end);
-        rk->cp_compute_ns += on_path(rk, *prev_end, rec->t);
-    }
-    rk->cp_ns[rec->schema] += on_path(rk, rec->t, rec->t_end);
-    *prev_end = rec->t_end > *prev_end ? rec->t_end : *prev_end;
+    if (gap > 0)
+        rk->cp_compute_ns += on_path(rk, from, rec->t);
+    if (rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end >= rec->t)
+        rk->cp_ns[rec->schema] += on_path(rk, rec->t, rec->t_end);
 }
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }

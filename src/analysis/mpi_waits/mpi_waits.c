@@ -17,7 +17,8 @@ typedef struct pass_job {
 } pass_job;
 
 /* One record of a rank, in either pass. */
-static void on_record(mw_run *run, mw_rank *rk, int pass, mw_bins *bins, const pw_record *rec)
+static void on_record(mw_run *run, mw_rank *rk, int pass, mw_bins *bins, mw_thread_ends *ends,
+                      const pw_record *rec)
 {
     const mw_schema *sc = &run->schemas[rec->schema];
     int coll = sc->coll.op != PW_COLL_NONE;
@@ -37,6 +38,7 @@ static void on_record(mw_run *run, mw_rank *rk, int pass, mw_bins *bins, const p
         if (sc->finalize && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end > rk->finalize_exit)
             rk->finalize_exit = rec->t_end;
         mw_profile_call(run, rk, sc, rec);
+        mw_compute_call(rk, rec, ends);
         mw_bins_call(run, bins, rec);
         if (sc->p2p)
             mw_waits_p2p(run, rk, sc, rec, v);
@@ -67,6 +69,8 @@ static void rank_pass(void *ctx, size_t item, int worker)
     mw_run *run = job->run;
     mw_rank *rk = &run->ranks[item];
     mw_thread_ends ends = {0};
+    if (job->pass == 3 && !rk->n_path)
+        return; /* the critical path never comes here */
     for (size_t i = 0; i < rk->n_locs && !rk->failed; i++) {
         pw_cursor *c;
         pw_error err;
@@ -76,7 +80,7 @@ static void rank_pass(void *ctx, size_t item, int worker)
             if (job->pass == 3)
                 mw_critical_path_call(rk, &c->rec, &ends);
             else
-                on_record(run, rk, job->pass, job->pass == 2 ? &run->bins[worker] : NULL, &c->rec);
+                on_record(run, rk, job->pass, job->pass == 2 ? &run->bins[worker] : NULL, &ends, &c->rec);
         }
         pw_cursor_close(c);
     }

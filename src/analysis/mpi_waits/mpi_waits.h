@@ -20,8 +20,8 @@
  *          profile and bins (rank_functions.c, time_profile.c);
  *   walk   follows the critical path back from the last MPI_Finalize exit
  *          through the waits to the ranks that caused them;
- *   pass 3 gives the path's time on each rank to the functions there
- *          (critical_path.c; no fields decoded).
+ *   pass 3 gives the path's time on each rank it visits to the functions
+ *          there (critical_path.c; no fields decoded).
  * The tables cost 8 bytes per message, 16 per collective call per rank and
  * 24 per wait state; the passes themselves hold only open requests and the
  * matcher's keys. */
@@ -199,6 +199,9 @@ typedef struct mw_thread_ends {
     } *e;
     size_t n, cap;
 } mw_thread_ends;
+/* Pass 2: the rank's time between calls (per thread); pass 3 (only ranks
+ * the path visits): the path's time in each function and between calls. */
+void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends);
 void mw_critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends);
 
 /* Reports (members of the stats report root).  JSON keeps the issue's
