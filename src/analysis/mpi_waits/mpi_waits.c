@@ -16,12 +16,14 @@ typedef struct pass_job {
     int pass;
 } pass_job;
 
-/* One record of a rank, in either pass. */
+/* One record of a rank, in pass 1 or 2. */
 static void on_record(mw_run *run, mw_rank *rk, int pass, mw_bins *bins, mw_thread_ends *ends,
                       const pw_record *rec)
 {
     const mw_schema *sc = &run->schemas[rec->schema];
     int coll = sc->coll.op != PW_COLL_NONE;
+    if (run->timed_only && (rec->clock != PW_CLOCK_NS || !rec->has_end))
+        return; /* what the timeline does not draw, the live replay never sees */
     const pw_value *v = sc->p2p || coll ? pw_record_fields(rec) : NULL;
     if (pass == 1) {
         rk->seen[rec->schema] = 1;
@@ -199,7 +201,7 @@ static int has_mpi(const mw_run *run)
     return 0;
 }
 
-static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
+pw_status mw_prepare(mw_run *run, pw_error *err)
 {
     pw_status st = pw_comm_replay_init_fed(&run->comms, run->ds, err);
     if (st != PW_OK)
@@ -213,9 +215,19 @@ static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
     run_pass(run, 1);
     if (!run->failed && pw_comm_replay_resolve_fed(&run->comms, err) != PW_OK)
         return PW_E_NOMEM;
-    if (run->failed || !mw_link_p2p(run) || !mw_link_coll(run) || !mw_bins_init(run))
+    if (run->failed || !mw_link_p2p(run) || !mw_link_coll(run))
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     rewind_ranks(run);
+    return PW_OK;
+}
+
+static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
+{
+    pw_status st = mw_prepare(run, err);
+    if (st != PW_OK)
+        return st;
+    if (!mw_bins_init(run))
+        return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     run_pass(run, 2);
     if (run->failed || !mw_critical_path_walk(run))
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
@@ -229,7 +241,7 @@ static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
     return PW_OK;
 }
 
-static void run_free(mw_run *run)
+void mw_run_free(mw_run *run)
 {
     for (size_t i = 0; run->ranks && i < run->n_ranks; i++)
         rank_free(&run->ranks[i]);
@@ -247,14 +259,24 @@ static void run_free(mw_run *run)
     free(run->schemas);
 }
 
+int mw_run_init(mw_run *run, pw_dataset *ds)
+{
+    memset(run, 0, sizeof *run);
+    run->ds = ds;
+    run->schemas = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *run->schemas);
+    if (!run->schemas)
+        return -1;
+    mw_schemas_classify(ds, run->schemas);
+    return has_mpi(run);
+}
+
 pw_status pw_mpi_waits_report(pw_dataset *ds, pw_report *r, pw_error *err)
 {
-    mw_run run = {.ds = ds};
-    run.schemas = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *run.schemas);
-    if (!run.schemas)
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    mw_schemas_classify(ds, run.schemas);
-    pw_status st = has_mpi(&run) ? analyse(&run, r, err) : PW_OK;
-    run_free(&run);
+    mw_run run;
+    int mpi = mw_run_init(&run, ds);
+    pw_status st = mpi < 0 ? pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory")
+                   : mpi   ? analyse(&run, r, err)
+                           : PW_OK;
+    mw_run_free(&run);
     return st;
 }

@@ -85,6 +85,7 @@ typedef struct mw_coll_instance {
 typedef struct mw_wait_at {
     int64_t enter, resume;
     int64_t cause;
+    int kind; /* mw_wait */
 } mw_wait_at;
 
 /* A time interval [a, b]. */
@@ -162,8 +163,16 @@ typedef struct mw_run {
     uint32_t n_dense;
     mw_bins *bins;     /* per worker */
     int workers;
+    int timed_only; /* pass 1 skips untimed records (waits_timeline.c) */
     int failed;
 } mw_run;
+
+/* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1
+ * when memory runs out.  mw_prepare: pass 1 and the link; the matchers are
+ * then ready for pass 2's replay.  mw_run_free in every case. */
+int mw_run_init(mw_run *run, pw_dataset *ds);
+pw_status mw_prepare(mw_run *run, pw_error *err);
+void mw_run_free(mw_run *run);
 
 void mw_schemas_classify(const pw_dataset *ds, mw_schema *out);
 

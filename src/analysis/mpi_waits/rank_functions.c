@@ -29,7 +29,7 @@ void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int
         rk->waits = w;
         rk->cap_waits = cap;
     }
-    rk->waits[rk->n_waits++] = (mw_wait_at){rec->t, rec->t + (int64_t)ns, cause};
+    rk->waits[rk->n_waits++] = (mw_wait_at){rec->t, rec->t + (int64_t)ns, cause, kind};
 }
 
 void mw_profile_call(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec)
