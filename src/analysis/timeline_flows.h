@@ -25,6 +25,9 @@ typedef struct tl_flows {
 
 void tl_flows_init(tl_flows *f);
 void tl_flows_free(tl_flows *f);
+/* The i-th status of a status field (one OBJECT, or a LIST of them):
+ * its "source" and "tag"; 0 when there is none. */
+int tl_status_at(const pw_value *st, size_t i, pw_msg *out);
 /* Sets ev's flow_out/msg_out and flows_in/msgs_in from rec's fields; rank
  * is the record's own rank.  0 when memory runs out. */
 int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t rank, pw_tl_event *ev);

@@ -1,5 +1,6 @@
 /* call_roles.c — what each schema's records mean to the wait analyses,
  * decided once from the schema's name and field names (mpi_waits.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
@@ -35,28 +36,25 @@ static int coll_wait_of(pw_coll_op op)
     }
 }
 
-void mw_schemas_classify(const pw_dataset *ds, mw_schema *out)
+int mw_schemas_classify(const pw_dataset *ds, mw_schema *out)
 {
+    tl_schema *tl = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *tl);
+    if (!tl)
+        return 0;
+    tl_schemas_classify(ds, tl);
     for (size_t i = 0; i < ds->n_schemas; i++) {
         const pw_schema *sc = ds->schemas[i];
         mw_schema *m = &out[i];
-        m->f_dest = pw_field_index(sc, "dest");
-        m->f_source = pw_field_index(sc, "source");
-        m->f_tag = pw_field_index(sc, "tag");
-        m->f_sendtag = pw_field_index(sc, "sendtag");
-        m->f_recvtag = pw_field_index(sc, "recvtag");
-        m->f_comm = pw_field_index(sc, "comm");
-        m->f_request = pw_field_either(sc, "request", "requests");
-        m->f_status = pw_field_either(sc, "status", "statuses");
-        m->f_index = pw_field_index(sc, "index");
+        m->tl = tl[i];
         m->f_indices = pw_field_index(sc, "indices");
         m->f_outcount = pw_field_index(sc, "outcount");
-        m->f_flag = pw_field_index(sc, "flag");
         pw_coll_classify(sc, &m->coll);
         m->coll_wait = (int8_t)coll_wait_of(m->coll.op);
         m->sync = !strcmp(sc->name, "MPI_Ssend") || !strcmp(sc->name, "MPI_Issend");
         m->idle = named(idle_names, sc->name);
         m->finalize = !strcmp(sc->name, "MPI_Finalize");
-        m->p2p = m->f_dest >= 0 || m->f_source >= 0 || m->f_request >= 0;
+        m->p2p = m->tl.has_msg;
     }
+    free(tl);
+    return 1;
 }

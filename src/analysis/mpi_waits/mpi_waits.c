@@ -46,7 +46,7 @@ static void on_record(mw_run *run, mw_rank *rk, int pass, mw_bins *bins, mw_thre
             mw_waits_p2p(run, rk, sc, rec, v);
         if (coll)
             mw_waits_coll(run, rk, sc, rec, v);
-        if (sc->f_dest >= 0 && rec->clock == PW_CLOCK_NS && mw_field_int(v, sc->f_dest, -1) >= 0) {
+        if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
             pw_mpi_call call;
             if (pw_mpi_calls_read(&run->calls, rec, &call))
                 mw_bins_message(run, bins, rec->t, call.sent);
@@ -266,7 +266,8 @@ int mw_run_init(mw_run *run, pw_dataset *ds)
     run->schemas = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *run->schemas);
     if (!run->schemas)
         return -1;
-    mw_schemas_classify(ds, run->schemas);
+    if (!mw_schemas_classify(ds, run->schemas))
+        return -1;
     return has_mpi(run);
 }
 

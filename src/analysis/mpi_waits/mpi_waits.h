@@ -33,6 +33,7 @@
 #include "analysis/mpi_coll.h"
 #include "analysis/mpi_comm_replay.h"
 #include "analysis/msgmatch.h"
+#include "analysis/timeline_schema.h"
 #include "model/dataset.h"
 
 typedef enum mw_wait {
@@ -47,10 +48,12 @@ typedef enum mw_wait {
 
 extern const char *const mw_wait_names[MW_N_WAITS];
 
-/* How the analyses read one schema's records; field indexes -1: absent. */
+/* How the analyses read one schema's records: the message fields as the
+ * timeline finds them (timeline_schema.h), and MPI_Waitsome's; field
+ * indexes -1: absent. */
 typedef struct mw_schema {
-    int f_dest, f_source, f_tag, f_sendtag, f_recvtag, f_comm, f_request, f_status;
-    int f_index, f_indices, f_outcount, f_flag;
+    tl_schema tl;
+    int f_indices, f_outcount;
     int8_t coll_wait; /* the mw_wait a collective of this kind incurs, -1: none */
     uint8_t sync;     /* a synchronous send (MPI_Ssend, MPI_Issend) */
     uint8_t idle;     /* one of Pipit's MPI idle functions */
@@ -174,7 +177,8 @@ int mw_run_init(mw_run *run, pw_dataset *ds);
 pw_status mw_prepare(mw_run *run, pw_error *err);
 void mw_run_free(mw_run *run);
 
-void mw_schemas_classify(const pw_dataset *ds, mw_schema *out);
+/* 0 when memory runs out. */
+int mw_schemas_classify(const pw_dataset *ds, mw_schema *out);
 
 /* Pass 1 of one record (p2p and collective tables). */
 void mw_collect_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v);

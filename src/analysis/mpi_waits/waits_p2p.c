@@ -12,14 +12,20 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/timeline_flows.h"
 
-/* What one call's messages give pass 2. */
+/* The latest other side of a call's messages, and its world rank. */
+typedef struct p2p_latest {
+    int any;
+    uint64_t t;
+    int64_t rank;
+} p2p_latest;
+
+/* What one call's messages give pass 2: the latest entry of the sends it
+ * received, the latest post of the receives of its synchronous sends. */
 typedef struct p2p_call {
     int pass;
-    int recvd, synced;
-    uint64_t latest_send; /* latest entry of the sends this call received */
-    uint64_t latest_post; /* latest post of the receives of its synchronous sends */
-    int64_t sender, receiver; /* their world ranks */
+    p2p_latest send, post;
 } p2p_call;
 
 /* The matcher's key number and sequence number of a flow id (msgmatch.c:
@@ -98,39 +104,28 @@ static uint64_t peer_time(const struct mw_link *l, uint64_t id, int want_send)
     return v && s < v->n ? v->t[s] : UINT64_MAX;
 }
 
-static void received(const mw_run *run, const mw_rank *rk, p2p_call *c, uint64_t id)
+/* Pass 2: message id's other side (its send entry for a receive, its
+ * receive post for a synchronous send) into the call's latest. */
+static void other_side(const mw_run *run, const mw_rank *rk, p2p_latest *latest, uint64_t id, int want_send)
 {
     const struct mw_link *l = link_of(run, rk, id);
-    uint64_t t = peer_time(l, id, 1);
+    uint64_t t = peer_time(l, id, want_send);
     if (t == UINT64_MAX)
         return;
-    if (!c->recvd || t > c->latest_send) {
-        c->latest_send = t;
-        c->sender = l->source;
+    if (!latest->any || t > latest->t) {
+        latest->t = t;
+        latest->rank = want_send ? l->source : l->dest;
     }
-    c->recvd = 1;
-}
-
-static void synced(const mw_run *run, const mw_rank *rk, p2p_call *c, uint64_t id)
-{
-    const struct mw_link *l = link_of(run, rk, id);
-    uint64_t t = peer_time(l, id, 0);
-    if (t == UINT64_MAX)
-        return;
-    if (!c->synced || t > c->latest_post) {
-        c->latest_post = t;
-        c->receiver = l->dest;
-    }
-    c->synced = 1;
+    latest->any = 1;
 }
 
 static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                  uint32_t inst, p2p_call *c)
 {
-    int64_t dest = mw_field_int(v, sc->f_dest, -1);
+    int64_t dest = mw_field_int(v, sc->tl.f_dest, -1);
     if (dest < 0) /* MPI_PROC_NULL */
         return;
-    pw_msg m = {inst, -1, dest, mw_field_int(v, sc->f_sendtag >= 0 ? sc->f_sendtag : sc->f_tag, 0)};
+    pw_msg m = {inst, -1, dest, mw_field_int(v, sc->tl.f_sendtag >= 0 ? sc->tl.f_sendtag : sc->tl.f_tag, 0)};
     uint64_t id = pw_msgmatch_send(&rk->mm, &m);
     if (!id) {
         rk->failed = 1;
@@ -140,11 +135,11 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
         keep_time(rk, id, (uint64_t)rec->t);
         return;
     }
-    int has_req = sc->f_request >= 0 && v[sc->f_request].present;
+    int has_req = sc->tl.f_request >= 0 && v[sc->tl.f_request].present;
     if (sc->sync && !has_req) {
-        synced(run, rk, c, id);
+        other_side(run, rk, &c->post, id, 0);
     } else if (sc->sync) {
-        pw_key k = {{(uint64_t)mw_field_int(v, sc->f_request, 0), 0, 0, 0}};
+        pw_key k = {{(uint64_t)mw_field_int(v, sc->tl.f_request, 0), 0, 0, 0}};
         int added;
         uint64_t *slot = pw_keymap_get(&rk->sync_reqs, &k, id, &added);
         if (!slot)
@@ -154,35 +149,14 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
     }
 }
 
-/* The source and tag of the i-th status of a status field (one OBJECT or
- * a LIST of them); 0 when there is none. */
-static int status_at(const pw_value *st, size_t i, pw_msg *out)
-{
-    if (st->present && st->type == PW_T_LIST)
-        st = i < st->v.list.n ? &st->v.list.items[i] : NULL;
-    else if (i > 0)
-        st = NULL;
-    if (!st || !st->present || st->type != PW_T_OBJECT)
-        return 0;
-    out->source = out->tag = -1;
-    for (size_t k = 0; k < st->v.list.n; k++) {
-        const char *name = st->v.list.fields[k].name;
-        if (name[0] == 's' && !strcmp(name, "source"))
-            out->source = value_int(&st->v.list.items[k]);
-        else if (name[0] == 't' && !strcmp(name, "tag"))
-            out->tag = value_int(&st->v.list.items[k]);
-    }
-    return 1;
-}
-
 /* A receive: posted now (with a request) or received now. */
 static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                     uint32_t inst, p2p_call *c)
 {
-    pw_msg m = {inst, mw_field_int(v, sc->f_source, -1), -1,
-                mw_field_int(v, sc->f_recvtag >= 0 ? sc->f_recvtag : sc->f_tag, 0)};
-    if (sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0) {
-        int64_t req = mw_field_int(v, sc->f_request, 0);
+    pw_msg m = {inst, mw_field_int(v, sc->tl.f_source, -1), -1,
+                mw_field_int(v, sc->tl.f_recvtag >= 0 ? sc->tl.f_recvtag : sc->tl.f_tag, 0)};
+    if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0) {
+        int64_t req = mw_field_int(v, sc->tl.f_request, 0);
         if (!pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req))
             rk->failed = 1;
         if (c->pass == 1) { /* a reused request handle names the newest receive */
@@ -197,7 +171,7 @@ static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_reco
         return;
     }
     pw_msg st;
-    if ((m.source < 0 || m.tag < 0) && sc->f_status >= 0 && status_at(&v[sc->f_status], 0, &st)) {
+    if ((m.source < 0 || m.tag < 0) && sc->tl.f_status >= 0 && tl_status_at(&v[sc->tl.f_status], 0, &st)) {
         m.source = m.source < 0 ? st.source : m.source;
         m.tag = m.tag < 0 ? st.tag : m.tag;
     }
@@ -209,7 +183,7 @@ static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_reco
     else if (c->pass == 1)
         keep_time(rk, id, (uint64_t)rec->t);
     else
-        received(run, rk, c, id);
+        other_side(run, rk, &c->send, id, 1);
 }
 
 /* One request completed: a receive (its post time kept in pass 1, its
@@ -225,11 +199,11 @@ static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *statu
         if (t)
             pw_keymap_remove(&rk->post_t, &k);
     } else if (id) {
-        received(run, rk, c, id);
+        other_side(run, rk, &c->send, id, 1);
     } else {
         uint64_t *s = pw_keymap_find(&rk->sync_reqs, &k);
         if (s) {
-            synced(run, rk, c, *s);
+            other_side(run, rk, &c->post, *s, 0);
             pw_keymap_remove(&rk->sync_reqs, &k);
         }
     }
@@ -245,25 +219,25 @@ static const pw_value *list_item(const pw_value *v, size_t i)
  * (MPI_Waitsome); none when "flag" is 0 (MPI_Test*). */
 static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v, p2p_call *c)
 {
-    if (mw_field_int(v, sc->f_flag, 1) == 0)
+    if (mw_field_int(v, sc->tl.f_flag, 1) == 0)
         return;
-    const pw_value *req = &v[sc->f_request];
-    const pw_value *st = sc->f_status >= 0 ? &v[sc->f_status] : NULL;
+    const pw_value *req = &v[sc->tl.f_request];
+    const pw_value *st = sc->tl.f_status >= 0 ? &v[sc->tl.f_status] : NULL;
     size_t n = req->type == PW_T_LIST ? req->v.list.n : 1;
     const pw_value *indices = sc->f_indices >= 0 && v[sc->f_indices].present ? &v[sc->f_indices] : NULL;
-    int64_t index = mw_field_int(v, sc->f_index, -2);
+    int64_t index = mw_field_int(v, sc->tl.f_index, -2);
     if (indices)
         n = (size_t)(mw_field_int(v, sc->f_outcount, 0) > 0 ? mw_field_int(v, sc->f_outcount, 0) : 0);
-    else if (sc->f_index >= 0)
+    else if (sc->tl.f_index >= 0)
         n = index >= 0 ? 1 : 0;
     for (size_t i = 0; i < n; i++) {
         int64_t which = indices ? (list_item(indices, i) ? value_int(list_item(indices, i)) : -1)
-                        : sc->f_index >= 0 ? index : (int64_t)i;
+                        : sc->tl.f_index >= 0 ? index : (int64_t)i;
         const pw_value *r = which >= 0 ? list_item(req, (size_t)which) : NULL;
         if (!r)
             continue;
         pw_msg status;
-        int has = st && status_at(st, sc->f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status);
+        int has = st && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status);
         completed(run, rk, value_int(r), has ? &status : NULL, c);
     }
 }
@@ -272,12 +246,12 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
 static void p2p_call_walk(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                           p2p_call *c)
 {
-    uint32_t inst = mw_comm_instance(run, rk, rec, v, sc->f_comm);
-    if (sc->f_dest >= 0 && v[sc->f_dest].present)
+    uint32_t inst = mw_comm_instance(run, rk, rec, v, sc->tl.f_comm);
+    if (sc->tl.f_dest >= 0 && v[sc->tl.f_dest].present)
         send(run, rk, sc, rec, v, inst, c);
-    if (sc->f_source >= 0 && v[sc->f_source].present)
+    if (sc->tl.f_source >= 0 && v[sc->tl.f_source].present)
         receive(run, rk, sc, rec, v, inst, c);
-    else if (sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0)
+    else if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0)
         complete(run, rk, sc, v, c);
 }
 
@@ -303,9 +277,9 @@ void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record
     p2p_call_walk(run, rk, sc, rec, v, &c);
     if (!rec->has_end || rec->clock != PW_CLOCK_NS)
         return;
-    uint64_t late_sender = c.recvd ? waited(rec, c.latest_send) : 0;
+    uint64_t late_sender = c.send.any ? waited(rec, c.send.t) : 0;
     if (late_sender)
-        mw_charge(rk, rec, MW_LATE_SENDER, late_sender, c.sender);
-    else if (c.synced) /* a call waits once: for its sender first */
-        mw_charge(rk, rec, MW_LATE_RECEIVER, waited(rec, c.latest_post), c.receiver);
+        mw_charge(rk, rec, MW_LATE_SENDER, late_sender, c.send.rank);
+    else if (c.post.any) /* a call waits once: for its sender first */
+        mw_charge(rk, rec, MW_LATE_RECEIVER, waited(rec, c.post.t), c.post.rank);
 }
