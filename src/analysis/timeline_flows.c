@@ -40,6 +40,10 @@ static int64_t field_int(const pw_value *v, int i, int64_t absent)
     return i >= 0 && v[i].present ? value_int(&v[i]) : absent;
 }
 
+int64_t tl_value_int(const pw_value *v) { return value_int(v); }
+
+int64_t tl_field_int(const pw_value *v, int i, int64_t absent) { return field_int(v, i, absent); }
+
 int tl_status_at(const pw_value *st, size_t i, pw_msg *out)
 {
     if (st->present && st->type == PW_T_LIST)

@@ -25,6 +25,10 @@ typedef struct tl_flows {
 
 void tl_flows_init(tl_flows *f);
 void tl_flows_free(tl_flows *f);
+/* A value as an integer (0 when absent or not a number); field i of a
+ * record's values, `absent` when the schema (i < 0) or the record lacks it. */
+int64_t tl_value_int(const pw_value *v);
+int64_t tl_field_int(const pw_value *v, int i, int64_t absent);
 /* The i-th status of a status field (one OBJECT, or a LIST of them):
  * its "source" and "tag"; 0 when there is none. */
 int tl_status_at(const pw_value *st, size_t i, pw_msg *out);

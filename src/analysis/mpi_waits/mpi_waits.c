@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/timeline_flows.h"
 #include "analysis/timeline.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -46,7 +47,7 @@ static void on_record(mw_run *run, mw_rank *rk, int pass, mw_bins *bins, mw_thre
             mw_waits_p2p(run, rk, sc, rec, v);
         if (coll)
             mw_waits_coll(run, rk, sc, rec, v);
-        if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
+        if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && tl_field_int(v, sc->tl.f_dest, -1) >= 0) {
             pw_mpi_call call;
             if (pw_mpi_calls_read(&run->calls, rec, &call))
                 mw_bins_message(run, bins, rec->t, call.sent);

@@ -193,7 +193,6 @@ void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_recor
 void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int64_t cause);
 /* The communicator (index into run->comms.comms) of a comm handle now. */
 uint32_t mw_comm_instance(mw_run *run, mw_rank *rk, const pw_record *rec, const pw_value *v, int f_comm);
-int64_t mw_field_int(const pw_value *v, int i, int64_t absent);
 
 /* Pass 2 profile and bins. */
 void mw_profile_call(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec);

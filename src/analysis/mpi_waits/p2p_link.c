@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/timeline_flows.h"
 
 uint32_t mw_comm_instance(mw_run *run, mw_rank *rk, const pw_record *rec, const pw_value *v, int f_comm)
 {
@@ -15,7 +16,7 @@ uint32_t mw_comm_instance(mw_run *run, mw_rank *rk, const pw_record *rec, const 
         return PW_MPI_INST_WORLD;
     if ((size_t)rk->rank >= run->comms.n_ranks)
         return PW_MPI_UNKNOWN;
-    return pw_mpi_tracker_lookup(&run->comms.live[rk->rank], mw_field_int(v, f_comm, run->comms.world));
+    return pw_mpi_tracker_lookup(&run->comms.live[rk->rank], tl_field_int(v, f_comm, run->comms.world));
 }
 
 /* The world key of matcher key k of rank rk; 0 when it does not resolve. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/timeline_flows.h"
 
 /* The list of communicator instance `inst`, grown to hold it. */
 static struct mw_coll_list *coll_list(mw_rank *rk, uint32_t inst)
@@ -50,7 +51,7 @@ void mw_collect_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_rec
         l->e = e;
         l->cap = cap;
     }
-    int64_t root = sc->coll.f_root >= 0 ? mw_field_int(v, sc->coll.f_root, -1) : -1;
+    int64_t root = sc->coll.f_root >= 0 ? tl_field_int(v, sc->coll.f_root, -1) : -1;
     l->e[l->n++] = (mw_coll_entry){rec->clock == PW_CLOCK_NS ? (uint64_t)rec->t : 0, root};
 }
 
@@ -127,7 +128,7 @@ void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_recor
     const mw_coll_instance *in = &run->inst[c][seq];
     uint64_t enter = (uint64_t)rec->t, exit = (uint64_t)rec->t_end, other;
     int64_t cause;
-    int64_t root = sc->coll.f_root >= 0 ? mw_field_int(v, sc->coll.f_root, -1) : -1;
+    int64_t root = sc->coll.f_root >= 0 ? tl_field_int(v, sc->coll.f_root, -1) : -1;
     const pw_mpi_comm *cm = &run->comms.comms.comms[c];
     int is_root = root >= 0 && root < cm->size && cm->members[root] == (uint32_t)rk->rank;
     switch (sc->coll_wait) {

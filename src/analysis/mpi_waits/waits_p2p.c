@@ -33,23 +33,6 @@ typedef struct p2p_call {
 static uint64_t flow_key(uint64_t id) { return (id >> 40) - 1; }
 static uint64_t flow_seq(uint64_t id) { return id & 0xffffffffffull; }
 
-static int64_t value_int(const pw_value *v)
-{
-    if (!v->present)
-        return 0;
-    switch (v->type) {
-    case PW_T_BOOL: return v->v.b;
-    case PW_T_I64: return v->v.i;
-    case PW_T_U64: return (int64_t)v->v.u;
-    default: return 0;
-    }
-}
-
-int64_t mw_field_int(const pw_value *v, int i, int64_t absent)
-{
-    return i >= 0 && v[i].present ? value_int(&v[i]) : absent;
-}
-
 int mw_times_set(mw_times *v, uint64_t i, uint64_t t)
 {
     if (i >= v->cap) {
@@ -122,10 +105,10 @@ static void other_side(const mw_run *run, const mw_rank *rk, p2p_latest *latest,
 static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                  uint32_t inst, p2p_call *c)
 {
-    int64_t dest = mw_field_int(v, sc->tl.f_dest, -1);
+    int64_t dest = tl_field_int(v, sc->tl.f_dest, -1);
     if (dest < 0) /* MPI_PROC_NULL */
         return;
-    pw_msg m = {inst, -1, dest, mw_field_int(v, sc->tl.f_sendtag >= 0 ? sc->tl.f_sendtag : sc->tl.f_tag, 0)};
+    pw_msg m = {inst, -1, dest, tl_field_int(v, sc->tl.f_sendtag >= 0 ? sc->tl.f_sendtag : sc->tl.f_tag, 0)};
     uint64_t id = pw_msgmatch_send(&rk->mm, &m);
     if (!id) {
         rk->failed = 1;
@@ -139,7 +122,7 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
     if (sc->sync && !has_req) {
         other_side(run, rk, &c->post, id, 0);
     } else if (sc->sync) {
-        pw_key k = {{(uint64_t)mw_field_int(v, sc->tl.f_request, 0), 0, 0, 0}};
+        pw_key k = {{(uint64_t)tl_field_int(v, sc->tl.f_request, 0), 0, 0, 0}};
         int added;
         uint64_t *slot = pw_keymap_get(&rk->sync_reqs, &k, id, &added);
         if (!slot)
@@ -153,10 +136,10 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
 static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                     uint32_t inst, p2p_call *c)
 {
-    pw_msg m = {inst, mw_field_int(v, sc->tl.f_source, -1), -1,
-                mw_field_int(v, sc->tl.f_recvtag >= 0 ? sc->tl.f_recvtag : sc->tl.f_tag, 0)};
+    pw_msg m = {inst, tl_field_int(v, sc->tl.f_source, -1), -1,
+                tl_field_int(v, sc->tl.f_recvtag >= 0 ? sc->tl.f_recvtag : sc->tl.f_tag, 0)};
     if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0) {
-        int64_t req = mw_field_int(v, sc->tl.f_request, 0);
+        int64_t req = tl_field_int(v, sc->tl.f_request, 0);
         if (!pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req))
             rk->failed = 1;
         if (c->pass == 1) { /* a reused request handle names the newest receive */
@@ -219,26 +202,26 @@ static const pw_value *list_item(const pw_value *v, size_t i)
  * (MPI_Waitsome); none when "flag" is 0 (MPI_Test*). */
 static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v, p2p_call *c)
 {
-    if (mw_field_int(v, sc->tl.f_flag, 1) == 0)
+    if (tl_field_int(v, sc->tl.f_flag, 1) == 0)
         return;
     const pw_value *req = &v[sc->tl.f_request];
     const pw_value *st = sc->tl.f_status >= 0 ? &v[sc->tl.f_status] : NULL;
     size_t n = req->type == PW_T_LIST ? req->v.list.n : 1;
     const pw_value *indices = sc->f_indices >= 0 && v[sc->f_indices].present ? &v[sc->f_indices] : NULL;
-    int64_t index = mw_field_int(v, sc->tl.f_index, -2);
+    int64_t index = tl_field_int(v, sc->tl.f_index, -2);
     if (indices)
-        n = (size_t)(mw_field_int(v, sc->f_outcount, 0) > 0 ? mw_field_int(v, sc->f_outcount, 0) : 0);
+        n = (size_t)(tl_field_int(v, sc->f_outcount, 0) > 0 ? tl_field_int(v, sc->f_outcount, 0) : 0);
     else if (sc->tl.f_index >= 0)
         n = index >= 0 ? 1 : 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t which = indices ? (list_item(indices, i) ? value_int(list_item(indices, i)) : -1)
+        int64_t which = indices ? (list_item(indices, i) ? tl_value_int(list_item(indices, i)) : -1)
                         : sc->tl.f_index >= 0 ? index : (int64_t)i;
         const pw_value *r = which >= 0 ? list_item(req, (size_t)which) : NULL;
         if (!r)
             continue;
         pw_msg status;
         int has = st && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status);
-        completed(run, rk, value_int(r), has ? &status : NULL, c);
+        completed(run, rk, tl_value_int(r), has ? &status : NULL, c);
     }
 }
 
