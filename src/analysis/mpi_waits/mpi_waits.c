@@ -274,6 +274,8 @@ int mw_run_init(mw_run *run, pw_dataset *ds)
 
 pw_status pw_mpi_waits_report(pw_dataset *ds, pw_report *r, pw_error *err)
 {
+    if (pw_ds_option(ds, "profile_only"))
+        return PW_OK;
     mw_run run;
     int mpi = mw_run_init(&run, ds);
     pw_status st = mpi < 0 ? pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory")

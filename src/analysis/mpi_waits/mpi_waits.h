@@ -225,6 +225,6 @@ void mw_report_time_profile(const mw_run *run, pw_rnode *root, int tables);
 void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables);
 
 /* The whole analysis of ds into the stats report r.  Datasets without MPI
- * calls add nothing. */
+ * calls, or opened with the option "profile_only", add nothing. */
 pw_status pw_mpi_waits_report(pw_dataset *ds, pw_report *r, pw_error *err);
 #endif

@@ -65,6 +65,7 @@ static void dumpi_close(pw_dataset *ds)
 static const pw_format_option dumpi_options[] = {
     {"bins", "bins", "N", "stats: time bins of the MPI time profile (default 50)"},
     {"waits", "waits", NULL, "convert: MPI wait states as slices inside their calls (Perfetto, Chrome)"},
+    {"profile_only", "profile-only", NULL, "stats: the mpiP-style profile only, without the MPI wait analyses"},
     {NULL, NULL, NULL, NULL},
 };
 
