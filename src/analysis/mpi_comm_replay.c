@@ -163,10 +163,15 @@ pw_status pw_comm_replay_resolve_fed(pw_comm_replay *r, pw_error *err)
         ptrs[i] = &r->live[i];
     int ok = ptrs && pw_mpi_comms_resolve(&r->comms, ptrs, r->n_ranks) == 0;
     free(ptrs);
-    free_trackers(r->live, r->n_ranks);
-    r->live = ok ? new_trackers(r) : NULL;
-    r->resolved = ok && r->live;
+    r->resolved = ok && pw_comm_replay_restart(r);
     return r->resolved ? PW_OK : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+}
+
+int pw_comm_replay_restart(pw_comm_replay *r)
+{
+    free_trackers(r->live, r->n_ranks);
+    r->live = new_trackers(r);
+    return r->live != NULL;
 }
 
 void pw_comm_replay_free(pw_comm_replay *r)

@@ -33,6 +33,9 @@ pw_status pw_comm_replay_init(pw_comm_replay *r, pw_dataset *ds, pw_error *err);
  * was fed and starts the live trackers again for the next pass. */
 pw_status pw_comm_replay_init_fed(pw_comm_replay *r, pw_dataset *ds, pw_error *err);
 pw_status pw_comm_replay_resolve_fed(pw_comm_replay *r, pw_error *err);
+/* The live trackers start again (a caller replaying every rank once more);
+ * 0 when memory runs out. */
+int pw_comm_replay_restart(pw_comm_replay *r);
 void pw_comm_replay_free(pw_comm_replay *r);
 /* A record drawn (in its rank's order). */
 void pw_comm_replay_feed(pw_comm_replay *r, const pw_record *rec);

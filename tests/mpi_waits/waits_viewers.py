@@ -3,8 +3,10 @@
 (Chrome JSON and Perfetto): on the synthetic trace and every DUMPI fixture,
 each wait slice begins with an open MPI call on its track and closes
 before it; per kind, the slices' count and total time equal `stats
---json`'s wait states; the Perfetto file passes pftrace_walk (declared
-tracks, nesting, interning) with the same slices per name.
+--json`'s wait states; the "critical path" slices of each process add up
+to the critical path's time on its rank; the Perfetto file passes
+pftrace_walk (declared tracks, nesting, interning) with the same slices
+per name.
 
 usage: waits_viewers.py GENERATOR PERFWEAVE SHARED_DATA OUTDIR
 """
@@ -30,6 +32,7 @@ def chrome_waits(path, where):
     doc = json.load(open(path))
     stacks = collections.defaultdict(list)
     out = collections.defaultdict(lambda: [0, 0.0])
+    path = collections.Counter()  # pid -> critical path microseconds
     for e in doc["traceEvents"]:
         key = (e["pid"], e.get("tid"))
         if e["ph"] == "B":
@@ -46,12 +49,15 @@ def chrome_waits(path, where):
             if name in SLICES:
                 out[name][0] += 1
                 out[name][1] += e["ts"] - ts
-    return out
+            if name == "critical path":
+                path[e["pid"]] += e["ts"] - ts
+    return out, path
 
 
 def check(gen_or_none, cli, dataset, outdir, where):
-    stats = json.loads(subprocess.run([cli, "stats", "--json", dataset], capture_output=True, text=True,
-                                      check=True).stdout)["wait_states"]
+    report = json.loads(subprocess.run([cli, "stats", "--json", dataset], capture_output=True, text=True,
+                                       check=True).stdout)
+    stats, cp = report["wait_states"], report["critical_path"]
     chrome = os.path.join(outdir, where + ".json")
     pf = os.path.join(outdir, where + ".pftrace")
     for out in (chrome, pf):
@@ -59,7 +65,10 @@ def check(gen_or_none, cli, dataset, outdir, where):
         if r.returncode not in (0, 1):
             failures.append(f"{where}: convert {out}: exit {r.returncode}: {r.stderr[-300:]}")
             return
-    got = chrome_waits(chrome, where)
+    got, path = chrome_waits(chrome, where)
+    want = sorted(round(v * 1e6, 3) for v in cp["by_rank"].values() if v)
+    if sorted(round(v, 3) for v in path.values()) != want:
+        failures.append(f"{where}: critical path slices per process {sorted(path.values())} != stats {want}")
     for name, kind in SLICES.items():
         n, us = got[name]
         want_us = stats[kind]["total_s"] * 1e6

@@ -90,7 +90,7 @@ static void rank_pass(void *ctx, size_t item, int worker)
     free(ends.e);
 }
 
-static void run_pass(mw_run *run, int pass)
+void mw_run_pass(mw_run *run, int pass)
 {
     pass_job job = {run, pass};
     pw_parallel_for(run->n_ranks, run->ds->threads, rank_pass, &job);
@@ -180,17 +180,18 @@ static void rank_free(mw_rank *rk)
         free(rk->wait_fn[k]);
 }
 
-/* Between the passes: matchers and requests start again, so that pass 2
- * numbers everything as pass 1 did (the communicator trackers restart in
- * pw_comm_replay_resolve_fed). */
-static void rewind_ranks(mw_run *run)
+int mw_rewind(mw_run *run)
 {
     for (size_t i = 0; i < run->n_ranks; i++) {
         mw_rank *rk = &run->ranks[i];
         pw_msgmatch_free(&rk->mm);
         pw_msgmatch_init(&rk->mm);
         pw_keymap_free(&rk->post_t);
+        pw_keymap_free(&rk->sync_reqs);
+        if (rk->coll_seq)
+            memset(rk->coll_seq, 0, rk->n_coll * sizeof *rk->coll_seq);
     }
+    return pw_comm_replay_restart(&run->comms);
 }
 
 /* Whether any schema is an MPI call the analyses read. */
@@ -213,12 +214,11 @@ pw_status mw_prepare(mw_run *run, pw_error *err)
         if (!rank_init(&run->ranks[i], run->ds->n_schemas))
             return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     run->workers = pw_parallel_workers(run->n_ranks, run->ds->threads);
-    run_pass(run, 1);
+    mw_run_pass(run, 1);
     if (!run->failed && pw_comm_replay_resolve_fed(&run->comms, err) != PW_OK)
         return PW_E_NOMEM;
-    if (run->failed || !mw_link_p2p(run) || !mw_link_coll(run))
+    if (run->failed || !mw_link_p2p(run) || !mw_link_coll(run) || !mw_rewind(run))
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
-    rewind_ranks(run);
     return PW_OK;
 }
 
@@ -229,10 +229,10 @@ static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
         return st;
     if (!mw_bins_init(run))
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
-    run_pass(run, 2);
+    mw_run_pass(run, 2);
     if (run->failed || !mw_critical_path_walk(run))
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
-    run_pass(run, 3);
+    mw_run_pass(run, 3);
     pw_rnode *root = pw_report_root(r);
     int tables = r->style != PW_REPORT_JSON;
     mw_report_waits(run, root, tables);

@@ -176,6 +176,12 @@ typedef struct mw_run {
 int mw_run_init(mw_run *run, pw_dataset *ds);
 pw_status mw_prepare(mw_run *run, pw_error *err);
 void mw_run_free(mw_run *run);
+/* Pass 1, 2 or 3 over every rank, in parallel. */
+void mw_run_pass(mw_run *run, int pass);
+/* Matchers, requests, collective counts and communicator trackers start
+ * again, so that a replay numbers everything as pass 1 did; 0 when memory
+ * runs out. */
+int mw_rewind(mw_run *run);
 
 /* 0 when memory runs out. */
 int mw_schemas_classify(const pw_dataset *ds, mw_schema *out);

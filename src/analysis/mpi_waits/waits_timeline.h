@@ -2,8 +2,9 @@
  * the format option "waits" (the CLI's --waits), every wait state becomes
  * a slice inside its MPI call on the call's track ("Late Sender", "Wait at
  * NxN", ... as Scalasca names them), from the call's entry to the moment
- * the wait ended.  Without the option, or without MPI calls, this is
- * pw_timeline_run. */
+ * the wait ended; the critical path is a track "critical path" under each
+ * process it visits, with a slice for each stretch it spends there.
+ * Without the option, or without MPI calls, this is pw_timeline_run. */
 #ifndef PW_ANALYSIS_MPI_WAITS_TIMELINE_H
 #define PW_ANALYSIS_MPI_WAITS_TIMELINE_H
 #include "analysis/timeline.h"
