@@ -40,7 +40,7 @@ static void on_record(mw_run *run, mw_rank *rk, int pass, mw_bins *bins, mw_thre
     } else {
         if (sc->finalize && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end > rk->finalize_exit)
             rk->finalize_exit = rec->t_end;
-        mw_profile_call(run, rk, sc, rec);
+        mw_profile_call(rk, sc, rec);
         mw_compute_call(rk, rec, ends);
         mw_bins_call(run, bins, rec);
         if (sc->p2p)

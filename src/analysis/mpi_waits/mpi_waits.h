@@ -197,11 +197,12 @@ void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record
 void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v);
 /* Charges rk's call rec a wait of ns, caused by world rank `cause`. */
 void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int64_t cause);
-/* The communicator (index into run->comms.comms) of a comm handle now. */
-uint32_t mw_comm_instance(mw_run *run, mw_rank *rk, const pw_record *rec, const pw_value *v, int f_comm);
+/* The communicator instance (mpi_comms.h) a comm field names on rk now;
+ * PW_MPI_INST_WORLD for all when the dataset has no communicator replay. */
+uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *v, int f_comm);
 
 /* Pass 2 profile and bins. */
-void mw_profile_call(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec);
+void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec);
 void mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec);
 void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes);
 int mw_bins_init(mw_run *run);

@@ -9,9 +9,8 @@
 #include "analysis/mpi_waits/mpi_waits.h"
 #include "analysis/timeline_flows.h"
 
-uint32_t mw_comm_instance(mw_run *run, mw_rank *rk, const pw_record *rec, const pw_value *v, int f_comm)
+uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *v, int f_comm)
 {
-    (void)rec;
     if (!run->comms.live) /* no communicator replay: every message on one world */
         return PW_MPI_INST_WORLD;
     if ((size_t)rk->rank >= run->comms.n_ranks)

@@ -32,9 +32,8 @@ void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int
     rk->waits[rk->n_waits++] = (mw_wait_at){rec->t, rec->t + (int64_t)ns, cause, kind};
 }
 
-void mw_profile_call(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec)
+void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec)
 {
-    (void)run;
     rk->calls[rec->schema]++;
     if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end < rec->t)
         return;

@@ -37,7 +37,7 @@ static struct mw_coll_list *coll_list(mw_rank *rk, uint32_t inst)
 
 void mw_collect_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
 {
-    uint32_t inst = mw_comm_instance(run, rk, rec, v, sc->coll.f_comm);
+    uint32_t inst = mw_comm_instance(run, rk, v, sc->coll.f_comm);
     struct mw_coll_list *l = inst == PW_MPI_UNKNOWN ? NULL : coll_list(rk, inst);
     if (!l)
         return;
@@ -118,7 +118,7 @@ int mw_link_coll(mw_run *run)
 
 void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
 {
-    uint32_t inst = mw_comm_instance(run, rk, rec, v, sc->coll.f_comm);
+    uint32_t inst = mw_comm_instance(run, rk, v, sc->coll.f_comm);
     if (inst == PW_MPI_UNKNOWN || inst >= rk->n_coll)
         return;
     uint64_t seq = rk->coll_seq[inst]++;

@@ -229,7 +229,7 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
 static void p2p_call_walk(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                           p2p_call *c)
 {
-    uint32_t inst = mw_comm_instance(run, rk, rec, v, sc->tl.f_comm);
+    uint32_t inst = mw_comm_instance(run, rk, v, sc->tl.f_comm);
     if (sc->tl.f_dest >= 0 && v[sc->tl.f_dest].present)
         send(run, rk, sc, rec, v, inst, c);
     if (sc->tl.f_source >= 0 && v[sc->tl.f_source].present)
