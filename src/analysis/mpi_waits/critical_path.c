@@ -13,19 +13,14 @@
 #include <stdlib.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "core/grow.h"
 
 static int add_span(mw_rank *rk, int64_t a, int64_t b)
 {
     if (b < a)
         return 1;
-    if (rk->n_path == rk->cap_path) {
-        uint64_t cap = rk->cap_path ? rk->cap_path * 2 : 16;
-        mw_span *p = realloc(rk->path, cap * sizeof *p);
-        if (!p)
-            return 0;
-        rk->path = p;
-        rk->cap_path = cap;
-    }
+    if (!pw_grow((void **)&rk->path, rk->n_path, &rk->cap_path, sizeof *rk->path))
+        return 0;
     rk->path[rk->n_path++] = (mw_span){a, b};
     return 1;
 }
@@ -144,14 +139,8 @@ static int64_t *thread_end(mw_thread_ends *ends, uint32_t loc)
     for (size_t i = 0; i < ends->n; i++)
         if (ends->e[i].loc == loc)
             return &ends->e[i].end;
-    if (ends->n == ends->cap) {
-        size_t cap = ends->cap ? ends->cap * 2 : 4;
-        void *e = realloc(ends->e, cap * sizeof *ends->e);
-        if (!e)
-            return NULL;
-        ends->e = e;
-        ends->cap = cap;
-    }
+    if (!pw_grow((void **)&ends->e, ends->n, &ends->cap, sizeof *ends->e))
+        return NULL;
     ends->e[ends->n].loc = loc;
     ends->e[ends->n].end = -1;
     return &ends->e[ends->n++].end;

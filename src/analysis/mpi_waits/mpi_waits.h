@@ -110,7 +110,7 @@ typedef struct mw_rank {
     uint64_t n_chan_link;
     struct mw_coll_list {
         mw_coll_entry *e;
-        uint64_t n, cap;
+        size_t n, cap;
     } *coll;             /* per communicator instance: pass 1 entries */
     uint64_t *coll_seq;  /* per instance: pass 2 calls so far */
     uint32_t n_coll;
@@ -124,9 +124,9 @@ typedef struct mw_rank {
     /* critical path: the rank's waits in call order, the intervals the path
      * spends on the rank, and what it does there (critical_path.c) */
     mw_wait_at *waits;
-    uint64_t n_waits, cap_waits;
+    size_t n_waits, cap_waits;
     mw_span *path;
-    uint64_t n_path, cap_path;
+    size_t n_path, cap_path;
     uint64_t *cp_ns;       /* per schema */
     uint64_t cp_compute_ns, compute_ns;
     int64_t finalize_exit; /* -1: none */
@@ -155,7 +155,7 @@ typedef struct mw_run {
         mw_times *send, *post;
         int64_t source, dest; /* world ranks */
     } *link;
-    uint64_t n_links, cap_links;
+    size_t n_links, cap_links;
     mw_coll_instance **inst; /* per communicator */
     uint64_t *n_inst;
     /* bins */

@@ -8,6 +8,7 @@
 
 #include "analysis/mpi_waits/mpi_waits.h"
 #include "analysis/timeline_flows.h"
+#include "core/grow.h"
 
 uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *v, int f_comm)
 {
@@ -53,14 +54,8 @@ static int link_rank(mw_run *run, mw_rank *rk)
         if (!slot)
             return 0;
         if (added) {
-            if (run->n_links == run->cap_links) {
-                uint64_t cap = run->cap_links ? run->cap_links * 2 : 256;
-                struct mw_link *l = realloc(run->link, cap * sizeof *l);
-                if (!l)
-                    return 0;
-                run->link = l;
-                run->cap_links = cap;
-            }
+            if (!pw_grow((void **)&run->link, run->n_links, &run->cap_links, sizeof *run->link))
+                return 0;
             run->link[run->n_links++] = (struct mw_link){NULL, NULL, (int64_t)wk.w[1], (int64_t)wk.w[2]};
         }
         struct mw_link *l = &run->link[*slot];

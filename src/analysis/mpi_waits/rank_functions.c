@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "core/grow.h"
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
@@ -19,15 +20,9 @@ void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int
     rk->wait_total[kind] += ns;
     rk->wait_fn[kind][rec->schema] += ns;
     rk->wait_ns[rec->schema] += ns;
-    if (rk->n_waits == rk->cap_waits) {
-        uint64_t cap = rk->cap_waits ? rk->cap_waits * 2 : 64;
-        mw_wait_at *w = realloc(rk->waits, cap * sizeof *w);
-        if (!w) {
-            rk->failed = 1;
-            return;
-        }
-        rk->waits = w;
-        rk->cap_waits = cap;
+    if (!pw_grow((void **)&rk->waits, rk->n_waits, &rk->cap_waits, sizeof *rk->waits)) {
+        rk->failed = 1;
+        return;
     }
     rk->waits[rk->n_waits++] = (mw_wait_at){rec->t, rec->t + (int64_t)ns, cause, kind};
 }

@@ -13,6 +13,7 @@
 
 #include "analysis/mpi_waits/mpi_waits.h"
 #include "analysis/timeline_flows.h"
+#include "core/grow.h"
 
 /* The list of communicator instance `inst`, grown to hold it. */
 static struct mw_coll_list *coll_list(mw_rank *rk, uint32_t inst)
@@ -41,15 +42,9 @@ void mw_collect_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_rec
     struct mw_coll_list *l = inst == PW_MPI_UNKNOWN ? NULL : coll_list(rk, inst);
     if (!l)
         return;
-    if (l->n == l->cap) {
-        uint64_t cap = l->cap ? l->cap * 2 : 16;
-        mw_coll_entry *e = realloc(l->e, cap * sizeof *e);
-        if (!e) {
-            rk->failed = 1;
-            return;
-        }
-        l->e = e;
-        l->cap = cap;
+    if (!pw_grow((void **)&l->e, l->n, &l->cap, sizeof *l->e)) {
+        rk->failed = 1;
+        return;
     }
     int64_t root = sc->coll.f_root >= 0 ? tl_field_int(v, sc->coll.f_root, -1) : -1;
     l->e[l->n++] = (mw_coll_entry){rec->clock == PW_CLOCK_NS ? (uint64_t)rec->t : 0, root};

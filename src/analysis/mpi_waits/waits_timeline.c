@@ -12,6 +12,7 @@
 
 #include "analysis/mpi_waits/mpi_waits.h"
 #include "analysis/mpi_waits/waits_timeline.h"
+#include "core/grow.h"
 #include "core/error.h"
 
 /* Scalasca's names of the wait states. */
@@ -46,14 +47,8 @@ static int before(const pending *a, const pending *b) { return a->t < b->t || (a
 
 static int heap_push(wait_sink *w, pending e)
 {
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 16;
-        pending *h = realloc(w->heap, cap * sizeof *h);
-        if (!h)
-            return 0;
-        w->heap = h;
-        w->cap = cap;
-    }
+    if (!pw_grow((void **)&w->heap, w->n, &w->cap, sizeof *w->heap))
+        return 0;
     size_t i = w->n++;
     for (; i > 0 && before(&e, &w->heap[(i - 1) / 2]); i = (i - 1) / 2)
         w->heap[i] = w->heap[(i - 1) / 2];
