@@ -234,7 +234,10 @@ static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     mw_run_pass(run, 3);
     pw_rnode *root = pw_report_root(r);
-    int tables = r->style != PW_REPORT_JSON;
+    /* Readable tables only for a report opened to be printed as text or
+     * CSV; any other report (pw_report_new: diff, bindings) gets the whole
+     * tree of the JSON contract. */
+    int tables = r->opened && r->style != PW_REPORT_JSON;
     mw_report_waits(run, root, tables);
     mw_report_critical_path(run, root, tables);
     mw_report_rank_functions(run, root);
