@@ -490,6 +490,23 @@ typedef struct pw_convert_report {
 pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
                      pw_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* ovni emulation                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* For datasets whose property "emulation" is "ovni": replays the records
+ * through the runtime models as ovniemu 1.14 does and writes the states of
+ * every thread and CPU to DIR/thread.{prv,pcf,row} and DIR/cpu.{prv,pcf,row}
+ * (DIR is created when missing), with ovniemu's event types, values and
+ * labels.  Transitions the models forbid become diagnostics of ds (codes
+ * "ovniemu.*") and the emulation goes on.  *events (may be NULL) receives
+ * the number of records emulated. */
+pw_status pw_emu_write_paraver(pw_dataset *ds, const char *dir, uint64_t *events, pw_error *err);
+/* The same emulation for its diagnostics alone; what ovniemu refuses to
+ * start on (a thread that did not finish) is the diagnostic
+ * "ovniemu.cannot-emulate". */
+pw_status pw_emu_check(pw_dataset *ds, pw_error *err);
+
 #ifdef __cplusplus
 }
 #endif

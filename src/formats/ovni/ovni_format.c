@@ -32,6 +32,11 @@ static pw_status ovni_open(pw_dataset *ds, pw_error *err)
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     if (s == PW_OK)
         s = ovni_schemas_build(ds, od, err);
+    /* For the lead: how convert/check learn that the records can be run
+     * through the ovni emulator (src/analysis/ovniemu/) without testing
+     * the format's name. */
+    if (s == PW_OK)
+        s = pw_ds_set_prop(ds, "emulation", "ovni", err);
     return s;
 }
 
