@@ -22,8 +22,8 @@ import sys
 import tempfile
 
 PENDING = {
-    "emu-mpi-func", "emu-nanos6-task-types", "emu-nosv-hwc",
-    "emu-openmp-nested-task", "emu-tampi-ss-comm",
+    "emu-nanos6-task-types", "emu-nosv-hwc",
+    "emu-openmp-nested-task",
 }
 # ovniemu's refusal (ovniemu.stderr) and the words check must print.
 REFUSALS = {

@@ -62,4 +62,6 @@ void emu_free(emu *e);
 
 /* The models, in the order their types are declared. */
 extern const emu_model emu_model_ovni;
+extern const emu_model emu_model_mpi;
+extern const emu_model emu_model_tampi;
 #endif
