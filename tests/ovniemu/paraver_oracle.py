@@ -23,7 +23,7 @@ import tempfile
 
 PENDING = {
     "emu-nanos6-task-types", "emu-nosv-hwc",
-    "emu-openmp-nested-task",
+
 }
 # ovniemu's refusal (ovniemu.stderr) and the words check must print.
 REFUSALS = {

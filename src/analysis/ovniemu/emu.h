@@ -64,4 +64,5 @@ void emu_free(emu *e);
 extern const emu_model emu_model_ovni;
 extern const emu_model emu_model_mpi;
 extern const emu_model emu_model_tampi;
+extern const emu_model emu_model_openmp;
 #endif
