@@ -65,4 +65,5 @@ extern const emu_model emu_model_ovni;
 extern const emu_model emu_model_mpi;
 extern const emu_model emu_model_tampi;
 extern const emu_model emu_model_openmp;
+extern const emu_model emu_model_nosv;
 #endif

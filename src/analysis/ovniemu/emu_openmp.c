@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "analysis/ovniemu/emu_pairs.h"
-#include "analysis/ovniemu/emu_task.h"
+#include "analysis/ovniemu/emu_task_event.h"
 #include "analysis/ovniemu/emu_tracks.h"
 
 #define SLOT_OPENMP 4
@@ -87,25 +87,6 @@ static emu_task_info *proc_tasks(emu *e)
     return &all[e->th->proc->gindex];
 }
 
-/* POc: a type (for tasks and worksharings) and its label in both views. */
-static int type_event(emu *e, emu_ev *ev)
-{
-    const pw_value *f = emu_ev_fields(ev);
-    int ok = 1;
-    uint32_t id = (uint32_t)emu_ev_int(ev, 0, &ok);
-    if (ev->v != 'c' || !ok || !f[2].present)
-        return fail(e, "a type event without a type id and label");
-    int dup;
-    emu_task_type *t = emu_task_type_add(proc_tasks(e), id, f[2].v.s.p, f[2].v.s.n, &dup);
-    if (!t)
-        return fail(e, dup ? "the type id already exists" : "out of memory");
-    for (int view = 0; view < EMU_VIEWS; view++)
-        for (size_t i = 0; i < e->pcf[view].n_types; i++)
-            if (e->pcf[view].types[i].id == 51)
-                emu_pcf_add_value(&e->pcf[view], (long)i, t->gid, t->label);
-    return 0;
-}
-
 static int task_event(emu *e, emu_ev *ev)
 {
     emu_task_info *ti = proc_tasks(e);
@@ -117,7 +98,8 @@ static int task_event(emu *e, emu_ev *ev)
         emu_task_type *type = emu_task_type_find(ti, (uint32_t)emu_ev_int(ev, 1, &ok));
         if (!type)
             return fail(e, "the task's type was not declared");
-        if (!emu_task_add(ti, id, (uint32_t)(type - ti->types), &dup))
+        if (!emu_task_add(ti, id, (uint32_t)(type - ti->types),
+                          EMU_TASK_RELAX_NESTING | EMU_TASK_RESURRECT, &dup))
             return fail(e, dup ? "the task id already exists" : "out of memory");
         return 0;
     }
@@ -157,7 +139,7 @@ static int openmp_event(emu *e, emu_ev *ev)
     case 'P':
         return task_event(e, ev);
     case 'O':
-        return type_event(e, ev);
+        return emu_task_type_event(e, ev, proc_tasks(e), 51);
     case 'Q':
         return worksharing_event(e, ev);
     case 'B':

@@ -132,7 +132,8 @@ static int grow_tasks(emu_task_info *ti)
     return 0;
 }
 
-emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, int *dup)
+emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags,
+                       int *dup)
 {
     *dup = emu_task_find(ti, id) != NULL;
     if (*dup || !id)
@@ -140,7 +141,7 @@ emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, int 
     if ((ti->n_tasks + 1) * 2 > ti->cap_tasks && grow_tasks(ti) != 0)
         return NULL;
     emu_task *t = &ti->tasks[slot_of(ti, id)];
-    *t = (emu_task){id, type_index, 0, 0};
+    *t = (emu_task){id, type_index, 0, (uint8_t)flags};
     ti->n_tasks++;
     return t;
 }

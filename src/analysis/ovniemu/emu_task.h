@@ -11,10 +11,19 @@ typedef struct emu_task_type {
     char *label;
 } emu_task_type;
 
+/* What a task's bodies may do (ovni src/emu/task.h). */
+enum {
+    EMU_TASK_PARALLEL = 1,     /* several bodies */
+    EMU_TASK_RESURRECT = 2,    /* runs again after it ended */
+    EMU_TASK_PAUSE = 4,        /* its bodies may pause */
+    EMU_TASK_RELAX_NESTING = 8 /* another task may start over it running */
+};
+
 typedef struct emu_task {
     uint32_t id;       /* 0: a free slot */
     uint32_t type;     /* index into the process's types */
-    uint8_t ran, running;
+    uint32_t n_bodies;
+    uint8_t flags;
 } emu_task;
 
 /* Open-addressing tables keyed by id. */
@@ -33,7 +42,8 @@ emu_task_type *emu_task_type_add(emu_task_info *ti, uint32_t id, const char *lab
                                  int *dup);
 emu_task_type *emu_task_type_find(const emu_task_info *ti, uint32_t id);
 /* Declares a task; NULL when its id exists (*dup) or memory runs out. */
-emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, int *dup);
+emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags,
+                       int *dup);
 emu_task *emu_task_find(const emu_task_info *ti, uint32_t id);
 void emu_task_info_free(emu_task_info *ti);
 #endif

@@ -159,6 +159,25 @@ static void props_from_marks(pw_dataset *ds, json_t *j, const char *loc)
     }
 }
 
+/* The hardware counters a nOS-V thread declares ("nosv.hwc": {"<i>":
+ * {"name": ...}}) as properties "<thread>:nosv.hwc.<i>.name". */
+static void props_from_counters(pw_dataset *ds, json_t *j, const char *loc)
+{
+    json_t *hwc = pw_json_path(j, "nosv.hwc");
+    const char *index;
+    json_t *c;
+    if (!json_is_object(hwc))
+        return;
+    json_object_foreach(hwc, index, c)
+    {
+        json_t *name = json_object_get(c, "name");
+        char key[1024];
+        snprintf(key, sizeof key, "%s:nosv.hwc.%s.name", loc, index);
+        if (json_is_string(name))
+            pw_ds_set_prop(ds, key, json_string_value(name), NULL);
+    }
+}
+
 /* Appends a loom's CPU list ("index:phyid,...") to its property; v3 merges
  * the lists of several threads by appending (ovni-facts.md §3). */
 static void add_loom_cpus(pw_dataset *ds, int32_t loom, json_t *cpus, const char *file)
@@ -252,6 +271,7 @@ static void read_thread_metadata(pw_dataset *ds, int32_t loom, int32_t proc, int
     prop_from_json(ds, j, "ovni.require", p, "require");
     prop_from_json(ds, j, "ovni.finished", p, "finished");
     props_from_marks(ds, j, p);
+    props_from_counters(ds, j, p);
     if (!pw_dataset_prop_get(ds, "lib.version"))
         prop_from_json(ds, j, "ovni.lib.version", "", "lib.version");
     if (t->version == 3) {
