@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 PENDING = {
-    "emu-nanos6-task-types",
+
 
 }
 # ovniemu's refusal (ovniemu.stderr) and the words check must print.

@@ -37,7 +37,7 @@ struct emu {
     const emu_model *by_letter[256];
     int enabled[256];
     uint8_t unknown_seen[256]; /* letters of unknown models met */
-    void *model_state[8];      /* per-model global state, by slot */
+    void *model_state[12];     /* per-model global state, by slot */
     const char *fault;         /* a model's own fault text for this event */
     int64_t first_clock;
     int have_first;
@@ -66,4 +66,5 @@ extern const emu_model emu_model_mpi;
 extern const emu_model emu_model_tampi;
 extern const emu_model emu_model_openmp;
 extern const emu_model emu_model_nosv;
+extern const emu_model emu_model_nanos6;
 #endif

@@ -5,8 +5,8 @@
  * a CPU with no running thread) and the hardware counters (200 + i). */
 #include <stdlib.h>
 
-#include "analysis/ovniemu/emu_body.h"
 #include "analysis/ovniemu/emu_nosv_hwc.h"
+#include "analysis/ovniemu/emu_rules.h"
 #include "analysis/ovniemu/emu_task_event.h"
 #include "analysis/ovniemu/emu_tracks.h"
 
@@ -46,48 +46,40 @@ static const emu_chan_spec nosv_chans[CH_MAX] = {
     [CH_IDLE] = {"idle", 0, 0, 16, "nOS-V idle state", idle_states, SKIP, RUN, RUN, 0},
 };
 
-/* Which subsystem (or idle state) an event opens, closes or sets. */
-enum { PUSH, POP, SET, IGNORE };
-typedef struct ss_rule {
-    char c, v;
-    uint8_t action, ch;
-    int32_t value;
-} ss_rule;
-
 /* nosv/event.c */
-static const ss_rule rules[] = {
-    {'S', 'h', PUSH, CH_SUBSYSTEM, 6}, {'S', 'f', POP, CH_SUBSYSTEM, 6},
-    {'S', '[', PUSH, CH_SUBSYSTEM, 7}, {'S', ']', POP, CH_SUBSYSTEM, 7},
-    {'S', 'N', PUSH, CH_SUBSYSTEM, 7}, {'S', 'n', POP, CH_SUBSYSTEM, 7},
-    {'S', '@', IGNORE, 0, 0},          {'S', 'r', IGNORE, 0, 0},
-    {'S', 's', IGNORE, 0, 0},          {'U', '[', PUSH, CH_SUBSYSTEM, 8},
-    {'U', ']', POP, CH_SUBSYSTEM, 8},  {'M', 'a', PUSH, CH_SUBSYSTEM, 9},
-    {'M', 'A', POP, CH_SUBSYSTEM, 9},  {'M', 'f', PUSH, CH_SUBSYSTEM, 10},
-    {'M', 'F', POP, CH_SUBSYSTEM, 10}, {'A', 'r', PUSH, CH_SUBSYSTEM, 12},
-    {'A', 'R', POP, CH_SUBSYSTEM, 12}, {'A', 'd', PUSH, CH_SUBSYSTEM, 13},
-    {'A', 'D', POP, CH_SUBSYSTEM, 13}, {'A', 's', PUSH, CH_SUBSYSTEM, 14},
-    {'A', 'S', POP, CH_SUBSYSTEM, 14}, {'A', 'p', PUSH, CH_SUBSYSTEM, 15},
-    {'A', 'P', POP, CH_SUBSYSTEM, 15}, {'A', 'y', PUSH, CH_SUBSYSTEM, 16},
-    {'A', 'Y', POP, CH_SUBSYSTEM, 16}, {'A', 'w', PUSH, CH_SUBSYSTEM, 17},
-    {'A', 'W', POP, CH_SUBSYSTEM, 17}, {'A', 'c', PUSH, CH_SUBSYSTEM, 18},
-    {'A', 'C', POP, CH_SUBSYSTEM, 18}, {'A', 'a', PUSH, CH_SUBSYSTEM, 19},
-    {'A', 'A', POP, CH_SUBSYSTEM, 19}, {'A', 'e', PUSH, CH_SUBSYSTEM, 20},
-    {'A', 'E', POP, CH_SUBSYSTEM, 20}, {'A', 'l', PUSH, CH_SUBSYSTEM, 21},
-    {'A', 'L', POP, CH_SUBSYSTEM, 21}, {'A', 't', PUSH, CH_SUBSYSTEM, 22},
-    {'A', 'T', POP, CH_SUBSYSTEM, 22}, {'A', 'u', PUSH, CH_SUBSYSTEM, 23},
-    {'A', 'U', POP, CH_SUBSYSTEM, 23}, {'A', 'b', PUSH, CH_SUBSYSTEM, 24},
-    {'A', 'B', POP, CH_SUBSYSTEM, 24}, {'A', 'o', PUSH, CH_SUBSYSTEM, 25},
-    {'A', 'O', POP, CH_SUBSYSTEM, 25}, {'A', 'g', PUSH, CH_SUBSYSTEM, 26},
-    {'A', 'G', POP, CH_SUBSYSTEM, 26}, {'A', 'k', PUSH, CH_SUBSYSTEM, 27},
-    {'A', 'K', POP, CH_SUBSYSTEM, 27}, {'A', 'j', PUSH, CH_SUBSYSTEM, 28},
-    {'A', 'J', POP, CH_SUBSYSTEM, 28}, {'A', 'm', PUSH, CH_SUBSYSTEM, 29},
-    {'A', 'M', POP, CH_SUBSYSTEM, 29}, {'A', 'i', PUSH, CH_SUBSYSTEM, 30},
-    {'A', 'I', POP, CH_SUBSYSTEM, 30}, {'A', 'n', PUSH, CH_SUBSYSTEM, 31},
-    {'A', 'N', POP, CH_SUBSYSTEM, 31}, {'H', 'a', IGNORE, 0, 0},
-    {'H', 'A', IGNORE, 0, 0},          {'H', 'w', PUSH, CH_SUBSYSTEM, 32},
-    {'H', 'W', POP, CH_SUBSYSTEM, 32}, {'H', 'd', PUSH, CH_SUBSYSTEM, 33},
-    {'H', 'D', POP, CH_SUBSYSTEM, 33}, {'P', 'p', SET, CH_IDLE, ST_PROGRESSING},
-    {'P', 'r', SET, CH_IDLE, ST_RESTING}, {'P', 'a', SET, CH_IDLE, ST_ABSORBING},
+static const emu_rule rules[] = {
+    {'S', 'h', EMU_PUSH, CH_SUBSYSTEM, 6}, {'S', 'f', EMU_POP, CH_SUBSYSTEM, 6},
+    {'S', '[', EMU_PUSH, CH_SUBSYSTEM, 7}, {'S', ']', EMU_POP, CH_SUBSYSTEM, 7},
+    {'S', 'N', EMU_PUSH, CH_SUBSYSTEM, 7}, {'S', 'n', EMU_POP, CH_SUBSYSTEM, 7},
+    {'S', '@', EMU_IGNORE, 0, 0},          {'S', 'r', EMU_IGNORE, 0, 0},
+    {'S', 's', EMU_IGNORE, 0, 0},          {'U', '[', EMU_PUSH, CH_SUBSYSTEM, 8},
+    {'U', ']', EMU_POP, CH_SUBSYSTEM, 8},  {'M', 'a', EMU_PUSH, CH_SUBSYSTEM, 9},
+    {'M', 'A', EMU_POP, CH_SUBSYSTEM, 9},  {'M', 'f', EMU_PUSH, CH_SUBSYSTEM, 10},
+    {'M', 'F', EMU_POP, CH_SUBSYSTEM, 10}, {'A', 'r', EMU_PUSH, CH_SUBSYSTEM, 12},
+    {'A', 'R', EMU_POP, CH_SUBSYSTEM, 12}, {'A', 'd', EMU_PUSH, CH_SUBSYSTEM, 13},
+    {'A', 'D', EMU_POP, CH_SUBSYSTEM, 13}, {'A', 's', EMU_PUSH, CH_SUBSYSTEM, 14},
+    {'A', 'S', EMU_POP, CH_SUBSYSTEM, 14}, {'A', 'p', EMU_PUSH, CH_SUBSYSTEM, 15},
+    {'A', 'P', EMU_POP, CH_SUBSYSTEM, 15}, {'A', 'y', EMU_PUSH, CH_SUBSYSTEM, 16},
+    {'A', 'Y', EMU_POP, CH_SUBSYSTEM, 16}, {'A', 'w', EMU_PUSH, CH_SUBSYSTEM, 17},
+    {'A', 'W', EMU_POP, CH_SUBSYSTEM, 17}, {'A', 'c', EMU_PUSH, CH_SUBSYSTEM, 18},
+    {'A', 'C', EMU_POP, CH_SUBSYSTEM, 18}, {'A', 'a', EMU_PUSH, CH_SUBSYSTEM, 19},
+    {'A', 'A', EMU_POP, CH_SUBSYSTEM, 19}, {'A', 'e', EMU_PUSH, CH_SUBSYSTEM, 20},
+    {'A', 'E', EMU_POP, CH_SUBSYSTEM, 20}, {'A', 'l', EMU_PUSH, CH_SUBSYSTEM, 21},
+    {'A', 'L', EMU_POP, CH_SUBSYSTEM, 21}, {'A', 't', EMU_PUSH, CH_SUBSYSTEM, 22},
+    {'A', 'T', EMU_POP, CH_SUBSYSTEM, 22}, {'A', 'u', EMU_PUSH, CH_SUBSYSTEM, 23},
+    {'A', 'U', EMU_POP, CH_SUBSYSTEM, 23}, {'A', 'b', EMU_PUSH, CH_SUBSYSTEM, 24},
+    {'A', 'B', EMU_POP, CH_SUBSYSTEM, 24}, {'A', 'o', EMU_PUSH, CH_SUBSYSTEM, 25},
+    {'A', 'O', EMU_POP, CH_SUBSYSTEM, 25}, {'A', 'g', EMU_PUSH, CH_SUBSYSTEM, 26},
+    {'A', 'G', EMU_POP, CH_SUBSYSTEM, 26}, {'A', 'k', EMU_PUSH, CH_SUBSYSTEM, 27},
+    {'A', 'K', EMU_POP, CH_SUBSYSTEM, 27}, {'A', 'j', EMU_PUSH, CH_SUBSYSTEM, 28},
+    {'A', 'J', EMU_POP, CH_SUBSYSTEM, 28}, {'A', 'm', EMU_PUSH, CH_SUBSYSTEM, 29},
+    {'A', 'M', EMU_POP, CH_SUBSYSTEM, 29}, {'A', 'i', EMU_PUSH, CH_SUBSYSTEM, 30},
+    {'A', 'I', EMU_POP, CH_SUBSYSTEM, 30}, {'A', 'n', EMU_PUSH, CH_SUBSYSTEM, 31},
+    {'A', 'N', EMU_POP, CH_SUBSYSTEM, 31}, {'H', 'a', EMU_IGNORE, 0, 0},
+    {'H', 'A', EMU_IGNORE, 0, 0},          {'H', 'w', EMU_PUSH, CH_SUBSYSTEM, 32},
+    {'H', 'W', EMU_POP, CH_SUBSYSTEM, 32}, {'H', 'd', EMU_PUSH, CH_SUBSYSTEM, 33},
+    {'H', 'D', EMU_POP, CH_SUBSYSTEM, 33}, {'P', 'p', EMU_SET, CH_IDLE, ST_PROGRESSING},
+    {'P', 'r', EMU_SET, CH_IDLE, ST_RESTING}, {'P', 'a', EMU_SET, CH_IDLE, ST_ABSORBING},
 };
 
 /* Tasks and bodies per process, body stacks per thread. */
@@ -104,51 +96,10 @@ static int fail(emu *e, const char *what)
     return -1;
 }
 
-static emu_chan *chan(emu *e, int i) { return emu_tracks_chan(e->th, SLOT_NOSV, i); }
+static const emu_task_chans task_chans = {SLOT_NOSV, CH_BODYID, CH_TASKID,  CH_TYPE,
+                                          CH_APPID,  CH_RANK,   CH_SUBSYSTEM, ST_TASK_BODY};
 
-static int simple(emu *e, emu_ev *ev)
-{
-    for (size_t i = 0; i < sizeof rules / sizeof *rules; i++) {
-        const ss_rule *r = &rules[i];
-        if (r->c != ev->c || r->v != ev->v)
-            continue;
-        switch (r->action) {
-        case PUSH:
-            return emu_chan_push(&e->bay, chan(e, r->ch), emu_int(r->value));
-        case POP:
-            return emu_chan_pop(&e->bay, chan(e, r->ch), emu_int(r->value));
-        case SET:
-            return emu_chan_set(&e->bay, chan(e, r->ch), emu_int(r->value));
-        }
-        return 0;
-    }
-    return fail(e, "unknown nOS-V event");
-}
-
-/* The task channels while body b runs, or null while none does. */
-static int show_body(emu *e, const nosv_state *st, const emu_body *b)
-{
-    const emu_proc *p = e->th->proc;
-    emu_value body = emu_null(), task = emu_null(), type = emu_null(), app = emu_null();
-    if (b) {
-        const emu_task_info *ti = &st->tasks[p->gindex];
-        const emu_task *t = emu_task_find(ti, b->task);
-        body = emu_int(b->id);
-        task = emu_int(b->task);
-        type = emu_int(ti->types[t->type].gid);
-        app = emu_int(p->appid);
-    }
-    if (emu_chan_set(&e->bay, chan(e, CH_BODYID), body) ||
-        emu_chan_set(&e->bay, chan(e, CH_TASKID), task) ||
-        emu_chan_set(&e->bay, chan(e, CH_TYPE), type) || emu_chan_set(&e->bay, chan(e, CH_APPID), app))
-        return -1;
-    if (p->rank >= 0)
-        return emu_chan_set(&e->bay, chan(e, CH_RANK), b ? emu_int(p->rank + 1) : emu_null());
-    return 0;
-}
-
-/* VTx/VTe/VTp/VTr: the body's state, the subsystem, then the channels
- * (nosv/event.c update_task). */
+/* VTx/VTe/VTp/VTr: parallel tasks name their body, others have body 1. */
 static int task_transition(emu *e, emu_ev *ev, nosv_state *st)
 {
     int ok = 1;
@@ -157,8 +108,6 @@ static int task_transition(emu *e, emu_ev *ev, nosv_state *st)
     if (!ok)
         return fail(e, "a task event without task and body ids");
     emu_task_info *ti = &st->tasks[e->th->proc->gindex];
-    emu_body_table *bt = &st->bodies[e->th->proc->gindex];
-    emu_body_stack *bs = &st->stacks[e->th->gindex];
     emu_task *task = emu_task_find(ti, id);
     if (!task)
         return fail(e, "the task was not created");
@@ -170,28 +119,8 @@ static int task_transition(emu *e, emu_ev *ev, nosv_state *st)
     } else {
         body_id = 1;
     }
-    const emu_body *prev = emu_body_running(bt, bs);
-    const char *why = ev->v == 'x'   ? emu_body_execute(bt, bs, task, body_id)
-                      : ev->v == 'e' ? emu_body_end(bt, bs, task, body_id)
-                      : ev->v == 'p' ? emu_body_pause(bt, bs, task, body_id)
-                                     : emu_body_resume(bt, bs, task, body_id);
-    if (why)
-        return fail(e, why);
-    const emu_body *next = emu_body_running(bt, bs);
-    emu_chan *ss = chan(e, CH_SUBSYSTEM);
-    if (ev->v == 'x' && emu_chan_push(&e->bay, ss, emu_int(ST_TASK_BODY)))
-        return -1;
-    if (ev->v == 'e' && emu_chan_pop(&e->bay, ss, emu_int(ST_TASK_BODY)))
-        return -1;
-    /* A nested start or end switches to the other body. */
-    int nested = (ev->v == 'x' && prev) || (ev->v == 'e' && next);
-    int runs = ev->v == 'x' || ev->v == 'r' || nested;
-    if (show_body(e, st, runs ? next : NULL))
-        return -1;
-    emu_value top = emu_chan_read(ss);
-    if (ev->v == 'x' && !top.null && top.i != ST_TASK_BODY)
-        return fail(e, "a task started outside the task body subsystem");
-    return 0;
+    return emu_task_transition(e, ev, &task_chans, ti, &st->bodies[e->th->proc->gindex],
+                               &st->stacks[e->th->gindex], task, body_id);
 }
 
 static int task_event(emu *e, emu_ev *ev, nosv_state *st)
@@ -224,7 +153,7 @@ static int nosv_event(emu *e, emu_ev *ev)
     case 'W':
         return emu_nosv_hwc_event(e, ev, &st->hwc);
     }
-    return simple(e, ev);
+    return emu_rules_apply(e, ev, SLOT_NOSV, rules, sizeof rules / sizeof *rules);
 }
 
 static int nosv_create(emu *e)

@@ -34,7 +34,7 @@ typedef struct emu_thread {
     int is_running, is_active;
     int finished;         /* its metadata says it ended cleanly */
     emu_chan chan[EMU_TH_CHANS];
-    void *model[8];       /* per-model state, by emu_model slot */
+    void *model[12];       /* per-model state, by emu_model slot */
 } emu_thread;
 
 void emu_thread_init_chans(emu_thread *th);
