@@ -8,10 +8,8 @@ every type and value present in ovniemu's files; the .row files must be
 equal.  (Line order within one time is ovniemu's propagation order and is
 not compared.)  File formats: bsc-pm/ovni src/emu/pv/prv.c, pcf.c, prf.c.
 
-Fixtures whose models perfweave does not emulate yet are listed in
-PENDING: they are compared for the types perfweave does write, and the
-types it misses are reported, not failed.  Where ovniemu refuses a trace
-(its ovniemu.rc is not 0), `check` must name the same cause.
+Where ovniemu refuses a trace (it wrote no thread.prv), `check` must name
+the same cause.
 
 usage: paraver_oracle.py PERFWEAVE SHARED_DATA
 """
@@ -21,10 +19,6 @@ import subprocess
 import sys
 import tempfile
 
-PENDING = {
-
-
-}
 # ovniemu's refusal (ovniemu.stderr) and the words check must print.
 REFUSALS = {
     "emu-ovni-empty-stream": "missing ovni.finished",
@@ -64,29 +58,21 @@ def read_pcf(path):
     return types
 
 
-def compare(name, ours, ref, fails, pending):
+def compare(name, ours, ref, fails):
     for view in ("thread", "cpu"):
         h1, r1 = read_prv(os.path.join(ours, view + ".prv"))
         h2, r2 = read_prv(os.path.join(ref, view + ".prv"))
         if h1 != h2:
             fails.append(f"{name}/{view}.prv: header {h1.strip()!r} != {h2.strip()!r}")
-        ours_types = {t for (_, t) in r1}
         for key in sorted(set(r1) | set(r2)):
-            if r1.get(key) == r2.get(key):
-                continue
-            msg = f"{name}/{view}.prv row {key[0]} type {key[1]}: " \
-                  f"{(r1.get(key) or [])[:4]}... != {(r2.get(key) or [])[:4]}..."
-            if pending is not None and key[1] not in ours_types:
-                continue
-            fails.append(msg)
-        missing = sorted({t for (_, t) in r2} - ours_types)
-        if missing:
-            (pending if pending is not None else fails).append(
-                f"{name}/{view}.prv: types not emulated: {missing}")
+            if r1.get(key) != r2.get(key):
+                fails.append(f"{name}/{view}.prv row {key[0]} type {key[1]}: "
+                             f"{(r1.get(key) or [])[:4]}... != {(r2.get(key) or [])[:4]}...")
         p1 = read_pcf(os.path.join(ours, view + ".pcf"))
         p2 = read_pcf(os.path.join(ref, view + ".pcf"))
         for t, d in p2.items():
             if t not in p1:
+                fails.append(f"{name}/{view}.pcf: type {t} missing")
                 continue
             if p1[t]["label"].strip() != d["label"].strip():
                 fails.append(f"{name}/{view}.pcf type {t}: {p1[t]['label']!r} != {d['label']!r}")
@@ -102,7 +88,7 @@ def compare(name, ours, ref, fails, pending):
 def main():
     exe, data = sys.argv[1], sys.argv[2]
     root = os.path.join(data, "ovni", "ctest-1.14.0")
-    fails, notes, matched = [], [], []
+    fails, matched = [], []
     for name in sorted(os.listdir(root)):
         ref = os.path.join(root, name, "ovniemu-out")
         if not os.path.isdir(ref):
@@ -124,11 +110,9 @@ def main():
                 fails.append(f"{name}: convert exit {r.returncode}: {r.stderr[-300:]}")
                 continue
             n = len(fails)
-            compare(name, out, ref, fails, notes if name in PENDING else None)
-            if len(fails) == n and name not in PENDING:
+            compare(name, out, ref, fails)
+            if len(fails) == n:
                 matched.append(name)
-    for n in notes:
-        print("pending:", n)
     print("matched:", ", ".join(matched))
     for f in fails:
         print("FAIL:", f)

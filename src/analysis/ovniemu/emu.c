@@ -11,7 +11,7 @@
 
 static const emu_model *const models[] = {&emu_model_ovni, &emu_model_tampi, &emu_model_mpi,
                                            &emu_model_openmp, &emu_model_nosv,
-                                           &emu_model_nanos6};
+                                           &emu_model_nanos6, &emu_model_nodes, &emu_model_kernel};
 #define N_MODELS (sizeof models / sizeof *models)
 
 static const emu_label thread_states[] = {
@@ -102,10 +102,6 @@ static void step(emu *e, emu_ev *ev)
     e->bay.fault = e->fault = NULL;
     e->bay.fault_chan = NULL;
     e->bay.time = ev->t;
-    /* Models of ovniemu 1.14 that perfweave does not emulate yet: their
-     * events change none of the channels written. */
-    if (!m && ev->m && strchr("DK", ev->m))
-        return;
     if (!m) {
         /* ovniemu stops here; one warning per model letter says why. */
         if (e->unknown_seen[(unsigned char)ev->m])

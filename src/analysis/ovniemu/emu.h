@@ -67,4 +67,6 @@ extern const emu_model emu_model_tampi;
 extern const emu_model emu_model_openmp;
 extern const emu_model emu_model_nosv;
 extern const emu_model emu_model_nanos6;
+extern const emu_model emu_model_nodes;
+extern const emu_model emu_model_kernel;
 #endif

@@ -145,6 +145,8 @@ static int nosv_event(emu *e, emu_ev *ev)
     nosv_state *st = e->model_state[SLOT_NOSV];
     if (!e->th->is_active)
         return fail(e, "the thread is not active");
+    if (e->th->is_out_of_cpu)
+        return fail(e, "the thread is out of the CPU (kernel context switch)");
     switch (ev->c) {
     case 'T':
         return task_event(e, ev, st);

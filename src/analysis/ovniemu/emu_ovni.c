@@ -144,6 +144,8 @@ static int flush_event(emu *e, emu_ev *ev)
 
 static int ovni_event(emu *e, emu_ev *ev)
 {
+    if (e->th->is_out_of_cpu)
+        return fail(e, "the thread is out of the CPU (kernel context switch)");
     switch (ev->c) {
     case 'H':
         return thread_event(e, ev);

@@ -33,6 +33,7 @@ typedef struct emu_thread {
     int state;
     int is_running, is_active;
     int finished;         /* its metadata says it ended cleanly */
+    int is_out_of_cpu;    /* switched out by the kernel (kernel model) */
     emu_chan chan[EMU_TH_CHANS];
     void *model[12];       /* per-model state, by emu_model slot */
 } emu_thread;
