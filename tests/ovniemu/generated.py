@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""ovni emulation of generated traces (ovnigen.py) for what the fixtures
+lack: pauses, cooling and warming, migrations, the virtual CPU, marks of
+every kind, nOS-V bodies (paused, nested over a paused task, parallel, run
+again) and counters, Nanos6 tasks nested over running ones, MPI, TAMPI,
+OpenMP, NODES and kernel context switches.
+
+golden/<scenario>/ holds what ovniemu 1.14.0 (bsc-pm/ovni cf025e2, built
+from source) wrote for the same trace; perfweave's thread/cpu .prv must
+hold the same (time, value) sequences per row and type, with the same
+labels and rows (paraver_oracle.compare).  The scenario "forbidden" holds
+transitions the models refuse: `check` must report each with its clock.
+
+usage: generated.py PERFWEAVE [--regen OVNIEMU]   (regen needs
+OVNI_CONFIG_DIR set to ovni's cfg/ directory)
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import ovnigen  # noqa: E402
+import paraver_oracle  # noqa: E402
+
+# (clock, code, words) of each finding ovniemu's model refuses.
+FORBIDDEN = [(120, "ovniemu.bad-transition", "task body does not exist"),
+             (130, "ovniemu.bad-transition", "cannot resume"),
+             (150, "ovniemu.bad-transition", "pop of a value")]
+
+
+def regen(ovniemu, name, tmp):
+    ovnigen.write(tmp, name)
+    subprocess.run([ovniemu, "ovni"], cwd=tmp, check=True, capture_output=True)
+    out = os.path.join(HERE, "golden", name)
+    os.makedirs(out, exist_ok=True)
+    for view in ("thread", "cpu"):
+        for ext in ("prv", "pcf", "row"):
+            shutil.copy(os.path.join(tmp, "ovni", f"{view}.{ext}"), out)
+
+
+def check_forbidden(exe, tmp, fails):
+    ovnigen.write(tmp, "forbidden")
+    r = subprocess.run([exe, "check", tmp], capture_output=True, text=True)
+    lines = [l for l in r.stderr.splitlines() if "[ovniemu." in l]
+    if len(lines) != len(FORBIDDEN) or r.returncode != 1:
+        fails.append(f"forbidden: exit {r.returncode}, findings {lines}")
+        return
+    for line, (clock, code, words) in zip(lines, FORBIDDEN):
+        if f"clock {clock}:" not in line or f"[{code}]" not in line or words not in line:
+            fails.append(f"forbidden: {line!r} lacks clock {clock}, {code}, {words!r}")
+
+
+def main():
+    exe = sys.argv[1]
+    fails = []
+    for name in sorted(ovnigen.SCENARIOS):
+        with tempfile.TemporaryDirectory() as tmp:
+            if name == "forbidden":
+                check_forbidden(exe, tmp, fails)
+                continue
+            if len(sys.argv) > 3 and sys.argv[2] == "--regen":
+                regen(sys.argv[3], name, tmp)
+                continue
+            ovnigen.write(tmp, name)
+            out = os.path.join(tmp, "pv")
+            r = subprocess.run([exe, "convert", tmp, "--to", "paraver", "-o", out, "-q"],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                fails.append(f"{name}: convert exit {r.returncode}: {r.stderr[-300:]}")
+                continue
+            paraver_oracle.compare(name, out, os.path.join(HERE, "golden", name), fails)
+    for f in fails:
+        print("FAIL:", f)
+    print(f"{len(ovnigen.SCENARIOS)} scenarios, {len(fails)} failures")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
