@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const emu_model *const models[] = {&emu_model_ovni, &emu_model_tampi, &emu_model_mpi,
-                                           &emu_model_openmp, &emu_model_nosv,
-                                           &emu_model_nanos6, &emu_model_nodes, &emu_model_kernel};
+/* In ovniemu's order (by model letter), which is the order their channels
+ * subscribe to the thread states: the order of lines within one time. */
+static const emu_model *const models[] = {&emu_model_nanos6, &emu_model_nodes, &emu_model_kernel,
+                                          &emu_model_mpi,    &emu_model_ovni,  &emu_model_openmp,
+                                          &emu_model_tampi,  &emu_model_nosv};
 #define N_MODELS (sizeof models / sizeof *models)
 
 static const emu_label thread_states[] = {

@@ -40,10 +40,16 @@ static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t t
 {
     writer *w = ctx;
     pw_outbuf *o = &w->out[view];
-    char line[128];
-    int n = snprintf(line, sizeof line, "2:0:1:1:%u:%lld:%d:%lld\n", row + 1, (long long)time, type,
-                     (long long)value);
-    pw_out_mem(o, line, (size_t)n);
+    pw_outbuf_reserve(o, PW_OUTBUF_SLACK);
+    pw_out_mem(o, "2:0:1:1:", 8);
+    pw_out_u64(o, (uint64_t)row + 1);
+    pw_out_char(o, ':');
+    pw_out_i64(o, time);
+    pw_out_char(o, ':');
+    pw_out_i64(o, type);
+    pw_out_char(o, ':');
+    pw_out_i64(o, value);
+    pw_out_char(o, '\n');
     w->last_time = time;
 }
 
