@@ -21,22 +21,27 @@ static const emu_label thread_states[] = {
     {EMU_TH_DEAD, "Dead"},       {EMU_TH_COOLING, "Cooling"}, {EMU_TH_WARMING, "Warming"},
     {0, NULL}};
 
-const pw_value *emu_ev_fields(emu_ev *ev)
+/* The fields of the event's record, decoded on first use. */
+static const pw_value *emu_ev_fields(emu_ev *ev)
 {
     if (!ev->fields)
         ev->fields = pw_record_fields(ev->rec);
     return ev->fields;
 }
 
-int64_t emu_ev_int(emu_ev *ev, int k, int *ok)
+const pw_value *emu_ev_field(emu_ev *ev, int k)
 {
     const pw_schema *sc = pw_schema_get(ev->rec->cursor->ds, ev->rec->schema);
-    if (!sc || (size_t)k + 1 >= sc->n_fields) {
-        *ok = 0;
-        return 0;
-    }
-    const pw_value *v = &emu_ev_fields(ev)[k + 1];
-    if (!v->present) {
+    if (!sc || k < 0 || (size_t)k >= sc->n_fields)
+        return NULL;
+    const pw_value *v = &emu_ev_fields(ev)[k];
+    return v->present ? v : NULL;
+}
+
+int64_t emu_ev_int(emu_ev *ev, int k, int *ok)
+{
+    const pw_value *v = emu_ev_field(ev, k + 1);
+    if (!v || (v->type != PW_T_U64 && v->type != PW_T_I64)) {
         *ok = 0;
         return 0;
     }
@@ -72,21 +77,23 @@ static void system_channels(emu *e)
         emu_pcf_add_value(p, cpu_type, (int64_t)e->sys.cpus[i].gindex + 1, e->sys.cpus[i].name);
 }
 
-/* A model is enabled when a thread requires it; ovni always is. */
+/* A model is enabled when a thread requires it; ovni always is, and every
+ * model is when no thread says what it requires (older traces: ovniemu's
+ * compatibility mode). */
 static int model_required(const pw_dataset *ds, const emu_system *sys, const emu_model *m)
 {
-    if (m->letter == 'O')
-        return 1;
+    int any = 0;
     size_t n = strlen(m->name);
     for (uint32_t i = 0; i < sys->n_threads; i++) {
         char key[1024];
         snprintf(key, sizeof key, "%s:require", ds->locs[sys->threads[i].loc].path);
         const char *req = pw_dataset_prop_get(ds, key);
+        any |= req != NULL;
         for (const char *p = req; p && (p = strstr(p, m->name)); p += n)
             if ((p == req || p[-1] == ' ') && p[n] == ' ')
                 return 1;
     }
-    return 0;
+    return m->letter == 'O' || !any;
 }
 
 static void finding(emu *e, const emu_ev *ev, const char *code, const char *what, const char *chan)
@@ -117,8 +124,11 @@ static void step(emu *e, emu_ev *ev)
         return;
     }
     if (!e->enabled[(unsigned char)ev->m]) {
-        finding(e, ev, "ovniemu.model-not-enabled",
-                "model not enabled (no thread requires it)", NULL);
+        /* ovniemu stops at the first; one finding per model says why. */
+        if (!e->unknown_seen[(unsigned char)ev->m])
+            finding(e, ev, "ovniemu.model-not-enabled",
+                    "model not enabled (no thread requires it)", NULL);
+        e->unknown_seen[(unsigned char)ev->m] = 1;
         return;
     }
     if (m->event(e, ev) != 0)

@@ -36,7 +36,7 @@ struct emu {
     emu_thread *th;            /* the thread of the current event */
     const emu_model *by_letter[256];
     int enabled[256];
-    uint8_t unknown_seen[256]; /* letters of unknown models met */
+    uint8_t unknown_seen[256]; /* letters of unknown or disabled models met */
     void *model_state[12];     /* per-model global state, by slot */
     const char *fault;         /* a model's own fault text for this event */
     int64_t first_clock;
@@ -44,8 +44,9 @@ struct emu {
     uint64_t events, findings;
 };
 
-/* The fields of the event's record (schema order: payload first). */
-const pw_value *emu_ev_fields(emu_ev *ev);
+/* Field k of the event's record (0: the payload), or NULL when its schema
+ * has no such field or the record does not carry it. */
+const pw_value *emu_ev_field(emu_ev *ev, int k);
 /* Signature field k (0-based, after the payload) as an integer; 0 when the
  * record lacks it, with *ok cleared. */
 int64_t emu_ev_int(emu_ev *ev, int k, int *ok);

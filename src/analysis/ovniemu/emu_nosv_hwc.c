@@ -52,19 +52,19 @@ int emu_nosv_hwc_create(emu *e, emu_nosv_hwc *h)
  * jumbo length. */
 static int counter(emu_ev *ev, int i, int64_t *v)
 {
-    const pw_value *f = emu_ev_fields(ev);
-    if (f[1].present && f[1].type == PW_T_LIST) {
-        if ((size_t)i >= f[1].v.list.n)
+    const pw_value *list = emu_ev_field(ev, 1), *raw = emu_ev_field(ev, 0);
+    if (list && list->type == PW_T_LIST) {
+        if ((size_t)i >= list->v.list.n)
             return -1;
-        *v = f[1].v.list.items[i].v.i;
+        *v = list->v.list.items[i].v.i;
         return 0;
     }
     size_t off = 4 + (size_t)i * 8;
-    if (!f[0].present || f[0].v.bytes.n < off + 8)
+    if (!raw || raw->type != PW_T_BYTES || raw->v.bytes.n < off + 8)
         return -1;
     uint64_t u = 0;
     for (int k = 7; k >= 0; k--)
-        u = u << 8 | f[0].v.bytes.p[off + (size_t)k];
+        u = u << 8 | raw->v.bytes.p[off + (size_t)k];
     *v = (int64_t)u;
     return 0;
 }
@@ -75,10 +75,10 @@ int emu_nosv_hwc_event(emu *e, emu_ev *ev, const emu_nosv_hwc *h)
         e->fault = h->n ? "unknown hardware counter event" : "counters without declared names";
         return -1;
     }
-    const pw_value *f = emu_ev_fields(ev);
-    size_t have = f[1].present && f[1].type == PW_T_LIST ? f[1].v.list.n
-                  : f[0].present && f[0].v.bytes.n >= 4 ? (f[0].v.bytes.n - 4) / 8
-                                                        : 0;
+    const pw_value *list = emu_ev_field(ev, 1), *raw = emu_ev_field(ev, 0);
+    size_t have = list && list->type == PW_T_LIST                      ? list->v.list.n
+                  : raw && raw->type == PW_T_BYTES && raw->v.bytes.n >= 4 ? (raw->v.bytes.n - 4) / 8
+                                                                          : 0;
     if (have != (size_t)h->n) {
         e->fault = "the number of counters differs from the declared one";
         return -1;

@@ -5,15 +5,15 @@
 
 int emu_task_type_event(emu *e, emu_ev *ev, emu_task_info *ti, int32_t prv_type)
 {
-    const pw_value *f = emu_ev_fields(ev);
+    const pw_value *label = emu_ev_field(ev, 2);
     int ok = 1;
     uint32_t id = (uint32_t)emu_ev_int(ev, 0, &ok);
-    if (ev->v != 'c' || !ok || !f[2].present) {
+    if (ev->v != 'c' || !ok || !label || label->type != PW_T_STR) {
         e->fault = "a type event without a type id and label";
         return -1;
     }
     int dup;
-    emu_task_type *t = emu_task_type_add(ti, id, f[2].v.s.p, f[2].v.s.n, &dup);
+    emu_task_type *t = emu_task_type_add(ti, id, label->v.s.p, label->v.s.n, &dup);
     if (!t) {
         e->fault = dup ? "the type id already exists" : "out of memory";
         return -1;
