@@ -96,13 +96,24 @@ static int model_required(const pw_dataset *ds, const emu_system *sys, const emu
     return m->letter == 'O' || !any;
 }
 
+/* The MCV as text, bytes outside printable ASCII as '?'. */
+static void mcv_text(const emu_ev *ev, char out[4])
+{
+    const char in[3] = {ev->m, ev->c, ev->v};
+    for (int i = 0; i < 3; i++)
+        out[i] = in[i] >= 0x20 && in[i] < 0x7f ? in[i] : '?';
+    out[3] = '\0';
+}
+
 static void finding(emu *e, const emu_ev *ev, const char *code, const char *what, const char *chan)
 {
+    char mcv[4];
+    mcv_text(ev, mcv);
     e->findings++;
     const pw_location *l = &e->ds->locs[ev->rec->location];
     pw_ds_diag(e->ds, PW_SEV_ERROR, code, l->file, (int64_t)ev->rec->offset,
-               "%s: clock %lld: event %c%c%c: %s%s%s", l->path, (long long)ev->rec->t, ev->m, ev->c,
-               ev->v, what, chan ? ": channel " : "", chan ? chan : "");
+               "%s: clock %lld: event %s: %s%s%s", l->path, (long long)ev->rec->t, mcv, what,
+               chan ? ": channel " : "", chan ? chan : "");
 }
 
 static void step(emu *e, emu_ev *ev)
@@ -116,11 +127,13 @@ static void step(emu *e, emu_ev *ev)
         if (e->unknown_seen[(unsigned char)ev->m])
             return;
         e->unknown_seen[(unsigned char)ev->m] = 1;
+        char mcv[4];
+        mcv_text(ev, mcv);
         pw_ds_diag(e->ds, PW_SEV_WARNING, "ovniemu.unknown-model",
                    e->ds->locs[ev->rec->location].file, (int64_t)ev->rec->offset,
-                   "%s: clock %lld: event %c%c%c: model not registered: ovniemu 1.14 stops "
-                   "here; perfweave emulates the other models",
-                   e->ds->locs[ev->rec->location].path, (long long)ev->rec->t, ev->m, ev->c, ev->v);
+                   "%s: clock %lld: event %s: model not registered: ovniemu 1.14 stops here; "
+                   "perfweave emulates the other models",
+                   e->ds->locs[ev->rec->location].path, (long long)ev->rec->t, mcv);
         return;
     }
     if (!e->enabled[(unsigned char)ev->m]) {
