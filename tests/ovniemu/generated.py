@@ -10,10 +10,13 @@ from source) wrote for the same trace; perfweave's thread/cpu .prv must
 hold the same (time, value) sequences per row and type, with the same
 labels and rows (paraver_oracle.compare).  The scenario "forbidden" holds
 transitions the models refuse: `check` must report each with its clock.
+`stats --json` "states" must hold the time each labelled value lasted on
+each row, as computed here from ovniemu's own .prv and .pcf.
 
 usage: generated.py PERFWEAVE [--regen OVNIEMU]   (regen needs
 OVNI_CONFIG_DIR set to ovni's cfg/ directory)
 """
+import json
 import os
 import shutil
 import subprocess
@@ -53,6 +56,42 @@ def check_forbidden(exe, tmp, fails):
             fails.append(f"forbidden: {line!r} lacks clock {clock}, {code}, {words!r}")
 
 
+def golden_times(gold):
+    """{(view, row name, type, value): ns} from ovniemu's files: each value
+    lasts until the next change of its row and type, or the trace's end."""
+    out = {}
+    for view in ("thread", "cpu"):
+        header, rows = paraver_oracle.read_prv(os.path.join(gold, view + ".prv"))
+        end = int(header.split("):")[1].split("_")[0])
+        pcf = paraver_oracle.read_pcf(os.path.join(gold, view + ".pcf"))
+        with open(os.path.join(gold, view + ".row")) as f:
+            names = f.read().split("\n")[4:]
+        for (row, typ), seq in rows.items():
+            if not pcf.get(typ, {}).get("values"):
+                continue
+            name = names[row - 1]
+            if view == "thread":
+                name = "thread." + name.split(".")[-1]
+            for k, (t, v) in enumerate(seq):
+                t_next = seq[k + 1][0] if k + 1 < len(seq) else end
+                if v and t_next > t:
+                    key = (view, name, typ, v)
+                    out[key] = out.get(key, 0) + t_next - t
+    return out
+
+
+def check_stats(exe, name, tmp, fails):
+    r = subprocess.run([exe, "stats", tmp, "--json", "-q"], capture_output=True, text=True)
+    ours = {}
+    for s in json.loads(r.stdout).get("states", []):
+        row = s["row"] if s["view"] == "cpu" else s["row"].split("/")[-1]
+        ours[(s["view"], row, s["type"], s["value"])] = s["time_ns"]
+    want = golden_times(os.path.join(HERE, "golden", name))
+    if ours != want:
+        diff = sorted(set(ours.items()) ^ set(want.items()))[:6]
+        fails.append(f"{name}: stats states differ from ovniemu's rows: {diff}")
+
+
 def main():
     exe = sys.argv[1]
     fails = []
@@ -72,6 +111,7 @@ def main():
                 fails.append(f"{name}: convert exit {r.returncode}: {r.stderr[-300:]}")
                 continue
             paraver_oracle.compare(name, out, os.path.join(HERE, "golden", name), fails)
+            check_stats(exe, name, tmp, fails)
     for f in fails:
         print("FAIL:", f)
     print(f"{len(ovnigen.SCENARIOS)} scenarios, {len(fails)} failures")

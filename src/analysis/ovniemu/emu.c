@@ -211,6 +211,7 @@ pw_status emu_play(emu *e, pw_error *err)
         emu_ev ev = {rec->type[0], rec->type[0] ? rec->type[1] : 0, rec->type[0] && rec->type[1] ? rec->type[2] : 0,
                      rec->t - e->first_clock, rec, NULL};
         e->th = e->sys.thread_of_loc[rec->location];
+        e->last_time = ev.t;
         e->events++;
         if (e->th)
             step(e, &ev);

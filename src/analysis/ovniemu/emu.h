@@ -40,6 +40,7 @@ struct emu {
     void *model_state[12];     /* per-model global state, by slot */
     const char *fault;         /* a model's own fault text for this event */
     int64_t first_clock;
+    int64_t last_time;         /* of the last event, since the first */
     int have_first;
     uint64_t events, findings;
 };

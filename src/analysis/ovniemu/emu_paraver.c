@@ -20,7 +20,6 @@ static const char *const exts[3] = {"prv", "pcf", "row"};
 typedef struct writer {
     pw_outbuf out[EMU_VIEWS];
     FILE *f[EMU_VIEWS];
-    int64_t last_time;
 } writer;
 
 /* ovniemu's palette (pv/pcf.c): state colours by value. */
@@ -50,7 +49,6 @@ static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t t
     pw_out_char(o, ':');
     pw_out_i64(o, value);
     pw_out_char(o, '\n');
-    w->last_time = time;
 }
 
 static pw_status write_pcf(const char *path, const emu_pcf *pcf, pw_error *err)
@@ -120,8 +118,7 @@ static pw_status open_prv(writer *w, const char *dir, const emu_system *sys, pw_
 }
 
 /* Flushes the lines and rewrites the headers with the true duration. */
-static pw_status close_prv(writer *w, const char *dir, const emu_system *sys, pw_status s,
-                           pw_error *err)
+static pw_status close_prv(writer *w, const char *dir, const emu *e, pw_status s, pw_error *err)
 {
     for (int v = 0; v < EMU_VIEWS; v++) {
         if (!w->f[v])
@@ -133,7 +130,7 @@ static pw_status close_prv(writer *w, const char *dir, const emu_system *sys, pw
         pw_outbuf_free(&w->out[v]);
         if (fs == PW_OK && s == PW_OK) {
             rewind(w->f[v]);
-            header(w->f[v], w->last_time, v == EMU_VIEW_THREAD ? sys->n_threads : sys->n_cpus);
+            header(w->f[v], e->last_time, v == EMU_VIEW_THREAD ? e->sys.n_threads : e->sys.n_cpus);
         }
         int bad = ferror(w->f[v]);
         if ((fclose(w->f[v]) != 0 || bad || fs != PW_OK) && s == PW_OK)
@@ -178,7 +175,7 @@ pw_status pw_emu_write_paraver(pw_dataset *ds, const char *dir, uint64_t *events
         s = open_prv(&w, dir, &e.sys, err);
     if (s == PW_OK)
         s = emu_play(&e, err);
-    s = close_prv(&w, dir, &e.sys, s, err);
+    s = close_prv(&w, dir, &e, s, err);
     s = finish_files(dir, &e, s, err);
     if (events)
         *events = e.events;
