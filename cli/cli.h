@@ -21,6 +21,7 @@ typedef struct cli_args {
     const char *output;   /* -o FILE, or NULL for stdout */
     const char *to;       /* convert --to NAME, or NULL */
     int json, csv, jsonl; /* output styles */
+    int states;           /* dump --states: the emulator's channel changes */
     int locations;        /* info --locations */
     int quiet;            /* no progress bar */
     pw_options opt;
@@ -34,7 +35,8 @@ enum {
     CLI_WANT_JSONL = 4,
     CLI_WANT_OUTPUT = 8,
     CLI_WANT_LOCATIONS = 16,
-    CLI_WANT_TARGET = 32
+    CLI_WANT_TARGET = 32,
+    CLI_WANT_STATES = 64
 };
 
 typedef struct cli_command {

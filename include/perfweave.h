@@ -513,6 +513,12 @@ pw_status pw_emu_check(pw_dataset *ds, pw_error *err);
  * out): view, row, type, channel, value, label, time_ns and share of the
  * trace's duration. */
 pw_status pw_emu_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+/* Every change of a thread's or CPU's channel as one JSON object per line
+ * to out: {"loc" (the thread's location, or "<loom>/cpu.<phyid>" and
+ * "<loom>/vcpu"), "view" ("thread" or "cpu"), "t" (ns since the first
+ * event), "type" (the Paraver event type), "channel" (its label),
+ * "value" (as Paraver gets it), "label" (the value's label, or null)}. */
+pw_status pw_emu_dump_states(pw_dataset *ds, FILE *out, pw_error *err);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,8 @@ hold the same (time, value) sequences per row and type, with the same
 labels and rows (paraver_oracle.compare).  The scenario "forbidden" holds
 transitions the models refuse: `check` must report each with its clock.
 `stats --json` "states" must hold the time each labelled value lasted on
-each row, as computed here from ovniemu's own .prv and .pcf.
+each row, as computed here from ovniemu's own .prv and .pcf, and `dump
+--states` one line per line of ovniemu's .prv files.
 
 usage: generated.py PERFWEAVE [--regen OVNIEMU]   (regen needs
 OVNI_CONFIG_DIR set to ovni's cfg/ directory)
@@ -80,6 +81,36 @@ def golden_times(gold):
     return out
 
 
+def row_names(gold, view):
+    """Row names as perfweave's reports give them, by Paraver row."""
+    with open(os.path.join(gold, view + ".row")) as f:
+        names = f.read().split("\n")[4:]
+    if view == "thread":
+        return ["thread." + n.split(".")[-1] for n in names]
+    return names
+
+
+def check_dump_states(exe, name, tmp, fails):
+    r = subprocess.run([exe, "dump", "--states", tmp, "-q"], capture_output=True, text=True)
+    ours = []
+    for line in r.stdout.splitlines():
+        d = json.loads(line)
+        ours.append((d["view"], d["loc"].split("/")[-1], d["t"], d["type"], d["value"]))
+    want = []
+    gold = os.path.join(HERE, "golden", name)
+    for view in ("thread", "cpu"):
+        names = row_names(gold, view)
+        _, rows = paraver_oracle.read_prv(os.path.join(gold, view + ".prv"))
+        for (row, typ), seq in rows.items():
+            loc = names[row - 1]
+            if view == "cpu":
+                loc = "vcpu" if loc.startswith("vCPU") else "cpu." + loc.split(".")[-1]
+            want += [(view, loc, t, typ, v) for t, v in seq]
+    if sorted(ours) != sorted(want):
+        fails.append(f"{name}: dump --states differs from ovniemu's rows: "
+                     f"{sorted(set(ours) ^ set(want))[:6]}")
+
+
 def check_stats(exe, name, tmp, fails):
     r = subprocess.run([exe, "stats", tmp, "--json", "-q"], capture_output=True, text=True)
     ours = {}
@@ -112,6 +143,7 @@ def main():
                 continue
             paraver_oracle.compare(name, out, os.path.join(HERE, "golden", name), fails)
             check_stats(exe, name, tmp, fails)
+            check_dump_states(exe, name, tmp, fails)
     for f in fails:
         print("FAIL:", f)
     print(f"{len(ovnigen.SCENARIOS)} scenarios, {len(fails)} failures")
