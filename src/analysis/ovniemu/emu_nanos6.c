@@ -50,9 +50,6 @@ static const emu_label subsystems[] = {
 static const emu_label thread_types[] = {
     {4, "External"}, {3, "Worker"}, {1, "Leader"}, {2, "Main"}, {0, NULL}};
 
-static const emu_label idle_states[] = {
-    {ST_PROGRESSING, "Progressing"}, {ST_RESTING, "Resting"}, {ST_ABSORBING, "Absorbing noise"},
-    {0, NULL}};
 
 #define RUN EMU_TRACK_RUN
 static const emu_chan_spec nanos6_chans[CH_MAX] = {
@@ -63,7 +60,7 @@ static const emu_chan_spec nanos6_chans[CH_MAX] = {
     [CH_RANK] = {"rank", 0, 1, 38, "Nanos6 task MPI rank", NULL, EMU_PRV_EMITDUP, RUN, RUN, 0},
     [CH_THREAD] = {"thread_type", 1, 0, 39, "Nanos6 thread type", thread_types, EMU_PRV_SKIPDUP,
                    EMU_TRACK_ANY, RUN, 0},
-    [CH_IDLE] = {"idle", 0, 0, 40, "Nanos6 idle state", idle_states, EMU_PRV_SKIPDUP, RUN, RUN, 0},
+    [CH_IDLE] = {"idle", 0, 0, 40, "Nanos6 idle state", emu_idle_labels, EMU_PRV_SKIPDUP, RUN, RUN, 0},
 };
 
 /* nanos6/event.c */
@@ -97,38 +94,24 @@ static const emu_rule rules[] = {
 static const emu_task_chans task_chans = {SLOT_NANOS6, -1, CH_TASKID, CH_TYPE, -1,
                                           CH_RANK,     CH_SUBSYSTEM, ST_TASK_BODY};
 
-/* Tasks and bodies per process, body stacks per thread. */
-typedef struct nanos6_state {
-    emu_task_info *tasks;
-    emu_body_table *bodies;
-    emu_body_stack *stacks;
-} nanos6_state;
-
 static int fail(emu *e, const char *what)
 {
     e->fault = what;
     return -1;
 }
 
-static int task_event(emu *e, emu_ev *ev, nanos6_state *st)
+static int task_event(emu *e, emu_ev *ev, emu_task_state *st)
 {
-    int ok = 1, dup;
+    int ok = 1;
     uint32_t id = (uint32_t)emu_ev_int(ev, 0, &ok);
     emu_task_info *ti = &st->tasks[e->th->proc->gindex];
     if (ev->v == 'C')
         return 0; /* the old creation event, ignored as ovniemu does */
+    /* Tasks pause; a new one may start over a running one. */
+    if (ev->v == 'c')
+        return emu_task_create_event(e, ev, ti, EMU_TASK_PAUSE | EMU_TASK_RELAX_NESTING);
     if (!ok)
         return fail(e, "a task event without a task id");
-    if (ev->v == 'c') {
-        emu_task_type *type = emu_task_type_find(ti, (uint32_t)emu_ev_int(ev, 1, &ok));
-        if (!type)
-            return fail(e, "the task's type was not declared");
-        /* Tasks pause; a new one may start over a running one. */
-        if (!emu_task_add(ti, id, (uint32_t)(type - ti->types),
-                          EMU_TASK_PAUSE | EMU_TASK_RELAX_NESTING, &dup))
-            return fail(e, dup ? "the task id already exists" : "a task id must be non-zero");
-        return 0;
-    }
     emu_task *task = emu_task_find(ti, id);
     if (!task)
         return fail(e, "the task was not created");
@@ -138,7 +121,7 @@ static int task_event(emu *e, emu_ev *ev, nanos6_state *st)
 
 static int nanos6_event(emu *e, emu_ev *ev)
 {
-    nanos6_state *st = e->model_state[SLOT_NANOS6];
+    emu_task_state *st = e->model_state[SLOT_NANOS6];
     if (!e->th->is_active)
         return fail(e, "the thread is not active");
     if (ev->c == 'T')
@@ -150,39 +133,22 @@ static int nanos6_event(emu *e, emu_ev *ev)
 
 static int nanos6_create(emu *e)
 {
-    nanos6_state *st = calloc(1, sizeof *st);
+    emu_task_state *st = calloc(1, sizeof *st);
     if (!st)
         return -1;
     e->model_state[SLOT_NANOS6] = st;
-    size_t np = e->sys.n_procs ? e->sys.n_procs : 1, nt = e->sys.n_threads ? e->sys.n_threads : 1;
-    st->tasks = calloc(np, sizeof *st->tasks);
-    st->bodies = calloc(np, sizeof *st->bodies);
-    st->stacks = calloc(nt, sizeof *st->stacks);
-    if (!st->tasks || !st->bodies || !st->stacks ||
-        emu_tracks_create(e, SLOT_NANOS6, nanos6_chans, CH_MAX) != 0)
+    if (emu_task_state_init(st, e) != 0 || emu_tracks_create(e, SLOT_NANOS6, nanos6_chans, CH_MAX) != 0)
         return -1;
-    for (uint32_t i = 0; i < e->sys.n_threads; i++)
-        emu_chan_set(&e->bay, emu_tracks_chan(&e->sys.threads[i], SLOT_NANOS6, CH_IDLE),
-                     emu_int(ST_PROGRESSING));
-    for (uint32_t i = 0; i < e->sys.n_cpus; i++)
-        ((emu_tracks *)e->sys.cpus[i].model[SLOT_NANOS6])->mux[CH_IDLE].def = emu_int(ST_RESTING);
+    emu_idle_init(e, SLOT_NANOS6, CH_IDLE);
     return 0;
 }
 
 static void nanos6_destroy(emu *e)
 {
-    nanos6_state *st = e->model_state[SLOT_NANOS6];
+    emu_task_state *st = e->model_state[SLOT_NANOS6];
     if (!st)
         return;
-    for (uint32_t i = 0; st->tasks && i < e->sys.n_procs; i++) {
-        emu_task_info_free(&st->tasks[i]);
-        emu_body_table_free(&st->bodies[i]);
-    }
-    for (uint32_t i = 0; st->stacks && i < e->sys.n_threads; i++)
-        emu_body_stack_free(&st->stacks[i]);
-    free(st->tasks);
-    free(st->bodies);
-    free(st->stacks);
+    emu_task_state_free(st, e);
     free(st);
     e->model_state[SLOT_NANOS6] = NULL;
     emu_tracks_destroy(e, SLOT_NANOS6);

@@ -29,9 +29,6 @@ static const emu_label subsystems[] = {
     {34, "EV Scheduler: Recv task"}, {36, "EV Scheduler: Self-assign task"},
     {0, NULL}};
 
-static const emu_label idle_states[] = {
-    {ST_PROGRESSING, "Progressing"}, {ST_RESTING, "Resting"}, {ST_ABSORBING, "Absorbing noise"},
-    {0, NULL}};
 
 #define RUN EMU_TRACK_RUN
 #define SKIP EMU_PRV_SKIPDUPNULL
@@ -43,7 +40,7 @@ static const emu_chan_spec nosv_chans[CH_MAX] = {
     [CH_SUBSYSTEM] = {"subsystem", 1, 1, 13, "nOS-V subsystem", subsystems, SKIP, EMU_TRACK_ACT,
                       RUN, 0},
     [CH_RANK] = {"rank", 0, 1, 14, "nOS-V task MPI rank", NULL, SKIP, RUN, RUN, 0},
-    [CH_IDLE] = {"idle", 0, 0, 16, "nOS-V idle state", idle_states, SKIP, RUN, RUN, 0},
+    [CH_IDLE] = {"idle", 0, 0, 16, "nOS-V idle state", emu_idle_labels, SKIP, RUN, RUN, 0},
 };
 
 /* nosv/event.c */
@@ -82,11 +79,9 @@ static const emu_rule rules[] = {
     {'P', 'r', EMU_SET, CH_IDLE, ST_RESTING}, {'P', 'a', EMU_SET, CH_IDLE, ST_ABSORBING},
 };
 
-/* Tasks and bodies per process, body stacks per thread. */
+/* Tasks, bodies and counters. */
 typedef struct nosv_state {
-    emu_task_info *tasks;
-    emu_body_table *bodies;
-    emu_body_stack *stacks;
+    emu_task_state ts;
     emu_nosv_hwc hwc;
 } nosv_state;
 
@@ -107,7 +102,7 @@ static int task_transition(emu *e, emu_ev *ev, nosv_state *st)
     uint32_t body_id = (uint32_t)emu_ev_int(ev, 1, &ok);
     if (!ok)
         return fail(e, "a task event without task and body ids");
-    emu_task_info *ti = &st->tasks[e->th->proc->gindex];
+    emu_task_info *ti = &st->ts.tasks[e->th->proc->gindex];
     emu_task *task = emu_task_find(ti, id);
     if (!task)
         return fail(e, "the task was not created");
@@ -119,25 +114,17 @@ static int task_transition(emu *e, emu_ev *ev, nosv_state *st)
     } else {
         body_id = 1;
     }
-    return emu_task_transition(e, ev, &task_chans, ti, &st->bodies[e->th->proc->gindex],
-                               &st->stacks[e->th->gindex], task, body_id);
+    return emu_task_transition(e, ev, &task_chans, ti, &st->ts.bodies[e->th->proc->gindex],
+                               &st->ts.stacks[e->th->gindex], task, body_id);
 }
 
 static int task_event(emu *e, emu_ev *ev, nosv_state *st)
 {
     if (ev->v != 'c' && ev->v != 'C')
         return task_transition(e, ev, st);
-    int ok = 1, dup;
-    uint32_t id = (uint32_t)emu_ev_int(ev, 0, &ok);
-    uint32_t type_id = (uint32_t)emu_ev_int(ev, 1, &ok);
-    emu_task_info *ti = &st->tasks[e->th->proc->gindex];
-    emu_task_type *type = ok ? emu_task_type_find(ti, type_id) : NULL;
-    if (!type)
-        return fail(e, "the task's type was not declared");
+    /* Parallel tasks (VTC) have several bodies; others pause and rerun. */
     unsigned flags = ev->v == 'C' ? EMU_TASK_PARALLEL : EMU_TASK_RESURRECT | EMU_TASK_PAUSE;
-    if (!emu_task_add(ti, id, (uint32_t)(type - ti->types), flags, &dup))
-        return fail(e, dup ? "the task id already exists" : "a task id must be non-zero");
-    return 0;
+    return emu_task_create_event(e, ev, &st->ts.tasks[e->th->proc->gindex], flags);
 }
 
 static int nosv_event(emu *e, emu_ev *ev)
@@ -151,7 +138,7 @@ static int nosv_event(emu *e, emu_ev *ev)
     case 'T':
         return task_event(e, ev, st);
     case 'Y':
-        return emu_task_type_event(e, ev, &st->tasks[e->th->proc->gindex], 11);
+        return emu_task_type_event(e, ev, &st->ts.tasks[e->th->proc->gindex], 11);
     case 'W':
         return emu_nosv_hwc_event(e, ev, &st->hwc);
     }
@@ -164,19 +151,9 @@ static int nosv_create(emu *e)
     if (!st)
         return -1;
     e->model_state[SLOT_NOSV] = st;
-    size_t np = e->sys.n_procs ? e->sys.n_procs : 1, nt = e->sys.n_threads ? e->sys.n_threads : 1;
-    st->tasks = calloc(np, sizeof *st->tasks);
-    st->bodies = calloc(np, sizeof *st->bodies);
-    st->stacks = calloc(nt, sizeof *st->stacks);
-    if (!st->tasks || !st->bodies || !st->stacks ||
-        emu_tracks_create(e, SLOT_NOSV, nosv_chans, CH_MAX) != 0)
+    if (emu_task_state_init(&st->ts, e) != 0 || emu_tracks_create(e, SLOT_NOSV, nosv_chans, CH_MAX) != 0)
         return -1;
-    /* Threads start Progressing; a CPU that runs none shows Resting. */
-    for (uint32_t i = 0; i < e->sys.n_threads; i++)
-        emu_chan_set(&e->bay, emu_tracks_chan(&e->sys.threads[i], SLOT_NOSV, CH_IDLE),
-                     emu_int(ST_PROGRESSING));
-    for (uint32_t i = 0; i < e->sys.n_cpus; i++)
-        ((emu_tracks *)e->sys.cpus[i].model[SLOT_NOSV])->mux[CH_IDLE].def = emu_int(ST_RESTING);
+    emu_idle_init(e, SLOT_NOSV, CH_IDLE);
     return emu_nosv_hwc_create(e, &st->hwc);
 }
 
@@ -185,16 +162,8 @@ static void nosv_destroy(emu *e)
     nosv_state *st = e->model_state[SLOT_NOSV];
     if (!st)
         return;
-    for (uint32_t i = 0; st->tasks && i < e->sys.n_procs; i++) {
-        emu_task_info_free(&st->tasks[i]);
-        emu_body_table_free(&st->bodies[i]);
-    }
-    for (uint32_t i = 0; st->stacks && i < e->sys.n_threads; i++)
-        emu_body_stack_free(&st->stacks[i]);
+    emu_task_state_free(&st->ts, e);
     emu_nosv_hwc_destroy(e, &st->hwc);
-    free(st->tasks);
-    free(st->bodies);
-    free(st->stacks);
     free(st);
     e->model_state[SLOT_NOSV] = NULL;
     emu_tracks_destroy(e, SLOT_NOSV);

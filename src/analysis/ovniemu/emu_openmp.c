@@ -90,19 +90,13 @@ static emu_task_info *proc_tasks(emu *e)
 static int task_event(emu *e, emu_ev *ev)
 {
     emu_task_info *ti = proc_tasks(e);
-    int ok = 1, dup;
+    int ok = 1;
     uint32_t id = (uint32_t)emu_ev_int(ev, 0, &ok);
+    /* Tasks may nest without pausing and run again after ending. */
+    if (ev->v == 'c')
+        return emu_task_create_event(e, ev, ti, EMU_TASK_RELAX_NESTING | EMU_TASK_RESURRECT);
     if (!ok || !id)
         return fail(e, "a task event without a task id");
-    if (ev->v == 'c') {
-        emu_task_type *type = emu_task_type_find(ti, (uint32_t)emu_ev_int(ev, 1, &ok));
-        if (!type)
-            return fail(e, "the task's type was not declared");
-        if (!emu_task_add(ti, id, (uint32_t)(type - ti->types),
-                          EMU_TASK_RELAX_NESTING | EMU_TASK_RESURRECT, &dup))
-            return fail(e, dup ? "the task id already exists" : "out of memory");
-        return 0;
-    }
     emu_task *task = emu_task_find(ti, id);
     if (!task)
         return fail(e, "the task was not created");

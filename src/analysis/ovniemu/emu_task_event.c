@@ -1,6 +1,8 @@
 /* emu_task_event.c — task type declarations shared by the task models. */
 #include "analysis/ovniemu/emu_task_event.h"
 
+#include <stdlib.h>
+
 #include "analysis/ovniemu/emu_tracks.h"
 
 int emu_task_type_event(emu *e, emu_ev *ev, emu_task_info *ti, int32_t prv_type)
@@ -80,4 +82,56 @@ int emu_task_transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_in
         return -1;
     }
     return 0;
+}
+
+int emu_task_state_init(emu_task_state *ts, const emu *e)
+{
+    size_t np = e->sys.n_procs ? e->sys.n_procs : 1, nt = e->sys.n_threads ? e->sys.n_threads : 1;
+    ts->tasks = calloc(np, sizeof *ts->tasks);
+    ts->bodies = calloc(np, sizeof *ts->bodies);
+    ts->stacks = calloc(nt, sizeof *ts->stacks);
+    return ts->tasks && ts->bodies && ts->stacks ? 0 : -1;
+}
+
+void emu_task_state_free(emu_task_state *ts, const emu *e)
+{
+    for (uint32_t i = 0; ts->tasks && ts->bodies && i < e->sys.n_procs; i++) {
+        emu_task_info_free(&ts->tasks[i]);
+        emu_body_table_free(&ts->bodies[i]);
+    }
+    for (uint32_t i = 0; ts->stacks && i < e->sys.n_threads; i++)
+        emu_body_stack_free(&ts->stacks[i]);
+    free(ts->tasks);
+    free(ts->bodies);
+    free(ts->stacks);
+    ts->tasks = NULL;
+    ts->bodies = NULL;
+    ts->stacks = NULL;
+}
+
+int emu_task_create_event(emu *e, emu_ev *ev, emu_task_info *ti, unsigned flags)
+{
+    int ok = 1, dup;
+    uint32_t id = (uint32_t)emu_ev_int(ev, 0, &ok);
+    emu_task_type *type = emu_task_type_find(ti, (uint32_t)emu_ev_int(ev, 1, &ok));
+    if (!ok || !type) {
+        e->fault = "the task's type was not declared";
+        return -1;
+    }
+    if (!emu_task_add(ti, id, (uint32_t)(type - ti->types), flags, &dup)) {
+        e->fault = dup ? "the task id already exists" : "a task id must be non-zero";
+        return -1;
+    }
+    return 0;
+}
+
+const emu_label emu_idle_labels[] = {
+    {100, "Progressing"}, {101, "Resting"}, {102, "Absorbing noise"}, {0, NULL}};
+
+void emu_idle_init(emu *e, int slot, int ch)
+{
+    for (uint32_t i = 0; i < e->sys.n_threads; i++)
+        emu_chan_set(&e->bay, emu_tracks_chan(&e->sys.threads[i], slot, ch), emu_int(100));
+    for (uint32_t i = 0; i < e->sys.n_cpus; i++)
+        ((emu_tracks *)e->sys.cpus[i].model[slot])->mux[ch].def = emu_int(101);
 }

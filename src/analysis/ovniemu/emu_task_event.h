@@ -25,4 +25,24 @@ typedef struct emu_task_chans {
  * nanos6/event.c update_task). */
 int emu_task_transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_info *ti,
                         emu_body_table *bt, emu_body_stack *bs, emu_task *task, uint32_t body_id);
+
+/* A task model's state: tasks and bodies per process, body stacks per
+ * thread (all indexed by global index). */
+typedef struct emu_task_state {
+    emu_task_info *tasks;
+    emu_body_table *bodies;
+    emu_body_stack *stacks;
+} emu_task_state;
+
+int emu_task_state_init(emu_task_state *ts, const emu *e);
+/* The idle channel `ch` of the model in `slot` (nOS-V, Nanos6): threads
+ * start Progressing (100), a CPU running no thread shows Resting (101). */
+void emu_idle_init(emu *e, int slot, int ch);
+/* The idle channel's labels: Progressing, Resting, Absorbing noise. */
+extern const emu_label emu_idle_labels[];
+void emu_task_state_free(emu_task_state *ts, const emu *e);
+
+/* A creation event (u32 taskid, u32 typeid) of the current process: the
+ * task with `flags`.  0, or -1 with e->fault set. */
+int emu_task_create_event(emu *e, emu_ev *ev, emu_task_info *ti, unsigned flags);
 #endif
