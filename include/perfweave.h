@@ -506,12 +506,11 @@ pw_status pw_emu_write_paraver(pw_dataset *ds, const char *dir, uint64_t *events
  * start on (a thread that did not finish) is the diagnostic
  * "ovniemu.cannot-emulate". */
 pw_status pw_emu_check(pw_dataset *ds, pw_error *err);
-/* Adds to r the array "states": for every thread and CPU row and every
- * channel whose values have labels (states, subsystems, functions, task
- * types, marks, CPUs), the time each value lasted (value 0, no state, is
- * not counted; a channel with more than 256 values on one row is left
- * out): view, row, type, channel, value, label, time_ns and share of the
- * trace's duration. */
+/* Adds to r the array "states": for every thread and CPU row, the time
+ * each labelled value of each channel lasted (states, subsystems, MPI
+ * functions, task types, marks, CPUs; ids and counters have no labels and
+ * are left out): view, row, type, channel, value, label, time_ns and share
+ * of the trace's duration. */
 pw_status pw_emu_stats(pw_dataset *ds, pw_report *r, pw_error *err);
 /* Every change of a thread's or CPU's channel as one JSON object per line
  * to out: {"loc" (the thread's location, or "<loom>/cpu.<phyid>" and

@@ -68,14 +68,13 @@ def golden_times(gold):
         with open(os.path.join(gold, view + ".row")) as f:
             names = f.read().split("\n")[4:]
         for (row, typ), seq in rows.items():
-            if not pcf.get(typ, {}).get("values"):
-                continue
+            labels = pcf.get(typ, {}).get("values", {})
             name = names[row - 1]
             if view == "thread":
                 name = "thread." + name.split(".")[-1]
             for k, (t, v) in enumerate(seq):
                 t_next = seq[k + 1][0] if k + 1 < len(seq) else end
-                if v and t_next > t:
+                if v in labels and t_next > t:
                     key = (view, name, typ, v)
                     out[key] = out.get(key, 0) + t_next - t
     return out
