@@ -518,6 +518,11 @@ pw_status pw_emu_stats(pw_dataset *ds, pw_report *r, pw_error *err);
  * event), "type" (the Paraver event type), "channel" (its label),
  * "value" (as Paraver gets it), "label" (the value's label, or null)}. */
 pw_status pw_emu_dump_states(pw_dataset *ds, FILE *out, pw_error *err);
+/* The states as Chrome JSON trace events at `path` (chrome://tracing,
+ * ui.perfetto.dev): a process per thread and per CPU, a track per channel,
+ * a slice per value held, named by its label.  *events (may be NULL)
+ * receives the number of records emulated. */
+pw_status pw_emu_write_chrome(pw_dataset *ds, const char *path, uint64_t *events, pw_error *err);
 
 #ifdef __cplusplus
 }

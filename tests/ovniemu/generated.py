@@ -11,8 +11,9 @@ hold the same (time, value) sequences per row and type, with the same
 labels and rows (paraver_oracle.compare).  The scenario "forbidden" holds
 transitions the models refuse: `check` must report each with its clock.
 `stats --json` "states" must hold the time each labelled value lasted on
-each row, as computed here from ovniemu's own .prv and .pcf, and `dump
---states` one line per line of ovniemu's .prv files.
+each row, as computed here from ovniemu's own .prv and .pcf, `dump
+--states` one line per line of ovniemu's .prv files, and `convert -o
+X.states.json` one Chrome slice per value each row held.
 
 usage: generated.py PERFWEAVE [--regen OVNIEMU]   (regen needs
 OVNI_CONFIG_DIR set to ovni's cfg/ directory)
@@ -110,6 +111,45 @@ def check_dump_states(exe, name, tmp, fails):
                      f"{sorted(set(ours) ^ set(want))[:6]}")
 
 
+def golden_spans(gold):
+    """{(view, row name, type): [(t0, t1, value)]} from ovniemu's rows:
+    nonzero values, each until the next change or the trace's end."""
+    out = {}
+    for view in ("thread", "cpu"):
+        header, rows = paraver_oracle.read_prv(os.path.join(gold, view + ".prv"))
+        end = int(header.split("):")[1].split("_")[0])
+        names = row_names(gold, view)
+        for (row, typ), seq in rows.items():
+            for k, (t, v) in enumerate(seq):
+                t_next = seq[k + 1][0] if k + 1 < len(seq) else end
+                if v and t_next > t:
+                    out.setdefault((view, names[row - 1], typ), []).append((t, t_next, v))
+    return out
+
+
+def check_chrome_states(exe, name, tmp, fails):
+    """convert -o X.states.json: a slice per span of ovniemu's rows, named
+    by the value's .pcf label (Chrome JSON: ts and dur in µs)."""
+    out = os.path.join(tmp, "x.states.json")
+    subprocess.run([exe, "convert", tmp, "-o", out, "-q"], check=True)
+    with open(out) as f:
+        events = json.load(f)["traceEvents"]
+    procs = {e["pid"]: e["args"]["name"] for e in events
+             if e["ph"] == "M" and e["name"] == "process_name"}
+    ours = {}
+    for e in events:
+        if e["ph"] != "X":
+            continue
+        view = "cpu" if e["pid"] >= 1000000 else "thread"
+        row = procs[e["pid"]] if view == "cpu" else "thread." + procs[e["pid"]].split(".")[-1]
+        t0 = round(e["ts"] * 1000)
+        ours.setdefault((view, row, e["tid"]), []).append((t0, t0 + round(e["dur"] * 1000),
+                                                           e["args"]["value"]))
+    want = golden_spans(os.path.join(HERE, "golden", name))
+    if {k: sorted(v) for k, v in ours.items()} != want:
+        fails.append(f"{name}: Chrome state slices differ from ovniemu's rows")
+
+
 def check_stats(exe, name, tmp, fails):
     r = subprocess.run([exe, "stats", tmp, "--json", "-q"], capture_output=True, text=True)
     ours = {}
@@ -143,6 +183,7 @@ def main():
             paraver_oracle.compare(name, out, os.path.join(HERE, "golden", name), fails)
             check_stats(exe, name, tmp, fails)
             check_dump_states(exe, name, tmp, fails)
+            check_chrome_states(exe, name, tmp, fails)
     for f in fails:
         print("FAIL:", f)
     print(f"{len(ovnigen.SCENARIOS)} scenarios, {len(fails)} failures")

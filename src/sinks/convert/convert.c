@@ -117,6 +117,16 @@ pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_con
         rep->records_out = rep->records_in;
         return s;
     }
+    /* For the lead: OUT named *.states.json gets the emulator's thread and
+     * CPU states as Chrome JSON slices instead of the event records. */
+    size_t n = strlen(out);
+    if (!strcmp(target, "chrome") && pw_dataset_prop_get(ds, "emulation") && n > 12 &&
+        !strcmp(out + n - 12, ".states.json")) {
+        rep->target = "chrome";
+        pw_status s = pw_emu_write_chrome(ds, out, &rep->records_in, err);
+        rep->records_out = rep->records_in;
+        return s;
+    }
     for (size_t i = 0; i < N_TARGETS; i++) {
         if (strcmp(targets[i].name, target))
             continue;
