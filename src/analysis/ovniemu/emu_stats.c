@@ -103,7 +103,8 @@ static void report_rows(state_times *st, int64_t end, pw_rnode *rows)
     for (size_t i = 0; i < st->cap; i++)
         if (st->acc[i].key)
             st->acc[n++] = st->acc[i];
-    qsort(st->acc, n, sizeof *st->acc, by_key_value);
+    if (n > 1)
+        qsort(st->acc, n, sizeof *st->acc, by_key_value);
     for (size_t i = 0; i < n; i++) {
         const time_acc *a = &st->acc[i];
         int view = emu_span_view(a->key);
