@@ -208,8 +208,16 @@ pw_status emu_play(emu *e, pw_error *err)
             e->have_first = 1;
             e->first_clock = rec->t;
         }
-        emu_ev ev = {rec->type[0], rec->type[0] ? rec->type[1] : 0, rec->type[0] && rec->type[1] ? rec->type[2] : 0,
-                     rec->t - e->first_clock, rec, NULL};
+        /* The MCV (shorter type names end early), the time since the first. */
+        const char *mcv = rec->type;
+        char c = mcv[0] ? mcv[1] : 0, v = c ? mcv[2] : 0;
+        emu_ev ev = {mcv[0], c, v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL};
+        /* ovniemu refuses time going back; the output stays in order. */
+        if (ev.t < e->last_time) {
+            finding(e, &ev, "ovniemu.clock-backwards", "the clock goes back: emulated at the time "
+                    "of the previous event", NULL);
+            ev.t = e->last_time;
+        }
         e->th = e->sys.thread_of_loc[rec->location];
         e->last_time = ev.t;
         e->events++;

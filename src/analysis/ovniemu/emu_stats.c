@@ -12,7 +12,7 @@
 typedef struct time_acc {
     uint64_t key; /* a span key; 0: a free slot */
     int64_t value;
-    int64_t ns;
+    uint64_t ns;
 } time_acc;
 
 typedef struct state_times {
@@ -78,7 +78,7 @@ static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t val
         *a = (time_acc){key, value, 0};
         st->n++;
     }
-    a->ns += t1 - t0;
+    a->ns += (uint64_t)t1 - (uint64_t)t0;
 }
 
 static int by_key_value(const void *a, const void *b)
@@ -117,7 +117,7 @@ static void report_rows(state_times *st, int64_t end, pw_rnode *rows)
         pw_rnode_str(r, "channel", t->label);
         pw_rnode_int(r, "value", a->value);
         pw_rnode_str(r, "label", label_of(t, a->value));
-        pw_rnode_int(r, "time_ns", a->ns);
+        pw_rnode_uint(r, "time_ns", a->ns);
         pw_rnode_num(r, "share", end > 0 ? (double)a->ns / (double)end : 0.0);
     }
 }
