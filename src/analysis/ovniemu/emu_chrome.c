@@ -51,20 +51,12 @@ static void metadata(pw_outbuf *o, const char *what, uint64_t pid, int32_t tid, 
     pw_out_str(o, "}}");
 }
 
-static const emu_pcf_type *pcf_type(const emu_pcf *pcf, int32_t type)
-{
-    for (size_t i = 0; i < pcf->n_types; i++)
-        if (pcf->types[i].id == type)
-            return &pcf->types[i];
-    return NULL;
-}
-
 static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t value, int64_t t0,
                     int64_t t1, int first)
 {
     chrome_out *co = ctx;
     pw_outbuf *o = &co->out;
-    const emu_pcf_type *t = pcf_type(&co->e->pcf[view], type);
+    const emu_pcf_type *t = emu_pcf_find(&co->e->pcf[view], type);
     if (first) {
         char fallback[32];
         snprintf(fallback, sizeof fallback, "type %d", type);
@@ -73,10 +65,7 @@ static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t val
     }
     if (!value)
         return;
-    const char *label = NULL;
-    for (size_t k = 0; t && k < t->n_values && !label; k++)
-        if (t->values[k].value == value)
-            label = t->values[k].label;
+    const char *label = emu_pcf_label(t, value);
     pw_out_str(o, ",\n{\"ph\":\"X\",\"pid\":");
     pw_out_u64(o, pid_of(view, row));
     pw_out_str(o, ",\"tid\":");

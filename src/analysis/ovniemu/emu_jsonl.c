@@ -42,15 +42,8 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t t
 {
     states_out *so = ctx;
     pw_outbuf *o = &so->out;
-    const emu_pcf *pcf = &so->e->pcf[view];
-    const emu_pcf_type *t = NULL;
-    for (size_t i = 0; i < pcf->n_types && !t; i++)
-        if (pcf->types[i].id == type)
-            t = &pcf->types[i];
-    const char *label = NULL;
-    for (size_t k = 0; t && k < t->n_values && !label; k++)
-        if (t->values[k].value == value)
-            label = t->values[k].label;
+    const emu_pcf_type *t = emu_pcf_find(&so->e->pcf[view], type);
+    const char *label = emu_pcf_label(t, value);
     pw_out_str(o, "{\"loc\":");
     put_loc(o, so->e, view, row);
     pw_out_str(o, view == EMU_VIEW_THREAD ? ",\"view\":\"thread\",\"t\":" : ",\"view\":\"cpu\",\"t\":");

@@ -62,6 +62,22 @@ void emu_pcf_add_values(emu_pcf *pcf, long t, const emu_label *table)
         emu_pcf_add_value(pcf, t, table->value, table->label);
 }
 
+const emu_pcf_type *emu_pcf_find(const emu_pcf *pcf, int32_t id)
+{
+    for (size_t i = 0; i < pcf->n_types; i++)
+        if (pcf->types[i].id == id)
+            return &pcf->types[i];
+    return NULL;
+}
+
+const char *emu_pcf_label(const emu_pcf_type *t, int64_t value)
+{
+    for (size_t k = 0; t && k < t->n_values; k++)
+        if (t->values[k].value == value)
+            return t->values[k].label;
+    return NULL;
+}
+
 void emu_pcf_free(emu_pcf *pcf)
 {
     for (size_t i = 0; i < pcf->n_types; i++) {

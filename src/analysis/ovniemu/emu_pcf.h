@@ -29,5 +29,9 @@ long emu_pcf_add_type(emu_pcf *pcf, int32_t id, const char *label);
 void emu_pcf_add_value(emu_pcf *pcf, long t, int64_t value, const char *label);
 /* Adds the labels of a table ended by a NULL label. */
 void emu_pcf_add_values(emu_pcf *pcf, long t, const emu_label *table);
+/* The type of id `id`, or NULL. */
+const emu_pcf_type *emu_pcf_find(const emu_pcf *pcf, int32_t id);
+/* The label of `value` in type t (which may be NULL), or NULL. */
+const char *emu_pcf_label(const emu_pcf_type *t, int64_t value);
 void emu_pcf_free(emu_pcf *pcf);
 #endif

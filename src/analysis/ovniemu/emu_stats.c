@@ -45,28 +45,11 @@ static int grow(state_times *st)
     return 0;
 }
 
-/* The Paraver type of id `type` in the view, or NULL. */
-static const emu_pcf_type *pcf_type(const emu_pcf *pcf, int32_t type)
-{
-    for (size_t i = 0; i < pcf->n_types; i++)
-        if (pcf->types[i].id == type)
-            return &pcf->types[i];
-    return NULL;
-}
-
-static const char *label_of(const emu_pcf_type *t, int64_t value)
-{
-    for (size_t k = 0; t && k < t->n_values; k++)
-        if (t->values[k].value == value)
-            return t->values[k].label;
-    return NULL;
-}
-
 static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t value, int64_t t0,
                     int64_t t1, int first)
 {
     state_times *st = ctx;
-    if (first || !value || !label_of(pcf_type(&st->e->pcf[view], type), value))
+    if (first || !value || !emu_pcf_label(emu_pcf_find(&st->e->pcf[view], type), value))
         return;
     if ((st->n + 1) * 2 > st->cap && grow(st) != 0) {
         st->failed = 1;
@@ -109,14 +92,14 @@ static void report_rows(state_times *st, int64_t end, pw_rnode *rows)
         const time_acc *a = &st->acc[i];
         int view = emu_span_view(a->key);
         int32_t type = emu_span_type(a->key);
-        const emu_pcf_type *t = pcf_type(&st->e->pcf[view], type);
+        const emu_pcf_type *t = emu_pcf_find(&st->e->pcf[view], type);
         pw_rnode *r = pw_rnode_object(rows, NULL);
         pw_rnode_str(r, "view", view == EMU_VIEW_CPU ? "cpu" : "thread");
         pw_rnode_str(r, "row", row_name(st->e, view, emu_span_row(a->key)));
         pw_rnode_int(r, "type", type);
         pw_rnode_str(r, "channel", t->label);
         pw_rnode_int(r, "value", a->value);
-        pw_rnode_str(r, "label", label_of(t, a->value));
+        pw_rnode_str(r, "label", emu_pcf_label(t, a->value));
         pw_rnode_uint(r, "time_ns", a->ns);
         pw_rnode_num(r, "share", end > 0 ? (double)a->ns / (double)end : 0.0);
     }
