@@ -103,6 +103,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
             a->csv = 1;
         } else if (!strcmp(s, "--jsonl") && (cmd->wants & CLI_WANT_JSONL)) {
             a->jsonl = 1;
+        } else if (!strcmp(s, "--states") && (cmd->wants & CLI_WANT_STATES)) {
+            a->states = 1;
         } else if (!strcmp(s, "--locations") && (cmd->wants & CLI_WANT_LOCATIONS)) {
             a->locations = 1;
         } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {

@@ -22,6 +22,7 @@ typedef struct cli_args {
     const char *output;   /* -o FILE, or NULL for stdout */
     const char *to;       /* convert --to NAME, or NULL */
     int json, csv, jsonl; /* output styles */
+    int states;           /* dump --states: the emulator's channel changes */
     int locations;        /* info --locations */
     int quiet;            /* no progress bar */
     pw_options opt;
@@ -46,7 +47,8 @@ enum {
     CLI_WANT_TARGET = 32,
     CLI_WANT_FILTER = 64,
     CLI_WANT_TWO_PATHS = 128,
-    CLI_WANT_VIEW = 256
+    CLI_WANT_VIEW = 256,
+    CLI_WANT_STATES = 512
 };
 
 typedef struct cli_command {

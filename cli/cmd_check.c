@@ -10,6 +10,11 @@ static int check_run(cli_args *a)
     pw_error err;
     cli_progress *prog = cli_progress_start(a, ds, "checking");
     pw_status s = pw_check(ds, &err);
+    /* For the lead: ovni traces are also run through the emulator, whose
+     * forbidden transitions are findings. */
+    if ((s == PW_OK || s == PW_E_DATA) && pw_dataset_prop_get(ds, "emulation") &&
+        pw_emu_check(ds, &err) != PW_OK)
+        s = PW_E_IO;
     cli_progress_stop(prog);
     int dcode = cli_report_diags(ds);
     size_t errors = 0, warnings = 0;

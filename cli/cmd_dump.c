@@ -14,7 +14,18 @@ static int dump_run(cli_args *a)
     }
     pw_error err;
     cli_progress *prog = cli_progress_start(a, ds, "dumping");
-    pw_status s = pw_dump_all(ds, out, a->jsonl ? PW_DUMP_JSONL : PW_DUMP_TEXT, &err);
+    pw_status s;
+    /* For the lead: --states dumps the ovni emulator's channel changes. */
+    if (a->states && !pw_dataset_prop_get(ds, "emulation")) {
+        fprintf(stderr, "perfweave dump: --states needs a trace the ovni emulator replays\n");
+        cli_close_output(a, out);
+        pw_close(ds);
+        return EXIT_USAGE;
+    }
+    if (a->states)
+        s = pw_emu_dump_states(ds, out, &err);
+    else
+        s = pw_dump_all(ds, out, a->jsonl ? PW_DUMP_JSONL : PW_DUMP_TEXT, &err);
     cli_progress_stop(prog);
     if (s != PW_OK)
         code = cli_fail(&err);
@@ -31,7 +42,9 @@ const cli_command cli_dump = {
     "Records of all locations are merged by time; records of one location keep\n"
     "their file order.  Text lines read '<time> <location> <type> field=value...'.\n"
     "JSON Lines objects carry \"loc\", \"t\", \"type\" and one key per field.\n\n"
-    "  --jsonl       one JSON object per line\n",
-    CLI_WANT_JSONL | CLI_WANT_OUTPUT | CLI_WANT_FILTER,
+    "  --jsonl       one JSON object per line\n"
+    "  --states      ovni: the emulator's thread and CPU channel changes as JSON\n"
+    "                Lines (loc, view, t, type, channel, value, label)\n",
+    CLI_WANT_JSONL | CLI_WANT_OUTPUT | CLI_WANT_STATES | CLI_WANT_FILTER,
     dump_run,
 };

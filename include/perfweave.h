@@ -663,6 +663,38 @@ typedef struct pw_time_window {
 
 /* 1 with *w filled when a time window is set on ds, else 0. */
 int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
+/* ovni emulation                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* For datasets whose property "emulation" is "ovni": replays the records
+ * through the runtime models as ovniemu 1.14 does and writes the states of
+ * every thread and CPU to DIR/thread.{prv,pcf,row} and DIR/cpu.{prv,pcf,row}
+ * (DIR is created when missing), with ovniemu's event types, values and
+ * labels.  Transitions the models forbid become diagnostics of ds (codes
+ * "ovniemu.*") and the emulation goes on.  *events (may be NULL) receives
+ * the number of records emulated. */
+pw_status pw_emu_write_paraver(pw_dataset *ds, const char *dir, uint64_t *events, pw_error *err);
+/* The same emulation for its diagnostics alone; what ovniemu refuses to
+ * start on (a thread that did not finish) is the diagnostic
+ * "ovniemu.cannot-emulate". */
+pw_status pw_emu_check(pw_dataset *ds, pw_error *err);
+/* Adds to r the array "states": for every thread and CPU row, the time
+ * each labelled value of each channel lasted (states, subsystems, MPI
+ * functions, task types, marks, CPUs; ids and counters have no labels and
+ * are left out): view, row, type, channel, value, label, time_ns and share
+ * of the trace's duration. */
+pw_status pw_emu_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+/* Every change of a thread's or CPU's channel as one JSON object per line
+ * to out: {"loc" (the thread's location, or "<loom>/cpu.<phyid>" and
+ * "<loom>/vcpu"), "view" ("thread" or "cpu"), "t" (ns since the first
+ * event), "type" (the Paraver event type), "channel" (its label),
+ * "value" (as Paraver gets it), "label" (the value's label, or null)}. */
+pw_status pw_emu_dump_states(pw_dataset *ds, FILE *out, pw_error *err);
+/* The states as Chrome JSON trace events at `path` (chrome://tracing,
+ * ui.perfetto.dev): a process per thread and per CPU, a track per channel,
+ * a slice per value held, named by its label.  *events (may be NULL)
+ * receives the number of records emulated. */
+pw_status pw_emu_write_chrome(pw_dataset *ds, const char *path, uint64_t *events, pw_error *err);
 
 #ifdef __cplusplus
 }

@@ -144,10 +144,15 @@ EXPECTED_FINDINGS = {
     # "loom_cpus" (the test program never set them).
     "ctest-1.14.0/emu-ovni-empty-stream": [("warning", "ovni.empty-stream"),
                                            ("warning", "ovni.unfinished"),
-                                           ("warning", "ovni.no-cpus")],
+                                           ("warning", "ovni.no-cpus"),
+                                           ("warning", "ovniemu.cannot-emulate")],
     # A crashed thread: stream.json without "finished" nor "loom_cpus".
     "ctest-1.14.0/emu-ovni-thread-crash": [("warning", "ovni.unfinished"),
-                                           ("warning", "ovni.no-cpus")],
+                                           ("warning", "ovni.no-cpus"),
+                                           ("warning", "ovniemu.cannot-emulate")],
+    # Events of an unknown model "X": ovniemu 1.14 stops at the first.
+    "mix-1.14.0": [("warning", "ovniemu.unknown-model")],
+    "mix-1.0.0": [("warning", "ovniemu.unknown-model")],
 }
 
 

@@ -33,6 +33,11 @@ static pw_status ovni_open(pw_dataset *ds, pw_error *err)
     if (s == PW_OK)
         s = ovni_schemas_build(ds, od, err);
     ds->time_ordered = ds->own_subtree = 1; /* one stream per thread, by clock */
+    /* The records can be run through the ovni emulator
+     * (src/analysis/ovniemu/): how convert, check and stats learn it
+     * without testing the format's name. */
+    if (s == PW_OK)
+        s = pw_ds_set_prop(ds, "emulation", "ovni", err);
     return s;
 }
 

@@ -124,6 +124,60 @@ static void prop_from_json(pw_dataset *ds, json_t *j, const char *jkey, const ch
     pw_ds_set_prop(ds, key, text, NULL);
 }
 
+/* The mark types a thread declares ("ovni.mark": {"<type>": {title,
+ * chan_type, labels: {"<value>": label}}}) as properties
+ * "<thread>:mark.<type>.title", ".chan_type", ".label.<value>", so that the
+ * emulator can name them. */
+static void props_from_marks(pw_dataset *ds, json_t *j, const char *loc)
+{
+    json_t *marks = pw_json_path(j, "ovni.mark");
+    const char *type;
+    json_t *m;
+    if (!json_is_object(marks))
+        return;
+    json_object_foreach(marks, type, m)
+    {
+        char key[1024];
+        const char *fields[] = {"title", "chan_type"};
+        for (size_t i = 0; i < 2; i++) {
+            json_t *v = json_object_get(m, fields[i]);
+            snprintf(key, sizeof key, "%s:mark.%s.%s", loc, type, fields[i]);
+            if (json_is_string(v))
+                pw_ds_set_prop(ds, key, json_string_value(v), NULL);
+        }
+        const char *value;
+        json_t *label;
+        json_t *labels = json_object_get(m, "labels");
+        if (!json_is_object(labels))
+            continue;
+        json_object_foreach(labels, value, label)
+        {
+            snprintf(key, sizeof key, "%s:mark.%s.label.%s", loc, type, value);
+            if (json_is_string(label))
+                pw_ds_set_prop(ds, key, json_string_value(label), NULL);
+        }
+    }
+}
+
+/* The hardware counters a nOS-V thread declares ("nosv.hwc": {"<i>":
+ * {"name": ...}}) as properties "<thread>:nosv.hwc.<i>.name". */
+static void props_from_counters(pw_dataset *ds, json_t *j, const char *loc)
+{
+    json_t *hwc = pw_json_path(j, "nosv.hwc");
+    const char *index;
+    json_t *c;
+    if (!json_is_object(hwc))
+        return;
+    json_object_foreach(hwc, index, c)
+    {
+        json_t *name = json_object_get(c, "name");
+        char key[1024];
+        snprintf(key, sizeof key, "%s:nosv.hwc.%s.name", loc, index);
+        if (json_is_string(name))
+            pw_ds_set_prop(ds, key, json_string_value(name), NULL);
+    }
+}
+
 /* Appends a loom's CPU list ("index:phyid,...") to its property; v3 merges
  * the lists of several threads by appending (ovni-facts.md §3). */
 static void add_loom_cpus(pw_dataset *ds, int32_t loom, json_t *cpus, const char *file)
@@ -216,6 +270,8 @@ static void read_thread_metadata(pw_dataset *ds, int32_t loom, int32_t proc, int
     prop_from_json(ds, j, "ovni.lib.commit", p, "lib.commit");
     prop_from_json(ds, j, "ovni.require", p, "require");
     prop_from_json(ds, j, "ovni.finished", p, "finished");
+    props_from_marks(ds, j, p);
+    props_from_counters(ds, j, p);
     if (!pw_dataset_prop_get(ds, "lib.version"))
         prop_from_json(ds, j, "ovni.lib.version", "", "lib.version");
     if (t->version == 3) {

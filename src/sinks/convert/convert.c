@@ -116,6 +116,26 @@ pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_con
     if (!target)
         return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET,
                        "cannot tell the target from the extension: use --to NAME");
+    /* For the lead: an ovni trace converts to Paraver as ovniemu's states
+     * (thread.* and cpu.* in the directory OUT), not as event codes; an
+     * OUT named *.prv keeps the event-code trace. */
+    if (!strcmp(target, "paraver") && pw_dataset_prop_get(ds, "emulation") &&
+        pw_convert_target_for_path(out) == NULL) {
+        rep->target = "paraver";
+        pw_status s = pw_emu_write_paraver(ds, out, &rep->records_in, err);
+        rep->records_out = rep->records_in;
+        return s;
+    }
+    /* For the lead: OUT named *.states.json gets the emulator's thread and
+     * CPU states as Chrome JSON slices instead of the event records. */
+    size_t n = strlen(out);
+    if (!strcmp(target, "chrome") && pw_dataset_prop_get(ds, "emulation") && n > 12 &&
+        !strcmp(out + n - 12, ".states.json")) {
+        rep->target = "chrome";
+        pw_status s = pw_emu_write_chrome(ds, out, &rep->records_in, err);
+        rep->records_out = rep->records_in;
+        return s;
+    }
     for (size_t i = 0; i < N_TARGETS; i++) {
         if (strcmp(targets[i].name, target))
             continue;

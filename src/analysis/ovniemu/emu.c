@@ -1,0 +1,244 @@
+/* emu.c — the emulation loop: the system from the dataset, the enabled
+ * models, then every record in time order through its model, each event
+ * ending with a propagation of the channels it changed (ovni
+ * src/emu/emu.c, model.c, player.c).  Times are relative to the first
+ * event, as ovniemu writes them.  Where ovniemu would stop, a finding is
+ * recorded and the emulation goes on. */
+#include "analysis/ovniemu/emu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* In ovniemu's order (by model letter), which is the order their channels
+ * subscribe to the thread states: the order of lines within one time. */
+static const emu_model *const models[] = {&emu_model_nanos6, &emu_model_nodes, &emu_model_kernel,
+                                          &emu_model_mpi,    &emu_model_ovni,  &emu_model_openmp,
+                                          &emu_model_tampi,  &emu_model_nosv};
+#define N_MODELS (sizeof models / sizeof *models)
+
+static const emu_label thread_states[] = {
+    {EMU_TH_UNKNOWN, "Unknown"}, {EMU_TH_RUNNING, "Running"}, {EMU_TH_PAUSED, "Paused"},
+    {EMU_TH_DEAD, "Dead"},       {EMU_TH_COOLING, "Cooling"}, {EMU_TH_WARMING, "Warming"},
+    {0, NULL}};
+
+/* The fields of the event's record, decoded on first use. */
+static const pw_value *emu_ev_fields(emu_ev *ev)
+{
+    if (!ev->fields)
+        ev->fields = pw_record_fields(ev->rec);
+    return ev->fields;
+}
+
+const pw_value *emu_ev_field(emu_ev *ev, int k)
+{
+    const pw_schema *sc = pw_schema_get(ev->rec->cursor->ds, ev->rec->schema);
+    if (!sc || k < 0 || (size_t)k >= sc->n_fields)
+        return NULL;
+    const pw_value *v = &emu_ev_fields(ev)[k];
+    return v->present ? v : NULL;
+}
+
+int64_t emu_ev_int(emu_ev *ev, int k, int *ok)
+{
+    const pw_value *v = emu_ev_field(ev, k + 1);
+    if (!v || (v->type != PW_T_U64 && v->type != PW_T_I64)) {
+        *ok = 0;
+        return 0;
+    }
+    return v->type == PW_T_U64 ? (int64_t)v->v.u : v->v.i;
+}
+
+/* The system's own channels and types (ovni src/emu/thread.c, cpu.c,
+ * system.c): the thread's CPU, active TID and state; the CPU's running
+ * TID, PID and count. */
+static void system_channels(emu *e)
+{
+    for (uint32_t i = 0; i < e->sys.n_threads; i++)
+        emu_thread_init_chans(&e->sys.threads[i]);
+    static const char *const names[EMU_CPU_CHANS] = {"nrunning", "pid_running", "tid_running",
+                                                     "th_running", "th_active"};
+    for (uint32_t i = 0; i < e->sys.n_cpus; i++) {
+        emu_cpu *c = &e->sys.cpus[i];
+        for (int k = 0; k < EMU_CPU_CHANS; k++) {
+            emu_chan_init(&c->chan[k], names[k], 0);
+            c->chan[k].ignore_dup = 1;
+        }
+        emu_chan_bind(&c->chan[EMU_CPU_CHAN_PID], EMU_VIEW_CPU, c->gindex, EMU_PRV_CPU_PID, 0);
+        emu_chan_bind(&c->chan[EMU_CPU_CHAN_TID], EMU_VIEW_CPU, c->gindex, EMU_PRV_CPU_TID, 0);
+        emu_chan_bind(&c->chan[EMU_CPU_CHAN_NRUN], EMU_VIEW_CPU, c->gindex, EMU_PRV_CPU_NRUN,
+                      EMU_PRV_ZERO);
+    }
+    emu_pcf *p = &e->pcf[EMU_VIEW_THREAD];
+    long cpu_type = emu_pcf_add_type(p, EMU_PRV_THREAD_CPU, "Thread: CPU affinity");
+    emu_pcf_add_type(p, EMU_PRV_THREAD_TID, "Thread: TID of the ACTIVE thread");
+    emu_pcf_add_values(p, emu_pcf_add_type(p, EMU_PRV_THREAD_STATE, "Thread: thread state"),
+                       thread_states);
+    for (uint32_t i = 0; i < e->sys.n_cpus; i++)
+        emu_pcf_add_value(p, cpu_type, (int64_t)e->sys.cpus[i].gindex + 1, e->sys.cpus[i].name);
+}
+
+/* A model is enabled when a thread requires it; ovni always is, and every
+ * model is when no thread says what it requires (older traces: ovniemu's
+ * compatibility mode). */
+static int model_required(const pw_dataset *ds, const emu_system *sys, const emu_model *m)
+{
+    int any = 0;
+    size_t n = strlen(m->name);
+    for (uint32_t i = 0; i < sys->n_threads; i++) {
+        char key[1024];
+        snprintf(key, sizeof key, "%s:require", ds->locs[sys->threads[i].loc].path);
+        const char *req = pw_dataset_prop_get(ds, key);
+        any |= req != NULL;
+        for (const char *p = req; p && (p = strstr(p, m->name)); p += n)
+            if ((p == req || p[-1] == ' ') && p[n] == ' ')
+                return 1;
+    }
+    return m->letter == 'O' || !any;
+}
+
+/* The MCV as text, bytes outside printable ASCII as '?'. */
+static void mcv_text(const emu_ev *ev, char out[4])
+{
+    const char in[3] = {ev->m, ev->c, ev->v};
+    for (int i = 0; i < 3; i++)
+        out[i] = in[i] >= 0x20 && in[i] < 0x7f ? in[i] : '?';
+    out[3] = '\0';
+}
+
+static void finding(emu *e, const emu_ev *ev, const char *code, const char *what, const char *chan)
+{
+    char mcv[4];
+    mcv_text(ev, mcv);
+    e->findings++;
+    const pw_location *l = &e->ds->locs[ev->rec->location];
+    pw_ds_diag(e->ds, PW_SEV_ERROR, code, l->file, (int64_t)ev->rec->offset,
+               "%s: clock %lld: event %s: %s%s%s", l->path, (long long)ev->rec->t, mcv, what,
+               chan ? ": channel " : "", chan ? chan : "");
+}
+
+static void step(emu *e, emu_ev *ev)
+{
+    const emu_model *m = e->by_letter[(unsigned char)ev->m];
+    e->bay.fault = e->fault = NULL;
+    e->bay.fault_chan = NULL;
+    e->bay.time = ev->t;
+    if (!m) {
+        /* ovniemu stops here; one warning per model letter says why. */
+        if (e->unknown_seen[(unsigned char)ev->m])
+            return;
+        e->unknown_seen[(unsigned char)ev->m] = 1;
+        char mcv[4];
+        mcv_text(ev, mcv);
+        pw_ds_diag(e->ds, PW_SEV_WARNING, "ovniemu.unknown-model",
+                   e->ds->locs[ev->rec->location].file, (int64_t)ev->rec->offset,
+                   "%s: clock %lld: event %s: model not registered: ovniemu 1.14 stops here; "
+                   "perfweave emulates the other models",
+                   e->ds->locs[ev->rec->location].path, (long long)ev->rec->t, mcv);
+        return;
+    }
+    if (!e->enabled[(unsigned char)ev->m]) {
+        /* ovniemu stops at the first; one finding per model says why. */
+        if (!e->unknown_seen[(unsigned char)ev->m])
+            finding(e, ev, "ovniemu.model-not-enabled",
+                    "model not enabled (no thread requires it)", NULL);
+        e->unknown_seen[(unsigned char)ev->m] = 1;
+        return;
+    }
+    if (m->event(e, ev) != 0)
+        finding(e, ev, "ovniemu.bad-transition", e->fault ? e->fault : e->bay.fault,
+                e->fault ? NULL : e->bay.fault_chan);
+    e->bay.fault = NULL;
+    if (emu_bay_propagate(&e->bay) != 0)
+        finding(e, ev, "ovniemu.bad-transition", e->bay.fault, e->bay.fault_chan);
+}
+
+static pw_status setup(emu *e, pw_error *err)
+{
+    system_channels(e);
+    for (size_t i = 0; i < N_MODELS; i++) {
+        const emu_model *m = models[i];
+        e->by_letter[(unsigned char)m->letter] = m;
+        if (!model_required(e->ds, &e->sys, m))
+            continue;
+        e->enabled[(unsigned char)m->letter] = 1;
+        if (m->create(e) != 0)
+            return pw_fail(err, PW_E_NOMEM, e->ds->path, PW_NO_OFFSET,
+                           "out of memory setting up the %s model", m->name);
+    }
+    if (e->pcf[0].failed || e->pcf[1].failed)
+        return pw_fail(err, PW_E_NOMEM, e->ds->path, PW_NO_OFFSET, "out of memory");
+    return PW_OK;
+}
+
+/* ovniemu ends with every thread dead (src/emu/ovni/setup.c). */
+static void finish(emu *e)
+{
+    for (uint32_t i = 0; i < e->sys.n_threads; i++) {
+        const emu_thread *th = &e->sys.threads[i];
+        if (th->state == EMU_TH_DEAD)
+            continue;
+        const pw_location *l = &e->ds->locs[th->loc];
+        e->findings++;
+        pw_ds_diag(e->ds, PW_SEV_ERROR, "ovniemu.thread-not-dead", l->file, PW_NO_OFFSET,
+                   "%s: the thread is not dead at the end of the trace", l->path);
+    }
+}
+
+pw_status emu_start(emu *e, pw_dataset *ds, emu_emit_fn emit, void *ctx, pw_error *err)
+{
+    memset(e, 0, sizeof *e);
+    e->ds = ds;
+    e->bay.emit = emit;
+    e->bay.emit_ctx = ctx;
+    pw_status s = emu_system_build(&e->sys, ds, err);
+    if (s == PW_OK)
+        s = setup(e, err);
+    if (s == PW_OK)
+        emu_bay_propagate(&e->bay);
+    return s;
+}
+
+pw_status emu_play(emu *e, pw_error *err)
+{
+    pw_merge *m = NULL;
+    pw_status s = pw_merge_open(e->ds, &m, err);
+    const pw_record *rec;
+    while (s == PW_OK && (s = pw_merge_next(m, &rec, err)) == PW_OK) {
+        if (!e->have_first) {
+            e->have_first = 1;
+            e->first_clock = rec->t;
+        }
+        /* The MCV (shorter type names end early), the time since the first. */
+        const char *mcv = rec->type;
+        char c = mcv[0] ? mcv[1] : 0, v = c ? mcv[2] : 0;
+        emu_ev ev = {mcv[0], c, v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL};
+        /* ovniemu refuses time going back; the output stays in order. */
+        if (ev.t < e->last_time) {
+            finding(e, &ev, "ovniemu.clock-backwards", "the clock goes back: emulated at the time "
+                    "of the previous event", NULL);
+            ev.t = e->last_time;
+        }
+        e->th = e->sys.thread_of_loc[rec->location];
+        e->last_time = ev.t;
+        e->events++;
+        if (e->th)
+            step(e, &ev);
+    }
+    pw_merge_close(m);
+    if (s == PW_END) {
+        s = PW_OK;
+        finish(e);
+    }
+    return s;
+}
+
+void emu_free(emu *e)
+{
+    for (size_t i = 0; i < N_MODELS; i++)
+        if (e->enabled[(unsigned char)models[i]->letter] && models[i]->destroy)
+            models[i]->destroy(e);
+    emu_system_free(&e->sys);
+    emu_bay_free(&e->bay);
+    emu_pcf_free(&e->pcf[0]);
+    emu_pcf_free(&e->pcf[1]);
+}

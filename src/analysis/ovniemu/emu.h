@@ -1,0 +1,74 @@
+/* emu.h — the ovni emulator: records in time order through the models of
+ * the runtimes, giving each thread's and CPU's channels over time, as
+ * ovniemu 1.14 does (bsc-pm/ovni src/emu/emu.c).  Format-independent: it
+ * reads locations, properties and records (types are the MCV codes). */
+#ifndef PW_EMU_H
+#define PW_EMU_H
+#include "analysis/ovniemu/emu_pcf.h"
+#include "analysis/ovniemu/emu_system.h"
+
+typedef struct emu emu;
+
+/* The event being emulated. */
+typedef struct emu_ev {
+    char m, c, v;               /* the MCV */
+    int64_t t;                  /* ns since the first event */
+    const pw_record *rec;
+    const pw_value *fields;     /* decoded on demand: emu_ev_field */
+} emu_ev;
+
+/* A model: its letter, and what it adds to the system and does per event.
+ * event() returns 0, or -1 with emu->bay.fault (or emu->fault) set. */
+typedef struct emu_model {
+    char letter;
+    const char *name;     /* as "require" names it */
+    int slot;             /* index into thread/cpu model[] */
+    int (*create)(emu *e);
+    int (*event)(emu *e, emu_ev *ev);
+    void (*destroy)(emu *e);
+} emu_model;
+
+struct emu {
+    pw_dataset *ds;
+    emu_system sys;
+    emu_bay bay;
+    emu_pcf pcf[EMU_VIEWS];
+    emu_thread *th;            /* the thread of the current event */
+    const emu_model *by_letter[256];
+    int enabled[256];
+    uint8_t unknown_seen[256]; /* letters of unknown or disabled models met */
+    void *model_state[12];     /* per-model global state, by slot */
+    const char *fault;         /* a model's own fault text for this event */
+    int64_t first_clock;
+    int64_t last_time;         /* of the last event, since the first */
+    int have_first;
+    uint64_t events, findings;
+};
+
+/* Field k of the event's record (0: the payload), or NULL when its schema
+ * has no such field or the record does not carry it. */
+const pw_value *emu_ev_field(emu_ev *ev, int k);
+/* Signature field k (0-based, after the payload) as an integer; 0 when the
+ * record lacks it, with *ok cleared. */
+int64_t emu_ev_int(emu_ev *ev, int k, int *ok);
+
+/* Builds the system and the enabled models of ds; each channel change
+ * will go to emit (NULL: check runs it for the findings alone).  e holds
+ * the system and the Paraver types; release it with emu_free, even when
+ * this fails. */
+pw_status emu_start(emu *e, pw_dataset *ds, emu_emit_fn emit, void *ctx, pw_error *err);
+/* Emulates every record in time order.  Faults become findings of ds and
+ * the emulation goes on. */
+pw_status emu_play(emu *e, pw_error *err);
+void emu_free(emu *e);
+
+/* The models, in the order their types are declared. */
+extern const emu_model emu_model_ovni;
+extern const emu_model emu_model_mpi;
+extern const emu_model emu_model_tampi;
+extern const emu_model emu_model_openmp;
+extern const emu_model emu_model_nosv;
+extern const emu_model emu_model_nanos6;
+extern const emu_model emu_model_nodes;
+extern const emu_model emu_model_kernel;
+#endif

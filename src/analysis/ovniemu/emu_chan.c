@@ -1,0 +1,213 @@
+/* emu_chan.c — channel values, the dirty list and propagation (semantics
+ * of ovni src/emu/chan.c, bay.c and the row writer's flags, pv/prv.c). */
+#include "analysis/ovniemu/emu_chan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/ovniemu/emu_mux.h"
+
+void emu_chan_init(emu_chan *c, const char *name, int is_stack)
+{
+    memset(c, 0, sizeof *c);
+    c->value = emu_null();
+    c->last = emu_null();
+    c->prv_last = emu_null();
+    c->is_stack = (uint8_t)is_stack;
+    c->view = -1;
+    c->name = name;
+}
+
+void emu_chan_free(emu_chan *c)
+{
+    free(c->stack);
+    free(c->subs);
+    c->stack = NULL;
+    c->subs = NULL;
+}
+
+void emu_chan_bind(emu_chan *c, int view, uint32_t row, int32_t type, unsigned flags)
+{
+    c->view = (int8_t)view;
+    c->prv_row = row;
+    c->prv_type = type;
+    c->prv_flags = (uint8_t)flags;
+}
+
+emu_value emu_chan_read(const emu_chan *c)
+{
+    if (!c->is_stack)
+        return c->value;
+    return c->n_stack ? c->stack[c->n_stack - 1] : emu_null();
+}
+
+static int fault(emu_bay *bay, const emu_chan *c, const char *what)
+{
+    if (!bay->fault) {
+        bay->fault = what;
+        bay->fault_chan = c->name;
+    }
+    return -1;
+}
+
+int emu_bay_dirty(emu_bay *bay, emu_chan *c)
+{
+    if (c->dirty)
+        return c->dirty_write ? 0 : fault(bay, c, "channel already changed in this event");
+    if (bay->n_dirty == bay->cap_dirty) {
+        uint32_t cap = bay->cap_dirty ? bay->cap_dirty * 2 : 64;
+        emu_chan **d = realloc(bay->dirty, cap * sizeof *d);
+        if (!d)
+            return fault(bay, c, "out of memory");
+        bay->dirty = d;
+        bay->cap_dirty = cap;
+    }
+    c->dirty = 1;
+    bay->dirty[bay->n_dirty++] = c;
+    return 0;
+}
+
+/* The checks every change makes: one change per event, and a change to
+ * the value of the previous event only where duplicates are allowed.
+ * Returns 1 when the change is to be ignored. */
+static int change_allowed(emu_bay *bay, emu_chan *c, emu_value v, int *ignore)
+{
+    *ignore = 0;
+    if (c->dirty && !c->dirty_write)
+        return fault(bay, c, "channel already changed in this event");
+    if (!c->allow_dup && emu_value_eq(c->last, v)) {
+        if (c->ignore_dup) {
+            *ignore = 1;
+            return 0;
+        }
+        return fault(bay, c, "channel set to the value it already has");
+    }
+    return 0;
+}
+
+int emu_chan_set(emu_bay *bay, emu_chan *c, emu_value v)
+{
+    int ignore;
+    if (c->is_stack)
+        return fault(bay, c, "set on a stack channel");
+    if (change_allowed(bay, c, v, &ignore) || ignore)
+        return ignore ? 0 : -1;
+    c->value = v;
+    return emu_bay_dirty(bay, c);
+}
+
+int emu_chan_push(emu_bay *bay, emu_chan *c, emu_value v)
+{
+    int ignore;
+    if (!c->is_stack)
+        return fault(bay, c, "push on a single channel");
+    if (change_allowed(bay, c, v, &ignore) || ignore)
+        return ignore ? 0 : -1;
+    if (c->n_stack == c->cap_stack) {
+        uint32_t cap = c->cap_stack ? c->cap_stack * 2 : 8;
+        emu_value *s = realloc(c->stack, cap * sizeof *s);
+        if (!s)
+            return fault(bay, c, "out of memory");
+        c->stack = s;
+        c->cap_stack = cap;
+    }
+    c->stack[c->n_stack++] = v;
+    return emu_bay_dirty(bay, c);
+}
+
+int emu_chan_pop(emu_bay *bay, emu_chan *c, emu_value expected)
+{
+    if (!c->is_stack)
+        return fault(bay, c, "pop on a single channel");
+    if (c->dirty && !c->dirty_write)
+        return fault(bay, c, "channel already changed in this event");
+    if (!c->n_stack)
+        return fault(bay, c, "pop from an empty stack");
+    if (!emu_value_eq(c->stack[c->n_stack - 1], expected))
+        return fault(bay, c, "pop of a value other than the top of the stack");
+    c->n_stack--;
+    return emu_bay_dirty(bay, c);
+}
+
+int emu_chan_subscribe(emu_chan *c, emu_mux *m, int is_input)
+{
+    if (c->n_subs == c->cap_subs) {
+        uint32_t cap = c->cap_subs ? c->cap_subs * 2 : 2;
+        emu_sub *s = realloc(c->subs, cap * sizeof *s);
+        if (!s)
+            return -1;
+        c->subs = s;
+        c->cap_subs = cap;
+    }
+    c->subs[c->n_subs++] = (emu_sub){m, is_input};
+    return 0;
+}
+
+void emu_chan_unsubscribe(emu_chan *c, emu_mux *m, int is_input)
+{
+    for (uint32_t i = 0; i < c->n_subs; i++) {
+        if (c->subs[i].mux != m || c->subs[i].is_input != is_input)
+            continue;
+        memmove(&c->subs[i], &c->subs[i + 1], (c->n_subs - i - 1) * sizeof *c->subs);
+        c->n_subs--;
+        return;
+    }
+}
+
+/* The row's new value, unless the binding's flags skip or refuse it. */
+static int emit(emu_bay *bay, emu_chan *c)
+{
+    emu_value v = emu_chan_read(c);
+    if (!(c->prv_flags & EMU_PRV_EMITDUP)) {
+        if (c->prv_last_set && emu_value_eq(c->prv_last, v)) {
+            if (c->prv_flags & EMU_PRV_SKIPDUP)
+                return 0;
+            if (!(c->prv_flags & EMU_PRV_SKIPDUPNULL))
+                return fault(bay, c, "the same value written twice to a row");
+            if (v.null)
+                return 0;
+        }
+        c->prv_last = v;
+        c->prv_last_set = 1;
+    }
+    int64_t out = 0;
+    if (!v.null) {
+        out = v.i + ((c->prv_flags & EMU_PRV_NEXT) != 0);
+        if (!(c->prv_flags & EMU_PRV_ZERO) && out == 0)
+            return fault(bay, c, "value 0 is forbidden in this channel");
+    }
+    if (bay->emit)
+        bay->emit(bay->emit_ctx, bay->time, c->view, c->prv_row, c->prv_type, out);
+    return 0;
+}
+
+int emu_bay_propagate(emu_bay *bay)
+{
+    int rc = 0;
+    /* Subscribers may dirty more channels: the list grows as it is walked. */
+    for (uint32_t i = 0; i < bay->n_dirty; i++) {
+        emu_chan *c = bay->dirty[i];
+        for (uint32_t k = 0; k < c->n_subs; k++) {
+            emu_sub s = c->subs[k];
+            if ((s.is_input ? emu_mux_on_input(bay, s.mux) : emu_mux_on_select(bay, s.mux)) != 0)
+                rc = -1;
+        }
+    }
+    for (uint32_t i = 0; i < bay->n_dirty; i++)
+        if (bay->dirty[i]->view >= 0 && emit(bay, bay->dirty[i]) != 0)
+            rc = -1;
+    for (uint32_t i = 0; i < bay->n_dirty; i++) {
+        emu_chan *c = bay->dirty[i];
+        c->last = emu_chan_read(c);
+        c->dirty = 0;
+    }
+    bay->n_dirty = 0;
+    return rc;
+}
+
+void emu_bay_free(emu_bay *bay)
+{
+    free(bay->dirty);
+    bay->dirty = NULL;
+    bay->n_dirty = bay->cap_dirty = 0;
+}

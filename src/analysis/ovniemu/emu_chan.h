@@ -1,0 +1,105 @@
+/* emu_chan.h — channels: a value over time that the emulator's models set,
+ * and the propagation step that turns one event's changes into output.
+ *
+ * The semantics follow ovniemu 1.14 (bsc-pm/ovni src/emu/chan.c, bay.c,
+ * pv/prv.c): a channel may change once per event unless it allows rewrites;
+ * setting the value it already had is an error unless the channel ignores
+ * or allows duplicates; after each event every changed ("dirty") channel
+ * first runs its subscribers (muxes that follow it), which may dirty more
+ * channels, then emits its value to the Paraver row it is bound to, where
+ * a repeated value is skipped or refused as the binding's flags say. */
+#ifndef PW_EMU_CHAN_H
+#define PW_EMU_CHAN_H
+#include <stdint.h>
+
+/* A channel value: an integer, or null (no value, written as 0). */
+typedef struct emu_value {
+    int64_t i;
+    int null;
+} emu_value;
+
+static inline emu_value emu_int(int64_t i) { return (emu_value){i, 0}; }
+static inline emu_value emu_null(void) { return (emu_value){0, 1}; }
+static inline int emu_value_eq(emu_value a, emu_value b)
+{
+    return a.null == b.null && (a.null || a.i == b.i);
+}
+
+/* Binding flags of a channel's Paraver row (pv/prv.h). */
+enum {
+    EMU_PRV_SKIPDUP = 1 << 0,     /* a repeated value is not written */
+    EMU_PRV_SKIPDUPNULL = 1 << 1, /* a repeated null is not written */
+    EMU_PRV_EMITDUP = 1 << 2,     /* repeated values are written */
+    EMU_PRV_NEXT = 1 << 3,        /* written as value + 1 (zero-based ids) */
+    EMU_PRV_ZERO = 1 << 4         /* 0 is a legal value */
+};
+
+/* Which Paraver trace a channel's row belongs to. */
+enum { EMU_VIEW_THREAD = 0, EMU_VIEW_CPU = 1, EMU_VIEWS = 2 };
+
+struct emu_mux;
+struct emu_bay;
+
+/* Who follows a channel: a mux whose select it is, or a mux whose
+ * selected input it is. */
+typedef struct emu_sub {
+    struct emu_mux *mux;
+    int is_input;
+} emu_sub;
+
+typedef struct emu_chan {
+    emu_value value;      /* single channels: the current value */
+    emu_value *stack;     /* stack channels: the pushed values */
+    uint32_t n_stack, cap_stack;
+    emu_value last;       /* the value at the end of the previous event */
+    uint8_t is_stack, dirty;
+    uint8_t allow_dup, ignore_dup, dirty_write;
+    /* The Paraver row this channel writes to, if any. */
+    int8_t view;          /* -1: none */
+    uint8_t prv_flags, prv_last_set;
+    int32_t prv_type;
+    uint32_t prv_row;
+    emu_value prv_last;
+    emu_sub *subs;
+    uint32_t n_subs, cap_subs;
+    const char *name;     /* for findings: "state", "flush", ... */
+} emu_chan;
+
+/* What a propagation emits: one row's new value (after the flags). */
+typedef void (*emu_emit_fn)(void *ctx, int64_t time, int view, uint32_t row, int32_t type,
+                            int64_t value);
+
+typedef struct emu_bay {
+    emu_chan **dirty;
+    uint32_t n_dirty, cap_dirty;
+    int64_t time;          /* of the event being propagated */
+    emu_emit_fn emit;
+    void *emit_ctx;
+    /* The first fault of the current event (static text), for a finding. */
+    const char *fault;
+    const char *fault_chan;
+} emu_bay;
+
+void emu_chan_init(emu_chan *c, const char *name, int is_stack);
+void emu_chan_free(emu_chan *c);
+/* Binds the channel to row `row` of the `view` trace as event `type`. */
+void emu_chan_bind(emu_chan *c, int view, uint32_t row, int32_t type, unsigned flags);
+emu_value emu_chan_read(const emu_chan *c);
+
+/* The model operations; each returns 0, or -1 with bay->fault set. */
+int emu_chan_set(emu_bay *bay, emu_chan *c, emu_value v);
+int emu_chan_push(emu_bay *bay, emu_chan *c, emu_value v);
+int emu_chan_pop(emu_bay *bay, emu_chan *c, emu_value expected);
+
+/* Subscriptions (mux.c adds and removes them). */
+int emu_chan_subscribe(emu_chan *c, struct emu_mux *m, int is_input);
+void emu_chan_unsubscribe(emu_chan *c, struct emu_mux *m, int is_input);
+
+/* Runs the subscribers of the dirty channels, emits them and makes them
+ * clean.  Returns 0, or -1 with bay->fault set (propagation still ends with
+ * every channel clean, so the emulation can go on). */
+int emu_bay_propagate(emu_bay *bay);
+void emu_bay_free(emu_bay *bay);
+/* Marks a channel dirty, as a fault when it already is and may not be. */
+int emu_bay_dirty(emu_bay *bay, emu_chan *c);
+#endif

@@ -1,0 +1,199 @@
+/* emu_paraver.c — the emulator's channels as ovniemu's Paraver traces:
+ * DIR/thread.{prv,pcf,row} and DIR/cpu.{prv,pcf,row} (formats of ovni
+ * src/emu/pv/prv.c, pcf.c, prf.c).  Records stream through; each .prv is
+ * written under a temporary name with a placeholder header that is
+ * rewritten with the duration at the end, then every file is renamed. */
+#include "perfweave.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/ovniemu/emu.h"
+#include "core/outbuf.h"
+
+static const char *const view_name[EMU_VIEWS] = {"thread", "cpu"};
+static const char *const exts[3] = {"prv", "pcf", "row"};
+
+typedef struct writer {
+    pw_outbuf out[EMU_VIEWS];
+    FILE *f[EMU_VIEWS];
+} writer;
+
+/* ovniemu's palette (pv/pcf.c): state colours by value. */
+static const unsigned char palette[][3] = {
+    {0, 0, 0},       {0, 130, 200},   {217, 217, 217}, {230, 25, 75},   {60, 180, 75},
+    {255, 225, 25},  {245, 130, 48},  {145, 30, 180},  {70, 240, 240},  {240, 50, 230},
+    {210, 245, 60},  {250, 190, 212}, {0, 128, 128},   {128, 128, 128}, {220, 190, 255},
+    {170, 110, 40},  {255, 250, 200}, {128, 0, 0},     {170, 255, 195}, {128, 128, 0},
+    {255, 215, 180}, {0, 0, 128},     {0, 0, 255}};
+
+static void header(FILE *f, int64_t duration, uint32_t rows)
+{
+    fprintf(f, "#Paraver (19/01/38 at 03:14):%020lld_ns:0:1:1(%u:1)\n", (long long)duration, rows);
+}
+
+static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
+{
+    writer *w = ctx;
+    pw_outbuf *o = &w->out[view];
+    pw_outbuf_reserve(o, PW_OUTBUF_SLACK);
+    pw_out_mem(o, "2:0:1:1:", 8);
+    pw_out_u64(o, (uint64_t)row + 1);
+    pw_out_char(o, ':');
+    pw_out_i64(o, time);
+    pw_out_char(o, ':');
+    pw_out_i64(o, type);
+    pw_out_char(o, ':');
+    pw_out_i64(o, value);
+    pw_out_char(o, '\n');
+}
+
+static pw_status write_pcf(const char *path, const emu_pcf *pcf, pw_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return pw_fail_errno(err, path, "cannot create");
+    fputs("DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
+          "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
+          "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\nDEFAULT_SEMANTIC\n\n"
+          "THREAD_FUNC         State As Is\n\n\nSTATES_COLOR\n",
+          f);
+    for (size_t i = 0; i < sizeof palette / sizeof *palette; i++)
+        fprintf(f, "%-3zu {%3d, %3d, %3d}\n", i, palette[i][0], palette[i][1], palette[i][2]);
+    for (size_t t = 0; t < pcf->n_types; t++) {
+        const emu_pcf_type *ty = &pcf->types[t];
+        fprintf(f, "\n\nEVENT_TYPE\n0 %-10d %s\nVALUES\n", ty->id, ty->label);
+        for (size_t v = 0; v < ty->n_values; v++)
+            fprintf(f, "%-4lld %s\n", (long long)ty->values[v].value, ty->values[v].label);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return pw_fail_errno(err, path, "cannot write");
+    return PW_OK;
+}
+
+static pw_status write_row(const char *path, const emu_system *sys, int view, pw_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return pw_fail_errno(err, path, "cannot create");
+    uint32_t n = view == EMU_VIEW_THREAD ? sys->n_threads : sys->n_cpus;
+    fprintf(f, "LEVEL NODE SIZE 1\nhostname\n\nLEVEL THREAD SIZE %u\n", n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (view == EMU_VIEW_CPU) {
+            fprintf(f, "%s\n", sys->cpus[i].name);
+            continue;
+        }
+        const emu_thread *th = &sys->threads[i];
+        fprintf(f, "TH %lld.%lld\n", (long long)th->proc->appid, (long long)th->tid);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return pw_fail_errno(err, path, "cannot write");
+    return PW_OK;
+}
+
+static void name_of(char *buf, size_t n, const char *dir, int view, int ext, int tmp)
+{
+    snprintf(buf, n, "%s/%s%s.%s", dir, tmp ? ".tmp." : "", view_name[view], exts[ext]);
+}
+
+/* The .prv files: placeholder headers, then the lines as they come. */
+static pw_status open_prv(writer *w, const char *dir, const emu_system *sys, pw_error *err)
+{
+    for (int v = 0; v < EMU_VIEWS; v++) {
+        char path[4096];
+        name_of(path, sizeof path, dir, v, 0, 1);
+        if (!(w->f[v] = fopen(path, "w")))
+            return pw_fail_errno(err, path, "cannot create");
+        header(w->f[v], 0, v == EMU_VIEW_THREAD ? sys->n_threads : sys->n_cpus);
+        pw_status s = pw_outbuf_init(&w->out[v], w->f[v], err);
+        if (s != PW_OK)
+            return s;
+    }
+    return PW_OK;
+}
+
+/* Flushes the lines and rewrites the headers with the true duration. */
+static pw_status close_prv(writer *w, const char *dir, const emu *e, pw_status s, pw_error *err)
+{
+    for (int v = 0; v < EMU_VIEWS; v++) {
+        if (!w->f[v])
+            continue;
+        char path[4096];
+        name_of(path, sizeof path, dir, v, 0, 1);
+        pw_error e2;
+        pw_status fs = pw_outbuf_flush(&w->out[v], &e2);
+        pw_outbuf_free(&w->out[v]);
+        if (fs == PW_OK && s == PW_OK) {
+            rewind(w->f[v]);
+            header(w->f[v], e->last_time, v == EMU_VIEW_THREAD ? e->sys.n_threads : e->sys.n_cpus);
+        }
+        int bad = ferror(w->f[v]);
+        if ((fclose(w->f[v]) != 0 || bad || fs != PW_OK) && s == PW_OK)
+            s = pw_fail_errno(err, path, "cannot write");
+        w->f[v] = NULL;
+    }
+    return s;
+}
+
+static pw_status finish_files(const char *dir, emu *e, pw_status s, pw_error *err)
+{
+    for (int v = 0; s == PW_OK && v < EMU_VIEWS; v++) {
+        char path[4096];
+        name_of(path, sizeof path, dir, v, 1, 1);
+        s = write_pcf(path, &e->pcf[v], err);
+        name_of(path, sizeof path, dir, v, 2, 1);
+        if (s == PW_OK)
+            s = write_row(path, &e->sys, v, err);
+    }
+    for (int v = 0; v < EMU_VIEWS; v++)
+        for (int x = 0; x < 3; x++) {
+            char tmp[4096], final[4096];
+            name_of(tmp, sizeof tmp, dir, v, x, 1);
+            name_of(final, sizeof final, dir, v, x, 0);
+            if (s == PW_OK && rename(tmp, final) != 0)
+                s = pw_fail_errno(err, final, "cannot rename into place");
+            else if (s != PW_OK)
+                remove(tmp);
+        }
+    return s;
+}
+
+pw_status pw_emu_write_paraver(pw_dataset *ds, const char *dir, uint64_t *events, pw_error *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return pw_fail_errno(err, dir, "cannot create the output directory");
+    writer w;
+    memset(&w, 0, sizeof w);
+    emu e;
+    pw_status s = emu_start(&e, ds, emit_line, &w, err);
+    if (s == PW_OK)
+        s = open_prv(&w, dir, &e.sys, err);
+    if (s == PW_OK)
+        s = emu_play(&e, err);
+    s = close_prv(&w, dir, &e, s, err);
+    s = finish_files(dir, &e, s, err);
+    if (events)
+        *events = e.events;
+    emu_free(&e);
+    return s;
+}
+
+pw_status pw_emu_check(pw_dataset *ds, pw_error *err)
+{
+    emu e;
+    pw_status s = emu_start(&e, ds, NULL, NULL, err);
+    if (s == PW_OK)
+        s = emu_play(&e, err);
+    else if (s == PW_E_DATA) {
+        /* What ovniemu refuses to start on is a finding of its own. */
+        pw_ds_diag_error(ds, PW_SEV_WARNING, "ovniemu.cannot-emulate", err);
+        s = PW_OK;
+    }
+    emu_free(&e);
+    return s;
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""ovni emulation of generated traces (ovnigen.py) for what the fixtures
+lack: pauses, cooling and warming, migrations, the virtual CPU, marks of
+every kind, nOS-V bodies (paused, nested over a paused task, parallel, run
+again) and counters, Nanos6 tasks nested over running ones, MPI, TAMPI,
+OpenMP, NODES and kernel context switches.
+
+golden/<scenario>/ holds what ovniemu 1.14.0 (bsc-pm/ovni cf025e2, built
+from source) wrote for the same trace; perfweave's thread/cpu .prv must
+hold the same (time, value) sequences per row and type, with the same
+labels and rows (paraver_oracle.compare).  The scenario "forbidden" holds
+transitions the models refuse: `check` must report each with its clock.
+`stats --json` "states" must hold the time each labelled value lasted on
+each row, as computed here from ovniemu's own .prv and .pcf, `dump
+--states` one line per line of ovniemu's .prv files, and `convert -o
+X.states.json` one Chrome slice per value each row held.
+
+usage: generated.py PERFWEAVE [--regen OVNIEMU]   (regen needs
+OVNI_CONFIG_DIR set to ovni's cfg/ directory)
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import ovnigen  # noqa: E402
+import paraver_oracle  # noqa: E402
+
+# (clock, code, words) of each finding ovniemu's model refuses.
+FORBIDDEN = [(120, "ovniemu.bad-transition", "task body does not exist"),
+             (130, "ovniemu.bad-transition", "cannot resume"),
+             (150, "ovniemu.bad-transition", "pop of a value")]
+
+
+def regen(ovniemu, name, tmp):
+    ovnigen.write(tmp, name)
+    subprocess.run([ovniemu, "ovni"], cwd=tmp, check=True, capture_output=True)
+    out = os.path.join(HERE, "golden", name)
+    os.makedirs(out, exist_ok=True)
+    for view in ("thread", "cpu"):
+        for ext in ("prv", "pcf", "row"):
+            shutil.copy(os.path.join(tmp, "ovni", f"{view}.{ext}"), out)
+
+
+def check_forbidden(exe, tmp, fails):
+    ovnigen.write(tmp, "forbidden")
+    r = subprocess.run([exe, "check", tmp], capture_output=True, text=True)
+    lines = [l for l in r.stderr.splitlines() if "[ovniemu." in l]
+    if len(lines) != len(FORBIDDEN) or r.returncode != 1:
+        fails.append(f"forbidden: exit {r.returncode}, findings {lines}")
+        return
+    for line, (clock, code, words) in zip(lines, FORBIDDEN):
+        if f"clock {clock}:" not in line or f"[{code}]" not in line or words not in line:
+            fails.append(f"forbidden: {line!r} lacks clock {clock}, {code}, {words!r}")
+
+
+def golden_times(gold):
+    """{(view, row name, type, value): ns} from ovniemu's files: each value
+    lasts until the next change of its row and type, or the trace's end."""
+    out = {}
+    for view in ("thread", "cpu"):
+        header, rows = paraver_oracle.read_prv(os.path.join(gold, view + ".prv"))
+        end = int(header.split("):")[1].split("_")[0])
+        pcf = paraver_oracle.read_pcf(os.path.join(gold, view + ".pcf"))
+        with open(os.path.join(gold, view + ".row")) as f:
+            names = f.read().split("\n")[4:]
+        for (row, typ), seq in rows.items():
+            labels = pcf.get(typ, {}).get("values", {})
+            name = names[row - 1]
+            if view == "thread":
+                name = "thread." + name.split(".")[-1]
+            for k, (t, v) in enumerate(seq):
+                t_next = seq[k + 1][0] if k + 1 < len(seq) else end
+                if v in labels and t_next > t:
+                    key = (view, name, typ, v)
+                    out[key] = out.get(key, 0) + t_next - t
+    return out
+
+
+def row_names(gold, view):
+    """Row names as perfweave's reports give them, by Paraver row."""
+    with open(os.path.join(gold, view + ".row")) as f:
+        names = f.read().split("\n")[4:]
+    if view == "thread":
+        return ["thread." + n.split(".")[-1] for n in names]
+    return names
+
+
+def check_dump_states(exe, name, tmp, fails):
+    r = subprocess.run([exe, "dump", "--states", tmp, "-q"], capture_output=True, text=True)
+    ours = []
+    for line in r.stdout.splitlines():
+        d = json.loads(line)
+        ours.append((d["view"], d["loc"].split("/")[-1], d["t"], d["type"], d["value"]))
+    want = []
+    gold = os.path.join(HERE, "golden", name)
+    for view in ("thread", "cpu"):
+        names = row_names(gold, view)
+        _, rows = paraver_oracle.read_prv(os.path.join(gold, view + ".prv"))
+        for (row, typ), seq in rows.items():
+            loc = names[row - 1]
+            if view == "cpu":
+                loc = "vcpu" if loc.startswith("vCPU") else "cpu." + loc.split(".")[-1]
+            want += [(view, loc, t, typ, v) for t, v in seq]
+    if sorted(ours) != sorted(want):
+        fails.append(f"{name}: dump --states differs from ovniemu's rows: "
+                     f"{sorted(set(ours) ^ set(want))[:6]}")
+
+
+def golden_spans(gold):
+    """{(view, row name, type): [(t0, t1, value)]} from ovniemu's rows:
+    nonzero values, each until the next change or the trace's end."""
+    out = {}
+    for view in ("thread", "cpu"):
+        header, rows = paraver_oracle.read_prv(os.path.join(gold, view + ".prv"))
+        end = int(header.split("):")[1].split("_")[0])
+        names = row_names(gold, view)
+        for (row, typ), seq in rows.items():
+            for k, (t, v) in enumerate(seq):
+                t_next = seq[k + 1][0] if k + 1 < len(seq) else end
+                if v and t_next > t:
+                    out.setdefault((view, names[row - 1], typ), []).append((t, t_next, v))
+    return out
+
+
+def check_chrome_states(exe, name, tmp, fails):
+    """convert -o X.states.json: a slice per span of ovniemu's rows, named
+    by the value's .pcf label (Chrome JSON: ts and dur in µs)."""
+    out = os.path.join(tmp, "x.states.json")
+    subprocess.run([exe, "convert", tmp, "-o", out, "-q"], check=True)
+    with open(out) as f:
+        events = json.load(f)["traceEvents"]
+    procs = {e["pid"]: e["args"]["name"] for e in events
+             if e["ph"] == "M" and e["name"] == "process_name"}
+    ours = {}
+    for e in events:
+        if e["ph"] != "X":
+            continue
+        view = "cpu" if e["pid"] >= 1000000 else "thread"
+        row = procs[e["pid"]] if view == "cpu" else "thread." + procs[e["pid"]].split(".")[-1]
+        t0 = round(e["ts"] * 1000)
+        ours.setdefault((view, row, e["tid"]), []).append((t0, t0 + round(e["dur"] * 1000),
+                                                           e["args"]["value"]))
+    want = golden_spans(os.path.join(HERE, "golden", name))
+    if {k: sorted(v) for k, v in ours.items()} != want:
+        fails.append(f"{name}: Chrome state slices differ from ovniemu's rows")
+
+
+def check_stats(exe, name, tmp, fails):
+    r = subprocess.run([exe, "stats", tmp, "--json", "-q"], capture_output=True, text=True)
+    ours = {}
+    for s in json.loads(r.stdout).get("states", []):
+        row = s["row"] if s["view"] == "cpu" else s["row"].split("/")[-1]
+        ours[(s["view"], row, s["type"], s["value"])] = s["time_ns"]
+    want = golden_times(os.path.join(HERE, "golden", name))
+    if ours != want:
+        diff = sorted(set(ours.items()) ^ set(want.items()))[:6]
+        fails.append(f"{name}: stats states differ from ovniemu's rows: {diff}")
+
+
+def main():
+    exe = sys.argv[1]
+    fails = []
+    for name in sorted(ovnigen.SCENARIOS):
+        with tempfile.TemporaryDirectory() as tmp:
+            if name == "forbidden":
+                check_forbidden(exe, tmp, fails)
+                continue
+            if len(sys.argv) > 3 and sys.argv[2] == "--regen":
+                regen(sys.argv[3], name, tmp)
+                continue
+            ovnigen.write(tmp, name)
+            out = os.path.join(tmp, "pv")
+            r = subprocess.run([exe, "convert", tmp, "--to", "paraver", "-o", out, "-q"],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                fails.append(f"{name}: convert exit {r.returncode}: {r.stderr[-300:]}")
+                continue
+            paraver_oracle.compare(name, out, os.path.join(HERE, "golden", name), fails)
+            check_stats(exe, name, tmp, fails)
+            check_dump_states(exe, name, tmp, fails)
+            check_chrome_states(exe, name, tmp, fails)
+    for f in fails:
+        print("FAIL:", f)
+    print(f"{len(ovnigen.SCENARIOS)} scenarios, {len(fails)} failures")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

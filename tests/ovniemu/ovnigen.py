@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Writers of emulable ovni traces (layout v3, libovni 1.14): stream
+headers, events and stream.json as ovni-facts.md §2-3 describe them, and
+scenarios with valid state sequences of every emulator model.
+
+    python3 ovnigen.py DIR SCENARIO   writes DIR/ovni/... (scenarios below)
+"""
+import json
+import os
+import struct
+import sys
+
+
+class Stream:
+    """One thread's stream: events appended in clock order."""
+
+    def __init__(self, loom, pid, tid, cpus=None, rank=None, nranks=None, require=None,
+                 extra=None):
+        self.loom, self.pid, self.tid = loom, pid, tid
+        self.cpus, self.rank, self.nranks = cpus, rank, nranks
+        self.require = {"ovni": "1.1.0", **(require or {})}
+        self.extra = extra or {}
+        self.buf = bytearray(b"ovni" + struct.pack("<I", 1))
+        self.clock = 0
+
+    def ev(self, mcv, clock, payload=b""):
+        assert len(payload) != 1 and len(payload) <= 16
+        self.clock = clock
+        code = len(payload) - 1 if payload else 0
+        self.buf += bytes([code]) + mcv.encode() + struct.pack("<Q", clock) + payload
+
+    def jumbo(self, mcv, clock, data):
+        self.clock = clock
+        self.buf += bytes([0x13]) + mcv.encode() + struct.pack("<QI", clock, len(data)) + data
+
+    def write(self, root):
+        d = os.path.join(root, "ovni", f"loom.{self.loom}", f"proc.{self.pid}",
+                         f"thread.{self.tid}")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "stream.obs"), "wb") as f:
+            f.write(self.buf)
+        meta = {"lib": {"version": "1.14.0", "commit": "cf025e2"}, "part": "thread",
+                "tid": self.tid, "pid": self.pid, "loom": self.loom, "app_id": 1,
+                "require": self.require}
+        if self.rank is not None:
+            meta["rank"], meta["nranks"] = self.rank, self.nranks
+        if self.cpus:
+            meta["loom_cpus"] = [{"index": i, "phyid": p} for i, p in enumerate(self.cpus)]
+        meta.update(self.extra.pop("ovni", {}))
+        meta["finished"] = 1
+        doc = {"version": 3, "ovni": meta, **self.extra}
+        with open(os.path.join(d, "stream.json"), "w") as f:
+            json.dump(doc, f, indent=4)
+
+
+def i32(*v):
+    return struct.pack("<" + "i" * len(v), *v)
+
+
+def u32(*v):
+    return struct.pack("<" + "I" * len(v), *v)
+
+
+def execute(s, t, cpu):
+    s.ev("OHx", t, i32(cpu, -1) + struct.pack("<Q", 0))
+
+
+def type_event(s, mcv, t, typeid, label):
+    s.jumbo(mcv, t, u32(typeid) + label.encode() + b"\0")
+
+
+def ovni_threads(root):
+    """Pauses, cooling, warming, migration (own and remote), the virtual
+    CPU with two threads, flushes and marks of every kind."""
+    marks = {"ovni": {"mark": {
+        "1": {"title": "Progress", "chan_type": "single"},
+        "2": {"title": "Colors", "chan_type": "stack", "labels": {"1": "Blue", "2": "Red"}}}}}
+    a = Stream("n0", 10, 10, cpus=[0, 2, 4], extra=marks)
+    b = Stream("n0", 10, 11)
+    c = Stream("n0", 10, 12)
+    execute(a, 100, 0)
+    execute(b, 110, 1)
+    execute(c, 115, -1)
+    a.ev("OM[", 120, struct.pack("<qi", 1, 2))
+    a.ev("OM=", 125, struct.pack("<qi", 7, 1))
+    a.ev("OHc", 130)
+    a.ev("OHp", 140)
+    b.ev("OF[", 150)
+    b.ev("OAr", 155, i32(1, 10))        # moves the paused thread a next to b
+    b.ev("OF]", 160)
+    b.ev("OAs", 170, i32(2))             # b migrates to CPU index 2
+    a.ev("OHw", 180)
+    a.ev("OHr", 190)
+    a.ev("OM[", 200, struct.pack("<qi", 2, 2))
+    a.ev("OM=", 205, struct.pack("<qi", 7, 1))
+    a.ev("OM]", 210, struct.pack("<qi", 2, 2))
+    a.ev("OAs", 220, i32(-1))            # a joins c on the virtual CPU
+    b.ev("OAr", 230, i32(1, 12))         # b moves c to CPU index 1
+    a.ev("OM]", 240, struct.pack("<qi", 1, 2))
+    a.ev("OAs", 255, i32(0))
+    c.ev("OHe", 260)
+    b.ev("OHe", 270)
+    a.ev("OHe", 280)
+    return [a, b, c]
+
+
+def nosv_tasks(root):
+    """nOS-V: pause and resume, a task over a paused one, a parallel task
+    with two bodies, a task run again, subsystems, idle states, counters."""
+    hwc = {"nosv": {"hwc": {"0": {"name": "PAPI_TOT_INS"}}}}
+    a = Stream("n0", 20, 20, cpus=[0, 1], rank=0, nranks=1, require={"nosv": "2.7.0"}, extra=hwc)
+    b = Stream("n0", 20, 21, require={"nosv": "2.7.0"})
+    execute(a, 100, 0)
+    execute(b, 101, 1)
+    a.ev("VHw", 105)
+    type_event(a, "VYc", 110, 1, "alpha")
+    type_event(a, "VYc", 111, 2, "beta")
+    a.ev("VAs", 115)
+    a.ev("VTc", 120, u32(1, 1))
+    a.ev("VTc", 121, u32(2, 2))
+    a.ev("VTC", 122, u32(3, 1))
+    a.ev("VAS", 125)
+    a.ev("VTx", 130, u32(1, 0))
+    a.jumbo("VWC", 135, struct.pack("<q", 0))
+    a.ev("VAp", 140)
+    a.ev("VTp", 145, u32(1, 0))
+    a.ev("VTx", 150, u32(2, 0))
+    a.jumbo("VWC", 155, struct.pack("<q", 42))
+    a.ev("VTe", 160, u32(2, 0))
+    a.ev("VTr", 165, u32(1, 0))
+    a.ev("VAP", 170)
+    a.ev("VTe", 175, u32(1, 0))
+    a.ev("VPr", 180)
+    a.ev("VPp", 185)
+    b.ev("VHw", 190)
+    b.ev("VTx", 200, u32(3, 1))
+    a.ev("VTx", 205, u32(3, 2))
+    b.ev("VTe", 210, u32(3, 1))
+    a.ev("VTe", 215, u32(3, 2))
+    a.ev("VTx", 220, u32(2, 0))      # runs again
+    a.ev("VSh", 225)
+    a.ev("VSf", 230)
+    a.ev("VTe", 235, u32(2, 0))
+    a.ev("VHW", 240)
+    b.ev("VHW", 245)
+    b.ev("VPa", 250)
+    b.ev("OHe", 260)
+    a.ev("OHe", 270)
+    return [a, b]
+
+
+def nanos6_tasks(root):
+    """Nanos6: a task started over a running one (the runtime's inline
+    tasks), ended back to the outer one, pauses, subsystems, thread types."""
+    a = Stream("n0", 30, 30, cpus=[0], rank=1, nranks=2, require={"nanos6": "1.1.0"})
+    execute(a, 100, 0)
+    a.ev("6Hw", 105)
+    a.ev("6W[", 106)
+    type_event(a, "6Yc", 110, 1, "outer")
+    type_event(a, "6Yc", 111, 2, "inner")
+    a.ev("6C[", 115)
+    a.ev("6Tc", 116, u32(1, 1))
+    a.ev("6Tc", 117, u32(2, 2))
+    a.ev("6Tc", 118, u32(3, 1))
+    a.ev("6C]", 119)
+    a.ev("6Tx", 120, u32(1))
+    a.ev("6U[", 125)
+    a.ev("6Tx", 130, u32(2))         # nested over a running task
+    a.ev("6Te", 140, u32(2))         # back to task 1
+    a.ev("6U]", 145)
+    a.ev("6Tp", 150, u32(1))
+    a.ev("6Bb", 155)
+    a.ev("6BB", 160)
+    a.ev("6Tr", 165, u32(1))
+    a.ev("6F[", 168)
+    a.ev("6Tx", 170, u32(3))         # same type, nested
+    a.ev("6Te", 175, u32(3))
+    a.ev("6F]", 178)
+    a.ev("6Te", 180, u32(1))
+    a.ev("6Pr", 185)
+    a.ev("6Pp", 190)
+    a.ev("6W]", 195)
+    a.ev("6HW", 200)
+    a.ev("OHe", 210)
+    return [a]
+
+
+def runtimes(root):
+    """MPI, TAMPI, OpenMP (nested tasks, worksharing), NODES and kernel
+    context switches."""
+    req = {"mpi": "1.0.0", "tampi": "1.0.0", "openmp": "1.2.1", "nodes": "1.0.0",
+           "kernel": "1.0.0"}
+    a = Stream("n0", 40, 40, cpus=[0, 1], rank=0, nranks=1, require=req)
+    execute(a, 100, 0)
+    a.ev("MUi", 105)
+    a.ev("MUI", 110)
+    a.ev("TLi", 115)
+    a.ev("MAr", 116)
+    a.ev("MAR", 118)
+    a.ev("TLI", 120)
+    a.ev("Ms[", 121)
+    a.ev("Ms]", 122)
+    a.ev("PH[", 125)
+    type_event(a, "POc", 126, 1, "taskA")
+    type_event(a, "POc", 127, 2, "loop")
+    a.ev("PPc", 128, u32(1, 1))
+    a.ev("PPc", 129, u32(2, 1))
+    a.ev("PT[", 130)
+    a.ev("PPx", 131, u32(1))
+    a.ev("PPx", 132, u32(2))
+    a.ev("PPe", 133, u32(2))
+    a.ev("PPe", 134, u32(1))
+    a.ev("PT]", 135)
+    a.ev("PWs", 136)
+    a.ev("PQx", 137, u32(2))
+    a.ev("PQe", 138, u32(2))
+    a.ev("PWS", 139)
+    a.ev("PH]", 140)
+    a.ev("DC[", 145)
+    a.ev("DC]", 146)
+    a.ev("KCO", 150)
+    a.ev("KCI", 160)
+    a.ev("OHe", 170)
+    return [a]
+
+
+def forbidden(root):
+    """Transitions the models forbid: a task ending that never began, a
+    thread resumed while running, a pop of what was not pushed."""
+    a = Stream("n0", 50, 50, cpus=[0], require={"nanos6": "1.1.0", "mpi": "1.0.0"})
+    execute(a, 100, 0)
+    type_event(a, "6Yc", 105, 1, "t")
+    a.ev("6Tc", 110, u32(1, 1))
+    a.ev("6Te", 120, u32(1))
+    a.ev("OHr", 130)
+    a.ev("MUi", 140)
+    a.ev("MUF", 150)
+    a.ev("OHe", 160)
+    return [a]
+
+
+SCENARIOS = {"forbidden": forbidden, "ovni-threads": ovni_threads, "nosv-tasks": nosv_tasks,
+             "nanos6-tasks": nanos6_tasks, "runtimes": runtimes}
+
+
+def write(root, name):
+    for s in SCENARIOS[name](root):
+        s.write(root)
+
+
+if __name__ == "__main__":
+    write(sys.argv[1], sys.argv[2])
