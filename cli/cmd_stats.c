@@ -20,9 +20,6 @@ static int stats_run(cli_args *a)
     if (out && r) {
         cli_progress *prog = cli_progress_start(a, ds, "reading");
         s = pw_stats(ds, r, &err);
-        /* For the lead: ovni traces also get the emulator's time per state. */
-        if (s == PW_OK && pw_dataset_prop_get(ds, "emulation"))
-            s = pw_emu_stats(ds, r, &err);
         cli_progress_stop(prog);
         if (s == PW_OK)
             s = pw_report_finish(r, &err);
