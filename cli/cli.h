@@ -23,6 +23,9 @@ typedef struct cli_args {
     int json, csv, jsonl; /* output styles */
     int locations;        /* info --locations */
     int quiet;            /* no progress bar */
+    int force;            /* --force: replace an existing output */
+    int allow_loss;       /* convert --allow-loss: records the target cannot hold are not an error */
+    pw_output *out;       /* the output cli_output opened */
     pw_options opt;
     pw_option_kv kv[64];
 } cli_args;
@@ -36,6 +39,9 @@ enum {
     CLI_WANT_LOCATIONS = 16,
     CLI_WANT_TARGET = 32
 };
+
+/* Exit code of a conversion that dropped records (without --allow-loss). */
+#define EXIT_LOSS EXIT_DAMAGED
 
 typedef struct cli_command {
     const char *name;
@@ -54,9 +60,17 @@ void cli_print_help(const cli_command *cmd, FILE *out);
 
 /* Opens a.path, printing the error and returning NULL on failure (*code set). */
 pw_dataset *cli_open(cli_args *a, int *code);
-/* The output stream (-o or stdout); NULL with the error printed. */
-FILE *cli_output(cli_args *a);
-int cli_close_output(cli_args *a, FILE *out);
+/* The output stream (-o or stdout, under the library's output discipline);
+ * NULL with the error printed (*code set). */
+FILE *cli_output(cli_args *a, int *code);
+/* Checks every write, closes and renames the output into place (code 0),
+ * or removes it (code != 0, an error already printed); returns the exit
+ * code of the close. */
+int cli_close_output(cli_args *a, int code);
+/* Signal handlers that remove temporary outputs (SIGINT, SIGTERM) and the
+ * final check of standard output. */
+void cli_handle_signals(void);
+int cli_close_stdout(int code);
 /* Prints the dataset's diagnostics to stderr; returns the exit code they
  * imply (1 when any error-level finding exists, else 0). */
 int cli_report_diags(const pw_dataset *ds);

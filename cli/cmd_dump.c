@@ -7,10 +7,10 @@ static int dump_run(cli_args *a)
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;
-    FILE *out = cli_output(a);
+    FILE *out = cli_output(a, &code);
     if (!out) {
         pw_close(ds);
-        return EXIT_SYSTEM;
+        return code;
     }
     pw_error err;
     cli_progress *prog = cli_progress_start(a, ds, "dumping");
@@ -18,8 +18,7 @@ static int dump_run(cli_args *a)
     cli_progress_stop(prog);
     if (s != PW_OK)
         code = cli_fail(&err);
-    int c = cli_close_output(a, out);
-    code = code ? code : c;
+    code = cli_close_output(a, code);
     int dcode = cli_report_diags(ds);
     pw_close(ds);
     return code ? code : dcode;

@@ -7,7 +7,7 @@ static int stats_run(cli_args *a)
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;
-    FILE *out = cli_output(a);
+    FILE *out = cli_output(a, &code);
     /* Opened up front, so that large arrays stream to the output. */
     pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
     pw_report *r = out ? pw_report_open(out, style) : NULL;
@@ -21,13 +21,11 @@ static int stats_run(cli_args *a)
             s = pw_report_finish(r, &err);
         if (s != PW_OK)
             code = cli_fail(&err);
-    } else {
-        code = r ? EXIT_SYSTEM : cli_fail(&err);
+    } else if (out) {
+        code = cli_fail(&err);
     }
-    if (out) {
-        int c = cli_close_output(a, out);
-        code = code ? code : c;
-    }
+    if (out)
+        code = cli_close_output(a, code);
     int dcode = cli_report_diags(ds);
     pw_report_free(r);
     pw_close(ds);

@@ -492,11 +492,77 @@ typedef struct pw_convert_report {
 } pw_convert_report;
 
 /* Streams every record of ds, merged in time order, into `out` as
- * `target` (NULL: from out's extension).  Memory stays flat in the record
+ * `target` (NULL: from out's extension), replacing an existing output
+ * whole once the new one is complete (see "Outputs" below).  Memory stays flat in the record
  * count.  Damage met while reading becomes diagnostics of ds; what could
  * be read is written.  rep may be NULL. */
 PW_API pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
                      pw_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Sinks: every place records and reports can go                            */
+/* ------------------------------------------------------------------------ */
+
+/* The dump styles, report styles and convert targets are all sinks, found
+ * in one registry; a program lists them from here (names, extensions,
+ * help) instead of naming them. */
+typedef enum pw_sink_kind {
+    PW_SINK_RECORDS = 1, /* one line per record (pw_dump*) */
+    PW_SINK_REPORT = 2,  /* renders a report tree (pw_report_*) */
+    PW_SINK_CONVERT = 4  /* writes a dataset as another tool's format (pw_convert) */
+} pw_sink_kind;
+
+/* What a sink's output is (pw_sink_caps). */
+enum {
+    PW_SINK_STREAMS = 1,   /* can write to a stream: "-" (stdout), a FIFO, a device */
+    PW_SINK_DIRECTORY = 2, /* its output is a directory */
+    PW_SINK_SIBLINGS = 4,  /* also writes files beside its output (.prv: .pcf, .row) */
+    PW_SINK_MISSING = 8    /* this build lacks the library it needs */
+};
+
+PW_API size_t pw_sink_count(void);
+PW_API const char *pw_sink_name(size_t i);
+PW_API pw_sink_kind pw_sink_kind_of(size_t i);
+PW_API unsigned pw_sink_caps(size_t i);
+PW_API const char *pw_sink_extensions(size_t i); /* ".json .json.gz", or NULL */
+PW_API const char *pw_sink_description(size_t i);
+PW_API const char *pw_sink_hint(size_t i); /* what to do with the output, or NULL */
+
+/* ------------------------------------------------------------------------ */
+/* Outputs: how every output is created                                     */
+/* ------------------------------------------------------------------------ */
+
+/* One rule for every output (files and directories): it is written under
+ * a temporary name in its directory and renamed to its name only when
+ * complete, so an interrupted or failed run never leaves a partial output
+ * under the final name.  An existing output is refused unless
+ * PW_OUTPUT_FORCE (then replaced whole, directories included).  A path
+ * that is not a regular file or directory (a FIFO, a device) and "-"
+ * (standard output) are written as streams by the sinks that can, and are
+ * never removed. */
+enum {
+    PW_OUTPUT_FORCE = 1 /* replace an existing output */
+};
+
+/* An output file opened under the discipline, for a caller that writes a
+ * stream itself (dump, stats).  "-" is standard output. */
+typedef struct pw_output pw_output;
+PW_API pw_status pw_output_open(const char *path, unsigned flags, pw_output **out, pw_error *err);
+PW_API FILE *pw_output_stream(pw_output *o);
+/* Flushes and checks every write, closes, and renames the output to its
+ * name; on any failure the temporary is removed.  Frees o. */
+PW_API pw_status pw_output_commit(pw_output *o, pw_error *err);
+/* Removes what o wrote so far and frees o (after an error). */
+PW_API void pw_output_discard(pw_output *o);
+/* Removes every temporary output in progress.  Async-signal-safe: the
+ * library never handles signals, a program calls this from its SIGINT or
+ * SIGTERM handler before it exits. */
+PW_API void pw_output_abandon_all(void);
+
+/* pw_convert with flags: without PW_OUTPUT_FORCE an existing output is
+ * refused (PW_E_USAGE).  pw_convert is this with PW_OUTPUT_FORCE. */
+PW_API pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
+                                   pw_convert_report *rep, pw_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,52 +1,41 @@
-/* convert.c — pw_convert: the table of targets, choosing one from the
- * output's extension, and the account of records in and out. */
+/* convert.c — the convert driver: pw_convert finds the CONVERT sink (by
+ * name or by the output's extension), prepares the output under the output
+ * discipline and lets the sink stream the records into it; and the account
+ * of records in and out that the sinks keep. */
 #include "sinks/convert/convert.h"
+#include "sinks/output.h"
+#include "sinks/sink.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const pw_convert_target targets[] = {
-    {"perfetto", ".pftrace .perfetto-trace .pb", "Perfetto protobuf trace (ui.perfetto.dev)",
-     pw_convert_perfetto},
-    {"chrome", ".json .json.gz", "Chrome JSON trace events (chrome://tracing, Perfetto)", pw_convert_chrome},
-    {"otf2", ".otf2", "OTF2 archive directory (Vampir, Score-P tools)", pw_convert_otf2},
-    {"paraver", ".prv", "Paraver .prv/.pcf/.row (wxparaver)", pw_convert_paraver},
-    {"csv", ".csv.d .csv", "a directory with one CSV file per record type", pw_convert_csv},
-    {"sqlite", ".sqlite .sqlite3 .db", "SQLite database, one table per record type", pw_convert_sqlite},
-};
-#define N_TARGETS (sizeof targets / sizeof *targets)
-
-size_t pw_convert_target_count(void) { return N_TARGETS; }
-const char *pw_convert_target_name(size_t i) { return i < N_TARGETS ? targets[i].name : NULL; }
-const char *pw_convert_target_description(size_t i) { return i < N_TARGETS ? targets[i].description : NULL; }
-
-/* Does path end in one of the space-separated extensions? */
-static int has_extension(const char *path, const char *exts)
+/* The i-th CONVERT sink of the registry, or NULL. */
+static const pw_sink_ops *target_at(size_t i)
 {
-    size_t n = strlen(path);
-    while (*exts) {
-        size_t len = strcspn(exts, " ");
-        if (len < n && !strncmp(path + n - len, exts, len))
-            return 1;
-        exts += len + (exts[len] == ' ');
-    }
-    return 0;
+    for (size_t k = 0; k < pw_n_sinks; k++)
+        if (pw_sinks[k]->kind == PW_SINK_CONVERT && i-- == 0)
+            return pw_sinks[k];
+    return NULL;
+}
+
+size_t pw_convert_target_count(void)
+{
+    size_t n = 0;
+    while (target_at(n))
+        n++;
+    return n;
+}
+
+const char *pw_convert_target_name(size_t i) { return target_at(i) ? target_at(i)->name : NULL; }
+const char *pw_convert_target_description(size_t i)
+{
+    return target_at(i) ? target_at(i)->description : NULL;
 }
 
 const char *pw_convert_target_for_path(const char *out)
 {
-    char trimmed[4096];
-    size_t n = strlen(out);
-    while (n > 1 && out[n - 1] == '/') /* "out.otf2/" names the same directory */
-        n--;
-    if (n >= sizeof trimmed)
-        return NULL;
-    memcpy(trimmed, out, n);
-    trimmed[n] = '\0';
-    for (size_t i = 0; i < N_TARGETS; i++)
-        if (has_extension(trimmed, targets[i].extensions))
-            return targets[i].name;
-    return NULL;
+    const pw_sink_ops *sink = pw_sink_for_path(out);
+    return sink ? sink->name : NULL;
 }
 
 void pw_convert_note(pw_convert_report *rep, const char *what, uint64_t count, int lost)
@@ -95,23 +84,35 @@ int pw_grow_zeroed(void **p, uint32_t *cap, uint32_t need, size_t size)
     return 1;
 }
 
-pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
-                     pw_error *err)
+pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
+                            pw_convert_report *rep, pw_error *err)
 {
     pw_convert_report local;
     if (!rep)
         rep = &local;
     memset(rep, 0, sizeof *rep);
-    if (!target)
-        target = pw_convert_target_for_path(out);
-    if (!target)
+    const pw_sink_ops *sink = target ? pw_sink_find(PW_SINK_CONVERT, target) : pw_sink_for_path(out);
+    if (!sink && !target)
         return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET,
                        "cannot tell the target from the extension: use --to NAME");
-    for (size_t i = 0; i < N_TARGETS; i++) {
-        if (strcmp(targets[i].name, target))
-            continue;
-        rep->target = targets[i].name;
-        return targets[i].run(ds, out, rep, err);
+    if (!sink)
+        return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown conversion target '%s'", target);
+    rep->target = sink->name;
+    pw_output *o;
+    pw_status s = pw_output_begin(out, flags, sink->caps, &o, err);
+    if (s != PW_OK)
+        return s;
+    s = sink->convert(ds, o->work, rep, err);
+    if (s != PW_OK) {
+        pw_output_rename_in(o, err);
+        pw_output_discard(o);
+        return s;
     }
-    return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown conversion target '%s'", target);
+    return pw_output_finish(o, err);
+}
+
+pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
+                     pw_error *err)
+{
+    return pw_convert_output(ds, out, target, PW_OUTPUT_FORCE, rep, err);
 }

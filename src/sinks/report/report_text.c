@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/report.h"
+#include "sinks/report/report_render.h"
 #include "report_table.h"
 
 /* A table with right-aligned numbers and left-aligned text. */
