@@ -35,9 +35,10 @@ static int stats_run(cli_args *a)
 const cli_command cli_stats = {
     "stats",
     "the summary a user of the format wants (tables, JSON or CSV)",
-    "What it reports depends on the format: for ovni, per stream events, clock\n"
-    "range and rate, per model and per event-type counts, payload sizes, jumbo\n"
-    "volume and per loom/process totals.  Locations are read in parallel.\n\n"
+    "What it reports depends on the format: for event traces, per location\n"
+    "and per record type counts, clock ranges and rates; for MPI traces, the\n"
+    "profile of calls and the communication matrix; for profiles, top-down\n"
+    "trees; for power data, energies.  Locations are read in parallel.\n\n"
     "  --json        one JSON document\n"
     "  --csv         CSV tables, each introduced by a '# name' line\n",
     CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT,

@@ -226,6 +226,12 @@ typedef struct pw_schema {
     pw_record_kind kind;
     size_t n_fields;
     const pw_field *fields;
+    /* An INSTANT that opens or closes a state by a convention of its
+     * format (ovni's "6Wt" enters, "6WT" leaves the state group "6W"):
+     * PW_REC_BEGIN or PW_REC_END, and the length of the name's prefix that
+     * names the group; PW_REC_INSTANT and 0 for every other schema. */
+    pw_record_kind pairs_as;
+    size_t group_len;
 } pw_schema;
 
 PW_API size_t pw_schema_count(const pw_dataset *ds);

@@ -1,7 +1,6 @@
 /* convert.c — the convert driver: pw_convert finds the CONVERT sink (by
  * name or by the output's extension), prepares the output under the output
- * discipline and lets the sink stream the records into it; and the account
- * of records in and out that the sinks keep. */
+ * discipline and lets the sink stream the records into it. */
 #include "sinks/convert/convert.h"
 #include "sinks/output.h"
 #include "sinks/sink.h"
@@ -38,20 +37,6 @@ const char *pw_convert_target_for_path(const char *out)
     return sink ? sink->name : NULL;
 }
 
-void pw_convert_note(pw_convert_report *rep, const char *what, uint64_t count, int lost)
-{
-    if (!count)
-        return;
-    if (rep->n_items == PW_CONVERT_MAX_ITEMS) {
-        pw_convert_item *last = &rep->items[PW_CONVERT_MAX_ITEMS - 1];
-        last->what = "other records (several kinds)";
-        last->count += count;
-        last->lost |= lost;
-        return;
-    }
-    rep->items[rep->n_items++] = (pw_convert_item){what, count, lost};
-}
-
 pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
                              pw_status (*write)(void *ctx, const pw_record *rec, pw_error *err), void *ctx,
                              pw_error *err)
@@ -66,22 +51,6 @@ pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
     }
     pw_merge_close(m);
     return s;
-}
-
-int pw_grow_zeroed(void **p, uint32_t *cap, uint32_t need, size_t size)
-{
-    if (need < *cap)
-        return 1;
-    uint32_t c = *cap ? *cap : 64;
-    while (c <= need)
-        c *= 2;
-    void *n = realloc(*p, (size_t)c * size);
-    if (!n)
-        return 0;
-    memset((char *)n + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
-    *p = n;
-    *cap = c;
-    return 1;
 }
 
 pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
