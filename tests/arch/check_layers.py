@@ -8,7 +8,9 @@ A file may include headers of its own layer and of lower ones only, and
 formats and analyses never include each other (analyses see records only
 through the model).  And no format's name (a folder of src/formats/)
 appears in src/analysis, src/sinks or cli/ outside comments: a format's
-semantics reach analyses and sinks only through its schemas.
+semantics reach analyses and sinks only through its schemas.  Nor does a
+convert target's name appear in cli/: the program lists targets through
+the sink registry (pw_sink_*).
 
 Known edges still to remove are listed in KNOWN (each one fails the test
 once it is gone, so the list only shrinks).
@@ -64,11 +66,29 @@ def sources(src_dir):
                     yield full, os.path.relpath(full, src_dir)
 
 
+def convert_targets(src_dir):
+    """Names of the CONVERT sinks that no other sink shares (a "csv" target
+    and a --csv report style are different things)."""
+    by_kind = {}
+    for full, rel in sources(src_dir):
+        if not rel.endswith("_sink.c"):
+            continue
+        with open(full) as f:
+            text = f.read()
+        name = re.search(r'\.name\s*=\s*"([^"]+)"', text)
+        kind = re.search(r"\.kind\s*=\s*(PW_SINK_\w+)", text)
+        if name and kind:
+            by_kind.setdefault(name.group(1), set()).add(kind.group(1))
+    return sorted(n for n, kinds in by_kind.items() if kinds == {"PW_SINK_CONVERT"})
+
+
 def main():
     src_dir = sys.argv[1]
     formats = sorted(d for d in os.listdir(os.path.join(src_dir, "src/formats"))
                      if os.path.isdir(os.path.join(src_dir, "src/formats", d)))
     name_re = re.compile(r"\b(%s)\b" % "|".join(map(re.escape, formats)), re.I)
+    targets = convert_targets(src_dir)
+    target_re = re.compile(r"\b(%s)\b" % "|".join(map(re.escape, targets))) if targets else None
     problems = []
     known_seen = set()
     for full, rel in sources(src_dir):
@@ -90,6 +110,12 @@ def main():
                 m = name_re.search(line)
                 if m:
                     problems.append("%s:%d names the format '%s' (a format speaks through its schemas)"
+                                    % (rel, n, m.group(1)))
+        if me == "cli" and target_re:
+            for n, line in enumerate(code.splitlines(), 1):
+                m = target_re.search(line)
+                if m:
+                    problems.append("%s:%d names the convert target '%s' (list them with pw_sink_*)"
                                     % (rel, n, m.group(1)))
     for rel, inc in sorted(KNOWN - known_seen):
         problems.append("%s no longer includes %s: take it off KNOWN" % (rel, inc))
