@@ -120,6 +120,7 @@ pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump *
     }
     n->ds = ds;
     n->sink = sink;
+    n->format_record = sink->format_record;
     s = dump_prepare_locations(n, err);
     if (s == PW_OK)
         s = dump_prepare_names(n, err);

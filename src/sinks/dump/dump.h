@@ -30,6 +30,9 @@ struct pw_dump {
     pw_dataset *ds;
     pw_outbuf out;
     const pw_sink_ops *sink; /* the RECORDS sink of the style */
+    /* sink->format_record, kept here: one load less per record */
+    void (*format_record)(const pw_dump *d, pw_outbuf *o, const pw_record *rec, const pw_schema *sc,
+                          const pw_value *vals);
     /* Per location, its path as it is written: quoted and escaped for JSON
      * Lines, plain for text (formatted once, padded, copied per record). */
     char **loc_text;
@@ -50,7 +53,7 @@ struct pw_dump {
 static inline void pw_dump_format_values(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
                                          const pw_schema *sc, const pw_value *vals)
 {
-    d->sink->format_record(d, o, rec, sc, vals);
+    d->format_record(d, o, rec, sc, vals);
 }
 /* The same for a record still owned by its cursor (decoded here). */
 static inline void pw_dump_format(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
