@@ -542,7 +542,8 @@ PW_API const char *pw_sink_hint(size_t i); /* what to do with the output, or NUL
  * a temporary name in its directory and renamed to its name only when
  * complete, so an interrupted or failed run never leaves a partial output
  * under the final name.  An existing output is refused unless
- * PW_OUTPUT_FORCE (then replaced whole, directories included).  A path
+ * PW_OUTPUT_FORCE (then replaced whole, directories included; a file is
+ * never replaced by a directory nor a directory by a file).  A path
  * that is not a regular file or directory (a FIFO, a device) and "-"
  * (standard output) are written as streams by the sinks that can, and are
  * never removed. */

@@ -169,6 +169,9 @@ pw_status pw_output_begin(const char *path, unsigned flags, unsigned caps, pw_ou
         s = begin_stream(o, path, caps, err);
     else if (s == PW_OK && exists && !(flags & PW_OUTPUT_FORCE))
         s = pw_fail(err, PW_E_USAGE, o->final, PW_NO_OFFSET, "exists; --force replaces it");
+    else if (s == PW_OK && exists && !S_ISDIR(st.st_mode) != !(caps & PW_SINK_DIRECTORY))
+        s = pw_fail(err, PW_E_USAGE, o->final, PW_NO_OFFSET, "exists as a %s; this output is a %s, left as it is",
+                    S_ISDIR(st.st_mode) ? "directory" : "file", caps & PW_SINK_DIRECTORY ? "directory" : "file");
     else if (s == PW_OK)
         s = begin_temporary(o, err);
     if (s != PW_OK) {

@@ -124,6 +124,10 @@ def replace_rules(work):
     r = run(["dump", src, "-q", "-o", txt, "--force"])
     expect(r.returncode == 0 and open(txt).read() == run(["dump", src, "-q"]).stdout.decode(),
            "item 4: dump -o EXISTING --force = dump to stdout")
+    r = run(["dump", src, "-q", "-o", work, "--force"])
+    expect(r.returncode == 2 and os.path.isdir(work), "item 4: --force never replaces a directory by a file")
+    r = run(["convert", src, "-q", "--to", "csv", "-o", txt, "--force"])
+    expect(r.returncode == 2 and os.path.isfile(txt), "item 4: --force never replaces a file by a directory")
     for target in ("sqlite", "otf2", "csv"):
         r = run(["convert", src, "-q", "--to", target, "-o", "-"])
         expect(r.returncode == 2 and not r.stdout, "item 4: -o - refused by the file target %s" % target)
