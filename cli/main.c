@@ -28,6 +28,7 @@ static void print_main_help(FILE *out)
 
 int main(int argc, char **argv)
 {
+    cli_handle_signals();
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         print_main_help(argc < 2 ? stderr : stdout);
         return cli_close_stdout(argc < 2 ? EXIT_USAGE : EXIT_OK);
@@ -41,10 +42,8 @@ int main(int argc, char **argv)
             continue;
         cli_args a;
         int code = cli_parse(commands[i], argc - 2, argv + 2, &a);
-        if (code < 0) {
-            cli_handle_signals();
+        if (code < 0)
             code = commands[i]->run(&a);
-        }
         return cli_close_stdout(code);
     }
     fprintf(stderr, "perfweave: unknown command '%s' (see 'perfweave --help')\n", argv[1]);

@@ -155,7 +155,9 @@ def signals(work):
         out = os.path.join(work, "sig.sqlite")
         p = subprocess.Popen([PW, "convert", meta, "-q", "-j", "1", "-o", out],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.05)
+        deadline = time.monotonic() + 20  # the signal comes once the output is being written
+        while not leftovers(work) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
         p.send_signal(sig)
         rc = p.wait()
         if rc == 0:  # finished before the signal: the output is whole
