@@ -17,6 +17,20 @@ static void print_format_options(FILE *out, size_t f)
     }
 }
 
+/* The convert targets, as the library's sink registry lists them. */
+static void print_targets(FILE *out)
+{
+    fprintf(out, "\ntargets (--to NAME, or from OUT's extension):\n");
+    for (size_t i = 0; i < pw_sink_count(); i++) {
+        if (pw_sink_kind_of(i) != PW_SINK_CONVERT)
+            continue;
+        fprintf(out, "  %-10s %s%s\n", pw_sink_name(i), pw_sink_description(i),
+                pw_sink_caps(i) & PW_SINK_MISSING ? " (not in this build)" : "");
+        fprintf(out, "  %-10s %s%s\n", "", pw_sink_extensions(i),
+                pw_sink_caps(i) & PW_SINK_STREAMS ? "; streams to '-', FIFOs, devices" : "");
+    }
+}
+
 void cli_print_help(const cli_command *cmd, FILE *out)
 {
     fprintf(out, "usage: perfweave %s PATH [options]\n\n%s\n%s\ncommon options:\n", cmd->name,
@@ -26,7 +40,8 @@ void cli_print_help(const cli_command *cmd, FILE *out)
     if (cmd->wants & CLI_WANT_VIEW)
         cli_print_view_help(out);
     if (cmd->wants & CLI_WANT_OUTPUT)
-        fprintf(out, "  -o FILE                      write to FILE instead of standard output\n");
+        fprintf(out, "  -o FILE                      write to FILE instead of standard output\n"
+                     "  --force                      replace FILE if it exists\n");
     fprintf(out,
             "  --format NAME                read PATH as this format (default: detect)\n"
             "  -j N, -jN                    worker threads (default: all cores; dump\n"
@@ -34,6 +49,8 @@ void cli_print_help(const cli_command *cmd, FILE *out)
             "  --set FORMAT.KEY=VALUE       set a format option by its key\n"
             "  -q, --quiet                  no progress bar\n"
             "  -h, --help                   this help\n");
+    if (cmd->wants & CLI_WANT_TARGET)
+        print_targets(out);
     fprintf(out, "\nA format's own options: 'perfweave help FORMAT' (");
     for (size_t f = 0; f < pw_format_count(); f++)
         fprintf(out, "%s%s", f ? ", " : "", pw_format_name(f));
@@ -111,6 +128,10 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
             a->quiet = 1;
         } else if (!strcmp(s, "-o") && (cmd->wants & CLI_WANT_OUTPUT) && more) {
             a->output = argv[++i];
+        } else if (!strcmp(s, "--force") && (cmd->wants & CLI_WANT_OUTPUT)) {
+            a->force = 1;
+        } else if (!strcmp(s, "--allow-loss") && (cmd->wants & CLI_WANT_TARGET)) {
+            a->allow_loss = 1;
         } else if (!strcmp(s, "--to") && (cmd->wants & CLI_WANT_TARGET) && more) {
             a->to = argv[++i];
         } else if ((cmd->wants & CLI_WANT_FILTER) && (r = cli_parse_filter(cmd, argc, argv, &i, a)) != 0) {

@@ -25,6 +25,9 @@ typedef struct cli_args {
     int states;           /* dump --states: the emulator's channel changes */
     int locations;        /* info --locations */
     int quiet;            /* no progress bar */
+    int force;            /* --force: replace an existing output */
+    int allow_loss;       /* convert --allow-loss: records the target cannot hold are not an error */
+    pw_output *out;       /* the output cli_output opened */
     pw_options opt;
     pw_option_kv kv[64];
     /* --start/--end/--loc/--ranks/--type (filter_args.c) */
@@ -50,6 +53,9 @@ enum {
     CLI_WANT_VIEW = 256,
     CLI_WANT_STATES = 512
 };
+
+/* Exit code of a conversion that dropped records (without --allow-loss). */
+#define EXIT_LOSS EXIT_DAMAGED
 
 typedef struct cli_command {
     const char *name;
@@ -91,9 +97,17 @@ int cli_info_collection(cli_args *a);
 
 /* Opens a.path, printing the error and returning NULL on failure (*code set). */
 pw_dataset *cli_open(cli_args *a, int *code);
-/* The output stream (-o or stdout); NULL with the error printed. */
-FILE *cli_output(cli_args *a);
-int cli_close_output(cli_args *a, FILE *out);
+/* The output stream (-o or stdout, under the library's output discipline);
+ * NULL with the error printed (*code set). */
+FILE *cli_output(cli_args *a, int *code);
+/* Checks every write, closes and renames the output into place (code 0),
+ * or removes it (code != 0, an error already printed); returns the exit
+ * code of the close. */
+int cli_close_output(cli_args *a, int code);
+/* Signal handlers that remove temporary outputs (SIGINT, SIGTERM) and the
+ * final check of standard output. */
+void cli_handle_signals(void);
+int cli_close_stdout(int code);
 /* Prints the dataset's diagnostics to stderr; returns the exit code they
  * imply (1 when any error-level finding exists, else 0). */
 int cli_report_diags(const pw_dataset *ds);

@@ -1,9 +1,27 @@
 /* cmd_convert.c — perfweave convert: any dataset into a viewer's format,
  * then the account of records in and out (what the target could not hold
- * is listed, never dropped silently). */
+ * is listed, never dropped silently).  The targets, their extensions and
+ * hints come from the library's sink registry. */
 #include <string.h>
 
 #include "cli.h"
+
+/* The registry's entry of a convert target, or (size_t)-1. */
+static size_t sink_index(const char *name)
+{
+    for (size_t i = 0; name && i < pw_sink_count(); i++)
+        if (pw_sink_kind_of(i) == PW_SINK_CONVERT && !strcmp(pw_sink_name(i), name))
+            return i;
+    return (size_t)-1;
+}
+
+static uint64_t records_lost(const pw_convert_report *rep)
+{
+    uint64_t lost = 0;
+    for (size_t i = 0; i < rep->n_items; i++)
+        lost += rep->items[i].lost ? rep->items[i].count : 0;
+    return lost;
+}
 
 static void print_account(const pw_convert_report *rep, const char *out)
 {
@@ -16,8 +34,22 @@ static void print_account(const pw_convert_report *rep, const char *out)
     for (size_t i = 0; i < rep->n_items; i++)
         fprintf(stderr, "perfweave:   %s %llu %s\n", rep->items[i].lost ? "not written:" : "adapted:    ",
                 (unsigned long long)rep->items[i].count, rep->items[i].what);
-    if (rep->target && !strcmp(rep->target, "perfetto"))
-        fprintf(stderr, "perfweave: open it at https://ui.perfetto.dev (Open trace file)\n");
+    const char *hint = pw_sink_hint(sink_index(rep->target));
+    if (hint)
+        fprintf(stderr, "perfweave: %s\n", hint);
+}
+
+/* Records the target could not hold are never dropped without a word,
+ * even with -q; they fail the run unless --allow-loss accepts them. */
+static int loss_code(const cli_args *a, const pw_convert_report *rep)
+{
+    uint64_t lost = records_lost(rep);
+    if (!lost)
+        return EXIT_OK;
+    if (a->quiet)
+        fprintf(stderr, "perfweave: %llu records not written by the %s target%s\n",
+                (unsigned long long)lost, rep->target, a->allow_loss ? "" : " (--allow-loss accepts this)");
+    return a->allow_loss ? EXIT_OK : EXIT_LOSS;
 }
 
 static int convert_run(cli_args *a)
@@ -33,12 +65,14 @@ static int convert_run(cli_args *a)
     pw_error err;
     pw_convert_report rep;
     cli_progress *prog = cli_progress_start(a, ds, "converting");
-    pw_status s = pw_convert(ds, a->output, a->to, &rep, &err);
+    pw_status s = pw_convert_output(ds, a->output, a->to, a->force ? PW_OUTPUT_FORCE : 0, &rep, &err);
     cli_progress_stop(prog);
     if (s != PW_OK)
         code = cli_fail(&err);
     else if (!a->quiet)
         print_account(&rep, a->output);
+    if (s == PW_OK)
+        code = loss_code(a, &rep);
     int dcode = cli_report_diags(ds);
     pw_close(ds);
     return code ? code : dcode;
@@ -46,13 +80,18 @@ static int convert_run(cli_args *a)
 
 const cli_command cli_convert = {
     "convert",
-    "convert to Perfetto, Chrome JSON, OTF2, Paraver, CSV or SQLite",
+    "convert to another tool's format (the targets: 'perfweave convert --help')",
     "Records of all locations are merged by time and streamed into OUT (-o,\n"
-    "required).  The target follows from OUT's extension (.pftrace, .json,\n"
-    ".json.gz, .otf2, .prv, .csv.d, .sqlite/.db) or from --to NAME.  At the\n"
-    "end, the counts of records in and out are printed, with what the target\n"
-    "could not hold.\n\n"
-    "  --to NAME     perfetto | chrome | otf2 | paraver | csv | sqlite\n",
+    "required; '-' is standard output for the targets that stream).  The\n"
+    "target follows from OUT's extension or from --to NAME.  OUT is written\n"
+    "under a temporary name and renamed when complete; an existing OUT is\n"
+    "refused unless --force.  At the end, the counts of records in and out\n"
+    "are printed, with what the target could not hold; records it could not\n"
+    "hold are reported even with -q and make the exit code 1 unless\n"
+    "--allow-loss.\n\n"
+    "  --to NAME     the target (below)\n"
+    "  --force       replace an existing OUT (a directory too)\n"
+    "  --allow-loss  exit 0 even when the target could not hold some records\n",
     CLI_WANT_OUTPUT | CLI_WANT_TARGET | CLI_WANT_FILTER,
     convert_run,
 };

@@ -28,20 +28,26 @@ static int stats_of(cli_args *a, const char *path, pw_dataset **ds, pw_report **
 static int diff_write(cli_args *a, const pw_report *ra, const pw_report *rb)
 {
     pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
+    int code = EXIT_OK;
     pw_report *d = pw_report_new();
-    FILE *out = d && !cli_apply_view(a, d) ? cli_output(a) : NULL;
-    if (!out) {
+    if (!d || cli_apply_view(a, d)) {
         pw_report_free(d);
         return EXIT_SYSTEM;
+    }
+    FILE *out = cli_output(a, &code);
+    if (!out) {
+        pw_report_free(d);
+        return code;
     }
     pw_error err;
     pw_status s = pw_diff_reports(ra, rb, a->path, a->path_b, style != PW_REPORT_JSON, d, &err);
     if (s == PW_OK)
         s = pw_report_write(d, out, style, &err);
-    int code = s == PW_OK ? EXIT_OK : cli_fail(&err);
-    int c = cli_close_output(a, out);
+    if (s != PW_OK)
+        code = cli_fail(&err);
+    code = cli_close_output(a, code);
     pw_report_free(d);
-    return code ? code : c;
+    return code;
 }
 
 static int diff_run(cli_args *a)

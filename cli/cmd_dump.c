@@ -7,21 +7,21 @@ static int dump_run(cli_args *a)
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;
-    FILE *out = cli_output(a);
+    /* --states: the channel changes of the runtime emulator that replays
+     * the records (ovni) */
+    if (a->states && !pw_dataset_prop_get(ds, "emulation")) {
+        fprintf(stderr, "perfweave dump: --states needs a trace whose records a runtime emulator replays\n");
+        pw_close(ds);
+        return EXIT_USAGE;
+    }
+    FILE *out = cli_output(a, &code);
     if (!out) {
         pw_close(ds);
-        return EXIT_SYSTEM;
+        return code;
     }
     pw_error err;
     cli_progress *prog = cli_progress_start(a, ds, "dumping");
     pw_status s;
-    /* For the lead: --states dumps the ovni emulator's channel changes. */
-    if (a->states && !pw_dataset_prop_get(ds, "emulation")) {
-        fprintf(stderr, "perfweave dump: --states needs a trace the ovni emulator replays\n");
-        cli_close_output(a, out);
-        pw_close(ds);
-        return EXIT_USAGE;
-    }
     if (a->states)
         s = pw_emu_dump_states(ds, out, &err);
     else
@@ -29,8 +29,7 @@ static int dump_run(cli_args *a)
     cli_progress_stop(prog);
     if (s != PW_OK)
         code = cli_fail(&err);
-    int c = cli_close_output(a, out);
-    code = code ? code : c;
+    code = cli_close_output(a, code);
     int dcode = cli_report_diags(ds);
     pw_close(ds);
     return code ? code : dcode;
@@ -43,7 +42,7 @@ const cli_command cli_dump = {
     "their file order.  Text lines read '<time> <location> <type> field=value...'.\n"
     "JSON Lines objects carry \"loc\", \"t\", \"type\" and one key per field.\n\n"
     "  --jsonl       one JSON object per line\n"
-    "  --states      ovni: the emulator's thread and CPU channel changes as JSON\n"
+    "  --states      the runtime emulator's thread and CPU channel changes as JSON\n"
     "                Lines (loc, view, t, type, channel, value, label)\n",
     CLI_WANT_JSONL | CLI_WANT_OUTPUT | CLI_WANT_STATES | CLI_WANT_FILTER,
     dump_run,

@@ -7,7 +7,7 @@ static int stats_run(cli_args *a)
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;
-    FILE *out = cli_output(a);
+    FILE *out = cli_output(a, &code);
     /* Opened up front, so that large arrays stream to the output. */
     pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
     pw_report *r = out ? pw_report_open(out, style) : NULL;
@@ -25,13 +25,11 @@ static int stats_run(cli_args *a)
             s = pw_report_finish(r, &err);
         if (s != PW_OK)
             code = cli_fail(&err);
-    } else {
-        code = r ? EXIT_SYSTEM : cli_fail(&err);
+    } else if (out) {
+        code = cli_fail(&err);
     }
-    if (out) {
-        int c = cli_close_output(a, out);
-        code = code ? code : c;
-    }
+    if (out)
+        code = cli_close_output(a, code);
     int dcode = cli_report_diags(ds);
     pw_report_free(r);
     pw_close(ds);
@@ -41,9 +39,10 @@ static int stats_run(cli_args *a)
 const cli_command cli_stats = {
     "stats",
     "the summary a user of the format wants (tables, JSON or CSV)",
-    "What it reports depends on the format: for ovni, per stream events, clock\n"
-    "range and rate, per model and per event-type counts, payload sizes, jumbo\n"
-    "volume and per loom/process totals.  Locations are read in parallel.\n\n"
+    "What it reports depends on the format: for event traces, per location\n"
+    "and per record type counts, clock ranges and rates; for MPI traces, the\n"
+    "profile of calls and the communication matrix; for profiles, top-down\n"
+    "trees; for power data, energies.  Locations are read in parallel.\n\n"
     "  --json        one JSON document\n"
     "  --csv         CSV tables, each introduced by a '# name' line\n",
     CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT | CLI_WANT_FILTER | CLI_WANT_VIEW,

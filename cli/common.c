@@ -1,6 +1,9 @@
 /* common.c — opening datasets, outputs, diagnostics and exit codes. */
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -18,9 +21,17 @@ int cli_exit_code(pw_status s)
     return EXIT_SYSTEM;
 }
 
+/* The name of the output being written, for the library's messages that
+ * say "<output>" (a writer given a stream does not know its name). */
+static const char *output_name = "<stdout>";
+
 int cli_fail(const pw_error *err)
 {
-    fprintf(stderr, "perfweave: error: %s\n", err->message);
+    const char *generic = "<output>";
+    if (!strncmp(err->message, generic, strlen(generic)))
+        fprintf(stderr, "perfweave: error: %s%s\n", output_name, err->message + strlen(generic));
+    else
+        fprintf(stderr, "perfweave: error: %s\n", err->message);
     return cli_exit_code(err->status);
 }
 
@@ -40,27 +51,63 @@ pw_dataset *cli_open(cli_args *a, int *code)
     return ds;
 }
 
-FILE *cli_output(cli_args *a)
+FILE *cli_output(cli_args *a, int *code)
 {
-    if (!a->output || !strcmp(a->output, "-"))
-        return stdout;
-    FILE *f = fopen(a->output, "wb");
-    if (!f)
-        fprintf(stderr, "perfweave: error: %s: cannot create: %s\n", a->output, strerror(errno));
-    return f;
+    pw_error err;
+    unsigned flags = a->force ? PW_OUTPUT_FORCE : 0;
+    if (a->output && strcmp(a->output, "-"))
+        output_name = a->output;
+    if (pw_output_open(a->output ? a->output : "-", flags, &a->out, &err) != PW_OK) {
+        *code = cli_fail(&err);
+        return NULL;
+    }
+    return pw_output_stream(a->out);
 }
 
-int cli_close_output(cli_args *a, FILE *out)
+int cli_close_output(cli_args *a, int code)
 {
-    int bad = fflush(out) != 0 || ferror(out);
-    if (out != stdout)
-        bad |= fclose(out) != 0;
-    if (bad) {
-        fprintf(stderr, "perfweave: error: %s: write failed: %s\n",
-                a->output ? a->output : "<stdout>", strerror(errno));
-        return EXIT_SYSTEM;
+    pw_error err;
+    if (code && code != EXIT_DAMAGED) { /* damaged input: what could be read is kept */
+        pw_output_discard(a->out);
+    } else if (pw_output_commit(a->out, &err) != PW_OK) {
+        code = cli_fail(&err);
     }
-    return EXIT_OK;
+    a->out = NULL;
+    return code;
+}
+
+/* A signal ends the run: what was being written goes, then the process
+ * ends with 128 + the signal's number, as a shell reports it. */
+static void on_signal(int sig)
+{
+    pw_output_abandon_all();
+    _exit(128 + sig);
+}
+
+void cli_handle_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_close_stdout(int code)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int saved = errno ? errno : EIO;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
+    if (!bad)
+        return code;
+    if (code != EXIT_SYSTEM) /* not said already */
+        fprintf(stderr, "perfweave: error: <stdout>: write failed: %s\n", strerror(saved));
+    return EXIT_SYSTEM;
 }
 
 int cli_report_diags(const pw_dataset *ds)

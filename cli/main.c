@@ -43,22 +43,25 @@ static int help_topic(const char *topic)
 
 int main(int argc, char **argv)
 {
+    cli_handle_signals();
     if (argc == 3 && !strcmp(argv[1], "help")) /* help FORMAT, help COMMAND */
         return help_topic(argv[2]);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         print_main_help(argc < 2 ? stderr : stdout);
-        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+        return cli_close_stdout(argc < 2 ? EXIT_USAGE : EXIT_OK);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("perfweave %s\n", PW_VERSION_STRING);
-        return EXIT_OK;
+        return cli_close_stdout(EXIT_OK);
     }
     for (size_t i = 0; i < N_COMMANDS; i++) {
         if (strcmp(argv[1], commands[i]->name))
             continue;
         cli_args a;
         int code = cli_parse(commands[i], argc - 2, argv + 2, &a);
-        return code >= 0 ? code : commands[i]->run(&a);
+        if (code < 0)
+            code = commands[i]->run(&a);
+        return cli_close_stdout(code);
     }
     fprintf(stderr, "perfweave: unknown command '%s' (see 'perfweave --help')\n", argv[1]);
     return EXIT_USAGE;

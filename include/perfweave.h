@@ -37,6 +37,14 @@
 extern "C" {
 #endif
 
+/* PW_API marks what the shared library exports: the library is built with
+ * hidden visibility, so every other symbol stays inside it. */
+#if defined(__GNUC__)
+#define PW_API __attribute__((visibility("default")))
+#else
+#define PW_API
+#endif
+
 #define PW_VERSION_MAJOR 0
 #define PW_VERSION_MINOR 1
 #define PW_VERSION_PATCH 0
@@ -59,7 +67,7 @@ typedef enum pw_status {
 
 /* The short name of a status: "ok", "end", "data", "format", "usage", "io",
  * "nomem". */
-const char *pw_status_name(pw_status s);
+PW_API const char *pw_status_name(pw_status s);
 
 /* What went wrong.  `message` is complete and ready to show a person, e.g.
  * "trace/thread.12/stream.obs: offset 4096: truncated event: 28 bytes
@@ -94,16 +102,16 @@ typedef struct pw_options {
 } pw_options;
 
 /* The value of option `key`, or NULL when it is not set. */
-const char *pw_options_get(const pw_options *opt, const char *key);
+PW_API const char *pw_options_get(const pw_options *opt, const char *key);
 
 /* ------------------------------------------------------------------------ */
 /* Formats                                                                   */
 /* ------------------------------------------------------------------------ */
 
 /* The formats this build knows, in probe order. */
-size_t pw_format_count(void);
-const char *pw_format_name(size_t i);        /* "ovni", "dumpi", ... */
-const char *pw_format_description(size_t i); /* one line for --help */
+PW_API size_t pw_format_count(void);
+PW_API const char *pw_format_name(size_t i);        /* "ovni", "dumpi", ... */
+PW_API const char *pw_format_description(size_t i); /* one line for --help */
 
 /* An option a format accepts.  Programs set it as pw_options.kv key
  * "<format>.<key>"; the perfweave CLI offers it as --<flag> [ARG]. */
@@ -115,7 +123,7 @@ typedef struct pw_format_option {
 } pw_format_option;
 
 /* Format i's options, ended by an entry whose key is NULL; NULL when none. */
-const pw_format_option *pw_format_options(size_t i);
+PW_API const pw_format_option *pw_format_options(size_t i);
 
 /* ------------------------------------------------------------------------ */
 /* Datasets, locations, schemas                                              */
@@ -128,18 +136,18 @@ typedef struct pw_dataset pw_dataset;
  * released with pw_close().  Damage found while opening metadata is an error
  * only when nothing can be read; otherwise it is recorded as a diagnostic
  * (see pw_dataset_diag) and the dataset opens. */
-pw_status pw_open(const char *path, const pw_options *opt, pw_dataset **out, pw_error *err);
-void pw_close(pw_dataset *ds);
+PW_API pw_status pw_open(const char *path, const pw_options *opt, pw_dataset **out, pw_error *err);
+PW_API void pw_close(pw_dataset *ds);
 
-const char *pw_dataset_path(const pw_dataset *ds);
-const char *pw_dataset_format(const pw_dataset *ds);  /* "ovni" */
-const char *pw_dataset_version(const pw_dataset *ds); /* "v3 (libovni 1.14.0)" */
+PW_API const char *pw_dataset_path(const pw_dataset *ds);
+PW_API const char *pw_dataset_format(const pw_dataset *ds);  /* "ovni" */
+PW_API const char *pw_dataset_version(const pw_dataset *ds); /* "v3 (libovni 1.14.0)" */
 
 /* Dataset properties: metadata as key -> value strings, in a stable order. */
-size_t pw_dataset_prop_count(const pw_dataset *ds);
-void pw_dataset_prop(const pw_dataset *ds, size_t i, const char **key, const char **value);
+PW_API size_t pw_dataset_prop_count(const pw_dataset *ds);
+PW_API void pw_dataset_prop(const pw_dataset *ds, size_t i, const char **key, const char **value);
 /* The value of property `key`, or NULL. */
-const char *pw_dataset_prop_get(const pw_dataset *ds, const char *key);
+PW_API const char *pw_dataset_prop_get(const pw_dataset *ds, const char *key);
 
 typedef enum pw_location_kind {
     PW_LOC_ROOT = 0,   /* the dataset itself */
@@ -155,7 +163,7 @@ typedef enum pw_location_kind {
     PW_LOC_OTHER
 } pw_location_kind;
 
-const char *pw_location_kind_name(pw_location_kind k); /* "thread" */
+PW_API const char *pw_location_kind_name(pw_location_kind k); /* "thread" */
 
 /* A node of the system tree.  `path` is the location's full name, its
  * ancestors' names joined by '/', e.g. "loom.nodeA/proc.6289/thread.6289".
@@ -171,8 +179,8 @@ typedef struct pw_location {
     int has_records;
 } pw_location;
 
-size_t pw_location_count(const pw_dataset *ds);
-const pw_location *pw_location_get(const pw_dataset *ds, size_t i);
+PW_API size_t pw_location_count(const pw_dataset *ds);
+PW_API const pw_location *pw_location_get(const pw_dataset *ds, size_t i);
 
 /* Field types.  LIST and OBJECT nest other values (DUMPI arrays, statuses). */
 typedef enum pw_type {
@@ -218,10 +226,16 @@ typedef struct pw_schema {
     pw_record_kind kind;
     size_t n_fields;
     const pw_field *fields;
+    /* An INSTANT that opens or closes a state by a convention of its
+     * format (ovni's "6Wt" enters, "6WT" leaves the state group "6W"):
+     * PW_REC_BEGIN or PW_REC_END, and the length of the name's prefix that
+     * names the group; PW_REC_INSTANT and 0 for every other schema. */
+    pw_record_kind pairs_as;
+    size_t group_len;
 } pw_schema;
 
-size_t pw_schema_count(const pw_dataset *ds);
-const pw_schema *pw_schema_get(const pw_dataset *ds, size_t i);
+PW_API size_t pw_schema_count(const pw_dataset *ds);
+PW_API const pw_schema *pw_schema_get(const pw_dataset *ds, size_t i);
 
 /* ------------------------------------------------------------------------ */
 /* Records, values, cursors                                                  */
@@ -254,7 +268,7 @@ typedef struct pw_value {
 
 /* A number value (BOOL, I64, U64, F64, DECIMAL) as a double: a DECIMAL
  * becomes the double nearest to it.  NaN for the other types. */
-double pw_value_number(const pw_value *v);
+PW_API double pw_value_number(const pw_value *v);
 
 typedef struct pw_cursor pw_cursor;
 
@@ -282,26 +296,26 @@ typedef struct pw_record {
 
 /* Open a cursor over the records of location `loc` (which must have
  * has_records).  Release with pw_cursor_close(). */
-pw_status pw_cursor_open(pw_dataset *ds, uint32_t loc, pw_cursor **out, pw_error *err);
+PW_API pw_status pw_cursor_open(pw_dataset *ds, uint32_t loc, pw_cursor **out, pw_error *err);
 
 /* The next record: PW_OK with *rec set, PW_END when there is none, or an
  * error (PW_E_DATA for damage: the records before it were good, and the
  * damage is also recorded as a diagnostic of the dataset). */
-pw_status pw_cursor_next(pw_cursor *c, const pw_record **rec, pw_error *err);
-void pw_cursor_close(pw_cursor *c);
+PW_API pw_status pw_cursor_next(pw_cursor *c, const pw_record **rec, pw_error *err);
+PW_API void pw_cursor_close(pw_cursor *c);
 
 /* The decoded fields of `rec`, one value per field of its schema, in schema
  * order.  Decoding is lazy (done on first call for each record) and cannot
  * fail: fields the record lacks have present == 0. */
-const pw_value *pw_record_fields(const pw_record *rec);
+PW_API const pw_value *pw_record_fields(const pw_record *rec);
 
 /* All locations merged in time order (ties: location order; within one
  * location: file order).  A location whose cursor fails is recorded as a
  * diagnostic and left out from then on; the merge goes on with the others. */
 typedef struct pw_merge pw_merge;
-pw_status pw_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err);
-pw_status pw_merge_next(pw_merge *m, const pw_record **rec, pw_error *err);
-void pw_merge_close(pw_merge *m);
+PW_API pw_status pw_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err);
+PW_API pw_status pw_merge_next(pw_merge *m, const pw_record **rec, pw_error *err);
+PW_API void pw_merge_close(pw_merge *m);
 
 /* ------------------------------------------------------------------------ */
 /* Diagnostics                                                               */
@@ -325,17 +339,17 @@ typedef struct pw_diag {
     const char *message;  /* complete, like pw_error.message */
 } pw_diag;
 
-size_t pw_dataset_diag_count(const pw_dataset *ds);
-const pw_diag *pw_dataset_diag(const pw_dataset *ds, size_t i);
+PW_API size_t pw_dataset_diag_count(const pw_dataset *ds);
+PW_API const pw_diag *pw_dataset_diag(const pw_dataset *ds, size_t i);
 /* Diagnostics beyond the stored limit are counted, not kept. */
-uint64_t pw_dataset_diag_dropped(const pw_dataset *ds);
+PW_API uint64_t pw_dataset_diag_dropped(const pw_dataset *ds);
 /* The most severe diagnostic so far, or -1 when there is none. */
-int pw_dataset_worst_severity(const pw_dataset *ds);
+PW_API int pw_dataset_worst_severity(const pw_dataset *ds);
 
 /* Deep validation: read every record of every location (in parallel) and
  * run the format's own consistency checks.  Findings become diagnostics.
  * Returns PW_OK when no error-level diagnostic exists, PW_E_DATA otherwise. */
-pw_status pw_check(pw_dataset *ds, pw_error *err);
+PW_API pw_status pw_check(pw_dataset *ds, pw_error *err);
 
 /* Record count and time span over all locations (one parallel pass that
  * reads record headers only).  Damage becomes diagnostics. */
@@ -348,11 +362,11 @@ typedef struct pw_summary {
     double vt_min, vt_max;
     uint64_t record_types;    /* schemas with at least one record */
 } pw_summary;
-pw_status pw_summarize(pw_dataset *ds, pw_summary *out, pw_error *err);
+PW_API pw_status pw_summarize(pw_dataset *ds, pw_summary *out, pw_error *err);
 
 /* Bytes read so far and the total to read, for progress display.  Safe to
  * call from another thread while stats/check/dump run. */
-void pw_dataset_progress(const pw_dataset *ds, uint64_t *done, uint64_t *total);
+PW_API void pw_dataset_progress(const pw_dataset *ds, uint64_t *done, uint64_t *total);
 
 /* ------------------------------------------------------------------------ */
 /* Reports (stats)                                                           */
@@ -364,23 +378,23 @@ void pw_dataset_progress(const pw_dataset *ds, uint64_t *done, uint64_t *total);
 typedef struct pw_report pw_report;
 typedef struct pw_rnode pw_rnode;
 
-pw_report *pw_report_new(void);
-void pw_report_free(pw_report *r);
-pw_rnode *pw_report_root(pw_report *r); /* an object */
+PW_API pw_report *pw_report_new(void);
+PW_API void pw_report_free(pw_report *r);
+PW_API pw_rnode *pw_report_root(pw_report *r); /* an object */
 
 /* Add a child to `parent`.  When parent is an object, `key` names the child
  * (adding an existing key replaces it); when it is an array, key is ignored.
  * The add functions return NULL only when memory runs out, and then the
  * report remembers it (pw_report_write fails with PW_E_NOMEM). */
-pw_rnode *pw_rnode_object(pw_rnode *parent, const char *key);
-pw_rnode *pw_rnode_array(pw_rnode *parent, const char *key);
-void pw_rnode_int(pw_rnode *parent, const char *key, int64_t v);
-void pw_rnode_uint(pw_rnode *parent, const char *key, uint64_t v);
-void pw_rnode_num(pw_rnode *parent, const char *key, double v);
-void pw_rnode_str(pw_rnode *parent, const char *key, const char *v);
-void pw_rnode_strn(pw_rnode *parent, const char *key, const char *v, size_t n);
-void pw_rnode_bool(pw_rnode *parent, const char *key, int v);
-void pw_rnode_null(pw_rnode *parent, const char *key);
+PW_API pw_rnode *pw_rnode_object(pw_rnode *parent, const char *key);
+PW_API pw_rnode *pw_rnode_array(pw_rnode *parent, const char *key);
+PW_API void pw_rnode_int(pw_rnode *parent, const char *key, int64_t v);
+PW_API void pw_rnode_uint(pw_rnode *parent, const char *key, uint64_t v);
+PW_API void pw_rnode_num(pw_rnode *parent, const char *key, double v);
+PW_API void pw_rnode_str(pw_rnode *parent, const char *key, const char *v);
+PW_API void pw_rnode_strn(pw_rnode *parent, const char *key, const char *v, size_t n);
+PW_API void pw_rnode_bool(pw_rnode *parent, const char *key, int v);
+PW_API void pw_rnode_null(pw_rnode *parent, const char *key);
 
 typedef enum pw_report_style {
     PW_REPORT_TEXT = 0, /* aligned tables and "key: value" lines */
@@ -388,7 +402,7 @@ typedef enum pw_report_style {
     PW_REPORT_CSV       /* one CSV table per array of objects, "# name" before each */
 } pw_report_style;
 
-pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style style, pw_error *err);
+PW_API pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style style, pw_error *err);
 
 /* What text and CSV renderings show: at most top_rows rows per text table
  * (0: all; the rest counted in a "... N more" line), only the table named
@@ -396,7 +410,7 @@ pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style style, 
  * tables cut to `width` characters (a terminal's; 0: no limit), the
  * columns left out counted.  JSON always holds everything.  0 when memory
  * runs out. */
-int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width);
+PW_API int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width);
 
 /* Streaming, for reports whose arrays grow with the input (one row per
  * repetition, per event...): memory stays flat in the number of rows.
@@ -422,21 +436,21 @@ int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t 
  * so a format can always stream its large arrays.  pw_report_finish writes
  * what is not yet out and must be called once on an opened report (instead
  * of pw_report_write); pw_report_free still frees it. */
-pw_report *pw_report_open(FILE *out, pw_report_style style);
-pw_rnode *pw_report_stream(pw_report *r, const char *key);
-pw_status pw_report_finish(pw_report *r, pw_error *err);
+PW_API pw_report *pw_report_open(FILE *out, pw_report_style style);
+PW_API pw_rnode *pw_report_stream(pw_report *r, const char *key);
+PW_API pw_status pw_report_finish(pw_report *r, pw_error *err);
 
 /* The summary a user of the dataset's format wants (see each format's
  * documentation), computed in parallel over locations.  Damage met on the
  * way is recorded as diagnostics; the report covers what could be read. */
-pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+PW_API pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err);
 
 /* What `perfweave info` shows, as a report tree under r's root: path,
  * format, version, the pw_summarize figures (reads every record once),
  * location counts per kind and the dataset's properties; with
  * with_locations, the full location list and the per-location properties
  * too. */
-pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_error *err);
+PW_API pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_error *err);
 
 /* The differences between two reports (pw_stats of two runs of one
  * format), into `out` (a report from pw_report_new).  For each table of
@@ -452,7 +466,7 @@ pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_error *er
  * the tables are members of the root and each row is one level, the key
  * columns then "COL A", "COL B", "COL B-A" for each column that changed in
  * the table (for text and CSV). */
-pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const char *name_a, const char *name_b,
+PW_API pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const char *name_a, const char *name_b,
                           int flat, pw_report *out, pw_error *err);
 
 /* ------------------------------------------------------------------------ */
@@ -468,16 +482,16 @@ typedef struct pw_dump pw_dump;
 
 /* A buffered record writer to `out` (which the caller keeps open and
  * closes).  Writes go through a large private buffer; pw_dump_close flushes. */
-pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump **d, pw_error *err);
-pw_status pw_dump_record(pw_dump *d, const pw_record *rec, pw_error *err);
-pw_status pw_dump_close(pw_dump *d, pw_error *err);
+PW_API pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump **d, pw_error *err);
+PW_API pw_status pw_dump_record(pw_dump *d, const pw_record *rec, pw_error *err);
+PW_API pw_status pw_dump_close(pw_dump *d, pw_error *err);
 
 /* Every record of the dataset, merged in time order (as pw_merge gives
  * them), written to `out`: the same bytes as pw_merge + pw_dump_record,
  * but records are decoded and formatted on the dataset's worker threads
  * while this thread merges and writes.  Damage met is recorded as
  * diagnostics, as with pw_merge. */
-pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *err);
+PW_API pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Converters                                                                */
@@ -488,11 +502,11 @@ pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *
  * (.prv + .pcf + .row), "csv" (a directory, one file per record type),
  * "sqlite" (.sqlite, .db).  A target missing from this build (no libotf2)
  * is still listed; converting to it fails with PW_E_USAGE. */
-size_t pw_convert_target_count(void);
-const char *pw_convert_target_name(size_t i);
-const char *pw_convert_target_description(size_t i);
+PW_API size_t pw_convert_target_count(void);
+PW_API const char *pw_convert_target_name(size_t i);
+PW_API const char *pw_convert_target_description(size_t i);
 /* The target an output path's extension implies, or NULL. */
-const char *pw_convert_target_for_path(const char *out);
+PW_API const char *pw_convert_target_for_path(const char *out);
 
 /* One line of a conversion's account: records a target could not hold
  * (lost = 1: not written) or wrote in another form (lost = 0), e.g. "span
@@ -517,10 +531,11 @@ typedef struct pw_convert_report {
 } pw_convert_report;
 
 /* Streams every record of ds, merged in time order, into `out` as
- * `target` (NULL: from out's extension).  Memory stays flat in the record
+ * `target` (NULL: from out's extension), replacing an existing output
+ * whole once the new one is complete (see "Outputs" below).  Memory stays flat in the record
  * count.  Damage met while reading becomes diagnostics of ds; what could
  * be read is written.  rep may be NULL. */
-pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
+PW_API pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
                      pw_error *err);
 
 /* ------------------------------------------------------------------------ */
@@ -601,16 +616,16 @@ typedef struct pw_batch_reader pw_batch_reader;
 /* A reader of batches of at most `capacity` records (0: 65536) over the
  * merge of every location (location < 0) or over location `location`
  * (which must have has_records).  Release with pw_batch_close(). */
-pw_status pw_batch_open(pw_dataset *ds, int64_t location, size_t capacity, pw_batch_reader **out,
+PW_API pw_status pw_batch_open(pw_dataset *ds, int64_t location, size_t capacity, pw_batch_reader **out,
                         pw_error *err);
 /* The next batch: PW_OK with *out set (n > 0), PW_END when no record is
  * left, or an error (see above). */
-pw_status pw_batch_next(pw_batch_reader *br, const pw_batch **out, pw_error *err);
+PW_API pw_status pw_batch_next(pw_batch_reader *br, const pw_batch **out, pw_error *err);
 /* The name of type id `id` (any id a batch of this reader has given). */
-const char *pw_batch_type_name(const pw_batch_reader *br, uint32_t id);
+PW_API const char *pw_batch_type_name(const pw_batch_reader *br, uint32_t id);
 /* The field name of column c (c < n_columns of a batch of this reader). */
-const char *pw_batch_column_name(const pw_batch_reader *br, size_t c);
-void pw_batch_close(pw_batch_reader *br);
+PW_API const char *pw_batch_column_name(const pw_batch_reader *br, size_t c);
+PW_API void pw_batch_close(pw_batch_reader *br);
 
 /* ------------------------------------------------------------------------ */
 /* Filters: a time window, locations, record types                          */
@@ -649,7 +664,7 @@ typedef struct pw_filter {
  * and, where the format's records come in time order per location, stop
  * at the end of the window.  Resolving a relative TIME reads the first
  * records of every location.  Call once, after pw_open, before reading. */
-pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err);
+PW_API pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err);
 
 /* The time window in force, in the dataset's clocks, for sinks that clip
  * spans to it: ns bounds (has_ns) and virtual-time bounds (has_vt).  An
@@ -662,7 +677,9 @@ typedef struct pw_time_window {
 } pw_time_window;
 
 /* 1 with *w filled when a time window is set on ds, else 0. */
-int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
+PW_API int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
+
+/* ------------------------------------------------------------------------ */
 /* ovni emulation                                                            */
 /* ------------------------------------------------------------------------ */
 
@@ -673,28 +690,94 @@ int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
  * labels.  Transitions the models forbid become diagnostics of ds (codes
  * "ovniemu.*") and the emulation goes on.  *events (may be NULL) receives
  * the number of records emulated. */
-pw_status pw_emu_write_paraver(pw_dataset *ds, const char *dir, uint64_t *events, pw_error *err);
+PW_API pw_status pw_emu_write_paraver(pw_dataset *ds, const char *dir, uint64_t *events, pw_error *err);
 /* The same emulation for its diagnostics alone; what ovniemu refuses to
  * start on (a thread that did not finish) is the diagnostic
  * "ovniemu.cannot-emulate". */
-pw_status pw_emu_check(pw_dataset *ds, pw_error *err);
+PW_API pw_status pw_emu_check(pw_dataset *ds, pw_error *err);
 /* Adds to r the array "states": for every thread and CPU row, the time
  * each labelled value of each channel lasted (states, subsystems, MPI
  * functions, task types, marks, CPUs; ids and counters have no labels and
  * are left out): view, row, type, channel, value, label, time_ns and share
  * of the trace's duration. */
-pw_status pw_emu_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+PW_API pw_status pw_emu_stats(pw_dataset *ds, pw_report *r, pw_error *err);
 /* Every change of a thread's or CPU's channel as one JSON object per line
  * to out: {"loc" (the thread's location, or "<loom>/cpu.<phyid>" and
  * "<loom>/vcpu"), "view" ("thread" or "cpu"), "t" (ns since the first
  * event), "type" (the Paraver event type), "channel" (its label),
  * "value" (as Paraver gets it), "label" (the value's label, or null)}. */
-pw_status pw_emu_dump_states(pw_dataset *ds, FILE *out, pw_error *err);
+PW_API pw_status pw_emu_dump_states(pw_dataset *ds, FILE *out, pw_error *err);
 /* The states as Chrome JSON trace events at `path` (chrome://tracing,
  * ui.perfetto.dev): a process per thread and per CPU, a track per channel,
  * a slice per value held, named by its label.  *events (may be NULL)
  * receives the number of records emulated. */
-pw_status pw_emu_write_chrome(pw_dataset *ds, const char *path, uint64_t *events, pw_error *err);
+PW_API pw_status pw_emu_write_chrome(pw_dataset *ds, const char *path, uint64_t *events, pw_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Sinks: every place records and reports can go                            */
+/* ------------------------------------------------------------------------ */
+
+/* The dump styles, report styles and convert targets are all sinks, found
+ * in one registry; a program lists them from here (names, extensions,
+ * help) instead of naming them. */
+typedef enum pw_sink_kind {
+    PW_SINK_RECORDS = 1, /* one line per record (pw_dump*) */
+    PW_SINK_REPORT = 2,  /* renders a report tree (pw_report_*) */
+    PW_SINK_CONVERT = 4  /* writes a dataset as another tool's format (pw_convert) */
+} pw_sink_kind;
+
+/* What a sink's output is (pw_sink_caps). */
+enum {
+    PW_SINK_STREAMS = 1,   /* can write to a stream: "-" (stdout), a FIFO, a device */
+    PW_SINK_DIRECTORY = 2, /* its output is a directory */
+    PW_SINK_SIBLINGS = 4,  /* also writes files beside its output (.prv: .pcf, .row) */
+    PW_SINK_MISSING = 8    /* this build lacks the library it needs */
+};
+
+PW_API size_t pw_sink_count(void);
+PW_API const char *pw_sink_name(size_t i);
+PW_API pw_sink_kind pw_sink_kind_of(size_t i);
+PW_API unsigned pw_sink_caps(size_t i);
+PW_API const char *pw_sink_extensions(size_t i); /* ".json .json.gz", or NULL */
+PW_API const char *pw_sink_description(size_t i);
+PW_API const char *pw_sink_hint(size_t i); /* what to do with the output, or NULL */
+
+/* ------------------------------------------------------------------------ */
+/* Outputs: how every output is created                                     */
+/* ------------------------------------------------------------------------ */
+
+/* One rule for every output (files and directories): it is written under
+ * a temporary name in its directory and renamed to its name only when
+ * complete, so an interrupted or failed run never leaves a partial output
+ * under the final name.  An existing output is refused unless
+ * PW_OUTPUT_FORCE (then replaced whole, directories included; a file is
+ * never replaced by a directory nor a directory by a file).  A path
+ * that is not a regular file or directory (a FIFO, a device) and "-"
+ * (standard output) are written as streams by the sinks that can, and are
+ * never removed. */
+enum {
+    PW_OUTPUT_FORCE = 1 /* replace an existing output */
+};
+
+/* An output file opened under the discipline, for a caller that writes a
+ * stream itself (dump, stats).  "-" is standard output. */
+typedef struct pw_output pw_output;
+PW_API pw_status pw_output_open(const char *path, unsigned flags, pw_output **out, pw_error *err);
+PW_API FILE *pw_output_stream(pw_output *o);
+/* Flushes and checks every write, closes, and renames the output to its
+ * name; on any failure the temporary is removed.  Frees o. */
+PW_API pw_status pw_output_commit(pw_output *o, pw_error *err);
+/* Removes what o wrote so far and frees o (after an error). */
+PW_API void pw_output_discard(pw_output *o);
+/* Removes every temporary output in progress.  Async-signal-safe: the
+ * library never handles signals, a program calls this from its SIGINT or
+ * SIGTERM handler before it exits. */
+PW_API void pw_output_abandon_all(void);
+
+/* pw_convert with flags: without PW_OUTPUT_FORCE an existing output is
+ * refused (PW_E_USAGE).  pw_convert is this with PW_OUTPUT_FORCE. */
+PW_API pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
+                                   pw_convert_report *rep, pw_error *err);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
  * Memory grows with locations, tracks and open spans, never with records:
  * SPAN ends wait in a min-heap until the merged stream passes them. */
 #include "core/grow.h"
+#include "model/account.h"
 #include "analysis/timeline.h"
 
 #include <math.h>
@@ -13,7 +14,6 @@
 #include "analysis/timeline_flows.h"
 #include "analysis/timeline_schema.h"
 #include "model/filter.h"
-#include "sinks/convert/convert.h"
 
 typedef struct tl_lane {
     uint32_t track;

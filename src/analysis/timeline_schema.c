@@ -1,11 +1,9 @@
 /* timeline_schema.c — the role, slice group and message fields of every
- * schema.  Only field names and kinds are looked at, so any format whose
- * records follow the model is drawn without code of its own; the one
- * format-specific convention is ovni's lowercase/uppercase state pairs,
- * which its schemas cannot express as BEGIN/END. */
+ * schema.  Only field names, kinds and the pairs a format declares
+ * (pw_schema.pairs_as) are looked at, so any format whose records follow
+ * the model is drawn without code of its own. */
 #include "analysis/timeline_schema.h"
 
-#include <ctype.h>
 #include <string.h>
 
 int pw_field_index(const pw_schema *sc, const char *name)
@@ -22,31 +20,7 @@ int pw_field_either(const pw_schema *sc, const char *a, const char *b)
     return i < 0 && b ? pw_field_index(sc, b) : i;
 }
 
-static int schema_named(const pw_dataset *ds, const char *name)
-{
-    for (size_t i = 0; i < ds->n_schemas; i++)
-        if (!strcmp(ds->schemas[i]->name, name))
-            return 1;
-    return 0;
-}
-
-/* ovni "6Wt"/"6WT": lowercase enters, uppercase leaves a state of category
- * "6W" when both exist.  Model 'O' (ovni itself) is excluded: its "OHC" and
- * "OHc" are a thread's creation and cooling, not a pair. */
-static tl_role ovni_case_pair(const pw_dataset *ds, const char *mcv)
-{
-    if (strcmp(ds->fmt->name, "ovni") || strlen(mcv) != 3 || mcv[0] == 'O' ||
-        !isalpha((unsigned char)mcv[2]))
-        return TL_INSTANT;
-    char twin[4] = {mcv[0], mcv[1], 0, 0};
-    twin[2] = (char)(islower((unsigned char)mcv[2]) ? toupper((unsigned char)mcv[2])
-                                                    : tolower((unsigned char)mcv[2]));
-    if (!schema_named(ds, twin))
-        return TL_INSTANT;
-    return islower((unsigned char)mcv[2]) ? TL_BEGIN : TL_END;
-}
-
-static tl_role role_of(const pw_dataset *ds, const pw_schema *sc)
+static tl_role role_of(const pw_schema *sc)
 {
     switch (sc->kind) {
     case PW_REC_BEGIN: return TL_BEGIN;
@@ -54,15 +28,16 @@ static tl_role role_of(const pw_dataset *ds, const pw_schema *sc)
     case PW_REC_SPAN: return TL_SPAN;
     case PW_REC_SAMPLE: return TL_SAMPLE;
     case PW_REC_MESSAGE: return TL_INSTANT;
-    case PW_REC_INSTANT: return ovni_case_pair(ds, sc->name);
+    case PW_REC_INSTANT:
+        return sc->pairs_as == PW_REC_BEGIN ? TL_BEGIN : sc->pairs_as == PW_REC_END ? TL_END : TL_INSTANT;
     case PW_REC_VALUE:
     case PW_REC_META: return TL_LOST;
     }
     return TL_LOST;
 }
 
-/* The length of the group prefix of a BEGIN/END name: "6W[" and the ovni
- * pair "6Wt" -> 2 ("6W"); 0 for any other name (the thread track). */
+/* The length of the group prefix of a BEGIN/END name: "6W[" -> 2 ("6W"),
+ * a declared pair its group_len; 0 for any other name (the thread track). */
 static size_t group_len(const pw_schema *sc, tl_role role)
 {
     size_t n = strlen(sc->name);
@@ -70,7 +45,7 @@ static size_t group_len(const pw_schema *sc, tl_role role)
         return 0;
     if (n > 1 && (sc->name[n - 1] == '[' || sc->name[n - 1] == ']'))
         return n - 1;
-    return sc->kind == PW_REC_INSTANT ? 2 : 0; /* an ovni case pair */
+    return sc->kind == PW_REC_INSTANT ? sc->group_len : 0; /* a declared pair */
 }
 
 void tl_schemas_classify(const pw_dataset *ds, tl_schema *out)
@@ -78,7 +53,7 @@ void tl_schemas_classify(const pw_dataset *ds, tl_schema *out)
     for (size_t i = 0; i < ds->n_schemas; i++) {
         const pw_schema *sc = ds->schemas[i];
         tl_schema *t = &out[i];
-        t->role = role_of(ds, sc);
+        t->role = role_of(sc);
         t->group_len = group_len(sc, t->role);
         t->f_dest = pw_field_index(sc, "dest");
         t->f_source = pw_field_index(sc, "source");

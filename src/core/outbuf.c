@@ -1,6 +1,7 @@
 /* outbuf.c — buffered output and number formatting. */
 #include "core/outbuf.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,12 +53,19 @@ static void outbuf_grow(pw_outbuf *o, size_t n)
     o->cap = cap;
 }
 
+/* A write to the stream failed: keep errno for the message. */
+static void outbuf_write_failed(pw_outbuf *o)
+{
+    o->failed = 1;
+    o->write_errno = errno;
+}
+
 static void outbuf_write(pw_outbuf *o)
 {
     if (!o->out)
         return;
     if (o->len && !o->failed && fwrite(o->buf, 1, o->len, o->out) != o->len)
-        o->failed = 1;
+        outbuf_write_failed(o);
     o->len = 0;
 }
 
@@ -82,10 +90,14 @@ pw_status pw_outbuf_flush(pw_outbuf *o, pw_error *err)
 {
     outbuf_write(o);
     if (o->out && !o->failed && fflush(o->out) != 0)
-        o->failed = 1;
-    if (o->failed)
-        return pw_fail_errno(err, "<output>", "write failed");
-    return PW_OK;
+        outbuf_write_failed(o);
+    return o->failed ? pw_outbuf_error(o, err) : PW_OK;
+}
+
+pw_status pw_outbuf_error(const pw_outbuf *o, pw_error *err)
+{
+    errno = o->write_errno ? o->write_errno : ENOMEM; /* no errno: a buffer could not grow */
+    return pw_fail_errno(err, "<output>", "write failed");
 }
 
 void pw_outbuf_free(pw_outbuf *o)
@@ -102,7 +114,7 @@ void pw_out_write_through(pw_outbuf *o, const void *p, size_t n)
     }
     outbuf_write(o);
     if (n && !o->failed && fwrite(p, 1, n, o->out) != n)
-        o->failed = 1;
+        outbuf_write_failed(o);
 }
 
 void pw_out_mem_slow(pw_outbuf *o, const void *p, size_t n)
@@ -110,7 +122,7 @@ void pw_out_mem_slow(pw_outbuf *o, const void *p, size_t n)
     pw_outbuf_drain(o, n);
     if (o->cap - o->len < n) { /* no memory to grow: write straight through */
         if (o->out && !o->failed && fwrite(p, 1, n, o->out) != n)
-            o->failed = 1;
+            outbuf_write_failed(o);
         if (!o->out)
             o->failed = 1;
         return;

@@ -16,6 +16,7 @@ typedef struct pw_outbuf {
     size_t len;
     size_t cap;
     int failed; /* a write to `out` failed */
+    int write_errno; /* errno of that write (0: memory ran out) */
     /* The high digits (value / 10^8) of the last large number written by
      * pw_out_u64_width, as text: successive times share them. */
     uint64_t hi_value;
@@ -31,6 +32,8 @@ pw_status pw_outbuf_init(pw_outbuf *o, FILE *out, pw_error *err);
 /* A buffer that only collects bytes in memory (o->buf[0 .. o->len)); a
  * failed growth sets o->failed. */
 pw_status pw_outbuf_init_memory(pw_outbuf *o, size_t cap, pw_error *err);
+/* The error of a failed outbuf, with the errno of the write that failed. */
+pw_status pw_outbuf_error(const pw_outbuf *o, pw_error *err);
 /* Writes out what is buffered; PW_E_IO when this or an earlier write failed. */
 pw_status pw_outbuf_flush(pw_outbuf *o, pw_error *err);
 void pw_outbuf_free(pw_outbuf *o);

@@ -155,6 +155,14 @@ int32_t pw_ds_add_schema(pw_dataset *ds, const char *name, const char *descripti
     return (int32_t)ds->n_schemas++;
 }
 
+void pw_ds_schema_pairs(pw_dataset *ds, int32_t s, pw_record_kind as, size_t group_len)
+{
+    if (s >= 0 && (size_t)s < ds->n_schemas) {
+        ds->schemas[s]->pairs_as = as;
+        ds->schemas[s]->group_len = group_len;
+    }
+}
+
 const char *pw_ds_option(const pw_dataset *ds, const char *key)
 {
     size_t fl = strlen(ds->fmt->name), kl = strlen(key);

@@ -138,6 +138,9 @@ int32_t pw_ds_add_location(pw_dataset *ds, int32_t parent, pw_location_kind kind
  * outlive ds.  Returns its index, or -1 when memory runs out. */
 int32_t pw_ds_add_schema(pw_dataset *ds, const char *name, const char *description,
                          pw_record_kind kind, const pw_field *fields, size_t n_fields);
+/* Declares that INSTANT schema `s` opens (PW_REC_BEGIN) or closes
+ * (PW_REC_END) a state of the group named by its first group_len chars. */
+void pw_ds_schema_pairs(pw_dataset *ds, int32_t s, pw_record_kind as, size_t group_len);
 
 /* Records a finding; safe from any thread.  offset < 0: none. */
 void pw_ds_diag(pw_dataset *ds, pw_severity sev, const char *code, const char *file,

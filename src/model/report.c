@@ -35,17 +35,6 @@ void pw_report_free(pw_report *r)
     free(r);
 }
 
-pw_report *pw_report_open(FILE *out, pw_report_style style)
-{
-    pw_report *r = out ? pw_report_new() : NULL;
-    if (r) {
-        r->out = out;
-        r->style = style;
-        r->opened = 1;
-    }
-    return r;
-}
-
 pw_rnode *pw_report_root(pw_report *r) { return (pw_rnode *)r->root; }
 
 int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width)

@@ -18,10 +18,21 @@ typedef struct report_stream {
     int open;            /* still taking rows */
 } report_stream;
 
+/* A renderer that writes streamed rows as they come, set by the report
+ * sink that opened the report (src/sinks/report/); without one, rows of a
+ * streamed array wait in a spool until the report is rendered. */
+typedef struct report_live_ops {
+    /* Writes the root's members so far, then opens the array `key`; 0 on failure. */
+    int (*start)(pw_report *r, const char *key);
+    void (*row)(pw_report *r, report_stream *st, json_t *row);
+    void (*end)(pw_report *r, report_stream *st);
+} report_live_ops;
+
 struct pw_report {
     json_t *root;
     FILE *out;             /* opened reports: rendered while filled */
     pw_report_style style;
+    const report_live_ops *live; /* opened reports whose sink streams rows */
     int opened;
     int json_started;      /* JSON: the root's "{" and some members are out */
     int io_failed;
@@ -46,16 +57,4 @@ const report_stream *report_stream_of(const pw_report *r, const json_t *arr);
 /* Ends the stream of r that is taking rows, if any. */
 void report_stream_close_open(pw_report *r);
 void report_stream_free_all(pw_report *r);
-
-/* report_json.c: the JSON rendering, whole or member by member. */
-void report_json_members(pw_report *r);
-pw_status report_json_finish(pw_report *r);
-pw_status report_json_whole(const json_t *root, FILE *out);
-int report_json_stream_start(pw_report *r, const char *key);
-void report_json_row(pw_report *r, report_stream *st, json_t *row);
-void report_json_stream_end(pw_report *r, report_stream *st);
-
-/* The renderers (src/sinks/report/). */
-pw_status pw_report_write_text(const pw_report *r, FILE *out);
-pw_status pw_report_write_csv(const pw_report *r, FILE *out);
 #endif

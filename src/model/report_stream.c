@@ -15,8 +15,8 @@ static void flush_pending(report_stream *st)
     if (!row)
         return;
     pw_report *r = st->report;
-    if (r->style == PW_REPORT_JSON) {
-        report_json_row(r, st, row);
+    if (r->live) {
+        r->live->row(r, st, row);
     } else if (json_dumpf(row, st->spool, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17)) != 0 ||
                fputc('\n', st->spool) == EOF) {
         r->io_failed = 1;
@@ -29,8 +29,8 @@ static void flush_pending(report_stream *st)
 static void stream_close(report_stream *st)
 {
     flush_pending(st);
-    if (st->report->style == PW_REPORT_JSON)
-        report_json_stream_end(st->report, st);
+    if (st->report->live)
+        st->report->live->end(st->report, st);
     else if (fflush(st->spool) != 0)
         st->report->io_failed = 1;
     st->open = 0;
@@ -52,17 +52,17 @@ void report_stream_close_open(pw_report *r)
         stream_close(open_stream);
 }
 
-/* Text/CSV: an empty array stands for the stream in the tree, its rows
- * wait in a temporary file.  JSON: the root so far goes out, then "[". */
+/* Spooled: an empty array stands for the stream in the tree, its rows
+ * wait in a temporary file.  Live (JSON): the sink writes the root so
+ * far, then opens the array. */
 static int stream_start(pw_report *r, report_stream *st, const char *key)
 {
-    if (r->style != PW_REPORT_JSON) {
+    if (!r->live) {
         st->spool = tmpfile();
         st->placeholder = (json_t *)pw_rnode_array(pw_report_root(r), key);
         return st->spool && st->placeholder;
     }
-    report_json_members(r);
-    return report_json_stream_start(r, key);
+    return r->live->start(r, key);
 }
 
 pw_rnode *pw_report_stream(pw_report *r, const char *key)

@@ -1,21 +1,9 @@
-/* stats.c — pw_stats: the format's own summary, or the generic one. */
+/* stats.c — the generic summary (records per type and per location) for
+ * formats without one of their own; pw_stats is in src/analysis/stats.c. */
 #include <stdlib.h>
 
 #include "core/parallel.h"
 #include "model/dataset.h"
-
-pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err)
-{
-    /* A format's own summary that reads its files past the cursors would
-     * ignore a filter: the generic counts (through cursors) serve then,
-     * and the report says why. */
-    if (ds->fmt->stats && (!ds->filter || ds->fmt->stats_filtered))
-        return ds->fmt->stats(ds, r, err);
-    if (ds->fmt->stats)
-        pw_rnode_str(pw_report_root(r), "filtered",
-                     "records per type and location only: this format's summary reads the whole trace");
-    return pw_stats_generic(ds, r, err);
-}
 
 typedef struct generic_job {
     pw_dataset *ds;

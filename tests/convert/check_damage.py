@@ -55,19 +55,19 @@ def other_targets(label, trace, readable, counts):
     and dump hold."""
     events = counts["begin"] + counts["end"] + counts["instant"] + counts["counter"]
     out = os.path.join(OUT, label)
-    run("convert", trace, "-o", out + ".json")
+    run("convert", "--force", "--allow-loss", trace, "-o", out + ".json")
     problem, n = target_checks.chrome_nesting(json.load(open(out + ".json")))
     if problem or n != events:
         failures.append("%s: chrome %s, %d events, perfetto %d" % (label, problem, n, events))
-    run("convert", trace, "-o", out + ".otf2")
+    run("convert", "--force", "--allow-loss", trace, "-o", out + ".otf2")
     problem, kinds, _ = target_checks.otf2_events(out + ".otf2")
     if problem or not target_checks.otf2_matches(kinds, counts)[0]:
         failures.append("%s: otf2 %s %s" % (label, problem, kinds))
-    run("convert", trace, "-o", out + ".prv")
+    run("convert", "--force", "--allow-loss", trace, "-o", out + ".prv")
     problem, n = target_checks.paraver_check(out + ".prv")
     if problem or n != events:
         failures.append("%s: paraver %s, %d records, perfetto %d" % (label, problem, n, events))
-    run("convert", trace, "-o", out + ".csv.d")
+    run("convert", "--force", "--allow-loss", trace, "-o", out + ".csv.d")
     rows = 0
     for f in os.listdir(out + ".csv.d"):
         if f not in ("locations.csv", "metadata.csv"):
@@ -87,7 +87,7 @@ def main():
         dump = run("dump", trace, "--jsonl")
         readable = dump.stdout.count("\n")
         pf = os.path.join(OUT, label + ".pftrace")
-        r = run("convert", trace, "-o", pf)
+        r = run("convert", "--force", "--allow-loss", trace, "-o", pf)
         # a flip the reader accepts, or a cut that falls between two events, is
         # not detectable damage: then only agreement with dump is required
         flip = label.startswith("flipped") or "-of-" in label
@@ -107,7 +107,7 @@ def main():
             continue  # the extra cuts check Perfetto only; the named ones every target
         other_targets(label, trace, readable, counts)
         db = os.path.join(OUT, label + ".sqlite")
-        r = run("convert", trace, "-o", db)
+        r = run("convert", "--force", "--allow-loss", trace, "-o", db)
         if r.returncode != (r.returncode if flip else 1):
             failures.append("%s: sqlite exit %d" % (label, r.returncode))
         con = sqlite3.connect(db)

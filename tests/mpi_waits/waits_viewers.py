@@ -61,7 +61,7 @@ def check(gen_or_none, cli, dataset, outdir, where):
     chrome = os.path.join(outdir, where + ".json")
     pf = os.path.join(outdir, where + ".pftrace")
     for out in (chrome, pf):
-        r = subprocess.run([cli, "convert", "--waits", dataset, "-o", out], capture_output=True, text=True)
+        r = subprocess.run([cli, "convert", "--waits", "--force", "--allow-loss", dataset, "-o", out], capture_output=True, text=True)
         if r.returncode not in (0, 1):
             failures.append(f"{where}: convert {out}: exit {r.returncode}: {r.stderr[-300:]}")
             return

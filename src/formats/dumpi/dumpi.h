@@ -84,7 +84,7 @@ typedef struct dumpi_rec {
     uint32_t arg_off[DUMPI_MAX_ARGS]; /* UINT32_MAX: the argument is absent */
 } dumpi_rec;
 
-/* dumpi_layout.c: the files of a trace, the .meta file, rank slots. */
+/* dumpi_locations.c: the files of a trace, the .meta file, rank slots. */
 pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err);
 int dumpi_probe_path(const char *path);
 
@@ -121,7 +121,7 @@ static inline int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int 
  * footer's counts, and the profile that `stats` reports. */
 void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t i);
 
-/* dumpi_stream.c: the cursor over one rank. */
+/* dumpi_cursor.c: the cursor over one rank. */
 typedef struct dumpi_stream {
     pw_window w;
     dumpi_rank *rank;

@@ -56,7 +56,7 @@ typedef struct gp_dataset {
 /* gpupower_run_name.c: "150W" and "877MHz,1065MHz" (memory clock first). */
 void gp_parse_run_name(const char *name, gp_rep *rep);
 
-/* gpupower_layout.c: walks the tree from any level, fills reps and
+/* gpupower_locations.c: walks the tree from any level, fills reps and
  * locations.  The file names of a repetition. */
 pw_status gp_layout_open(pw_dataset *ds, gp_dataset *gd, pw_error *err);
 int gp_layout_probe(const char *path);

@@ -3,7 +3,7 @@
  * Layouts (ovni-facts.md §1): v1 `proc.<pid>/metadata.json` + `thread.<tid>`
  * (lib 1.0.0) or `thread.<tid>.obs` (1.1-1.4); v2 adds `thread.<tid>.json`
  * (1.5-1.10); v3 `thread.<tid>/stream.json` + `stream.obs` (1.11+).  The
- * event encoding is the same in all of them (ovni_stream.c). */
+ * event encoding is the same in all of them (ovni_cursor.c). */
 #ifndef PW_OVNI_H
 #define PW_OVNI_H
 #include <stdint.h>
@@ -45,7 +45,7 @@ static inline int32_t ovni_schema_of(const ovni_dataset *od, const uint8_t *p)
     return t ? t[p[1] << 8 | p[2]] : od->unknown_schema;
 }
 
-/* ovni_layout.c: finds streams and metadata, fills locations and props. */
+/* ovni_locations.c: finds streams and metadata, fills locations and props. */
 pw_status ovni_layout_open(pw_dataset *ds, pw_error *err);
 /* The `ovni` directory under a path the user gave, or NULL (malloc'd). */
 char *ovni_find_root(const char *path);
@@ -60,7 +60,7 @@ void ovni_schemas_free(ovni_dataset *od);
 void ovni_decode_fields(const ovni_event_def *def, const uint8_t *payload, size_t n, int big,
                         pw_arena *scratch, pw_value *values);
 
-/* ovni_stream.c: the cursor over one stream. */
+/* ovni_cursor.c: the cursor over one stream. */
 pw_status ovni_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 
 /* ovni_stats.c */

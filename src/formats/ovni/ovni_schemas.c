@@ -1,5 +1,6 @@
 /* ovni_schemas.c — schemas from the generated signature table, the MCV
  * lookup, and decoding payloads into named fields. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,23 @@ static pw_record_kind kind_of(const char *mcv)
 static uint16_t *model_table(void)
 {
     return calloc(65536, sizeof(uint16_t));
+}
+
+/* "6Wt"/"6WT": a lowercase code enters, its uppercase twin leaves a state
+ * of the group "6W", when both exist.  Model 'O' (ovni itself) is left
+ * out: its "OHC" and "OHc" are a thread's creation and cooling, not a
+ * pair.  Declared on the schemas for the timelines (pw_schema.pairs_as). */
+static void declare_case_pairs(pw_dataset *ds, const ovni_dataset *od)
+{
+    for (size_t s = 1; s < ds->n_schemas; s++) {
+        const uint8_t *m = (const uint8_t *)ds->schemas[s]->name;
+        if (ds->schemas[s]->kind != PW_REC_INSTANT || strlen((const char *)m) != 3 || m[0] == 'O' ||
+            !isalpha(m[2]))
+            continue;
+        int twin = islower(m[2]) ? toupper(m[2]) : tolower(m[2]);
+        if (od->by_model[m[0]] && od->by_model[m[0]][m[1] << 8 | twin])
+            pw_ds_schema_pairs(ds, (int32_t)s, islower(m[2]) ? PW_REC_BEGIN : PW_REC_END, 2);
+    }
 }
 
 pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
@@ -55,6 +73,7 @@ pw_status ovni_schemas_build(pw_dataset *ds, ovni_dataset *od, pw_error *err)
         od->kinds[s] = (uint8_t)kind_of(d->mcv);
         od->names[s] = ds->schemas[s]->name;
     }
+    declare_case_pairs(ds, od);
     return PW_OK;
 }
 

@@ -322,6 +322,5 @@ pw_status ovni_stats(pw_dataset *ds, pw_report *r, pw_error *err)
     free(rows);
     if (!rows)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    /* the emulator's time per state (src/analysis/ovniemu/) */
-    return pw_emu_stats(ds, r, err);
+    return PW_OK;
 }

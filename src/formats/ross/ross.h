@@ -144,7 +144,7 @@ pw_status ross_record_at(pw_window *w, ross_file_kind kind, int lp_forced, uint6
  * file (*size set); reads the header only, so scanning damage is cheap. */
 int ross_record_fits(pw_window *w, ross_file_kind kind, int lp_forced, uint64_t off, size_t *size);
 
-/* ross_layout.c: finds the files, walks them, builds locations and runs. */
+/* ross_locations.c: finds the files, walks them, builds locations and runs. */
 pw_status ross_layout_open(pw_dataset *ds, ross_dataset *rd, pw_error *err);
 int ross_probe_path(const char *path);
 void ross_layout_free(ross_dataset *rd);
@@ -159,7 +159,7 @@ void ross_payload_schema_free(ross_payload_schema *ps);
 pw_status ross_schemas_build(pw_dataset *ds, ross_dataset *rd, pw_error *err);
 void ross_decode(const ross_dataset *rd, const ross_hdr *h, int file_kind, pw_value *values);
 
-/* ross_stream.c: the cursor over one stream location. */
+/* ross_cursor.c: the cursor over one stream location. */
 typedef struct ross_stream {
     pw_window w;
     const ross_dataset *rd;

@@ -16,7 +16,7 @@
 #include "core/outbuf.h"
 #include "sinks/chrome/gzfile.h"
 #include "sinks/convert/convert.h"
-#include "sinks/dump/dump.h"
+#include "sinks/jsonl/jsonl_dump.h"
 
 typedef struct ch_writer {
     pw_outbuf out;

@@ -1,68 +1,42 @@
-/* convert.c — pw_convert: the table of targets, choosing one from the
- * output's extension, and the account of records in and out. */
+/* convert.c — the convert driver: pw_convert finds the CONVERT sink (by
+ * name or by the output's extension), prepares the output under the output
+ * discipline and lets the sink stream the records into it. */
 #include "sinks/convert/convert.h"
+#include "sinks/output.h"
+#include "sinks/sink.h"
 
 #include "model/filter.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const pw_convert_target targets[] = {
-    {"perfetto", ".pftrace .perfetto-trace .pb", "Perfetto protobuf trace (ui.perfetto.dev)",
-     pw_convert_perfetto},
-    {"chrome", ".json .json.gz", "Chrome JSON trace events (chrome://tracing, Perfetto)", pw_convert_chrome},
-    {"otf2", ".otf2", "OTF2 archive directory (Vampir, Score-P tools)", pw_convert_otf2},
-    {"paraver", ".prv", "Paraver .prv/.pcf/.row (wxparaver)", pw_convert_paraver},
-    {"csv", ".csv.d .csv", "a directory with one CSV file per record type", pw_convert_csv},
-    {"sqlite", ".sqlite .sqlite3 .db", "SQLite database, one table per record type", pw_convert_sqlite},
-};
-#define N_TARGETS (sizeof targets / sizeof *targets)
-
-size_t pw_convert_target_count(void) { return N_TARGETS; }
-const char *pw_convert_target_name(size_t i) { return i < N_TARGETS ? targets[i].name : NULL; }
-const char *pw_convert_target_description(size_t i) { return i < N_TARGETS ? targets[i].description : NULL; }
-
-/* Does path end in one of the space-separated extensions? */
-static int has_extension(const char *path, const char *exts)
+/* The i-th CONVERT sink of the registry, or NULL. */
+static const pw_sink_ops *target_at(size_t i)
 {
-    size_t n = strlen(path);
-    while (*exts) {
-        size_t len = strcspn(exts, " ");
-        if (len < n && !strncmp(path + n - len, exts, len))
-            return 1;
-        exts += len + (exts[len] == ' ');
-    }
-    return 0;
+    for (size_t k = 0; k < pw_n_sinks; k++)
+        if (pw_sinks[k]->kind == PW_SINK_CONVERT && i-- == 0)
+            return pw_sinks[k];
+    return NULL;
+}
+
+size_t pw_convert_target_count(void)
+{
+    size_t n = 0;
+    while (target_at(n))
+        n++;
+    return n;
+}
+
+const char *pw_convert_target_name(size_t i) { return target_at(i) ? target_at(i)->name : NULL; }
+const char *pw_convert_target_description(size_t i)
+{
+    return target_at(i) ? target_at(i)->description : NULL;
 }
 
 const char *pw_convert_target_for_path(const char *out)
 {
-    char trimmed[4096];
-    size_t n = strlen(out);
-    while (n > 1 && out[n - 1] == '/') /* "out.otf2/" names the same directory */
-        n--;
-    if (n >= sizeof trimmed)
-        return NULL;
-    memcpy(trimmed, out, n);
-    trimmed[n] = '\0';
-    for (size_t i = 0; i < N_TARGETS; i++)
-        if (has_extension(trimmed, targets[i].extensions))
-            return targets[i].name;
-    return NULL;
-}
-
-void pw_convert_note(pw_convert_report *rep, const char *what, uint64_t count, int lost)
-{
-    if (!count)
-        return;
-    if (rep->n_items == PW_CONVERT_MAX_ITEMS) {
-        pw_convert_item *last = &rep->items[PW_CONVERT_MAX_ITEMS - 1];
-        last->what = "other records (several kinds)";
-        last->count += count;
-        last->lost |= lost;
-        return;
-    }
-    rep->items[rep->n_items++] = (pw_convert_item){what, count, lost};
+    const pw_sink_ops *sink = pw_sink_for_path(out);
+    return sink ? sink->name : NULL;
 }
 
 pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
@@ -88,59 +62,62 @@ pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
     return s;
 }
 
-int pw_grow_zeroed(void **p, uint32_t *cap, uint32_t need, size_t size)
+/* A writer of the states a runtime emulator derives from the records,
+ * instead of the records themselves. */
+typedef pw_status (*pw_emulated_writer)(pw_dataset *ds, const char *path, uint64_t *events,
+                                        pw_error *err);
+
+/* Datasets whose records an emulator replays (property "emulation": ovni)
+ * convert to what that emulator's users open: Paraver as the directory of
+ * thread and CPU views ovniemu writes (an OUT named *.prv keeps the
+ * records), and Chrome JSON named *.states.json as state slices. */
+static pw_emulated_writer emulated_writer(const pw_dataset *ds, const pw_sink_ops *sink, const char *out)
 {
-    if (need < *cap)
-        return 1;
-    uint32_t c = *cap ? *cap : 64;
-    while (c <= need)
-        c *= 2;
-    void *n = realloc(*p, (size_t)c * size);
-    if (!n)
-        return 0;
-    memset((char *)n + (size_t)*cap * size, 0, (size_t)(c - *cap) * size);
-    *p = n;
-    *cap = c;
-    return 1;
+    if (!pw_dataset_prop_get(ds, "emulation"))
+        return NULL;
+    size_t n = strlen(out);
+    if (!strcmp(sink->name, "paraver") && !pw_sink_for_path(out))
+        return pw_emu_write_paraver;
+    if (!strcmp(sink->name, "chrome") && n > 12 && !strcmp(out + n - 12, ".states.json"))
+        return pw_emu_write_chrome;
+    return NULL;
 }
 
-pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
-                     pw_error *err)
+pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
+                            pw_convert_report *rep, pw_error *err)
 {
     pw_convert_report local;
     if (!rep)
         rep = &local;
     memset(rep, 0, sizeof *rep);
-    if (!target)
-        target = pw_convert_target_for_path(out);
-    if (!target)
+    const pw_sink_ops *sink = target ? pw_sink_find(PW_SINK_CONVERT, target) : pw_sink_for_path(out);
+    if (!sink && !target)
         return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET,
                        "cannot tell the target from the extension: use --to NAME");
-    /* For the lead: an ovni trace converts to Paraver as ovniemu's states
-     * (thread.* and cpu.* in the directory OUT), not as event codes; an
-     * OUT named *.prv keeps the event-code trace. */
-    if (!strcmp(target, "paraver") && pw_dataset_prop_get(ds, "emulation") &&
-        pw_convert_target_for_path(out) == NULL) {
-        rep->target = "paraver";
-        pw_status s = pw_emu_write_paraver(ds, out, &rep->records_in, err);
+    if (!sink)
+        return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown conversion target '%s'", target);
+    rep->target = sink->name;
+    pw_emulated_writer emulated = emulated_writer(ds, sink, out);
+    pw_output *o;
+    pw_status s = pw_output_begin(out, flags, emulated ? 0 : sink->caps, &o, err);
+    if (s != PW_OK)
+        return s;
+    if (emulated) {
+        s = emulated(ds, o->work, &rep->records_in, err);
         rep->records_out = rep->records_in;
+    } else {
+        s = sink->convert(ds, o->work, rep, err);
+    }
+    if (s != PW_OK) {
+        pw_output_rename_in(o, err);
+        pw_output_discard(o);
         return s;
     }
-    /* For the lead: OUT named *.states.json gets the emulator's thread and
-     * CPU states as Chrome JSON slices instead of the event records. */
-    size_t n = strlen(out);
-    if (!strcmp(target, "chrome") && pw_dataset_prop_get(ds, "emulation") && n > 12 &&
-        !strcmp(out + n - 12, ".states.json")) {
-        rep->target = "chrome";
-        pw_status s = pw_emu_write_chrome(ds, out, &rep->records_in, err);
-        rep->records_out = rep->records_in;
-        return s;
-    }
-    for (size_t i = 0; i < N_TARGETS; i++) {
-        if (strcmp(targets[i].name, target))
-            continue;
-        rep->target = targets[i].name;
-        return targets[i].run(ds, out, rep, err);
-    }
-    return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown conversion target '%s'", target);
+    return pw_output_finish(o, err);
+}
+
+pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
+                     pw_error *err)
+{
+    return pw_convert_output(ds, out, target, PW_OUTPUT_FORCE, rep, err);
 }

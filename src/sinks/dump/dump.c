@@ -1,4 +1,4 @@
-/* dump.c — pw_dump: buffered record writers, one style each. */
+/* dump.c — pw_dump: buffered records through the RECORDS sink of a style. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,15 +14,15 @@ static char *padded_copy(const char *text, size_t len)
     return p;
 }
 
-/* The text a style writes for a string: quoted and escaped for JSON Lines,
- * plain for text; padded (see padded_copy).  NULL when out of memory. */
+/* The text the sink writes for a name: quoted and escaped as a JSON string
+ * or plain; padded (see padded_copy).  NULL when out of memory. */
 static char *style_text(const pw_dump *d, const char *s, size_t *len)
 {
     pw_outbuf o;
     pw_error err;
     if (pw_outbuf_init_memory(&o, 64, &err) != PW_OK)
         return NULL;
-    if (d->style == PW_DUMP_JSONL) {
+    if (d->sink->quoted_names) {
         pw_out_char(&o, '"');
         pw_out_json_escaped(&o, s, strlen(s));
         pw_out_char(&o, '"');
@@ -66,8 +66,9 @@ static pw_status dump_prepare_names(pw_dump *d, pw_error *err)
             return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
         d->types[s].text = type;
         size_t bytes = sc->n_fields * sizeof(pw_dump_name) + PW_NAME_PAD;
+        size_t around = strlen(d->sink->field_before) + strlen(d->sink->field_after);
         for (size_t i = 0; i < sc->n_fields; i++)
-            bytes += strlen(sc->fields[i].name) + 4;
+            bytes += strlen(sc->fields[i].name) + around;
         pw_dump_name *names = calloc(1, bytes);
         if (!names)
             return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
@@ -77,14 +78,9 @@ static pw_status dump_prepare_names(pw_dump *d, pw_error *err)
             const char *name = sc->fields[i].name;
             size_t len = strlen(name);
             names[i].text = text;
-            *text++ = d->style == PW_DUMP_JSONL ? ',' : ' ';
-            if (d->style == PW_DUMP_JSONL)
-                *text++ = '"';
+            text = stpcpy(text, d->sink->field_before);
             memcpy(text, name, len);
-            text += len;
-            if (d->style == PW_DUMP_JSONL)
-                *text++ = '"';
-            *text++ = d->style == PW_DUMP_JSONL ? ':' : '=';
+            text = stpcpy(text + len, d->sink->field_after);
             names[i].len = (size_t)(text - names[i].text);
         }
         d->n_named = s + 1;
@@ -111,7 +107,8 @@ static void dump_free(pw_dump *d)
 pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump **d, pw_error *err)
 {
     *d = NULL;
-    if (style != PW_DUMP_TEXT && style != PW_DUMP_JSONL)
+    const pw_sink_ops *sink = pw_sink_of_style(PW_SINK_RECORDS, (int)style);
+    if (!sink)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown dump style %d", (int)style);
     pw_dump *n = calloc(1, sizeof *n);
     if (!n)
@@ -122,7 +119,8 @@ pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump *
         return s;
     }
     n->ds = ds;
-    n->style = style;
+    n->sink = sink;
+    n->format_record = sink->format_record;
     s = dump_prepare_locations(n, err);
     if (s == PW_OK)
         s = dump_prepare_names(n, err);
@@ -138,7 +136,7 @@ pw_status pw_dump_record(pw_dump *d, const pw_record *rec, pw_error *err)
 {
     pw_dump_format(d, &d->out, rec);
     if (d->out.failed) /* stop early when the reader of our output went away */
-        return pw_fail(err, PW_E_IO, "<output>", PW_NO_OFFSET, "write failed");
+        return pw_outbuf_error(&d->out, err);
     return PW_OK;
 }
 

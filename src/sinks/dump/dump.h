@@ -1,8 +1,10 @@
-/* dump.h — the record writers behind pw_dump (text and JSON Lines). */
+/* dump.h — the record pipeline behind pw_dump: prepared names and the
+ * RECORDS sink (text, JSON Lines, ...) that formats each record. */
 #ifndef PW_SINKS_DUMP_H
 #define PW_SINKS_DUMP_H
 #include "core/outbuf.h"
 #include "model/dataset.h"
+#include "sinks/sink.h"
 
 /* A piece of text prepared once (a field's name as written before its
  * value, a type, a location), padded so that it can be copied with a
@@ -27,7 +29,10 @@ static inline void pw_dump_put_text(pw_outbuf *o, const char *text, size_t len)
 struct pw_dump {
     pw_dataset *ds;
     pw_outbuf out;
-    pw_dump_style style;
+    const pw_sink_ops *sink; /* the RECORDS sink of the style */
+    /* sink->format_record, kept here: one load less per record */
+    void (*format_record)(const pw_dump *d, pw_outbuf *o, const pw_record *rec, const pw_schema *sc,
+                          const pw_value *vals);
     /* Per location, its path as it is written: quoted and escaped for JSON
      * Lines, plain for text (formatted once, padded, copied per record). */
     char **loc_text;
@@ -41,21 +46,14 @@ struct pw_dump {
     size_t n_named;
 };
 
-/* Append one record, as the style writes it, to o (d->out or a memory
+/* Append one record, as the sink writes it, to o (d->out or a memory
  * buffer of a worker thread: d is only read), given its schema and its
  * decoded values (from the cursor, or a copy of them made by another
  * thread: the writers never touch rec->cursor nor d->ds->schemas). */
-void pw_dump_text_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
-                         const pw_schema *sc, const pw_value *vals);
-void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
-                          const pw_schema *sc, const pw_value *vals);
 static inline void pw_dump_format_values(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
                                          const pw_schema *sc, const pw_value *vals)
 {
-    if (d->style == PW_DUMP_JSONL)
-        pw_dump_jsonl_record(d, o, rec, sc, vals);
-    else
-        pw_dump_text_record(d, o, rec, sc, vals);
+    d->format_record(d, o, rec, sc, vals);
 }
 /* The same for a record still owned by its cursor (decoded here). */
 static inline void pw_dump_format(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
@@ -70,16 +68,9 @@ static inline void pw_dump_put_name(const pw_dump *d, pw_outbuf *o, const pw_sch
         pw_dump_put_text(o, n->text, n->len);
         return;
     }
-    const char *name = sc->fields[i].name;
-    if (d->style == PW_DUMP_JSONL) {
-        pw_out_mem(o, ",\"", 2);
-        pw_out_str(o, name);
-        pw_out_mem(o, "\":", 2);
-    } else {
-        pw_out_char(o, ' ');
-        pw_out_str(o, name);
-        pw_out_char(o, '=');
-    }
+    pw_out_str(o, d->sink->field_before);
+    pw_out_str(o, sc->fields[i].name);
+    pw_out_str(o, d->sink->field_after);
 }
 /* Writes the record's location path as the style writes it. */
 static inline void pw_dump_put_location(const pw_dump *d, pw_outbuf *o, const pw_record *rec)
@@ -93,6 +84,4 @@ static inline const pw_dump_name *pw_dump_schema_type(const pw_dump *d, const pw
 {
     return rec->type == sc->name && sc->index < d->n_named ? &d->types[sc->index] : NULL;
 }
-/* A field value as JSON (null when absent; also used by the Chrome writer). */
-void pw_jsonl_value(pw_outbuf *o, const pw_value *v);
 #endif

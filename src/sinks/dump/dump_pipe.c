@@ -561,7 +561,7 @@ pw_status pw_dump_pipelined(pw_dataset *ds, pw_dump *d, pw_error *err)
         int ok = pipe_fill(&p, m, self, err);
         pthread_join(th, NULL);
         if (d->out.failed)
-            s = pw_fail(err, PW_E_IO, "<output>", PW_NO_OFFSET, "write failed");
+            s = pw_outbuf_error(&d->out, err);
         else if (p.unreadable)
             s = pw_fail(err, PW_E_IO, ds->path, PW_NO_OFFSET,
                         "a record could not be read again while dumping (did the files change?)");

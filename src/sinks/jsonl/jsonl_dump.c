@@ -1,6 +1,6 @@
 /* jsonl_dump.c — one JSON object per record: "loc", "t", "type", then each
  * present field under its schema name.  Integers stay raw (no labels). */
-#include "sinks/dump/dump.h"
+#include "sinks/jsonl/jsonl_dump.h"
 
 static void jsonl_string(pw_outbuf *o, const char *s, size_t n)
 {

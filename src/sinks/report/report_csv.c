@@ -4,7 +4,7 @@
  * come first as a key,value table. */
 #include <string.h>
 
-#include "model/report.h"
+#include "sinks/report/report_render.h"
 #include "report_table.h"
 
 static void csv_field(FILE *out, const char *s)

@@ -5,7 +5,7 @@
  * their own line, "[]" for an empty array. */
 #include <string.h>
 
-#include "model/report.h"
+#include "sinks/report/report_render.h"
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY)
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/report.h"
+#include "sinks/report/report_render.h"
 #include "report_table.h"
 
 /* How a column's reals are written: decimals enough for six significant

@@ -1,31 +1,33 @@
-/* report_write.c — pw_report_write and pw_report_finish: pick the renderer
- * for a style. */
+/* report_write.c — the report driver: pw_report_open, pw_report_write and
+ * pw_report_finish render through the REPORT sink of a style. */
 #include <jansson.h>
 
 #include "core/error.h"
 #include "model/report.h"
+#include "sinks/sink.h"
 
-/* Renders what r still holds (all of it unless it streamed JSON). */
+pw_report *pw_report_open(FILE *out, pw_report_style style)
+{
+    const pw_sink_ops *sink = pw_sink_of_style(PW_SINK_REPORT, (int)style);
+    pw_report *r = out ? pw_report_new() : NULL;
+    if (r) {
+        r->out = out;
+        r->style = style;
+        r->live = sink ? sink->live : NULL;
+        r->opened = 1;
+    }
+    return r;
+}
+
+/* Renders what r still holds (all of it unless it streamed rows). */
 static pw_status render(pw_report *r, FILE *out, pw_report_style style, pw_error *err)
 {
     if (pw_report_nomem())
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory while building the report");
-    pw_status s = r->io_failed ? PW_E_IO : PW_OK;
-    if (s == PW_OK) {
-        switch (style) {
-        case PW_REPORT_JSON:
-            s = r->opened ? report_json_finish(r) : report_json_whole(r->root, out);
-            break;
-        case PW_REPORT_CSV:
-            s = pw_report_write_csv(r, out);
-            break;
-        case PW_REPORT_TEXT:
-            s = pw_report_write_text(r, out);
-            break;
-        default:
-            return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown report style %d", (int)style);
-        }
-    }
+    const pw_sink_ops *sink = pw_sink_of_style(PW_SINK_REPORT, (int)style);
+    if (!sink)
+        return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown report style %d", (int)style);
+    pw_status s = r->io_failed ? PW_E_IO : sink->render(r, out);
     if (s == PW_OK && fflush(out) != 0)
         s = PW_E_IO;
     if (s != PW_OK)

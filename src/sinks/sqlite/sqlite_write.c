@@ -280,7 +280,6 @@ pw_status pw_convert_sqlite(pw_dataset *ds, const char *out, pw_convert_report *
     w.ds = ds;
     w.path = out;
     pw_names_init(&w.types);
-    unlink(out); /* a fresh database, not rows added to an old one */
     w.insert = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *w.insert);
     w.rows = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *w.rows);
     w.table = pw_table_names(ds);

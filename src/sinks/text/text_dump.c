@@ -1,7 +1,7 @@
 /* text_dump.c — one line per record for people:
  *   <time> <location> <type> field=value ...
  * Named constants print as "9 (MPI_INT)"; bytes as ":hh:hh". */
-#include "sinks/dump/dump.h"
+#include "sinks/text/text_dump.h"
 
 static void text_value(pw_outbuf *o, const pw_field *f, const pw_value *v);
 

@@ -1,4 +1,4 @@
-/* ovni_stream.c — the cursor over one ovni stream file.
+/* ovni_cursor.c — the cursor over one ovni stream file.
  *
  * A stream is an 8-byte header ("ovni" + u32 version 1 in the writer's byte
  * order) followed by events: 12-byte header (flags|size-code byte, MCV,

@@ -1,4 +1,4 @@
-/* dumpi_layout.c — which files make a trace (the `.meta`, the directory,
+/* dumpi_locations.c — which files make a trace (the `.meta`, the directory,
  * or one `.bin`), the `.meta` keys as properties, and the rank and thread
  * locations.  Rank files are read in parallel (one per worker). */
 #include <stdio.h>

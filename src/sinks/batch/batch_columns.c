@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "model/batch_columns.h"
-#include "sinks/dump/dump.h"
+#include "sinks/batch/batch_columns.h"
+#include "sinks/jsonl/jsonl_dump.h"
 
 pw_status pw_batch_columns_init(pw_batch_columns *bc, pw_dataset *ds, size_t capacity,
                                 pw_error *err)

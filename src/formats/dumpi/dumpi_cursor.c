@@ -1,4 +1,4 @@
-/* dumpi_stream.c — the cursor over one rank's stream: record prefix, time
+/* dumpi_cursor.c — the cursor over one rank's stream: record prefix, time
  * reconstruction (bias + 16-bit seconds, wraps undone), and decoding every
  * argument into named values. */
 #include <stdlib.h>

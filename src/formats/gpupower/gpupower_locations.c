@@ -1,4 +1,4 @@
-/* gpupower_layout.c — finding the repetitions of a tree from any level
+/* gpupower_locations.c — finding the repetitions of a tree from any level
  * (data root, experiment, benchmark, run or one repetition) and turning
  * each into locations.  Names come from the directory's absolute path, so
  * a repetition reads the same whichever level the user pointed at. */

@@ -1,4 +1,4 @@
-/* ross_stream.c — the cursor over one stream location: the runs of one PE
+/* ross_cursor.c — the cursor over one stream location: the runs of one PE
  * in a headered file (found by the open-time walk), or a whole event trace.
  * Records come out in file order, which per PE is sample order. */
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* ovni_layout.c — finding the streams of a trace in every layout libovni
+/* ovni_locations.c — finding the streams of a trace in every layout libovni
  * has written, and reading their JSON metadata into properties.
  *
  * Properties are keyed "<location path>:<key>" (for example

@@ -1,4 +1,4 @@
-/* ross_layout.c — finding the files of one ROSS run and walking them once
+/* ross_locations.c — finding the files of one ROSS run and walking them once
  * to learn their PEs, KPs and LPs and where each PE's records lie.
  *
  * A path is one file `<prefix>-<suffix>.bin`, or the stats directory, whose

@@ -1,0 +1,27 @@
+/* analysis.h — the contract of an analysis: what turns a dataset's records
+ * into results, whatever its format.  An analysis is a folder
+ * src/analysis/<name>/ with one file <name>_analysis.c defining
+ * `const pw_analysis_ops pw_analysis_<name>`; the build finds it and lists
+ * it in the registry (analysis_registry.c.in), as formats and sinks are
+ * found (docs/adding-an-analysis.md).
+ *
+ * An analysis sees records only through the model (cursors, merges,
+ * schemas, properties and options) and never tests a format's name: it
+ * decides from the schemas (MPI roles, span pairs) or from properties a
+ * format sets (such as "emulation") whether it has something to say. */
+#ifndef PW_ANALYSIS_ANALYSIS_H
+#define PW_ANALYSIS_ANALYSIS_H
+#include "model/dataset.h"
+
+typedef struct pw_analysis_ops {
+    const char *name;
+    const char *description; /* one line */
+    /* Adds the analysis's tables to the stats report r, after the format's
+     * own summary; adds nothing (and returns PW_OK) for a dataset it has
+     * nothing to say about. */
+    pw_status (*report)(pw_dataset *ds, pw_report *r, pw_error *err);
+} pw_analysis_ops;
+
+extern const pw_analysis_ops *const pw_analyses[];
+extern const size_t pw_n_analyses;
+#endif

@@ -1,0 +1,17 @@
+/* ovniemu_analysis.c — the ovni emulator's time per state as a registered
+ * analysis, for datasets whose format says their records are emulated
+ * (property "emulation"). */
+#include "analysis/analysis.h"
+
+static pw_status states_report(pw_dataset *ds, pw_report *r, pw_error *err)
+{
+    if (!pw_dataset_prop_get(ds, "emulation"))
+        return PW_OK;
+    return pw_emu_stats(ds, r, err);
+}
+
+const pw_analysis_ops pw_analysis_ovniemu = {
+    .name = "ovniemu",
+    .description = "the runtime emulator's thread and CPU states, as ovniemu derives them",
+    .report = states_report,
+};

@@ -1,0 +1,14 @@
+/* csv_sink.c — the "csv" convert target: one CSV file per record type.
+ * The writer (csv_write.c) streams the merged records into the path the output
+ * discipline gives it. */
+#include "sinks/convert/convert.h"
+#include "sinks/sink.h"
+
+const pw_sink_ops pw_sink_csv = {
+    .name = "csv",
+    .kind = PW_SINK_CONVERT,
+    .caps = PW_SINK_DIRECTORY,
+    .extensions = ".csv.d .csv",
+    .description = "a directory with one CSV file per record type",
+    .convert = pw_convert_csv,
+};

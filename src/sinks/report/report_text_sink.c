@@ -1,0 +1,16 @@
+/* report_text_sink.c — reports for people: aligned tables and
+ * "key: value" lines. */
+#include "sinks/report/report_render.h"
+#include "sinks/sink.h"
+
+static pw_status text_render(pw_report *r, FILE *out) { return pw_report_write_text(r, out); }
+
+const pw_sink_ops pw_sink_report_text = {
+    .name = "text",
+    .kind = PW_SINK_REPORT,
+    .caps = PW_SINK_STREAMS,
+    .style = PW_REPORT_TEXT,
+    .extensions = ".txt",
+    .description = "aligned tables and \"key: value\" lines",
+    .render = text_render,
+};

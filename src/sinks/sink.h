@@ -1,0 +1,64 @@
+/* sink.h — the contract every sink keeps: where records and reports go.
+ *
+ * A sink is one `<name>_sink.c` file in a folder under src/sinks/ that
+ * defines `const pw_sink_ops pw_sink_<name>`; CMake finds the file and
+ * lists the sink in the registry (sink_registry.c, generated from
+ * src/sinks/sink_registry.c.in), as it does formats.  Three drivers use
+ * the sinks by kind, never by name:
+ *   - pw_dump* (src/sinks/dump/) streams records through a RECORDS sink,
+ *     formatting each record with `format_record` (also on worker threads);
+ *   - pw_report_open / pw_report_write (src/sinks/report/) render a report
+ *     tree through a REPORT sink;
+ *   - pw_convert (src/sinks/convert/) hands the dataset to a CONVERT sink's
+ *     `convert`, which streams the merged records into its output.
+ * Outputs are created by the output discipline (src/sinks/output.c), never
+ * by a sink under the final name. */
+#ifndef PW_SINKS_SINK_H
+#define PW_SINKS_SINK_H
+#include "core/outbuf.h"
+#include "model/dataset.h"
+#include "model/report.h"
+
+typedef struct pw_sink_ops pw_sink_ops;
+
+struct pw_sink_ops {
+    const char *name;        /* unique within its kind: "jsonl", "perfetto" */
+    unsigned kind;           /* PW_SINK_RECORDS, PW_SINK_REPORT or PW_SINK_CONVERT */
+    unsigned caps;           /* PW_SINK_STREAMS, PW_SINK_DIRECTORY, ... */
+    int style;               /* RECORDS: its pw_dump_style; REPORT: its pw_report_style */
+    const char *extensions;  /* space-separated, e.g. ".json .json.gz"; NULL: none */
+    const char *description; /* one line for --help */
+    const char *hint;        /* what to do with the output, printed after it; or NULL */
+
+    /* RECORDS: how a record is written, given its schema and its decoded
+     * values, appended to o (d is only read: worker threads share it). */
+    void (*format_record)(const pw_dump *d, pw_outbuf *o, const pw_record *rec, const pw_schema *sc,
+                          const pw_value *vals);
+    /* RECORDS: the text written around a field's name before its value
+     * (" name=" or ",\"name\":"), and whether names of locations and
+     * types are written as JSON strings (quoted and escaped). */
+    const char *field_before, *field_after;
+    int quoted_names;
+
+    /* REPORT: renders what r holds (all of it, or what is left after its
+     * streamed members went out) to out. */
+    pw_status (*render)(pw_report *r, FILE *out);
+    /* REPORT, optional: writes streamed rows as they come (else rows wait
+     * in a spool until the report is rendered). */
+    const report_live_ops *live;
+
+    /* CONVERT: writes every record of ds into `out` (a path the output
+     * discipline chose); NULL when this build lacks the library it needs. */
+    pw_status (*convert)(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
+};
+
+/* The registry (generated): every sink of the build, in folder order. */
+extern const pw_sink_ops *const pw_sinks[];
+extern const size_t pw_n_sinks;
+
+/* The sink of a kind with this name, or with this style; NULL if none. */
+const pw_sink_ops *pw_sink_find(unsigned kind, const char *name);
+const pw_sink_ops *pw_sink_of_style(unsigned kind, int style);
+/* The CONVERT sink whose extensions end `path` ("out.otf2/" counts). */
+const pw_sink_ops *pw_sink_for_path(const char *path);
+#endif

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""check_layers.py - the rooms of the tree and the order between them
+(docs/architecture.md):
+
+    core < model < {formats, analysis} < sinks < cli
+
+A file may include headers of its own layer and of lower ones only, and
+formats and analyses never include each other (analyses see records only
+through the model).  And no format's name (a folder of src/formats/)
+appears in src/analysis, src/sinks or cli/ outside comments: a format's
+semantics reach analyses and sinks only through its schemas.  Nor does a
+convert target's name appear in cli/: the program lists targets through
+the sink registry (pw_sink_*).
+
+Known edges still to remove are listed in KNOWN (each one fails the test
+once it is gone, so the list only shrinks).
+
+usage: check_layers.py SOURCE_DIR
+"""
+import os
+import re
+import sys
+
+RANK = {"core": 0, "model": 1, "formats": 2, "analysis": 2, "sinks": 3, "cli": 4}
+# The DUMPI profile still lives in its format folder and uses the MPI
+# communicator tracker and pair counts of src/analysis; it moves to an
+# analysis folder with the MPI role table (issue 11, analyses as a layer).
+KNOWN = {
+    ("src/formats/dumpi/dumpi_profile.h", "analysis/mpi_comms.h"),
+    ("src/formats/dumpi/dumpi_profile.h", "analysis/pair_counts.h"),
+}
+# The ovni emulator writes ovniemu's own labels and metadata keys, where
+# "ovni" names libovni's runtime model 'O' ("Flushing ovni buffer",
+# "ovni.finished"), labels users' Paraver configurations expect: there the
+# word is the model's name, not the file format's.
+MODEL_NAMES = {"src/analysis/ovniemu/": {"ovni"}}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def room(rel):
+    """The layer a path (relative to the source dir) lives in, or None."""
+    parts = rel.split("/")
+    if parts[0] == "cli":
+        return "cli"
+    if parts[0] == "src" and len(parts) > 1 and parts[1] in RANK:
+        return parts[1]
+    return None
+
+
+def included_room(inc, including_dir):
+    """The layer of an included header: "room/..." paths, or a name next
+    to the including file."""
+    first = inc.split("/")[0]
+    if first in RANK and first != "cli":
+        return first
+    return room(os.path.normpath(os.path.join(including_dir, inc)))
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def sources(src_dir):
+    for top in ("src", "cli"):
+        for root, dirs, files in os.walk(os.path.join(src_dir, top)):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith((".c", ".h", ".c.in")):
+                    full = os.path.join(root, name)
+                    yield full, os.path.relpath(full, src_dir)
+
+
+def convert_targets(src_dir):
+    """Names of the CONVERT sinks that no other sink shares (a "csv" target
+    and a --csv report style are different things)."""
+    by_kind = {}
+    for full, rel in sources(src_dir):
+        if not rel.endswith("_sink.c"):
+            continue
+        with open(full) as f:
+            text = f.read()
+        name = re.search(r'\.name\s*=\s*"([^"]+)"', text)
+        kind = re.search(r"\.kind\s*=\s*(PW_SINK_\w+)", text)
+        if name and kind:
+            by_kind.setdefault(name.group(1), set()).add(kind.group(1))
+    return sorted(n for n, kinds in by_kind.items() if kinds == {"PW_SINK_CONVERT"})
+
+
+def main():
+    src_dir = sys.argv[1]
+    formats = sorted(d for d in os.listdir(os.path.join(src_dir, "src/formats"))
+                     if os.path.isdir(os.path.join(src_dir, "src/formats", d)))
+    name_re = re.compile(r"\b(%s)\b" % "|".join(map(re.escape, formats)), re.I)
+    targets = convert_targets(src_dir)
+    target_re = re.compile(r"\b(%s)\b" % "|".join(map(re.escape, targets))) if targets else None
+    problems = []
+    known_seen = set()
+    for full, rel in sources(src_dir):
+        me = room(rel)
+        with open(full, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        code = strip_comments(text)
+        for inc in INCLUDE.findall(code):
+            other = included_room(inc, os.path.dirname(rel))
+            if other is None or other == me:
+                continue
+            if RANK[other] > RANK[me] or {me, other} == {"formats", "analysis"}:
+                if (rel, inc) in KNOWN:
+                    known_seen.add((rel, inc))
+                    continue
+                problems.append("%s includes %s: %s may not use %s" % (rel, inc, me, other))
+        if me in ("analysis", "sinks", "cli"):
+            allowed = set()
+            for folder, names in MODEL_NAMES.items():
+                if rel.startswith(folder):
+                    allowed |= names
+            for n, line in enumerate(code.splitlines(), 1):
+                m = next((m for m in name_re.finditer(line) if m.group(1).lower() not in allowed), None)
+                if m:
+                    problems.append("%s:%d names the format '%s' (a format speaks through its schemas)"
+                                    % (rel, n, m.group(1)))
+        if me == "cli" and target_re:
+            for n, line in enumerate(code.splitlines(), 1):
+                m = target_re.search(line)
+                if m:
+                    problems.append("%s:%d names the convert target '%s' (list them with pw_sink_*)"
+                                    % (rel, n, m.group(1)))
+    for rel, inc in sorted(KNOWN - known_seen):
+        problems.append("%s no longer includes %s: take it off KNOWN" % (rel, inc))
+    for rel, inc in sorted(known_seen):
+        print("layers: known, to remove: %s includes %s" % (rel, inc))
+    for p in problems:
+        print("layers: " + p)
+    print("layers: %d problems" % len(problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
