@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sinks/convert/convert.h"
+
 void tl_flows_init(tl_flows *f)
 {
     memset(f, 0, sizeof *f);
@@ -14,6 +16,9 @@ void tl_flows_init(tl_flows *f)
 void tl_flows_free(tl_flows *f)
 {
     pw_msgmatch_free(&f->mm);
+    for (uint32_t i = 0; i < f->n_parked; i++)
+        free(f->parked[i].ids);
+    free(f->parked);
     free(f->ids);
     free(f->msgs);
     memset(f, 0, sizeof *f);
@@ -147,5 +152,44 @@ int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t 
         return receive(f, sc, v, rank, m, ev);
     if (sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0)
         return complete(f, sc, v, rank, ev);
+    return 1;
+}
+
+uint32_t tl_flows_park(tl_flows *f, pw_tl_event *ev)
+{
+    if (!ev->n_flows_in)
+        return 0;
+    uint32_t slot = f->free_parked;
+    if (slot) {
+        f->free_parked = f->parked[slot - 1].next_free;
+    } else {
+        if (f->n_parked >= UINT32_MAX / 2 ||
+            !pw_grow_zeroed((void **)&f->parked, &f->cap_parked, f->n_parked, sizeof *f->parked))
+            return UINT32_MAX;
+        slot = ++f->n_parked;
+    }
+    tl_parked *p = &f->parked[slot - 1];
+    if (ev->n_flows_in >= UINT32_MAX / 2 ||
+        !pw_grow_zeroed((void **)&p->ids, &p->cap, (uint32_t)ev->n_flows_in - 1, sizeof *p->ids)) {
+        p->next_free = f->free_parked;
+        f->free_parked = slot;
+        return UINT32_MAX;
+    }
+    memcpy(p->ids, ev->flows_in, ev->n_flows_in * sizeof *p->ids);
+    p->n = (uint32_t)ev->n_flows_in;
+    ev->n_flows_in = 0;
+    ev->flows_in = NULL;
+    ev->msgs_in = NULL;
+    return slot;
+}
+
+int tl_flows_unpark(tl_flows *f, uint32_t slot, pw_tl_event *ev)
+{
+    tl_parked *p = &f->parked[slot - 1];
+    p->next_free = f->free_parked;
+    f->free_parked = slot;
+    for (uint32_t i = 0; i < p->n; i++)
+        if (!add_flow_in(f, ev, p->ids[i]))
+            return 0;
     return 1;
 }

@@ -16,11 +16,23 @@
 #include "analysis/timeline.h"
 #include "analysis/timeline_schema.h"
 
+/* The receive flows of a span, parked until the span ends: a message is
+ * drawn to the moment its receive completes (the exit of the call), and
+ * trace_processor binds the terminating flow ids of a slice-end event to
+ * the slice that ends (track_event_parser.cc, ParseThreadEndEvent). */
+typedef struct tl_parked {
+    uint64_t *ids;
+    uint32_t n, cap;
+    uint32_t next_free; /* index + 1 of the next free slot; 0: none */
+} tl_parked;
+
 typedef struct tl_flows {
     pw_msgmatch mm;
     uint64_t *ids; /* flows ending at the current event */
     const pw_msg **msgs;
     size_t cap;
+    tl_parked *parked; /* slots keep their buffers when freed: no allocation per span */
+    uint32_t n_parked, cap_parked, free_parked;
 } tl_flows;
 
 void tl_flows_init(tl_flows *f);
@@ -28,4 +40,10 @@ void tl_flows_free(tl_flows *f);
 /* Sets ev's flow_out/msg_out and flows_in/msgs_in from rec's fields; rank
  * is the record's own rank.  0 when memory runs out. */
 int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t rank, pw_tl_event *ev);
+/* Moves ev's receive flows into a slot (its index + 1, 0 when ev has
+ * none) and clears them from ev.  UINT32_MAX when memory runs out. */
+uint32_t tl_flows_park(tl_flows *f, pw_tl_event *ev);
+/* Hands the flows of slot (from tl_flows_park) to ev and frees the slot.
+ * 0 when memory runs out. */
+int tl_flows_unpark(tl_flows *f, uint32_t slot, pw_tl_event *ev);
 #endif

@@ -282,15 +282,17 @@ static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp t
         if (rc == OTF2_SUCCESS && call->op != PW_COLL_NONE)
             rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 0, &l->events);
     }
+    if (ev->kind == PW_TL_END) { /* a receive ending here: its length is the call's */
+        const struct ot_open *o = &l->stack[l->n_stack - 1];
+        region = o->region;
+        call = &o->call;
+    }
     if (rc == OTF2_SUCCESS)
         rc = ot_mpi_events(&w->mpi, l->w, ts, ev, call, &l->events);
     if (ev->kind == PW_TL_BEGIN || rc != OTF2_SUCCESS)
         return rc;
-    if (ev->kind == PW_TL_END) {
-        const struct ot_open *o = &l->stack[--l->n_stack];
-        region = o->region;
-        call = &o->call;
-    }
+    if (ev->kind == PW_TL_END)
+        l->n_stack--;
     if (call->op != PW_COLL_NONE)
         rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 1, &l->events);
     if (rc == OTF2_SUCCESS)

@@ -85,7 +85,9 @@ static pw_status pf_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
         w->track_pid[tr->id] = w->track_pid[tr->parent];
         pb_bytes(d, TRACK_DESC_NAME, name, n);
         if (tr->kind == PW_TL_COUNTER_TRACK) {
-            if (tr->unit)
+            if (!strcmp(tr->unit, PW_TL_COUNT_UNIT)) /* counter_descriptor.proto: UNIT_COUNT */
+                pb_uint(in, COUNTER_UNIT, COUNTER_UNIT_COUNT);
+            else
                 pb_bytes(in, COUNTER_UNIT_NAME, tr->unit, strlen(tr->unit));
             pb_message(d, TRACK_DESC_COUNTER, in);
         }
