@@ -32,11 +32,14 @@ static int schema_named(const pw_dataset *ds, const char *name)
 
 /* ovni "6Wt"/"6WT": lowercase enters, uppercase leaves a state of category
  * "6W" when both exist.  Model 'O' (ovni itself) is excluded: its "OHC" and
- * "OHc" are a thread's creation and cooling, not a pair. */
-static tl_role ovni_case_pair(const pw_dataset *ds, const char *mcv)
+ * "OHc" are a thread's creation and cooling, not a pair; so are events
+ * about a task (a "taskid" field: nOS-V "VTc"/"VTC" create a task, the
+ * thread enters no state), which would leave slices open for ever. */
+static tl_role ovni_case_pair(const pw_dataset *ds, const pw_schema *sc)
 {
+    const char *mcv = sc->name;
     if (strcmp(ds->fmt->name, "ovni") || strlen(mcv) != 3 || mcv[0] == 'O' ||
-        !isalpha((unsigned char)mcv[2]))
+        !isalpha((unsigned char)mcv[2]) || pw_field_index(sc, "taskid") >= 0)
         return TL_INSTANT;
     char twin[4] = {mcv[0], mcv[1], 0, 0};
     twin[2] = (char)(islower((unsigned char)mcv[2]) ? toupper((unsigned char)mcv[2])
@@ -54,7 +57,7 @@ static tl_role role_of(const pw_dataset *ds, const pw_schema *sc)
     case PW_REC_SPAN: return TL_SPAN;
     case PW_REC_SAMPLE: return TL_SAMPLE;
     case PW_REC_MESSAGE: return TL_INSTANT;
-    case PW_REC_INSTANT: return ovni_case_pair(ds, sc->name);
+    case PW_REC_INSTANT: return ovni_case_pair(ds, sc);
     case PW_REC_VALUE:
     case PW_REC_META: return TL_LOST;
     }
