@@ -20,6 +20,18 @@ static void print_account(const pw_convert_report *rep, const char *out)
         fprintf(stderr, "perfweave: open it at https://ui.perfetto.dev (Open trace file)\n");
 }
 
+/* HPCToolkit traces convert as call-stack frames (nested slices) unless
+ * the user says otherwise (--set hpctoolkit.frames=0: sample instants):
+ * the default goes first, so any setting of the user's wins. */
+static void default_frames(cli_args *a)
+{
+    if (a->opt.n_kv >= sizeof a->kv / sizeof *a->kv)
+        return;
+    memmove(&a->kv[1], &a->kv[0], a->opt.n_kv * sizeof *a->kv);
+    a->kv[0] = (pw_option_kv){"hpctoolkit.frames", "1"};
+    a->opt.n_kv++;
+}
+
 static int convert_run(cli_args *a)
 {
     if (!a->output) {
@@ -27,6 +39,7 @@ static int convert_run(cli_args *a)
         return EXIT_USAGE;
     }
     int code = EXIT_OK;
+    default_frames(a);
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;
@@ -51,7 +64,8 @@ const cli_command cli_convert = {
     "required).  The target follows from OUT's extension (.pftrace, .json,\n"
     ".json.gz, .otf2, .prv, .csv.d, .sqlite/.db) or from --to NAME.  At the\n"
     "end, the counts of records in and out are printed, with what the target\n"
-    "could not hold.\n\n"
+    "could not hold.  HPCToolkit traces are drawn as call-stack frames;\n"
+    "--set hpctoolkit.frames=0 draws their samples as instants instead.\n\n"
     "  --to NAME     perfetto | chrome | otf2 | paraver | csv | sqlite\n",
     CLI_WANT_OUTPUT | CLI_WANT_TARGET,
     convert_run,

@@ -81,7 +81,8 @@ def convert(fx, out):
 
 
 def info_records(fx):
-    r = subprocess.run([CLI, "info", fx], capture_output=True, text=True)
+    """The records convert reads: HPCToolkit traces as frames, its default."""
+    r = subprocess.run([CLI, "info", fx, "--set", "hpctoolkit.frames=1"], capture_output=True, text=True)
     m = re.search(r"^records\s+(\d+)", r.stdout, re.M)
     return int(m.group(1)) if m else None
 
