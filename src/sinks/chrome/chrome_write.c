@@ -34,6 +34,7 @@ typedef struct ch_writer {
     int started;      /* t0 is set */
     int64_t t0;       /* the first event's time: timestamps count from it */
     uint64_t nonfinite; /* values left out */
+    const char *path;
 } ch_writer;
 
 static void ch_string(pw_outbuf *o, const char *s, size_t n)
@@ -192,7 +193,7 @@ static pw_status ch_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     for (size_t i = 0; ev->kind != PW_TL_END && i < ev->n_flows_in; i++)
         ch_flow(w, 'f', t, ts, ev->flows_in[i]);
     if (o->failed)
-        return pw_fail(err, PW_E_IO, NULL, PW_NO_OFFSET, "write failed");
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed");
     return PW_OK;
 }
 
@@ -212,6 +213,7 @@ pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *
     ch_writer w;
     memset(&w, 0, sizeof w);
     w.first = 1;
+    w.path = out;
     pw_status s = pw_outbuf_init(&w.out, f, err);
     pw_tl_sink sink = {&w, ch_track, ch_event, NULL, NULL, 0};
     if (s == PW_OK) {

@@ -149,8 +149,11 @@ static const OTF2_MemoryCallbacks ot_memory = {.otf2_allocate = ot_allocate, .ot
 
 /* libotf2 prints its errors unless told otherwise, and the library must not
  * print: the text of its last error is kept here for our own messages.
+ * Many libotf2 calls report a failed write only there (definition writes,
+ * closing files), so any error met means the archive is not whole.
  * (Process-wide, like libotf2's callback; conversions are single-threaded.) */
 static char ot_last_error[512];
+static int ot_any_error;
 
 static OTF2_ErrorCode ot_error_callback(void *user, const char *file, uint64_t line, const char *function,
                                         OTF2_ErrorCode code, const char *fmt, va_list va) PW_PRINTF(6, 0);
@@ -158,6 +161,8 @@ static OTF2_ErrorCode ot_error_callback(void *user, const char *file, uint64_t l
                                         OTF2_ErrorCode code, const char *fmt, va_list va)
 {
     (void)user, (void)file, (void)line, (void)function;
+    if (ot_any_error++) /* the first error is the cause; later ones follow from it */
+        return code;
     int n = snprintf(ot_last_error, sizeof ot_last_error, "%s: ", OTF2_Error_GetDescription(code));
     if (n > 0 && (size_t)n < sizeof ot_last_error && fmt)
         vsnprintf(ot_last_error + n, sizeof ot_last_error - (size_t)n, fmt, va);
@@ -437,9 +442,12 @@ static pw_status ot_location_done(void *ctx, uint32_t loc, pw_error *err)
     (void)loc;
     for (; w->open_from < w->n_locs; w->open_from++) {
         ot_loc *l = &w->locs[w->open_from];
-        if (OTF2_Archive_CloseEvtWriter(w->archive, l->w) != OTF2_SUCCESS)
+        OTF2_EvtWriter *ew = l->w;
+        l->w = NULL; /* gone even when its last flush failed; its stack stays: ot_loc_of may carry it over */
+        if (OTF2_Archive_CloseEvtWriter(w->archive, ew) != OTF2_SUCCESS) {
+            w->open_from++;
             return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
-        l->w = NULL; /* its stack stays: ot_loc_of may carry it over */
+        }
     }
     return PW_OK;
 }
@@ -459,9 +467,10 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err)
     for (uint32_t i = 0; i < w->n_locs; i++) {
         free(w->locs[i].stack);
         w->locs[i].stack = NULL;
-        if (w->locs[i].w && OTF2_Archive_CloseEvtWriter(w->archive, w->locs[i].w) != OTF2_SUCCESS && s == PW_OK)
+        OTF2_EvtWriter *ew = w->locs[i].w;
+        w->locs[i].w = NULL; /* closed once, whatever the outcome */
+        if (ew && OTF2_Archive_CloseEvtWriter(w->archive, ew) != OTF2_SUCCESS && s == PW_OK)
             s = pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
-        w->locs[i].w = NULL;
     }
     OTF2_Archive_CloseEvtFiles(w->archive);
     OTF2_Archive_OpenDefFiles(w->archive);
@@ -488,6 +497,7 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
             return pw_fail(err, PW_E_USAGE, anchor, PW_NO_OFFSET, "an OTF2 archive is already there: remove it first");
     }
     ot_last_error[0] = '\0';
+    ot_any_error = 0;
     OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(ot_error_callback, NULL);
     pw_status s = ot_write_archive(ds, out, rep, err);
     OTF2_Error_RegisterCallback(previous, NULL);
@@ -527,6 +537,8 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
         ot_close_events(&w, NULL);
     if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
         s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive: %s", ot_last_error);
+    if (ot_any_error && s == PW_OK)
+        s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: %s", ot_last_error);
     pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
     ot_mpi_free(&w.mpi);
     pw_mpi_calls_free(&w.calls);

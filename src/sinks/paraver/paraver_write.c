@@ -61,7 +61,8 @@ typedef struct prv_writer {
     prv_comms comms;
     pw_mpi_calls calls;
     const char *base;
-    char spill[4200]; /* <out>.comms */
+    char spill[4200];  /* <out>.comms */
+    const char *events; /* <out>.events: the event records, before the header */
 } prv_writer;
 
 static pw_status prv_nomem(pw_error *err) { return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory"); }
@@ -224,7 +225,7 @@ static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev,
     }
     }
     if (w->out.failed)
-        return pw_fail(err, PW_E_IO, w->base, PW_NO_OFFSET, "write failed");
+        return pw_fail(err, PW_E_IO, w->events, PW_NO_OFFSET, "write failed");
     return PW_OK;
 }
 
@@ -309,6 +310,7 @@ pw_status pw_convert_paraver(pw_dataset *ds, const char *out, pw_convert_report 
     w.ds = ds;
     w.base = base;
     snprintf(w.spill, sizeof w.spill, "%s.comms", out);
+    w.events = events;
     FILE *f = fopen(events, "wb");
     if (!f)
         return pw_fail_errno(err, events, "cannot create");

@@ -35,6 +35,7 @@ typedef struct pf_writer {
     uint32_t cap_tracks;
     pb_buf packet, msg, inner, scratch;
     int nomem;
+    const char *path;
 } pf_writer;
 
 /* Frames the packet built in w->packet as one Trace.packet field. */
@@ -216,7 +217,7 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     int named = ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT;
     if (!ev->flow_out && !ev->n_flows_in && (!named || (ev->name < q->cap_interned && q->interned[ev->name]))) {
         pf_fast_event(w, q, seq, ev, t);
-        return w->out.failed ? pw_fail(err, PW_E_IO, NULL, PW_NO_OFFSET, "write failed") : PW_OK;
+        return w->out.failed ? pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed") : PW_OK;
     }
     pb_buf *p = &w->packet, *e = &w->msg;
     if (t >= q->last_t) {
@@ -247,7 +248,7 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     if (w->nomem)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     if (w->out.failed)
-        return pw_fail(err, PW_E_IO, NULL, PW_NO_OFFSET, "write failed");
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed");
     return PW_OK;
 }
 
@@ -271,6 +272,7 @@ pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report
         return pw_fail_errno(err, out, "cannot create");
     pf_writer w;
     memset(&w, 0, sizeof w);
+    w.path = out;
     w.seqs = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *w.seqs);
     pw_status s = w.seqs ? pw_outbuf_init(&w.out, f, err)
                          : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
