@@ -127,6 +127,11 @@ const pw_msg *pw_msgmatch_key(const pw_msgmatch *mm, uint64_t flow_id)
     return &mm->counts[(flow_id >> 40) - 1].key;
 }
 
+int pw_msgmatch_sent(const pw_msgmatch *mm, uint64_t flow_id)
+{
+    return mm->counts[(flow_id >> 40) - 1].sends > (flow_id & 0xffffffffffull);
+}
+
 void pw_msgmatch_unmatched(const pw_msgmatch *mm, uint64_t *sends, uint64_t *recvs)
 {
     *sends = *recvs = 0;

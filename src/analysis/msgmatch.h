@@ -57,6 +57,8 @@ uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request, co
 /* The message key (communicator, source, destination, tag) of a flow id
  * this matcher gave out. */
 const pw_msg *pw_msgmatch_key(const pw_msgmatch *mm, uint64_t flow_id);
+/* Has the send of flow_id been numbered yet (pw_msgmatch_send)? */
+int pw_msgmatch_sent(const pw_msgmatch *mm, uint64_t flow_id);
 /* Sends no receive matched and receives no send matched, so far. */
 void pw_msgmatch_unmatched(const pw_msgmatch *mm, uint64_t *sends, uint64_t *recvs);
 #endif

@@ -206,6 +206,8 @@ static pw_status emit(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
         }
         *last = ev->t;
     }
+    if (ev->n_flows_in && tl->flows.time_ordered && !tl_flows_drop_backwards(&tl->flows, ev))
+        return tl_nomem(tl, err);
     return tl->sink->event(tl->sink->ctx, &tl->names, ev, err);
 }
 
@@ -511,6 +513,8 @@ static void tl_account(pw_timeline *tl, uint64_t in, pw_convert_report *rep)
     pw_msgmatch_unmatched(&tl->flows.mm, &sends, &recvs);
     pw_convert_note(rep, "sends with no matching receive (flow with one end)", sends, 0);
     pw_convert_note(rep, "receives with no matching send (flow with one end)", recvs, 0);
+    pw_convert_note(rep, "messages received before they were sent by the trace's clocks (not synchronised), drawn as no flow",
+                    tl->flows.backwards, 0);
 }
 
 /* After the last record: pending ends, the sink's finish, the account. */
@@ -532,6 +536,7 @@ pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_rep
     pw_merge *m = NULL;
     uint64_t in = 0;
     pw_status s = tl_init(&tl, ds, sink, err);
+    tl.flows.time_ordered = 1;
     if (s == PW_OK)
         s = pw_merge_open(ds, &m, err);
     const pw_record *rec;

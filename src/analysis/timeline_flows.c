@@ -16,6 +16,7 @@ void tl_flows_init(tl_flows *f)
 void tl_flows_free(tl_flows *f)
 {
     pw_msgmatch_free(&f->mm);
+    pw_keymap_free(&f->unsent);
     for (uint32_t i = 0; i < f->n_parked; i++)
         free(f->parked[i].ids);
     free(f->parked);
@@ -147,6 +148,13 @@ int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t 
         if (!ev->flow_out)
             return 0;
         ev->msg_out = pw_msgmatch_key(&f->mm, ev->flow_out);
+        pw_key k = {{ev->flow_out, 0, 0, 0}};
+        if (f->n_unsent && pw_keymap_find(&f->unsent, &k)) { /* its receive was drawn already */
+            pw_keymap_remove(&f->unsent, &k);
+            f->n_unsent--;
+            ev->flow_out = 0;
+            ev->msg_out = NULL;
+        }
     }
     if (sc->f_source >= 0 && v[sc->f_source].present)
         return receive(f, sc, v, rank, m, ev);
@@ -191,5 +199,25 @@ int tl_flows_unpark(tl_flows *f, uint32_t slot, pw_tl_event *ev)
     for (uint32_t i = 0; i < p->n; i++)
         if (!add_flow_in(f, ev, p->ids[i]))
             return 0;
+    return 1;
+}
+
+int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ev->n_flows_in; i++) {
+        if (pw_msgmatch_sent(&f->mm, ev->flows_in[i])) {
+            f->ids[k] = f->ids[i];
+            f->msgs[k++] = f->msgs[i];
+            continue;
+        }
+        pw_key key = {{ev->flows_in[i], 0, 0, 0}};
+        int added;
+        if (!pw_keymap_get(&f->unsent, &key, 0, &added))
+            return 0;
+        f->n_unsent += added;
+        f->backwards++;
+    }
+    ev->n_flows_in = k;
     return 1;
 }

@@ -33,6 +33,13 @@ typedef struct tl_flows {
     size_t cap;
     tl_parked *parked; /* slots keep their buffers when freed: no allocation per span */
     uint32_t n_parked, cap_parked, free_parked;
+    /* In time order only: messages whose receive completes before their
+     * send starts (clocks of ranks not synchronised, CPU-time clocks) can
+     * be drawn by no viewer (trace_processor skips a flow's end that comes
+     * before its start); they are drawn as no flow and counted. */
+    int time_ordered;
+    pw_keymap unsent; /* flow ids received before their send: drop the send's end too */
+    uint64_t n_unsent, backwards;
 } tl_flows;
 
 void tl_flows_init(tl_flows *f);
@@ -40,6 +47,9 @@ void tl_flows_free(tl_flows *f);
 /* Sets ev's flow_out/msg_out and flows_in/msgs_in from rec's fields; rank
  * is the record's own rank.  0 when memory runs out. */
 int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t rank, pw_tl_event *ev);
+/* In time order: drops from ev the receive flows whose send has not been
+ * drawn yet (they would end before they start).  0 when memory runs out. */
+int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev);
 /* Moves ev's receive flows into a slot (its index + 1, 0 when ev has
  * none) and clears them from ev.  UINT32_MAX when memory runs out. */
 uint32_t tl_flows_park(tl_flows *f, pw_tl_event *ev);

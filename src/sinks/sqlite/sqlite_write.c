@@ -72,11 +72,16 @@ static const char *sql_type(pw_type t)
     }
 }
 
-/* Creates schema i's table and prepares its insert; times are INTEGER ns
- * or REAL virtual time, as the first record's clock. */
-static pw_status sq_table(sq_writer *w, uint32_t i, pw_clock clock, pw_error *err)
+/* Creates the table of rec's schema and prepares its insert; times are
+ * INTEGER ns or REAL virtual time, as the first record's clock, and a
+ * column's type is that of the first record's value (a field may hold
+ * another type than it declares: ovni VWC's "value" is a list). */
+static pw_status sq_table(sq_writer *w, const pw_record *rec, pw_error *err)
 {
+    uint32_t i = rec->schema;
+    pw_clock clock = rec->clock;
     const pw_schema *sc = w->ds->schemas[i];
+    const pw_value *v = sc->n_fields ? pw_record_fields(rec) : NULL;
     pw_text *q = &w->sql;
     const char *time_type = clock == PW_CLOCK_VIRTUAL ? " REAL" : " INTEGER";
     q->n = 0;
@@ -93,7 +98,7 @@ static pw_status sq_table(sq_writer *w, uint32_t i, pw_clock clock, pw_error *er
         char buf[256];
         pw_text_add(q, ", ", 2);
         sql_ident(q, pw_column_name(&sc->fields[k], buf, sizeof buf));
-        const char *ty = sql_type(sc->fields[k].type);
+        const char *ty = sql_type(v[k].present ? v[k].type : sc->fields[k].type);
         pw_text_add(q, ty, strlen(ty));
     }
     pw_text_add(q, ")", 1);
@@ -171,7 +176,7 @@ static pw_status sq_record(void *ctx, const pw_record *rec, pw_error *err)
 {
     sq_writer *w = ctx;
     if (!w->insert[rec->schema]) {
-        pw_status s = sq_table(w, rec->schema, rec->clock, err);
+        pw_status s = sq_table(w, rec, err);
         if (s != PW_OK)
             return s;
     }
