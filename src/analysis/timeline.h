@@ -39,6 +39,8 @@
 #define PW_TL_VT_SCALE 1000.0
 /* The unit of counters whose field has none: a plain count. */
 #define PW_TL_COUNT_UNIT "count"
+/* bytes_in of a receive whose status gives no size. */
+#define PW_TL_NO_BYTES UINT64_MAX
 
 typedef enum pw_tl_track_kind { PW_TL_PROCESS, PW_TL_THREAD, PW_TL_CHILD, PW_TL_COUNTER_TRACK } pw_tl_track_kind;
 
@@ -64,6 +66,7 @@ typedef struct pw_tl_event {
     const pw_msg *msg_out; /* flow_out's message (comm, source, dest, tag) */
     const uint64_t *flows_in; /* flows ending here */
     const pw_msg *const *msgs_in; /* their messages */
+    const uint64_t *bytes_in;     /* their received bytes (a status's "bytes"), or PW_TL_NO_BYTES */
     size_t n_flows_in;
     const pw_record *rec; /* NULL for the ends of SPAN records */
 } pw_tl_event;

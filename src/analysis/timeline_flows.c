@@ -21,6 +21,7 @@ void tl_flows_free(tl_flows *f)
         free(f->parked[i].ids);
     free(f->parked);
     free(f->ids);
+    free(f->bytes);
     free(f->msgs);
     memset(f, 0, sizeof *f);
 }
@@ -47,8 +48,9 @@ static int64_t field_int(const pw_value *v, int i, int64_t absent)
 }
 
 /* The i-th status of a status field (one OBJECT, or a LIST of them):
- * its "source" and "tag"; 0 when there is none. */
-static int status_at(const pw_value *st, size_t i, pw_msg *out)
+ * its "source", "tag" and "bytes" (PW_TL_NO_BYTES when absent); 0 when
+ * there is none. */
+static int status_at(const pw_value *st, size_t i, pw_msg *out, uint64_t *bytes)
 {
     if (st->present && st->type == PW_T_LIST)
         st = i < st->v.list.n ? &st->v.list.items[i] : NULL;
@@ -57,16 +59,21 @@ static int status_at(const pw_value *st, size_t i, pw_msg *out)
     if (!st || !st->present || st->type != PW_T_OBJECT)
         return 0;
     out->source = out->tag = -1;
+    *bytes = PW_TL_NO_BYTES;
     for (size_t k = 0; k < st->v.list.n; k++) {
-        if (!strcmp(st->v.list.fields[k].name, "source"))
-            out->source = value_int(&st->v.list.items[k]);
-        else if (!strcmp(st->v.list.fields[k].name, "tag"))
-            out->tag = value_int(&st->v.list.items[k]);
+        const char *name = st->v.list.fields[k].name;
+        int64_t x = value_int(&st->v.list.items[k]);
+        if (!strcmp(name, "source"))
+            out->source = x;
+        else if (!strcmp(name, "tag"))
+            out->tag = x;
+        else if (!strcmp(name, "bytes") && x >= 0)
+            *bytes = (uint64_t)x;
     }
     return 1;
 }
 
-static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id)
+static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id, uint64_t bytes)
 {
     if (!id)
         return 1;
@@ -75,16 +82,21 @@ static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id)
         uint64_t *ids = realloc(f->ids, cap * sizeof *ids);
         if (ids)
             f->ids = ids;
-        const pw_msg **msgs = ids ? realloc(f->msgs, cap * sizeof *msgs) : NULL;
+        uint64_t *b = ids ? realloc(f->bytes, cap * sizeof *b) : NULL;
+        if (b)
+            f->bytes = b;
+        const pw_msg **msgs = b ? realloc(f->msgs, cap * sizeof *msgs) : NULL;
         if (!msgs)
             return 0;
         f->msgs = msgs;
         f->cap = cap;
     }
     f->msgs[ev->n_flows_in] = pw_msgmatch_key(&f->mm, id);
+    f->bytes[ev->n_flows_in] = bytes;
     f->ids[ev->n_flows_in++] = id;
     ev->flows_in = f->ids;
     ev->msgs_in = f->msgs;
+    ev->bytes_in = f->bytes;
     return 1;
 }
 
@@ -106,9 +118,10 @@ static int complete(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t
     }
     for (size_t i = first; i < n; i++) {
         pw_msg status;
-        int has = st && status_at(st, sc->f_index >= 0 ? 0 : i, &status);
+        uint64_t bytes = PW_TL_NO_BYTES;
+        int has = st && status_at(st, sc->f_index >= 0 ? 0 : i, &status, &bytes);
         int64_t r = value_int(req->type == PW_T_LIST ? &req->v.list.items[i] : req);
-        if (!add_flow_in(f, ev, pw_msgmatch_complete(&f->mm, rank, r, has ? &status : NULL)))
+        if (!add_flow_in(f, ev, pw_msgmatch_complete(&f->mm, rank, r, has ? &status : NULL), bytes))
             return 0;
     }
     return 1;
@@ -125,7 +138,8 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
     if (has_req)
         return pw_msgmatch_post_recv(&f->mm, &m, rank, field_int(v, sc->f_request, 0));
     pw_msg status;
-    if ((m.source < 0 || m.tag < 0) && sc->f_status >= 0 && status_at(&v[sc->f_status], 0, &status)) {
+    uint64_t bytes = PW_TL_NO_BYTES;
+    if (sc->f_status >= 0 && status_at(&v[sc->f_status], 0, &status, &bytes)) {
         if (m.source < 0)
             m.source = status.source;
         if (m.tag < 0)
@@ -133,7 +147,7 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
     }
     if (m.source < 0 || m.tag < 0) /* MPI_PROC_NULL, or a wildcard never resolved */
         return 1;
-    return add_flow_in(f, ev, pw_msgmatch_recv(&f->mm, &m));
+    return add_flow_in(f, ev, pw_msgmatch_recv(&f->mm, &m), bytes);
 }
 
 int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t rank, pw_tl_event *ev)
@@ -177,17 +191,21 @@ uint32_t tl_flows_park(tl_flows *f, pw_tl_event *ev)
         slot = ++f->n_parked;
     }
     tl_parked *p = &f->parked[slot - 1];
-    if (ev->n_flows_in >= UINT32_MAX / 2 ||
-        !pw_grow_zeroed((void **)&p->ids, &p->cap, (uint32_t)ev->n_flows_in - 1, sizeof *p->ids)) {
+    if (ev->n_flows_in >= UINT32_MAX / 4 ||
+        !pw_grow_zeroed((void **)&p->ids, &p->cap, 2 * (uint32_t)ev->n_flows_in - 1, sizeof *p->ids)) {
         p->next_free = f->free_parked;
         f->free_parked = slot;
         return UINT32_MAX;
     }
-    memcpy(p->ids, ev->flows_in, ev->n_flows_in * sizeof *p->ids);
+    for (size_t i = 0; i < ev->n_flows_in; i++) {
+        p->ids[2 * i] = ev->flows_in[i];
+        p->ids[2 * i + 1] = ev->bytes_in[i];
+    }
     p->n = (uint32_t)ev->n_flows_in;
     ev->n_flows_in = 0;
     ev->flows_in = NULL;
     ev->msgs_in = NULL;
+    ev->bytes_in = NULL;
     return slot;
 }
 
@@ -197,7 +215,7 @@ int tl_flows_unpark(tl_flows *f, uint32_t slot, pw_tl_event *ev)
     p->next_free = f->free_parked;
     f->free_parked = slot;
     for (uint32_t i = 0; i < p->n; i++)
-        if (!add_flow_in(f, ev, p->ids[i]))
+        if (!add_flow_in(f, ev, p->ids[2 * i], p->ids[2 * i + 1]))
             return 0;
     return 1;
 }
@@ -208,6 +226,7 @@ int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev)
     for (size_t i = 0; i < ev->n_flows_in; i++) {
         if (pw_msgmatch_sent(&f->mm, ev->flows_in[i])) {
             f->ids[k] = f->ids[i];
+            f->bytes[k] = f->bytes[i];
             f->msgs[k++] = f->msgs[i];
             continue;
         }

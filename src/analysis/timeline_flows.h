@@ -8,7 +8,8 @@
  *   complete    "request" or "requests" (a list) without dest/source; with
  *               "index" only requests[index] (MPI_Waitany); "flag" 0 means
  *               nothing completed (MPI_Test*); "status"/"statuses" give the
- *               source and tag of wildcard receives.
+ *               source and tag of wildcard receives, and "bytes" the
+ *               received length.
  * A record may both send and receive (MPI_Sendrecv). */
 #ifndef PW_ANALYSIS_TIMELINE_FLOWS_H
 #define PW_ANALYSIS_TIMELINE_FLOWS_H
@@ -21,7 +22,7 @@
  * trace_processor binds the terminating flow ids of a slice-end event to
  * the slice that ends (track_event_parser.cc, ParseThreadEndEvent). */
 typedef struct tl_parked {
-    uint64_t *ids;
+    uint64_t *ids;    /* pairs: flow id, received bytes */
     uint32_t n, cap;
     uint32_t next_free; /* index + 1 of the next free slot; 0: none */
 } tl_parked;
@@ -29,6 +30,7 @@ typedef struct tl_parked {
 typedef struct tl_flows {
     pw_msgmatch mm;
     uint64_t *ids; /* flows ending at the current event */
+    uint64_t *bytes; /* their received bytes */
     const pw_msg **msgs;
     size_t cap;
     tl_parked *parked; /* slots keep their buffers when freed: no allocation per span */

@@ -97,8 +97,8 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
             return OTF2_ERROR_MEM_ALLOC_FAILED;
         see_rank(m, r->source);
         see_rank(m, r->dest);
-        rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag,
-                                    call ? call->received : 0);
+        uint64_t length = ev->bytes_in[i] != PW_TL_NO_BYTES ? ev->bytes_in[i] : call ? call->received : 0;
+        rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length);
         ++*events;
     }
     m->events += ev->msg_out != NULL;
