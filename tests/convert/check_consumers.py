@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""check_consumers.py CLI DATA EXAMPLES OUTDIR — every fixture of every
-format converted to Perfetto, Chrome JSON, Paraver and SQLite, each output
+"""check_consumers.py CLI DATA EXAMPLES OUTDIR GEN — every fixture of every
+format converted to Perfetto, Chrome JSON, Paraver, OTF2 and SQLite, each output
 read under the rules of the program that opens it (each rule names the
 upstream source file it comes from), plus what `stats` matches:
 
@@ -31,6 +31,14 @@ paraver   (bsc-performance-tools/paraver-kernel utils/traceparser/)
      whose remote location is valid too.
   V2 a communication's logical and physical send come no later than its
      receive; for DUMPI one record per message of `stats`.
+otf2      (libotf2 through otf2-print: OTF2_GlobalDefReader / OTF2_EvtReader)
+  O1 otf2-print reads it without warning; every location's number_of_events
+     (definitions) equals the events otf2-print reads for it, libotf2's own
+     BufferFlush events included (checked on a DUMPI trace made by GEN,
+     large enough for event buffers to be flushed while writing).
+  O2 regions of MPI calls are paradigm MPI with a role other than FUNCTION
+     for point-to-point and collective calls (Scalasca/Vampir classify by
+     them); every MPI_RECV of a trace whose statuses give sizes has a length.
 sqlite    (sqlite3 column affinity)
   S1 INTEGER and REAL columns hold numbers (or NULL), TEXT columns text.
   S2 DUMPI: time per MPI function is one query on the view "spans" and
@@ -49,7 +57,7 @@ import ovni_oracle  # noqa: E402
 import pftrace_walk  # noqa: E402
 from check_all_formats import fixtures, landed_formats  # noqa: E402
 
-CLI, DATA, EXAMPLES, OUT = sys.argv[1:5]
+CLI, DATA, EXAMPLES, OUT, GEN = sys.argv[1:6]
 failures = []
 
 
@@ -183,6 +191,34 @@ def check_paraver(fx, path, messages):
         fail(fx, "V2", "%d communication records, stats matches %d messages" % (comms, messages))
 
 
+MPI_P2P_OR_COLL = re.compile(r"MPI_(I?[BSR]?send|I?recv|Sendrecv|Wait|Test|Barrier|Bcast|.*gather|.*scatter|"
+                             r"Alltoall|.*reduce|Reduce|Scan|Exscan)", re.I)
+
+
+def check_otf2(fx, archive, sizes_known):
+    anchor = os.path.join(archive, "traces.otf2")
+    r = subprocess.run(["otf2-print", anchor], capture_output=True, text=True)
+    g = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True)
+    if r.returncode or g.returncode or "warning" in r.stderr + g.stderr:
+        return fail(fx, "O1", "otf2-print: " + (r.stderr + g.stderr)[:300])
+    read = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"^([A-Z_]+)\s+(\d+)\s+\d+", line)
+        if m:
+            read[int(m.group(2))] = read.get(int(m.group(2)), 0) + 1
+            if m.group(1) == "MPI_RECV" and sizes_known and "Length: 0" in line:
+                return fail(fx, "O2", "a receive without its length: " + line)
+    for line in g.stdout.splitlines():
+        m = re.match(r"^LOCATION\s+(\d+)\s.*# Events: (\d+)", line)
+        if m and int(m.group(2)) != read.get(int(m.group(1)), 0):
+            return fail(fx, "O1", "location %s defines %s events, %d read" % (m.group(1), m.group(2),
+                                                                          read.get(int(m.group(1)), 0)))
+        m = re.match(r'^REGION\s+\d+\s+Name: "([^"]*)".*Role: (\w+), Paradigm: (\w+)', line)
+        if m and m.group(1).startswith("MPI_"):
+            if m.group(3) != "MPI" or (MPI_P2P_OR_COLL.match(m.group(1)) and m.group(2) == "FUNCTION"):
+                return fail(fx, "O2", "region %s: role %s, paradigm %s" % m.groups())
+
+
 NUMERIC = {"integer", "real", "null"}
 ALLOWED = {"INTEGER": NUMERIC, "REAL": NUMERIC, "TEXT": {"text", "null"}, "BLOB": {"blob", "null"}}
 
@@ -220,6 +256,8 @@ def check_fixture(fmt, fx, base):
         check(fx, base + ext, None if messages is None else messages - backwards)
     convert(fx, base + ".sqlite")
     check_sqlite(fx, base + ".sqlite", stats)
+    convert(fx, base + ".otf2")
+    check_otf2(fx, base + ".otf2", fmt == "dumpi" and "nostatus" not in fx)
 
 
 def ovni_fixtures():
@@ -239,9 +277,14 @@ def main():
         for i, fx in enumerate(fxs):
             check_fixture(fmt, fx, os.path.join(OUT, "%s-%d" % (fmt, i)))
             n += 1
+    big = os.path.join(OUT, "generated")
+    os.makedirs(big)
+    subprocess.run([GEN, big, "2", "30000"], check=True, capture_output=True)
+    convert(big, big + ".otf2")
+    check_otf2(big, big + ".otf2", True)
     for f in failures:
         print("FAIL", f)
-    print("%d fixtures x 4 targets read under the consumers' rules, %d violations" % (n, len(failures)))
+    print("%d fixtures x 5 targets read under the consumers' rules, %d violations" % (n, len(failures)))
     return 1 if failures else 0
 
 

@@ -105,6 +105,42 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
     return rc;
 }
 
+static OTF2_RegionRole collective_role(pw_coll_op op)
+{
+    switch (op) {
+    case PW_COLL_BARRIER: return OTF2_REGION_ROLE_BARRIER;
+    case PW_COLL_BCAST:
+    case PW_COLL_SCATTER:
+    case PW_COLL_SCATTERV: return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case PW_COLL_GATHER:
+    case PW_COLL_GATHERV:
+    case PW_COLL_REDUCE: return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case PW_COLL_SCAN:
+    case PW_COLL_EXSCAN: return OTF2_REGION_ROLE_COLL_OTHER;
+    default: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    }
+}
+
+void ot_mpi_region_kind(const char *name, const pw_mpi_call *call, OTF2_Paradigm *paradigm, OTF2_RegionRole *role)
+{
+    /* the point-to-point calls, by their name's start (MPI_Isend, MPI_Waitall, ...) */
+    static const char *const p2p[] = {"MPI_Send",  "MPI_Bsend", "MPI_Ssend", "MPI_Rsend",  "MPI_Isend", "MPI_Ibsend",
+                                      "MPI_Issend", "MPI_Irsend", "MPI_Recv", "MPI_Irecv", "MPI_Sendrecv",
+                                      "MPI_Wait",  "MPI_Test",  "MPI_Probe", "MPI_Iprobe", "MPI_Start"};
+    *paradigm = OTF2_PARADIGM_USER;
+    *role = OTF2_REGION_ROLE_FUNCTION;
+    if (strncmp(name, "MPI_", 4) != 0)
+        return;
+    *paradigm = OTF2_PARADIGM_MPI;
+    if (call->op != PW_COLL_NONE) {
+        *role = collective_role(call->op);
+        return;
+    }
+    for (size_t i = 0; i < sizeof p2p / sizeof *p2p; i++)
+        if (!strncmp(name, p2p[i], strlen(p2p[i])))
+            *role = OTF2_REGION_ROLE_POINT2POINT;
+}
+
 void ot_mpi_definitions(const ot_mpi *m, OTF2_GlobalDefWriter *g, OTF2_StringRef *next_string)
 {
     if (!m->n_comms)

@@ -61,6 +61,11 @@ typedef struct ot_writer {
     uint32_t cap_regions, n_regions;
     uint32_t *region_names; /* per region ref: its name id */
     uint32_t cap_region_names;
+    struct ot_region_kind {
+        OTF2_Paradigm paradigm;
+        OTF2_RegionRole role;
+    } *region_kinds; /* per region ref */
+    uint32_t cap_region_kinds;
     uint32_t n_groups;
     int64_t t_min, t_max;
     int any_time;
@@ -71,16 +76,24 @@ typedef struct ot_writer {
     uint32_t open_from; /* locs before this one have their writers closed */
 } ot_writer;
 
+/* A flush of an event buffer while events are still written leaves a
+ * BufferFlush event in the location's stream (libotf2): it counts in the
+ * location's number of events, which readers check against what they
+ * read.  Location refs are indexes into ot_writer.locs. */
 static OTF2_FlushType ot_pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller, bool final)
 {
-    (void)user, (void)type, (void)loc, (void)caller, (void)final;
+    (void)caller;
+    ot_writer *w = user;
+    if (type == OTF2_FILETYPE_EVENTS && !final && loc < w->n_locs)
+        w->locs[loc].events++;
     return OTF2_FLUSH;
 }
 
+/* The flush's end time: the location's last one (0 would end it before it began). */
 static OTF2_TimeStamp ot_post_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc)
 {
-    (void)user, (void)type, (void)loc;
-    return 0;
+    ot_writer *w = user;
+    return type == OTF2_FILETYPE_EVENTS && loc < w->n_locs ? (OTF2_TimeStamp)w->locs[loc].last_t : 0;
 }
 
 static const OTF2_FlushCallbacks ot_flush = {.otf2_pre_flush = ot_pre_flush, .otf2_post_flush = ot_post_flush};
@@ -237,14 +250,18 @@ static int ot_push(ot_loc *l, uint32_t region, const pw_mpi_call *call)
     return 1;
 }
 
-/* The region of a name, defined on first use (refs must be dense). */
-static int region_ref(ot_writer *w, uint32_t name, uint32_t *ref)
+/* The region of a name, defined on first use (refs must be dense), its
+ * paradigm and role from its first call. */
+static int region_ref(ot_writer *w, const pw_names *nm, uint32_t name, const pw_mpi_call *call, uint32_t *ref)
 {
     if (!pw_grow_zeroed((void **)&w->region_of, &w->cap_regions, name, sizeof *w->region_of))
         return 0;
     if (!w->region_of[name]) {
-        if (!pw_grow_zeroed((void **)&w->region_names, &w->cap_region_names, w->n_regions, sizeof *w->region_names))
+        if (!pw_grow_zeroed((void **)&w->region_names, &w->cap_region_names, w->n_regions, sizeof *w->region_names) ||
+            !pw_grow_zeroed((void **)&w->region_kinds, &w->cap_region_kinds, w->n_regions, sizeof *w->region_kinds))
             return 0;
+        struct ot_region_kind *k = &w->region_kinds[w->n_regions];
+        ot_mpi_region_kind(pw_names_str(nm, name, NULL), call, &k->paradigm, &k->role);
         w->region_names[w->n_regions] = name;
         w->region_of[name] = ++w->n_regions;
     }
@@ -308,7 +325,6 @@ static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp t
 
 static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
-    (void)nm;
     ot_writer *w = ctx;
     const struct ot_track *t = &w->tracks[ev->track];
     OTF2_ErrorCode rc = OTF2_SUCCESS;
@@ -324,7 +340,7 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
         OTF2_TimeStamp ts = ot_time(w, l, ev->t);
         uint32_t region = 0;
         pw_mpi_call call;
-        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) || (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region)))
+        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) || (ev->kind != PW_TL_END && !region_ref(w, nm, ev->name, &call, &region)))
             return ot_nomem(err);
         /* messages go inside their region: after Enter, before Leave */
         if (ev->kind == PW_TL_BEGIN && !ot_push(l, region, &call))
@@ -392,8 +408,8 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
     OTF2_GlobalDefWriter_WriteString(g, s_class, "perfweave");
     for (uint32_t r = 0; r < w->n_regions; r++) {
         OTF2_StringRef name = w->region_names[r] - 1;
-        OTF2_GlobalDefWriter_WriteRegion(g, r, name, name, s_empty, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
-                                         OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
+        OTF2_GlobalDefWriter_WriteRegion(g, r, name, name, s_empty, w->region_kinds[r].role,
+                                         w->region_kinds[r].paradigm, OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
     }
     OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_root, s_class, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     for (uint32_t id = 1; id <= w->n_tracks_seen; id++) {
@@ -524,7 +540,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
         pw_mpi_calls_free(&w.calls);
         return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive: %s", ot_last_error);
     }
-    OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, NULL);
+    OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, &w);
     OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
@@ -547,6 +563,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     free(w.locs);
     free(w.region_of);
     free(w.region_names);
+    free(w.region_kinds);
     return s;
 }
 #else
