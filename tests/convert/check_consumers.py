@@ -14,6 +14,9 @@ perfetto  (google/perfetto src/trace_processor)
      (dur -1): none is left open.
   P3 protos/perfetto/trace/track_event/counter_descriptor.proto: every
      counter track states its unit (unit or unit_name).
+  P4 debug_annotation.proto + interned_data.proto: slices carry their
+     record's fields as debug annotations whose name_iid is interned on
+     the sequence (pftrace_walk); DUMPI calls show theirs.
 chrome    (src/trace_processor/importers/json/json_trace_parser_impl.cc)
   C1 "s" binds to the topmost open slice of its thread (FlowTracker::Begin
      on the thread track), "f" with "bp":"e" to the topmost open slice
@@ -92,6 +95,8 @@ def check_perfetto(fx, path, messages):
         fail(fx, "P1", "%d flows drawn, stats matches %d messages" % (counts["flows_drawn"], messages))
     if counts["open_at_end"]:
         fail(fx, "P2", "%d slices left open" % counts["open_at_end"])
+    if messages is not None and not counts["annotations"]:
+        fail(fx, "P4", "no debug annotations")
     if counts["counters_without_unit"]:
         fail(fx, "P3", "%d counter tracks without a unit" % counts["counters_without_unit"])
 

@@ -106,7 +106,7 @@ def walk(path):
             continue
         flags = p[13][0] if p[13] else 0
         if flags & 1:
-            st = {"clock": None, "track": 0, "interned": {}}
+            st = {"clock": None, "track": 0, "interned": {}, "arg_names": {}}
             defaults = msg(p[59][0]) if p[59] else {}
             if defaults and defaults[11]:
                 ted = msg(defaults[11][0])
@@ -130,6 +130,9 @@ def walk(path):
                 if old is not None and old != name:
                     raise Problem("iid %d redefined on sequence %d" % (iid, seq))
                 st["interned"][iid] = name
+            for an in msg(idata)[3]:
+                a = msg(an)
+                st["arg_names"][a[1][0]] = a[2][0].decode()
         clock = p[58][0] if p[58] else 64
         ts = p[8][0] if p[8] else 0
         if clock == 64:
@@ -147,6 +150,11 @@ def walk(path):
             if iid not in st["interned"]:
                 raise Problem("name iid %d used before it was interned" % iid)
             names[st["interned"][iid]] += 1
+        for d in ev[4]:  # debug annotations: names interned on the sequence (debug_annotation.proto name_iid)
+            a = msg(d)
+            if not a[1] or a[1][0] not in st["arg_names"]:
+                raise Problem("debug annotation without an interned name on sequence %d" % seq)
+            counts["annotations"] += 1
         if typ in (1, 2):  # slices need order; instants may go back (ovni unordered regions)
             if t < last_t.get(track, 0):
                 raise Problem("time goes back on track %d" % track)
