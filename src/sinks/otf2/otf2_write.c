@@ -25,6 +25,7 @@
 #include <otf2/otf2.h>
 
 #include "analysis/timeline.h"
+#include "sinks/otf2/otf2_call_metrics.h"
 #include "sinks/otf2/otf2_mpi.h"
 
 typedef struct ot_loc {
@@ -37,6 +38,7 @@ typedef struct ot_loc {
     struct ot_open {
         uint32_t region;
         pw_mpi_call call; /* op PW_COLL_NONE: not a collective */
+        ot_metric_values end; /* the call's metrics at its Leave */
     } *stack;           /* the open slices */
     size_t n_stack, cap_stack;
 } ot_loc;
@@ -71,6 +73,7 @@ typedef struct ot_writer {
     int any_time;
     uint64_t raised;
     ot_mpi mpi;
+    ot_call_metrics call_metrics;
     pw_mpi_calls calls;
     int closed;         /* event writers closed */
     uint32_t open_from; /* locs before this one have their writers closed */
@@ -242,11 +245,11 @@ static OTF2_TimeStamp ot_time(ot_writer *w, ot_loc *l, int64_t t)
     return (OTF2_TimeStamp)t;
 }
 
-static int ot_push(ot_loc *l, uint32_t region, const pw_mpi_call *call)
+static int ot_push(ot_loc *l, uint32_t region, const pw_mpi_call *call, const ot_metric_values *end)
 {
     if (!pw_grow((void **)&l->stack, l->n_stack, &l->cap_stack, sizeof *l->stack))
         return 0;
-    l->stack[l->n_stack++] = (struct ot_open){region, *call};
+    l->stack[l->n_stack++] = (struct ot_open){region, *call, *end};
     return 1;
 }
 
@@ -293,14 +296,18 @@ static ot_loc *ot_loc_of(ot_writer *w, uint32_t id)
 }
 
 /* Enter, the MPI events, Leave: a slice begin writes the first two, its
- * end the last two (a collective's end comes from the stack). */
+ * end the last two (a collective's end and the Leave's metrics come from
+ * the stack).  Call metrics follow the Enter and precede the Leave. */
 static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp ts, const pw_tl_event *ev,
-                                       uint32_t region, const pw_mpi_call *call)
+                                       uint32_t region, const pw_mpi_call *call, const ot_metric_values *metrics)
 {
     OTF2_ErrorCode rc = OTF2_SUCCESS;
+    const ot_metric_values *leave_metrics = &metrics[1];
     if (ev->kind != PW_TL_END) {
         rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
         l->events++;
+        if (rc == OTF2_SUCCESS)
+            rc = ot_call_metrics_write(l->w, ts, &metrics[0], &l->events);
         if (rc == OTF2_SUCCESS && call->op != PW_COLL_NONE)
             rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 0, &l->events);
     }
@@ -308,6 +315,7 @@ static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp t
         const struct ot_open *o = &l->stack[l->n_stack - 1];
         region = o->region;
         call = &o->call;
+        leave_metrics = &o->end;
     }
     if (rc == OTF2_SUCCESS)
         rc = ot_mpi_events(&w->mpi, l->w, ts, ev, call, &l->events);
@@ -317,6 +325,8 @@ static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp t
         l->n_stack--;
     if (call->op != PW_COLL_NONE)
         rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 1, &l->events);
+    if (rc == OTF2_SUCCESS)
+        rc = ot_call_metrics_write(l->w, ts, leave_metrics, &l->events);
     if (rc == OTF2_SUCCESS)
         rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, region);
     l->events++;
@@ -340,12 +350,15 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
         OTF2_TimeStamp ts = ot_time(w, l, ev->t);
         uint32_t region = 0;
         pw_mpi_call call;
-        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) || (ev->kind != PW_TL_END && !region_ref(w, nm, ev->name, &call, &region)))
+        ot_metric_values metrics[2]; /* at Enter, at Leave */
+        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) || (ev->kind != PW_TL_END && !region_ref(w, nm, ev->name, &call, &region)) ||
+            !ot_call_metrics_read(&w->call_metrics, ev->kind != PW_TL_END ? ev->rec : NULL, &w->n_metrics,
+                                  &metrics[0], &metrics[1]))
             return ot_nomem(err);
         /* messages go inside their region: after Enter, before Leave */
-        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region, &call))
+        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region, &call, &metrics[1]))
             return ot_nomem(err);
-        rc = ot_region_events(w, l, ts, ev, region, &call);
+        rc = ot_region_events(w, l, ts, ev, region, &call, metrics);
         if (ev->rec && ev->kind != PW_TL_END)
             pw_comm_replay_feed(&w->mpi.replay, ev->rec); /* after its own events: they name the old handles */
     }
@@ -435,6 +448,7 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
         OTF2_GlobalDefWriter_WriteMetricClass(g, member, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
                                               OTF2_RECORDER_KIND_ABSTRACT);
     }
+    ot_call_metrics_define(&w->call_metrics, g, &next_string, s_empty);
     ot_define_empty_locations(w, g, &next_string);
     ot_mpi_definitions(&w->mpi, g, &next_string);
     return PW_OK;
@@ -556,6 +570,10 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     if (ot_any_error && s == PW_OK)
         s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: %s", ot_last_error);
     pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
+    pw_convert_note(rep, "calls' CPU times and hardware counters, written as metrics at their Enter and Leave",
+                    w.call_metrics.calls, 0);
+    pw_convert_note(rep, "call metrics beyond 8 per call, left out", w.call_metrics.left_out, 0);
+    ot_call_metrics_free(&w.call_metrics);
     ot_mpi_free(&w.mpi);
     pw_mpi_calls_free(&w.calls);
     free(w.tracks);
