@@ -217,7 +217,8 @@ static pw_status flush_ends(pw_timeline *tl, int64_t t, pw_error *err)
     while (tl->n_heap && tl->heap[0].t <= t) {
         tl_pending p = heap_pop(tl);
         tl->locs[p.loc].lanes[p.lane].n--;
-        pw_tl_event ev = {.kind = PW_TL_END, .track = p.track, .location = p.loc, .t = p.t};
+        pw_tl_event ev = {.kind = PW_TL_END, .track = p.track, .location = p.loc, .t = p.t,
+                          .request_out = PW_TL_NO_REQUEST, .request_posted = PW_TL_NO_REQUEST};
         if (p.flows && !tl_flows_unpark(&tl->flows, p.flows, &ev))
             return tl_nomem(tl, err);
         pw_status s = emit(tl, &ev, err);
@@ -410,7 +411,8 @@ static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *er
         tl->lost_kind[rec->kind & 7]++;
         return PW_OK;
     }
-    pw_tl_event ev = {.location = rec->location, .t = record_time(rec), .rec = rec};
+    pw_tl_event ev = {.location = rec->location, .t = record_time(rec), .rec = rec,
+                      .request_out = PW_TL_NO_REQUEST, .request_posted = PW_TL_NO_REQUEST};
     pw_status s = flush_ends(tl, ev.t, err);
     if (s != PW_OK)
         return s;

@@ -39,6 +39,8 @@
 #define PW_TL_VT_SCALE 1000.0
 /* The unit of counters whose field has none: a plain count. */
 #define PW_TL_COUNT_UNIT "count"
+/* No request: a blocking call. */
+#define PW_TL_NO_REQUEST INT64_MIN
 /* bytes_in of a receive whose status gives no size. */
 #define PW_TL_NO_BYTES UINT64_MAX
 
@@ -67,7 +69,12 @@ typedef struct pw_tl_event {
     const uint64_t *flows_in; /* flows ending here */
     const pw_msg *const *msgs_in; /* their messages */
     const uint64_t *bytes_in;     /* their received bytes (a status's "bytes"), or PW_TL_NO_BYTES */
+    const int64_t *requests_in;   /* the requests that completed them, or PW_TL_NO_REQUEST (blocking) */
     size_t n_flows_in;
+    int64_t request_out;          /* flow_out's request (MPI_Isend), or PW_TL_NO_REQUEST */
+    int64_t request_posted;       /* a receive posted here (MPI_Irecv), or PW_TL_NO_REQUEST */
+    const int64_t *sends_done;    /* requests of nonblocking sends completed here */
+    size_t n_sends_done;
     const pw_record *rec; /* NULL for the ends of SPAN records */
 } pw_tl_event;
 

@@ -22,6 +22,8 @@ void tl_flows_free(tl_flows *f)
     free(f->parked);
     free(f->ids);
     free(f->bytes);
+    free(f->reqs);
+    free(f->done);
     free(f->msgs);
     memset(f, 0, sizeof *f);
 }
@@ -73,7 +75,7 @@ static int status_at(const pw_value *st, size_t i, pw_msg *out, uint64_t *bytes)
     return 1;
 }
 
-static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id, uint64_t bytes)
+static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id, uint64_t bytes, int64_t request)
 {
     if (!id)
         return 1;
@@ -85,7 +87,10 @@ static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id, uint64_t bytes
         uint64_t *b = ids ? realloc(f->bytes, cap * sizeof *b) : NULL;
         if (b)
             f->bytes = b;
-        const pw_msg **msgs = b ? realloc(f->msgs, cap * sizeof *msgs) : NULL;
+        int64_t *r = b ? realloc(f->reqs, cap * sizeof *r) : NULL;
+        if (r)
+            f->reqs = r;
+        const pw_msg **msgs = r ? realloc(f->msgs, cap * sizeof *msgs) : NULL;
         if (!msgs)
             return 0;
         f->msgs = msgs;
@@ -93,10 +98,28 @@ static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id, uint64_t bytes
     }
     f->msgs[ev->n_flows_in] = pw_msgmatch_key(&f->mm, id);
     f->bytes[ev->n_flows_in] = bytes;
+    f->reqs[ev->n_flows_in] = request;
     f->ids[ev->n_flows_in++] = id;
     ev->flows_in = f->ids;
     ev->msgs_in = f->msgs;
     ev->bytes_in = f->bytes;
+    ev->requests_in = f->reqs;
+    return 1;
+}
+
+/* A nonblocking send's request completed at ev. */
+static int add_send_done(tl_flows *f, pw_tl_event *ev, int64_t request)
+{
+    if (ev->n_sends_done == f->cap_done) {
+        size_t cap = f->cap_done ? f->cap_done * 2 : 16;
+        int64_t *d = realloc(f->done, cap * sizeof *d);
+        if (!d)
+            return 0;
+        f->done = d;
+        f->cap_done = cap;
+    }
+    f->done[ev->n_sends_done++] = request;
+    ev->sends_done = f->done;
     return 1;
 }
 
@@ -121,8 +144,12 @@ static int complete(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t
         uint64_t bytes = PW_TL_NO_BYTES;
         int has = st && status_at(st, sc->f_index >= 0 ? 0 : i, &status, &bytes);
         int64_t r = value_int(req->type == PW_T_LIST ? &req->v.list.items[i] : req);
-        if (!add_flow_in(f, ev, pw_msgmatch_complete(&f->mm, rank, r, has ? &status : NULL), bytes))
+        if (pw_msgmatch_complete_send(&f->mm, rank, r)) {
+            if (!add_send_done(f, ev, r))
+                return 0;
+        } else if (!add_flow_in(f, ev, pw_msgmatch_complete(&f->mm, rank, r, has ? &status : NULL), bytes, r)) {
             return 0;
+        }
     }
     return 1;
 }
@@ -135,8 +162,10 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
     m.dest = rank;
     m.tag = field_int(v, sc->f_recvtag >= 0 ? sc->f_recvtag : sc->f_tag, 0);
     int has_req = sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0;
-    if (has_req)
-        return pw_msgmatch_post_recv(&f->mm, &m, rank, field_int(v, sc->f_request, 0));
+    if (has_req) {
+        ev->request_posted = field_int(v, sc->f_request, 0);
+        return pw_msgmatch_post_recv(&f->mm, &m, rank, ev->request_posted);
+    }
     pw_msg status;
     uint64_t bytes = PW_TL_NO_BYTES;
     if (sc->f_status >= 0 && status_at(&v[sc->f_status], 0, &status, &bytes)) {
@@ -147,7 +176,7 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
     }
     if (m.source < 0 || m.tag < 0) /* MPI_PROC_NULL, or a wildcard never resolved */
         return 1;
-    return add_flow_in(f, ev, pw_msgmatch_recv(&f->mm, &m), bytes);
+    return add_flow_in(f, ev, pw_msgmatch_recv(&f->mm, &m), bytes, PW_TL_NO_REQUEST);
 }
 
 int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t rank, pw_tl_event *ev)
@@ -163,6 +192,11 @@ int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t 
             return 0;
         ev->msg_out = pw_msgmatch_key(&f->mm, ev->flow_out);
         pw_key k = {{ev->flow_out, 0, 0, 0}};
+        if (sc->f_request >= 0 && v[sc->f_request].present && v[sc->f_request].type != PW_T_LIST) { /* MPI_Isend */
+            ev->request_out = field_int(v, sc->f_request, 0);
+            if (!pw_msgmatch_post_send(&f->mm, rank, ev->request_out))
+                return 0;
+        }
         if (f->n_unsent && pw_keymap_find(&f->unsent, &k)) { /* its receive was drawn already */
             pw_keymap_remove(&f->unsent, &k);
             f->n_unsent--;
@@ -192,20 +226,22 @@ uint32_t tl_flows_park(tl_flows *f, pw_tl_event *ev)
     }
     tl_parked *p = &f->parked[slot - 1];
     if (ev->n_flows_in >= UINT32_MAX / 4 ||
-        !pw_grow_zeroed((void **)&p->ids, &p->cap, 2 * (uint32_t)ev->n_flows_in - 1, sizeof *p->ids)) {
+        !pw_grow_zeroed((void **)&p->ids, &p->cap, 3 * (uint32_t)ev->n_flows_in - 1, sizeof *p->ids)) {
         p->next_free = f->free_parked;
         f->free_parked = slot;
         return UINT32_MAX;
     }
     for (size_t i = 0; i < ev->n_flows_in; i++) {
-        p->ids[2 * i] = ev->flows_in[i];
-        p->ids[2 * i + 1] = ev->bytes_in[i];
+        p->ids[3 * i] = ev->flows_in[i];
+        p->ids[3 * i + 1] = ev->bytes_in[i];
+        p->ids[3 * i + 2] = (uint64_t)ev->requests_in[i];
     }
     p->n = (uint32_t)ev->n_flows_in;
     ev->n_flows_in = 0;
     ev->flows_in = NULL;
     ev->msgs_in = NULL;
     ev->bytes_in = NULL;
+    ev->requests_in = NULL;
     return slot;
 }
 
@@ -215,7 +251,7 @@ int tl_flows_unpark(tl_flows *f, uint32_t slot, pw_tl_event *ev)
     p->next_free = f->free_parked;
     f->free_parked = slot;
     for (uint32_t i = 0; i < p->n; i++)
-        if (!add_flow_in(f, ev, p->ids[2 * i], p->ids[2 * i + 1]))
+        if (!add_flow_in(f, ev, p->ids[3 * i], p->ids[3 * i + 1], (int64_t)p->ids[3 * i + 2]))
             return 0;
     return 1;
 }
@@ -227,6 +263,7 @@ int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev)
         if (pw_msgmatch_sent(&f->mm, ev->flows_in[i])) {
             f->ids[k] = f->ids[i];
             f->bytes[k] = f->bytes[i];
+            f->reqs[k] = f->reqs[i];
             f->msgs[k++] = f->msgs[i];
             continue;
         }

@@ -4,7 +4,8 @@
  *               "sendtag" or "tag", "comm"
  *   receive     "source", "recvtag" or "tag", "comm"; a wildcard (-1:
  *               MPI_ANY_SOURCE / MPI_ANY_TAG) is resolved from "status"
- *   post        a receive with "request": completes later
+ *   post        a receive with "request": completes later; a send with
+ *               "request" (MPI_Isend) is completed later too
  *   complete    "request" or "requests" (a list) without dest/source; with
  *               "index" only requests[index] (MPI_Waitany); "flag" 0 means
  *               nothing completed (MPI_Test*); "status"/"statuses" give the
@@ -22,7 +23,7 @@
  * trace_processor binds the terminating flow ids of a slice-end event to
  * the slice that ends (track_event_parser.cc, ParseThreadEndEvent). */
 typedef struct tl_parked {
-    uint64_t *ids;    /* pairs: flow id, received bytes */
+    uint64_t *ids;    /* triples: flow id, received bytes, request */
     uint32_t n, cap;
     uint32_t next_free; /* index + 1 of the next free slot; 0: none */
 } tl_parked;
@@ -31,8 +32,11 @@ typedef struct tl_flows {
     pw_msgmatch mm;
     uint64_t *ids; /* flows ending at the current event */
     uint64_t *bytes; /* their received bytes */
+    int64_t *reqs;   /* their requests */
     const pw_msg **msgs;
     size_t cap;
+    int64_t *done;   /* nonblocking sends completed at the current event */
+    size_t cap_done;
     tl_parked *parked; /* slots keep their buffers when freed: no allocation per span */
     uint32_t n_parked, cap_parked, free_parked;
     /* In time order only: messages whose receive completes before their

@@ -42,6 +42,9 @@ otf2      (libotf2 through otf2-print: OTF2_GlobalDefReader / OTF2_EvtReader)
   O2 regions of MPI calls are paradigm MPI with a role other than FUNCTION
      for point-to-point and collective calls (Scalasca/Vampir classify by
      them); every MPI_RECV of a trace whose statuses give sizes has a length.
+  O3 OTF2_Events.h request events: an MpiIrecv completes a request its
+     location posted before (MpiIrecvRequest), an MpiIsendComplete a
+     request of an earlier MpiIsend; a request is pending once.
 sqlite    (sqlite3 column affinity)
   S1 INTEGER and REAL columns hold numbers (or NULL), TEXT columns text.
   S2 DUMPI: time per MPI function is one query on the view "spans" and
@@ -206,11 +209,21 @@ def check_otf2(fx, archive, sizes_known):
     g = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True)
     if r.returncode or g.returncode or "warning" in r.stderr + g.stderr:
         return fail(fx, "O1", "otf2-print: " + (r.stderr + g.stderr)[:300])
-    read = {}
+    read, pending = {}, set()
     for line in r.stdout.splitlines():
         m = re.match(r"^([A-Z_]+)\s+(\d+)\s+\d+", line)
         if m:
             read[int(m.group(2))] = read.get(int(m.group(2)), 0) + 1
+            req = re.search(r"Request: (\d+)", line)
+            key = (m.group(2), m.group(1) in ("MPI_ISEND", "MPI_ISEND_COMPLETE"), req and req.group(1))
+            if m.group(1) in ("MPI_ISEND", "MPI_IRECV_REQUEST"):
+                if key in pending:
+                    return fail(fx, "O3", "request posted twice: " + line)
+                pending.add(key)
+            elif m.group(1) in ("MPI_ISEND_COMPLETE", "MPI_IRECV"):
+                if key not in pending:
+                    return fail(fx, "O3", "completes no pending request: " + line)
+                pending.discard(key)
             if m.group(1) == "MPI_RECV" and sizes_known and "Length: 0" in line:
                 return fail(fx, "O2", "a receive without its length: " + line)
     for line in g.stdout.splitlines():

@@ -179,7 +179,7 @@ def produced(fx, archive):
     colls, sends = collections.defaultdict(collections.Counter), collections.defaultdict(collections.Counter)
     begins = collections.Counter()
     for line in r.stdout.splitlines():
-        m = re.match(r"^(MPI_COLLECTIVE_BEGIN|MPI_COLLECTIVE_END|MPI_SEND)\s+(\d+)\s+\d+\s*(.*)$", line)
+        m = re.match(r"^(MPI_COLLECTIVE_BEGIN|MPI_COLLECTIVE_END|MPI_I?SEND)\s+(\d+)\s+\d+\s*(.*)$", line)
         if not m:
             continue
         kind, loc, rest = m.groups()

@@ -76,18 +76,39 @@ OTF2_ErrorCode ot_mpi_collective(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t,
                                            call->received);
 }
 
+/* The nonblocking calls' request events at ev: a receive posted, sends
+ * completed. */
+static OTF2_ErrorCode request_events(OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev, uint64_t *events)
+{
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    if (ev->request_posted != PW_TL_NO_REQUEST) {
+        rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, (uint64_t)ev->request_posted);
+        ++*events;
+    }
+    for (size_t i = 0; rc == OTF2_SUCCESS && i < ev->n_sends_done; i++) {
+        rc = OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, (uint64_t)ev->sends_done[i]);
+        ++*events;
+    }
+    return rc;
+}
+
 OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev,
                              const pw_mpi_call *call, uint64_t *events)
 {
-    OTF2_ErrorCode rc = OTF2_SUCCESS;
-    if (ev->msg_out) {
+    OTF2_ErrorCode rc = request_events(w, t, ev, events);
+    if (rc == OTF2_SUCCESS && ev->msg_out) {
         const pw_msg *s = ev->msg_out;
         uint32_t c = comm_ref(m, ev->location, s->comm);
         if (c == UINT32_MAX)
             return OTF2_ERROR_MEM_ALLOC_FAILED;
         see_rank(m, s->source);
         see_rank(m, s->dest);
-        rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, call ? call->sent : 0);
+        uint64_t length = call ? call->sent : 0;
+        if (ev->request_out != PW_TL_NO_REQUEST)
+            rc = OTF2_EvtWriter_MpiIsend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, length,
+                                         (uint64_t)ev->request_out);
+        else
+            rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, length);
         ++*events;
     }
     for (size_t i = 0; rc == OTF2_SUCCESS && i < ev->n_flows_in; i++) {
@@ -98,7 +119,11 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
         see_rank(m, r->source);
         see_rank(m, r->dest);
         uint64_t length = ev->bytes_in[i] != PW_TL_NO_BYTES ? ev->bytes_in[i] : call ? call->received : 0;
-        rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length);
+        if (ev->requests_in[i] != PW_TL_NO_REQUEST)
+            rc = OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length,
+                                         (uint64_t)ev->requests_in[i]);
+        else
+            rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length);
         ++*events;
     }
     m->events += ev->msg_out != NULL;

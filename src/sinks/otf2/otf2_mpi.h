@@ -32,7 +32,9 @@ typedef struct ot_mpi {
 void ot_mpi_free(ot_mpi *m);
 /* Location `ref` draws a thread of `rank` (the first one speaks for it). */
 int ot_mpi_location(ot_mpi *m, int64_t rank, uint32_t ref);
-/* Writes the MpiSend / MpiRecv records of ev; counts them in *events.
+/* Writes the message records of ev: MpiSend / MpiRecv for blocking calls,
+ * MpiIsend, MpiIrecvRequest, MpiIsendComplete and MpiIrecv with their
+ * request ids for nonblocking ones; counts them in *events.
  * call: the record's own buffer sizes (message lengths; NULL: 0). */
 OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev,
                              const pw_mpi_call *call, uint64_t *events);
