@@ -200,6 +200,7 @@ int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t 
         if (f->n_unsent && pw_keymap_find(&f->unsent, &k)) { /* its receive was drawn already */
             pw_keymap_remove(&f->unsent, &k);
             f->n_unsent--;
+            f->backwards++;
             ev->flow_out = 0;
             ev->msg_out = NULL;
         }
@@ -271,8 +272,7 @@ int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev)
         int added;
         if (!pw_keymap_get(&f->unsent, &key, 0, &added))
             return 0;
-        f->n_unsent += added;
-        f->backwards++;
+        f->n_unsent += added; /* backwards when its send comes; else a receive never matched */
     }
     ev->n_flows_in = k;
     return 1;

@@ -44,7 +44,7 @@ typedef struct tl_flows {
      * be drawn by no viewer (trace_processor skips a flow's end that comes
      * before its start); they are drawn as no flow and counted. */
     int time_ordered;
-    pw_keymap unsent; /* flow ids received before their send: drop the send's end too */
+    pw_keymap unsent; /* flow ids received before any send: drop the send's end too, if it comes */
     uint64_t n_unsent, backwards;
 } tl_flows;
 
