@@ -15,6 +15,7 @@ void prv_comms_free(prv_comms *cs)
     free(cs->slots);
     free(cs->sends);
     free(cs->ready);
+    free(cs->run_starts);
     if (cs->spill)
         fclose(cs->spill);
     memset(cs, 0, sizeof *cs);
@@ -118,7 +119,25 @@ static void write_comm(FILE *f, const prv_comm *c)
             c->size, c->tag < 0 ? 0 : c->tag);
 }
 
-/* Spills the complete records no open send precedes. */
+/* Appends c to the spill file, starting a run when it would break the
+ * current one's order. */
+static pw_status spill(prv_comms *cs, const prv_comm *c, const char *spill_path, pw_error *err)
+{
+    if (!cs->spill && !(cs->spill = fopen(spill_path, "w+")))
+        return pw_fail_errno(err, spill_path, "cannot create");
+    if (!cs->n_runs || c->send_t < cs->last_spilled) {
+        long at = ftell(cs->spill);
+        if (at < 0 || !pw_grow((void **)&cs->run_starts, cs->n_runs, &cs->cap_runs, sizeof *cs->run_starts))
+            return at < 0 ? pw_fail_errno(err, spill_path, "cannot tell") : comms_nomem(err);
+        cs->run_starts[cs->n_runs++] = at;
+    }
+    cs->last_spilled = c->send_t;
+    write_comm(cs->spill, c);
+    return ferror(cs->spill) ? pw_fail_errno(err, spill_path, "write failed") : PW_OK;
+}
+
+/* Spills the complete records no open send precedes, or all of them when
+ * the heap is full (a run of their own). */
 static pw_status flush_ready(prv_comms *cs, const char *spill_path, pw_error *err)
 {
     while (cs->n_sends) { /* the oldest send still open */
@@ -128,13 +147,13 @@ static pw_status flush_ready(prv_comms *cs, const char *spill_path, pw_error *er
         cs->head = (cs->head + 1) % cs->cap_sends;
         cs->n_sends--;
     }
-    while (cs->n_ready && (!cs->n_sends || cs->ready[0].send_t <= cs->sends[cs->head].t)) {
-        if (!cs->spill && !(cs->spill = fopen(spill_path, "w+")))
-            return pw_fail_errno(err, spill_path, "cannot create");
+    int all = cs->n_ready >= PRV_READY_MAX;
+    pw_status s = PW_OK;
+    while (s == PW_OK && cs->n_ready && (all || !cs->n_sends || cs->ready[0].send_t <= cs->sends[cs->head].t)) {
         prv_comm c = pop_ready(cs);
-        write_comm(cs->spill, &c);
+        s = spill(cs, &c, spill_path, err);
     }
-    return cs->spill && ferror(cs->spill) ? pw_fail_errno(err, spill_path, "write failed") : PW_OK;
+    return s;
 }
 
 pw_status prv_comms_end(prv_comms *cs, uint64_t flow, int half, uint32_t task, uint32_t thread, int64_t t,
@@ -183,43 +202,94 @@ static int copy_rest(FILE *in, FILE *out)
     return !ferror(in);
 }
 
+/* One sorted run of the spill file, read through a stream of its own. */
+typedef struct prv_run {
+    FILE *f;
+    long end;  /* offset where the run ends */
+    char *line;
+    size_t cap;
+    int has;   /* line holds the run's next record */
+} prv_run;
+
+static void run_next(prv_run *r)
+{
+    r->has = ftell(r->f) < r->end && getline(&r->line, &r->cap, r->f) > 0;
+}
+
+/* Opens the runs of the spill file; 0 on failure. */
+static int runs_open(prv_comms *cs, const char *spill_path, prv_run *runs)
+{
+    long size = ftell(cs->spill);
+    for (size_t i = 0; i < cs->n_runs; i++) {
+        runs[i].f = fopen(spill_path, "r");
+        runs[i].end = i + 1 < cs->n_runs ? cs->run_starts[i + 1] : size;
+        if (!runs[i].f || fseek(runs[i].f, cs->run_starts[i], SEEK_SET) != 0)
+            return 0;
+        run_next(&runs[i]);
+    }
+    return 1;
+}
+
+/* The run whose next record comes first, or -1 when all are done. */
+static int runs_first(const prv_run *runs, size_t n)
+{
+    int best = -1;
+    for (size_t i = 0; i < n; i++)
+        if (runs[i].has && (best < 0 || line_time(runs[i].line) < line_time(runs[best].line)))
+            best = (int)i;
+    return best;
+}
+
+/* Writes the event lines of in merged with the spilled runs to out. */
+static int merge_runs(prv_comms *cs, FILE *in, FILE *out, const char *spill_path)
+{
+    prv_run *runs = calloc(cs->n_runs, sizeof *runs);
+    int ok = runs && fflush(cs->spill) == 0 && runs_open(cs, spill_path, runs);
+    char *ev = NULL;
+    size_t cap_ev = 0;
+    ssize_t n_ev = ok ? getline(&ev, &cap_ev, in) : -1;
+    for (int r = ok ? runs_first(runs, cs->n_runs) : -1; ok && (n_ev > 0 || r >= 0);
+         r = runs_first(runs, cs->n_runs)) {
+        int comm_first = r >= 0 && (n_ev <= 0 || line_time(runs[r].line) <= line_time(ev));
+        ok = fputs(comm_first ? runs[r].line : ev, out) >= 0;
+        if (comm_first)
+            run_next(&runs[r]);
+        else
+            n_ev = getline(&ev, &cap_ev, in);
+    }
+    for (size_t i = 0; runs && i < cs->n_runs; i++) {
+        ok = ok && runs[i].f && !ferror(runs[i].f);
+        if (runs[i].f)
+            fclose(runs[i].f);
+        free(runs[i].line);
+    }
+    free(runs);
+    free(ev);
+    return ok && !ferror(in);
+}
+
 pw_status prv_comms_merge(prv_comms *cs, FILE *out, const char *out_path, const char *events_path,
                           const char *spill_path, pw_error *err)
 {
-    while (cs->n_ready) { /* held back by sends never received: their order is known now */
+    pw_status s = PW_OK;
+    cs->n_sends = 0; /* held back by sends never received: their order is known now */
+    while (s == PW_OK && cs->n_ready) {
         prv_comm c = pop_ready(cs);
-        if (!cs->spill && !(cs->spill = fopen(spill_path, "w+")))
-            return pw_fail_errno(err, spill_path, "cannot create");
-        write_comm(cs->spill, &c);
+        s = spill(cs, &c, spill_path, err);
     }
+    if (s != PW_OK)
+        return s;
     FILE *in = fopen(events_path, "r");
     if (!in)
         return pw_fail_errno(err, events_path, "cannot read");
-    int ok = 1;
+    int ok = cs->spill ? merge_runs(cs, in, out, spill_path) : copy_rest(in, out);
+    int read_err = ferror(in);
+    fclose(in);
     if (cs->spill) {
-        ok = fflush(cs->spill) == 0 && fseek(cs->spill, 0, SEEK_SET) == 0;
-        char *ev = NULL, *cm = NULL;
-        size_t cap_ev = 0, cap_cm = 0;
-        ssize_t n_ev = ok ? getline(&ev, &cap_ev, in) : -1, n_cm = ok ? getline(&cm, &cap_cm, cs->spill) : -1;
-        while (ok && (n_ev > 0 || n_cm > 0)) {
-            int comm_first = n_cm > 0 && (n_ev <= 0 || line_time(cm) <= line_time(ev));
-            ok = fputs(comm_first ? cm : ev, out) >= 0;
-            if (comm_first)
-                n_cm = getline(&cm, &cap_cm, cs->spill);
-            else
-                n_ev = getline(&ev, &cap_ev, in);
-        }
-        free(ev);
-        free(cm);
-        ok = ok && !ferror(in) && !ferror(cs->spill);
         fclose(cs->spill);
         cs->spill = NULL;
         remove(spill_path);
-    } else {
-        ok = copy_rest(in, out);
     }
-    int read_err = ferror(in);
-    fclose(in);
     if (!ok)
         return pw_fail_errno(err, read_err ? events_path : out_path, read_err ? "read failed" : "write failed");
     return PW_OK;

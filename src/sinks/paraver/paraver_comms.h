@@ -5,10 +5,12 @@
  * A record needs both ends: the halves wait under their flow id until the
  * other comes.  A complete record waits in a heap by send time only while
  * an older send is still open (its record must come first); then it goes
- * to a spill file next to the output, in send time order.  At the end the
- * spill file and the event records (in time order) merge into the .prv.
- * A send that never meets its receive holds back the records after it:
- * only unmatched messages keep memory. */
+ * to a spill file next to the output, in send time order.  A send that
+ * never meets its receive would hold back every record after it: when the
+ * heap holds PRV_READY_MAX records they go to the spill file as a sorted
+ * run of their own.  The spill file is so a few sorted runs; at the end
+ * they and the event records (in time order) merge into the .prv.  Memory
+ * holds the open messages and at most PRV_READY_MAX complete ones. */
 #ifndef PW_SINKS_PARAVER_COMMS_H
 #define PW_SINKS_PARAVER_COMMS_H
 #include <stdint.h>
@@ -27,6 +29,8 @@ typedef struct prv_comm {
     uint32_t next_free; /* free list of slots: index + 1, 0: none */
 } prv_comm;
 
+#define PRV_READY_MAX (1u << 18) /* 16 MiB of held-back records */
+
 typedef struct prv_sent {
     int64_t t;
     uint64_t flow;
@@ -40,7 +44,10 @@ typedef struct prv_comms {
     uint32_t head, n_sends, cap_sends;
     prv_comm *ready;   /* complete records held back, a min-heap by send time */
     size_t n_ready, cap_ready;
-    FILE *spill;       /* complete records in send time order */
+    FILE *spill;       /* complete records: runs in send time order */
+    long *run_starts;  /* offset of each run in spill */
+    size_t n_runs, cap_runs;
+    int64_t last_spilled; /* send time of the last record spilled */
     uint64_t complete;
 } prv_comms;
 
