@@ -52,6 +52,18 @@ static int loss_code(const cli_args *a, const pw_convert_report *rep)
     return a->allow_loss ? EXIT_OK : EXIT_LOSS;
 }
 
+/* A conversion is for a timeline viewer: formats that can shape their
+ * records for one do (the library option "timeline"); the default goes
+ * first, so any setting of the user's wins. */
+static void for_timelines(cli_args *a)
+{
+    if (a->opt.n_kv >= sizeof a->kv / sizeof *a->kv)
+        return;
+    memmove(&a->kv[1], &a->kv[0], a->opt.n_kv * sizeof *a->kv);
+    a->kv[0] = (pw_option_kv){"timeline", "1"};
+    a->opt.n_kv++;
+}
+
 static int convert_run(cli_args *a)
 {
     if (!a->output) {
@@ -59,6 +71,7 @@ static int convert_run(cli_args *a)
         return EXIT_USAGE;
     }
     int code = EXIT_OK;
+    for_timelines(a);
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;
@@ -88,7 +101,8 @@ const cli_command cli_convert = {
     "refused unless --force.  At the end, the counts of records in and out\n"
     "are printed, with what the target could not hold; records it could not\n"
     "hold are reported even with -q and make the exit code 1 unless\n"
-    "--allow-loss.\n\n"
+    "--allow-loss.  Records are shaped for timelines where a format can\n"
+    "(call stacks as nested frames; see 'perfweave help FORMAT').\n\n"
     "  --to NAME     the target (below)\n"
     "  --force       replace an existing OUT (a directory too)\n"
     "  --allow-loss  exit 0 even when the target could not hold some records\n",

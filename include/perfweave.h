@@ -97,7 +97,11 @@ typedef struct pw_option_kv {
 typedef struct pw_options {
     const char *format;        /* force this format (NULL: detect) */
     int threads;               /* worker threads for stats/check; <= 0: all cores */
-    size_t n_kv;               /* format-specific options */
+    /* Options: "FORMAT.KEY" for one format's own, or a bare KEY that
+     * every format may read: "timeline" = "1" asks for records shaped for
+     * timeline viewers (HPCToolkit: call-stack frames instead of samples),
+     * as the CLI's convert sets it. */
+    size_t n_kv;
     const pw_option_kv *kv;
 } pw_options;
 

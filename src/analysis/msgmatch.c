@@ -11,6 +11,7 @@ void pw_msgmatch_free(pw_msgmatch *mm)
 {
     pw_keymap_free(&mm->keys);
     pw_keymap_free(&mm->requests);
+    pw_keymap_free(&mm->send_requests);
     free(mm->counts);
     free(mm->wild);
     free(mm->wild_free);
@@ -122,9 +123,30 @@ uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request, co
     return m.source < 0 || m.tag < 0 ? 0 : pw_msgmatch_recv(mm, &m);
 }
 
+int pw_msgmatch_post_send(pw_msgmatch *mm, int64_t rank, int64_t request)
+{
+    pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};
+    int added;
+    return pw_keymap_get(&mm->send_requests, &k, 1, &added) != NULL;
+}
+
+int pw_msgmatch_complete_send(pw_msgmatch *mm, int64_t rank, int64_t request)
+{
+    pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};
+    if (!pw_keymap_find(&mm->send_requests, &k))
+        return 0;
+    pw_keymap_remove(&mm->send_requests, &k);
+    return 1;
+}
+
 const pw_msg *pw_msgmatch_key(const pw_msgmatch *mm, uint64_t flow_id)
 {
     return &mm->counts[(flow_id >> 40) - 1].key;
+}
+
+int pw_msgmatch_sent(const pw_msgmatch *mm, uint64_t flow_id)
+{
+    return mm->counts[(flow_id >> 40) - 1].sends > (flow_id & 0xffffffffffull);
 }
 
 void pw_msgmatch_unmatched(const pw_msgmatch *mm, uint64_t *sends, uint64_t *recvs)

@@ -31,6 +31,7 @@ typedef struct pw_msgmatch {
     pw_keymap keys;     /* message key -> index into counts */
     pw_keymap requests; /* (rank, request) -> flow id of a posted receive, or
                            PW_MSG_WILD | index into wild */
+    pw_keymap send_requests; /* (rank, request) of nonblocking sends not completed yet */
     pw_msg *wild;       /* wildcard receives waiting for their status */
     uint64_t *wild_free; /* free slots of wild */
     uint64_t n_wild, cap_wild, n_free;
@@ -54,9 +55,16 @@ int pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_
 /* The flow id of the receive that request completes, or 0 when none.
  * status: the source and tag the completing call reports (NULL: none). */
 uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request, const pw_msg *status);
+/* A nonblocking send (MPI_Isend) waits under (rank, request) until a call
+ * completes it.  0 when memory runs out. */
+int pw_msgmatch_post_send(pw_msgmatch *mm, int64_t rank, int64_t request);
+/* Does request complete a nonblocking send of rank's (now forgotten)? */
+int pw_msgmatch_complete_send(pw_msgmatch *mm, int64_t rank, int64_t request);
 /* The message key (communicator, source, destination, tag) of a flow id
  * this matcher gave out. */
 const pw_msg *pw_msgmatch_key(const pw_msgmatch *mm, uint64_t flow_id);
+/* Has the send of flow_id been numbered yet (pw_msgmatch_send)? */
+int pw_msgmatch_sent(const pw_msgmatch *mm, uint64_t flow_id);
 /* Sends no receive matched and receives no send matched, so far. */
 void pw_msgmatch_unmatched(const pw_msgmatch *mm, uint64_t *sends, uint64_t *recvs);
 #endif

@@ -41,6 +41,7 @@ typedef struct tl_pending {
     int64_t t;
     uint64_t seq; /* later pushes (inner spans) end first on ties */
     uint32_t track, loc, lane;
+    uint32_t flows; /* parked receive flows (tl_flows_park), 0: none */
 } tl_pending;
 
 typedef struct pw_timeline {
@@ -207,6 +208,8 @@ static pw_status emit(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
         }
         *last = ev->t;
     }
+    if (ev->n_flows_in && tl->flows.time_ordered && !tl_flows_drop_backwards(&tl->flows, ev))
+        return tl_nomem(tl, err);
     return tl->sink->event(tl->sink->ctx, &tl->names, ev, err);
 }
 
@@ -216,7 +219,10 @@ static pw_status flush_ends(pw_timeline *tl, int64_t t, pw_error *err)
     while (tl->n_heap && tl->heap[0].t <= t) {
         tl_pending p = heap_pop(tl);
         tl->locs[p.loc].lanes[p.lane].n--;
-        pw_tl_event ev = {.kind = PW_TL_END, .track = p.track, .location = p.loc, .t = p.t};
+        pw_tl_event ev = {.kind = PW_TL_END, .track = p.track, .location = p.loc, .t = p.t,
+                          .request_out = PW_TL_NO_REQUEST, .request_posted = PW_TL_NO_REQUEST};
+        if (p.flows && !tl_flows_unpark(&tl->flows, p.flows, &ev))
+            return tl_nomem(tl, err);
         pw_status s = emit(tl, &ev, err);
         if (s != PW_OK)
             return s;
@@ -309,12 +315,22 @@ static pw_status draw_span(pw_timeline *tl, const tl_schema *sc, pw_tl_event *ev
         return s;
     ev->kind = PW_TL_BEGIN;
     ev->track = tl->locs[ev->location].lanes[lane].track;
-    if (!heap_push(tl, (tl_pending){end, tl->seq++, ev->track, ev->location, lane}))
+    uint32_t flows = tl_flows_park(&tl->flows, ev); /* drawn where the call returns */
+    if (flows == UINT32_MAX || !heap_push(tl, (tl_pending){end, tl->seq++, ev->track, ev->location, lane, flows}))
         return tl_nomem(tl, err);
     return PW_OK;
 }
 
-/* A SAMPLE record: one counter value per numeric field. */
+/* An integer field named "...id" (ROSS peid, kpid, lpid) says which
+ * object a sample is about: it is no quantity to draw over time. */
+static int identifier_field(const pw_field *f)
+{
+    size_t n = strlen(f->name);
+    return (f->type == PW_T_U64 || f->type == PW_T_I64) && n >= 2 && !strcmp(f->name + n - 2, "id");
+}
+
+/* A SAMPLE record: one counter value per numeric field but identifiers.
+ * A field without a unit is drawn as a plain count. */
 static pw_status draw_sample(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
 {
     const pw_record *rec = ev->rec;
@@ -322,6 +338,8 @@ static pw_status draw_sample(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
     const pw_value *v = pw_record_fields(rec);
     int drawn = 0;
     for (size_t i = 0; i < sc->n_fields; i++) {
+        if (identifier_field(&sc->fields[i]))
+            continue;
         if (!value_numeric(&v[i], &ev->value))
             continue;
         pw_key k = {{rec->location, rec->schema, i, 0}};
@@ -337,7 +355,7 @@ static pw_status draw_sample(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
             s = thread_track(tl, rec->location, &parent, err);
             if (s == PW_OK)
                 s = tl_declare(tl, PW_TL_COUNTER_TRACK, parent, rec->location, intern_str(tl, name),
-                               sc->fields[i].unit, &id, err);
+                               sc->fields[i].unit ? sc->fields[i].unit : PW_TL_COUNT_UNIT, &id, err);
             *tr = id;
         }
         ev->kind = PW_TL_COUNTER;
@@ -400,7 +418,8 @@ static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *er
         tl->lost_kind[rec->kind & 7]++;
         return PW_OK;
     }
-    pw_tl_event ev = {.location = rec->location, .t = record_time(rec), .rec = rec};
+    pw_tl_event ev = {.location = rec->location, .t = record_time(rec), .rec = rec,
+                      .request_out = PW_TL_NO_REQUEST, .request_posted = PW_TL_NO_REQUEST};
     pw_status s = flush_ends(tl, ev.t, err);
     if (s != PW_OK)
         return s;
@@ -504,6 +523,8 @@ static void tl_account(pw_timeline *tl, uint64_t in, pw_convert_report *rep)
     pw_msgmatch_unmatched(&tl->flows.mm, &sends, &recvs);
     pw_convert_note(rep, "sends with no matching receive (flow with one end)", sends, 0);
     pw_convert_note(rep, "receives with no matching send (flow with one end)", recvs, 0);
+    pw_convert_note(rep, "messages received before they were sent by the trace's clocks (not synchronised), drawn as no flow",
+                    tl->flows.backwards, 0);
 }
 
 /* After the last record: pending ends, the sink's finish, the account. */
@@ -525,6 +546,7 @@ pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_rep
     pw_merge *m = NULL;
     uint64_t in = 0;
     pw_status s = tl_init(&tl, ds, sink, err);
+    tl.flows.time_ordered = 1;
     if (s == PW_OK)
         s = pw_merge_open(ds, &m, err);
     const pw_record *rec;

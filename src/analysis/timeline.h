@@ -16,11 +16,17 @@
  *                 one model category ("6Wt"/"6WT", not model 'O') is a
  *                 begin/end pair in that category's group.
  *   SAMPLE        one counter track per (location, schema, numeric field),
- *                 with the field's unit.
+ *                 with the field's unit (PW_TL_COUNT_UNIT when it has
+ *                 none); identifiers (integer fields named "...id": ROSS
+ *                 peid, kpid, lpid) are not drawn.
  *   VALUE, META, untimed records   not representable: counted as lost.
  * Flows (MPI messages): a schema with a field "dest" sends, one with
  * "source" receives ("tag", "comm" optional; "request" on a receive posts
  * it, a schema with only "request" completes it) — see msgmatch.h.
+ * A flow starts on the begin of the sending record's slice and ends where
+ * its receive completes: on the END of the receiving (or completing)
+ * SPAN's slice, so in time order every flow starts before it ends; other
+ * records carry their receive ends on their own event.
  * A text field "name" (HPCToolkit frames, say) names the slice or instant
  * instead of the record type.  Virtual time is drawn as ns x
  * PW_TL_VT_SCALE. */
@@ -31,6 +37,12 @@
 #include "model/dataset.h"
 
 #define PW_TL_VT_SCALE 1000.0
+/* The unit of counters whose field has none: a plain count. */
+#define PW_TL_COUNT_UNIT "count"
+/* No request: a blocking call. */
+#define PW_TL_NO_REQUEST INT64_MIN
+/* bytes_in of a receive whose status gives no size. */
+#define PW_TL_NO_BYTES UINT64_MAX
 
 typedef enum pw_tl_track_kind { PW_TL_PROCESS, PW_TL_THREAD, PW_TL_CHILD, PW_TL_COUNTER_TRACK } pw_tl_track_kind;
 
@@ -40,7 +52,7 @@ typedef struct pw_tl_track {
     pw_tl_track_kind kind;
     uint32_t location; /* dataset location it belongs to */
     uint32_t name;     /* name id */
-    const char *unit;  /* counters: the field's unit, or NULL */
+    const char *unit;  /* counters: the field's unit, or PW_TL_COUNT_UNIT */
 } pw_tl_track;
 
 typedef enum pw_tl_kind { PW_TL_BEGIN, PW_TL_END, PW_TL_INSTANT, PW_TL_COUNTER } pw_tl_kind;
@@ -56,7 +68,13 @@ typedef struct pw_tl_event {
     const pw_msg *msg_out; /* flow_out's message (comm, source, dest, tag) */
     const uint64_t *flows_in; /* flows ending here */
     const pw_msg *const *msgs_in; /* their messages */
+    const uint64_t *bytes_in;     /* their received bytes (a status's "bytes"), or PW_TL_NO_BYTES */
+    const int64_t *requests_in;   /* the requests that completed them, or PW_TL_NO_REQUEST (blocking) */
     size_t n_flows_in;
+    int64_t request_out;          /* flow_out's request (MPI_Isend), or PW_TL_NO_REQUEST */
+    int64_t request_posted;       /* a receive posted here (MPI_Irecv), or PW_TL_NO_REQUEST */
+    const int64_t *sends_done;    /* requests of nonblocking sends completed here */
+    size_t n_sends_done;
     const pw_record *rec; /* NULL for the ends of SPAN records */
 } pw_tl_event;
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 void tl_flows_init(tl_flows *f)
 {
     memset(f, 0, sizeof *f);
@@ -14,7 +16,14 @@ void tl_flows_init(tl_flows *f)
 void tl_flows_free(tl_flows *f)
 {
     pw_msgmatch_free(&f->mm);
+    pw_keymap_free(&f->unsent);
+    for (uint32_t i = 0; i < f->n_parked; i++)
+        free(f->parked[i].ids);
+    free(f->parked);
     free(f->ids);
+    free(f->bytes);
+    free(f->reqs);
+    free(f->done);
     free(f->msgs);
     memset(f, 0, sizeof *f);
 }
@@ -44,7 +53,7 @@ int64_t tl_value_int(const pw_value *v) { return value_int(v); }
 
 int64_t tl_field_int(const pw_value *v, int i, int64_t absent) { return field_int(v, i, absent); }
 
-int tl_status_at(const pw_value *st, size_t i, pw_msg *out)
+int tl_status_at(const pw_value *st, size_t i, pw_msg *out, uint64_t *bytes)
 {
     if (st->present && st->type == PW_T_LIST)
         st = i < st->v.list.n ? &st->v.list.items[i] : NULL;
@@ -53,16 +62,21 @@ int tl_status_at(const pw_value *st, size_t i, pw_msg *out)
     if (!st || !st->present || st->type != PW_T_OBJECT)
         return 0;
     out->source = out->tag = -1;
+    *bytes = PW_TL_NO_BYTES;
     for (size_t k = 0; k < st->v.list.n; k++) {
-        if (!strcmp(st->v.list.fields[k].name, "source"))
-            out->source = value_int(&st->v.list.items[k]);
-        else if (!strcmp(st->v.list.fields[k].name, "tag"))
-            out->tag = value_int(&st->v.list.items[k]);
+        const char *name = st->v.list.fields[k].name;
+        int64_t x = value_int(&st->v.list.items[k]);
+        if (!strcmp(name, "source"))
+            out->source = x;
+        else if (!strcmp(name, "tag"))
+            out->tag = x;
+        else if (!strcmp(name, "bytes") && x >= 0)
+            *bytes = (uint64_t)x;
     }
     return 1;
 }
 
-static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id)
+static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id, uint64_t bytes, int64_t request)
 {
     if (!id)
         return 1;
@@ -71,16 +85,42 @@ static int add_flow_in(tl_flows *f, pw_tl_event *ev, uint64_t id)
         uint64_t *ids = realloc(f->ids, cap * sizeof *ids);
         if (ids)
             f->ids = ids;
-        const pw_msg **msgs = ids ? realloc(f->msgs, cap * sizeof *msgs) : NULL;
+        uint64_t *b = ids ? realloc(f->bytes, cap * sizeof *b) : NULL;
+        if (b)
+            f->bytes = b;
+        int64_t *r = b ? realloc(f->reqs, cap * sizeof *r) : NULL;
+        if (r)
+            f->reqs = r;
+        const pw_msg **msgs = r ? realloc(f->msgs, cap * sizeof *msgs) : NULL;
         if (!msgs)
             return 0;
         f->msgs = msgs;
         f->cap = cap;
     }
     f->msgs[ev->n_flows_in] = pw_msgmatch_key(&f->mm, id);
+    f->bytes[ev->n_flows_in] = bytes;
+    f->reqs[ev->n_flows_in] = request;
     f->ids[ev->n_flows_in++] = id;
     ev->flows_in = f->ids;
     ev->msgs_in = f->msgs;
+    ev->bytes_in = f->bytes;
+    ev->requests_in = f->reqs;
+    return 1;
+}
+
+/* A nonblocking send's request completed at ev. */
+static int add_send_done(tl_flows *f, pw_tl_event *ev, int64_t request)
+{
+    if (ev->n_sends_done == f->cap_done) {
+        size_t cap = f->cap_done ? f->cap_done * 2 : 16;
+        int64_t *d = realloc(f->done, cap * sizeof *d);
+        if (!d)
+            return 0;
+        f->done = d;
+        f->cap_done = cap;
+    }
+    f->done[ev->n_sends_done++] = request;
+    ev->sends_done = f->done;
     return 1;
 }
 
@@ -102,10 +142,15 @@ static int complete(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t
     }
     for (size_t i = first; i < n; i++) {
         pw_msg status;
-        int has = st && tl_status_at(st, sc->f_index >= 0 ? 0 : i, &status);
+        uint64_t bytes = PW_TL_NO_BYTES;
+        int has = st && tl_status_at(st, sc->f_index >= 0 ? 0 : i, &status, &bytes);
         int64_t r = value_int(req->type == PW_T_LIST ? &req->v.list.items[i] : req);
-        if (!add_flow_in(f, ev, pw_msgmatch_complete(&f->mm, rank, r, has ? &status : NULL)))
+        if (pw_msgmatch_complete_send(&f->mm, rank, r)) {
+            if (!add_send_done(f, ev, r))
+                return 0;
+        } else if (!add_flow_in(f, ev, pw_msgmatch_complete(&f->mm, rank, r, has ? &status : NULL), bytes, r)) {
             return 0;
+        }
     }
     return 1;
 }
@@ -118,10 +163,13 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
     m.dest = rank;
     m.tag = field_int(v, sc->f_recvtag >= 0 ? sc->f_recvtag : sc->f_tag, 0);
     int has_req = sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0;
-    if (has_req)
-        return pw_msgmatch_post_recv(&f->mm, &m, rank, field_int(v, sc->f_request, 0));
+    if (has_req) {
+        ev->request_posted = field_int(v, sc->f_request, 0);
+        return pw_msgmatch_post_recv(&f->mm, &m, rank, ev->request_posted);
+    }
     pw_msg status;
-    if ((m.source < 0 || m.tag < 0) && sc->f_status >= 0 && tl_status_at(&v[sc->f_status], 0, &status)) {
+    uint64_t bytes = PW_TL_NO_BYTES;
+    if (sc->f_status >= 0 && tl_status_at(&v[sc->f_status], 0, &status, &bytes)) {
         if (m.source < 0)
             m.source = status.source;
         if (m.tag < 0)
@@ -129,7 +177,7 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
     }
     if (m.source < 0 || m.tag < 0) /* MPI_PROC_NULL, or a wildcard never resolved */
         return 1;
-    return add_flow_in(f, ev, pw_msgmatch_recv(&f->mm, &m));
+    return add_flow_in(f, ev, pw_msgmatch_recv(&f->mm, &m), bytes, PW_TL_NO_REQUEST);
 }
 
 int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t rank, pw_tl_event *ev)
@@ -144,10 +192,89 @@ int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t 
         if (!ev->flow_out)
             return 0;
         ev->msg_out = pw_msgmatch_key(&f->mm, ev->flow_out);
+        pw_key k = {{ev->flow_out, 0, 0, 0}};
+        if (sc->f_request >= 0 && v[sc->f_request].present && v[sc->f_request].type != PW_T_LIST) { /* MPI_Isend */
+            ev->request_out = field_int(v, sc->f_request, 0);
+            if (!pw_msgmatch_post_send(&f->mm, rank, ev->request_out))
+                return 0;
+        }
+        if (f->n_unsent && pw_keymap_find(&f->unsent, &k)) { /* its receive was drawn already */
+            pw_keymap_remove(&f->unsent, &k);
+            f->n_unsent--;
+            f->backwards++;
+            ev->flow_out = 0;
+            ev->msg_out = NULL;
+        }
     }
     if (sc->f_source >= 0 && v[sc->f_source].present)
         return receive(f, sc, v, rank, m, ev);
     if (sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0)
         return complete(f, sc, v, rank, ev);
+    return 1;
+}
+
+uint32_t tl_flows_park(tl_flows *f, pw_tl_event *ev)
+{
+    if (!ev->n_flows_in)
+        return 0;
+    uint32_t slot = f->free_parked;
+    if (slot) {
+        f->free_parked = f->parked[slot - 1].next_free;
+    } else {
+        if (f->n_parked >= UINT32_MAX / 2 ||
+            !pw_grow_zeroed((void **)&f->parked, &f->cap_parked, f->n_parked, sizeof *f->parked))
+            return UINT32_MAX;
+        slot = ++f->n_parked;
+    }
+    tl_parked *p = &f->parked[slot - 1];
+    if (ev->n_flows_in >= UINT32_MAX / 4 ||
+        !pw_grow_zeroed((void **)&p->ids, &p->cap, 3 * (uint32_t)ev->n_flows_in - 1, sizeof *p->ids)) {
+        p->next_free = f->free_parked;
+        f->free_parked = slot;
+        return UINT32_MAX;
+    }
+    for (size_t i = 0; i < ev->n_flows_in; i++) {
+        p->ids[3 * i] = ev->flows_in[i];
+        p->ids[3 * i + 1] = ev->bytes_in[i];
+        p->ids[3 * i + 2] = (uint64_t)ev->requests_in[i];
+    }
+    p->n = (uint32_t)ev->n_flows_in;
+    ev->n_flows_in = 0;
+    ev->flows_in = NULL;
+    ev->msgs_in = NULL;
+    ev->bytes_in = NULL;
+    ev->requests_in = NULL;
+    return slot;
+}
+
+int tl_flows_unpark(tl_flows *f, uint32_t slot, pw_tl_event *ev)
+{
+    tl_parked *p = &f->parked[slot - 1];
+    p->next_free = f->free_parked;
+    f->free_parked = slot;
+    for (uint32_t i = 0; i < p->n; i++)
+        if (!add_flow_in(f, ev, p->ids[3 * i], p->ids[3 * i + 1], (int64_t)p->ids[3 * i + 2]))
+            return 0;
+    return 1;
+}
+
+int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ev->n_flows_in; i++) {
+        if (pw_msgmatch_sent(&f->mm, ev->flows_in[i])) {
+            f->ids[k] = f->ids[i];
+            f->bytes[k] = f->bytes[i];
+            f->reqs[k] = f->reqs[i];
+            f->msgs[k++] = f->msgs[i];
+            continue;
+        }
+        pw_key key = {{ev->flows_in[i], 0, 0, 0}};
+        int added;
+        if (!pw_keymap_get(&f->unsent, &key, 0, &added))
+            return 0;
+        f->n_unsent += added; /* backwards when its send comes; else a receive never matched */
+    }
+    ev->n_flows_in = k;
     return 1;
 }

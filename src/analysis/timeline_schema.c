@@ -6,14 +6,6 @@
 
 #include <string.h>
 
-int pw_field_index(const pw_schema *sc, const char *name)
-{
-    for (size_t i = 0; i < sc->n_fields; i++)
-        if (!strcmp(sc->fields[i].name, name))
-            return (int)i;
-    return -1;
-}
-
 int pw_field_either(const pw_schema *sc, const char *a, const char *b)
 {
     int i = pw_field_index(sc, a);

@@ -22,9 +22,6 @@ typedef struct tl_schema {
     int has_msg;
 } tl_schema;
 
-/* The index of sc's field called name, or -1 (the analyses find the
- * fields they use by name). */
-int pw_field_index(const pw_schema *sc, const char *name);
 /* The field called a, else the one called b (NULL: none), or -1. */
 int pw_field_either(const pw_schema *sc, const char *a, const char *b);
 

@@ -176,6 +176,15 @@ const char *pw_ds_option(const pw_dataset *ds, const char *key)
     return found;
 }
 
+const char *pw_ds_common_option(const pw_dataset *ds, const char *key)
+{
+    const char *found = NULL;
+    for (size_t i = 0; i < ds->n_kv; i++)
+        if (!strcmp(ds->kv[i].key, key))
+            found = ds->kv[i].value;
+    return found;
+}
+
 /* ---- accessors --------------------------------------------------------- */
 
 const char *pw_dataset_path(const pw_dataset *ds) { return ds->path; }
@@ -350,4 +359,12 @@ void pw_close(pw_dataset *ds)
     pthread_mutex_destroy(&ds->diag_lock);
     pw_arena_free(&ds->arena);
     free(ds);
+}
+
+int pw_field_index(const pw_schema *sc, const char *name)
+{
+    for (size_t i = 0; i < sc->n_fields; i++)
+        if (!strcmp(sc->fields[i].name, name))
+            return (int)i;
+    return -1;
 }

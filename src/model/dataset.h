@@ -150,6 +150,9 @@ void pw_ds_diag_error(pw_dataset *ds, pw_severity sev, const char *code, const p
 
 /* The format-specific option `key` (without prefix), or NULL. */
 const char *pw_ds_option(const pw_dataset *ds, const char *key);
+/* The value of an option every format may read (a key with no format
+ * prefix, such as "timeline"), or NULL. */
+const char *pw_ds_common_option(const pw_dataset *ds, const char *key);
 
 /* pw_record_fields into the caller's values[0 .. n_fields) (a consumer that
  * keeps a copy decodes straight into it).  Pointers in the values are valid
@@ -207,5 +210,8 @@ extern const pw_format_ops *const pw_formats[];
 extern const size_t pw_n_formats;
 
 /* Generic stats: record counts per type and per location. */
+/* The index of sc's field called name, or -1 (analyses and formats find
+ * the fields they use by name). */
+int pw_field_index(const pw_schema *sc, const char *name);
 pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
 #endif

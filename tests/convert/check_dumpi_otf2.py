@@ -179,7 +179,7 @@ def produced(fx, archive):
     colls, sends = collections.defaultdict(collections.Counter), collections.defaultdict(collections.Counter)
     begins = collections.Counter()
     for line in r.stdout.splitlines():
-        m = re.match(r"^(MPI_COLLECTIVE_BEGIN|MPI_COLLECTIVE_END|MPI_SEND)\s+(\d+)\s+\d+\s*(.*)$", line)
+        m = re.match(r"^(MPI_COLLECTIVE_BEGIN|MPI_COLLECTIVE_END|MPI_I?SEND)\s+(\d+)\s+\d+\s*(.*)$", line)
         if not m:
             continue
         kind, loc, rest = m.groups()
@@ -198,8 +198,9 @@ def produced(fx, archive):
 
 def check_paraver(fx, d, prv, want_sends):
     """Paraver communication records = the oracle's sends (sorted and
-    labelled as target_checks.paraver_check wants)."""
-    r = subprocess.run([CLI, "convert", "--force", "--allow-loss", d, "-o", prv, "-q"], capture_output=True, text=True)
+    labelled as target_checks.paraver_check wants), but the messages the
+    summary says were received before sent (unsynchronised clocks)."""
+    r = subprocess.run([CLI, "convert", "--force", "--allow-loss", d, "-o", prv], capture_output=True, text=True)
     if r.returncode != 0:
         fail(fx, "convert to paraver: " + r.stderr[:300])
         return
@@ -211,7 +212,9 @@ def check_paraver(fx, d, prv, want_sends):
         for (dest, tag, size), n in sends.items():
             want[(int(rank[4:]) + 1, dest + 1, size, tag)] += n
     got = collections.Counter((c[0], c[2], c[4], c[5]) for c in target_checks.paraver_comms(prv))
-    if got != want:
+    m = re.search(r"(\d+) messages received before they were sent", r.stderr)
+    backwards = int(m.group(1)) if m else 0
+    if got - want or sum(want.values()) - sum(got.values()) != backwards:
         fail(fx, "paraver communications: oracle %s, prv %s" % (dict(want), dict(got)))
 
 

@@ -55,6 +55,23 @@ class Problem(Exception):
     pass
 
 
+def flows_drawn(flow_events):
+    """The flows trace_processor draws.  It parses events in timestamp
+    order (trace_sorter); track_event_parser.cc binds flow_ids of an event
+    (begin, instant, or end: ParseThreadEndEvent calls MaybeParseFlowEvents
+    with the slice that ends) to its slice, and a terminating flow id that
+    is not active yet (flow_tracker IsActive) is skipped: only flows whose
+    start comes first in time are drawn."""
+    active, drawn = set(), 0
+    for _, _, outs, ins in sorted(flow_events):
+        for i in ins:
+            if i in active:
+                active.discard(i)
+                drawn += 1
+        active.update(outs)
+    return drawn
+
+
 def walk(path):
     data = open(path, "rb").read()
     tracks = {}          # uuid -> (kind, parent)
@@ -62,6 +79,8 @@ def walk(path):
     open_slices = collections.defaultdict(list)
     last_t = {}
     flows_out, flows_in = collections.Counter(), collections.Counter()
+    flow_events = []     # (t, order, out ids, terminating ids)
+    counter_units = {}   # counter track uuid -> has a unit
     counts = collections.Counter()
     names = collections.Counter()
     for f, wt, pkt in fields(data):
@@ -79,12 +98,15 @@ def walk(path):
                 raise Problem("track %d's parent %d not declared" % (uuid, parent))
             kind = "process" if td[3] else "thread" if td[4] else "counter" if td[8] else "child"
             tracks[uuid] = (kind, parent)
+            if td[8]:
+                cd = msg(td[8][0])
+                counter_units[uuid] = bool(cd[3] or cd[6])
             counts["tracks"] += 1
             counts[kind + "_tracks"] += 1
             continue
         flags = p[13][0] if p[13] else 0
         if flags & 1:
-            st = {"clock": None, "track": 0, "interned": {}}
+            st = {"clock": None, "track": 0, "interned": {}, "arg_names": {}}
             defaults = msg(p[59][0]) if p[59] else {}
             if defaults and defaults[11]:
                 ted = msg(defaults[11][0])
@@ -108,6 +130,9 @@ def walk(path):
                 if old is not None and old != name:
                     raise Problem("iid %d redefined on sequence %d" % (iid, seq))
                 st["interned"][iid] = name
+            for an in msg(idata)[3]:
+                a = msg(an)
+                st["arg_names"][a[1][0]] = a[2][0].decode()
         clock = p[58][0] if p[58] else 64
         ts = p[8][0] if p[8] else 0
         if clock == 64:
@@ -125,6 +150,11 @@ def walk(path):
             if iid not in st["interned"]:
                 raise Problem("name iid %d used before it was interned" % iid)
             names[st["interned"][iid]] += 1
+        for d in ev[4]:  # debug annotations: names interned on the sequence (debug_annotation.proto name_iid)
+            a = msg(d)
+            if not a[1] or a[1][0] not in st["arg_names"]:
+                raise Problem("debug annotation without an interned name on sequence %d" % seq)
+            counts["annotations"] += 1
         if typ in (1, 2):  # slices need order; instants may go back (ovni unordered regions)
             if t < last_t.get(track, 0):
                 raise Problem("time goes back on track %d" % track)
@@ -145,10 +175,16 @@ def walk(path):
             counts["counter"] += 1
         else:
             raise Problem("track event type %d" % typ)
-        for v in ev[47]:
-            flows_out[struct.unpack("<Q", v)[0]] += 1
-        for v in ev[48]:
-            flows_in[struct.unpack("<Q", v)[0]] += 1
+        outs = [struct.unpack("<Q", v)[0] for v in ev[47]]
+        ins = [struct.unpack("<Q", v)[0] for v in ev[48]]
+        for i in outs:
+            flows_out[i] += 1
+        for i in ins:
+            flows_in[i] += 1
+        if outs or ins:
+            flow_events.append((t, len(flow_events), outs, ins))
+    counts["flows_drawn"] = flows_drawn(flow_events)
+    counts["counters_without_unit"] = sum(1 for has in counter_units.values() if not has)
     counts["open_at_end"] = sum(len(s) for s in open_slices.values())
     counts["flows"] = len(flows_out)
     counts["flows_one_end"] = len(set(flows_out) ^ set(flows_in))

@@ -58,7 +58,10 @@ def otf2_matches(kinds, walk_counts):
     matched message (a Perfetto flow) one MpiSend and one MpiRecv.  MPI
     collective events have no Perfetto counterpart: check_dumpi_otf2.py
     checks them against the DUMPI oracle texts."""
-    kinds = collections.Counter({k: n for k, n in kinds.items() if not k.startswith("MPI_COLLECTIVE_")})
+    kinds = collections.Counter({k: n for k, n in kinds.items()
+                                 if not k.startswith("MPI_COLLECTIVE_") and not k.endswith(("_REQUEST", "_COMPLETE"))})
+    for nonblocking in ("MPI_ISEND", "MPI_IRECV"):  # a message either way; the request events aside
+        kinds[nonblocking.replace("_I", "_")] += kinds.pop(nonblocking, 0)
     want = collections.Counter({
         "ENTER": walk_counts["begin"] + walk_counts["instant"],
         "LEAVE": walk_counts["end"] + walk_counts["instant"],

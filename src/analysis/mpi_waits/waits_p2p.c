@@ -154,7 +154,8 @@ static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_reco
         return;
     }
     pw_msg st;
-    if ((m.source < 0 || m.tag < 0) && sc->tl.f_status >= 0 && tl_status_at(&v[sc->tl.f_status], 0, &st)) {
+    uint64_t bytes;
+    if ((m.source < 0 || m.tag < 0) && sc->tl.f_status >= 0 && tl_status_at(&v[sc->tl.f_status], 0, &st, &bytes)) {
         m.source = m.source < 0 ? st.source : m.source;
         m.tag = m.tag < 0 ? st.tag : m.tag;
     }
@@ -220,7 +221,8 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
         if (!r)
             continue;
         pw_msg status;
-        int has = st && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status);
+        uint64_t bytes;
+        int has = st && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
         completed(run, rk, tl_value_int(r), has ? &status : NULL, c);
     }
 }

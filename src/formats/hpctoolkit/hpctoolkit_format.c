@@ -85,7 +85,11 @@ static const char *db_file(pw_dataset *ds, const char *dir, const char *name, in
 
 static pw_status read_options(pw_dataset *ds, hpc_dataset *h, pw_error *err)
 {
+    /* Timelines draw call stacks as frames unless the user asks for the
+     * sample instants (--set hpctoolkit.frames=0). */
     const char *v = pw_ds_option(ds, "frames");
+    if (!v)
+        v = pw_ds_common_option(ds, "timeline");
     h->frames = v && strcmp(v, "0");
     if ((v = pw_ds_option(ds, "depth"))) {
         char *end;
@@ -256,7 +260,8 @@ static void hpc_close(pw_dataset *ds)
 
 static const pw_format_option hpc_options[] = {
     {"frames", "frames", NULL,
-     "HPCToolkit traces as enter/leave records of CCT frames instead of samples"},
+     "HPCToolkit traces as enter/leave records of CCT frames instead of samples "
+     "(convert's default; 0: samples)"},
     {"depth", "depth", "N", "HPCToolkit top-down tree: show N levels (default: all)"},
     {"threshold", "threshold", "PCT",
      "HPCToolkit top-down tree: hide contexts below PCT % of the total (default 1)"},

@@ -29,13 +29,16 @@ static uint16_t *model_table(void)
 /* "6Wt"/"6WT": a lowercase code enters, its uppercase twin leaves a state
  * of the group "6W", when both exist.  Model 'O' (ovni itself) is left
  * out: its "OHC" and "OHc" are a thread's creation and cooling, not a
- * pair.  Declared on the schemas for the timelines (pw_schema.pairs_as). */
+ * pair; so are events about a task (a "taskid" field: nOS-V "VTc"/"VTC"
+ * create a task, the thread enters no state), which would leave slices
+ * open for ever.  Declared on the schemas for the timelines
+ * (pw_schema.pairs_as). */
 static void declare_case_pairs(pw_dataset *ds, const ovni_dataset *od)
 {
     for (size_t s = 1; s < ds->n_schemas; s++) {
         const uint8_t *m = (const uint8_t *)ds->schemas[s]->name;
         if (ds->schemas[s]->kind != PW_REC_INSTANT || strlen((const char *)m) != 3 || m[0] == 'O' ||
-            !isalpha(m[2]))
+            !isalpha(m[2]) || pw_field_index(ds->schemas[s], "taskid") >= 0)
             continue;
         int twin = islower(m[2]) ? toupper(m[2]) : tolower(m[2]);
         if (od->by_model[m[0]] && od->by_model[m[0]][m[1] << 8 | twin])

@@ -5,7 +5,13 @@
  * lanes and slice groups keep nesting), named by "M" metadata events;
  * slices are B/E pairs, instants "i" (thread scope), samples "C" events,
  * messages flow events "s" (on the send slice) and "f" (binding to the
- * enclosing receive slice).  Timestamps are µs with ns decimals.
+ * enclosing receive slice, "bp":"e": trace_processor's json_trace_parser
+ * binds it to the topmost open slice on its thread), written just before
+ * the "E" of the call that completes the receive, at the same time.
+ * Timestamps are µs with ns decimals counted from the first event, so
+ * every nanosecond survives the double importers parse them into; the
+ * first event's epoch time is "otherData"."trace_start_ns".  Values JSON
+ * cannot hold (NaN, infinities) are left out and counted.
  * A path ending in .gz is written gzip-compressed. */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,6 +32,10 @@ typedef struct ch_writer {
     } *tracks;             /* per track id */
     uint32_t cap_tracks;
     int first;
+    int started;      /* t0 is set */
+    int64_t t0;       /* the first event's time: timestamps count from it */
+    uint64_t nonfinite; /* values left out */
+    const char *path;
 } ch_writer;
 
 static void ch_string(pw_outbuf *o, const char *s, size_t n)
@@ -101,8 +111,11 @@ static pw_status ch_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
     return PW_OK;
 }
 
-/* The record's present fields as "args", the way Chrome shows details. */
-static void ch_args(pw_outbuf *o, const pw_record *rec)
+static int finite(double d) { return d - d == 0; }
+
+/* The record's present fields as "args", the way Chrome shows details;
+ * numbers JSON cannot hold are left out (counted). */
+static void ch_args(ch_writer *w, pw_outbuf *o, const pw_record *rec)
 {
     const pw_schema *sc = rec->cursor->ds->schemas[rec->schema];
     if (!sc->n_fields)
@@ -112,6 +125,10 @@ static void ch_args(pw_outbuf *o, const pw_record *rec)
     for (size_t i = 0; i < sc->n_fields; i++) {
         if (!v[i].present)
             continue;
+        if (v[i].type == PW_T_F64 && !finite(v[i].v.f)) {
+            w->nonfinite++;
+            continue;
+        }
         pw_out_str(o, first ? ",\"args\":{\"" : ",\"");
         first = 0;
         pw_out_json_escaped(o, sc->fields[i].name, strlen(sc->fields[i].name));
@@ -122,7 +139,7 @@ static void ch_args(pw_outbuf *o, const pw_record *rec)
         pw_out_char(o, '}');
 }
 
-/* A flow event bound to the event just written. */
+/* A flow event bound to the slice open on its thread. */
 static void ch_flow(ch_writer *w, char ph, const struct ch_track *t, int64_t ts, uint64_t id)
 {
     ch_open(w, ph, t->pid, t->tid);
@@ -140,8 +157,22 @@ static pw_status ch_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     const struct ch_track *t = &w->tracks[ev->track];
     pw_outbuf *o = &w->out;
     static const char ph[] = {[PW_TL_BEGIN] = 'B', [PW_TL_END] = 'E', [PW_TL_INSTANT] = 'i', [PW_TL_COUNTER] = 'C'};
+    if (!w->started) {
+        w->started = 1;
+        w->t0 = ev->t;
+    }
+    int64_t ts;
+    if (__builtin_sub_overflow(ev->t, w->t0, &ts))
+        ts = ev->t < w->t0 ? INT64_MIN : INT64_MAX;
+    if (ev->kind == PW_TL_COUNTER && !finite(ev->value)) {
+        w->nonfinite++;
+        return PW_OK;
+    }
+    if (ev->kind == PW_TL_END) /* before the E: the receiving call is still open */
+        for (size_t i = 0; i < ev->n_flows_in; i++)
+            ch_flow(w, 'f', t, ts, ev->flows_in[i]);
     ch_open(w, ph[ev->kind], t->pid, t->tid);
-    ch_ts(o, ev->t);
+    ch_ts(o, ts);
     if (ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT) {
         pw_out_str(o, ",\"name\":");
         ch_name(o, nm, ev->name);
@@ -149,24 +180,21 @@ static pw_status ch_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     if (ev->kind == PW_TL_INSTANT)
         pw_out_str(o, ",\"s\":\"t\"");
     if ((ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT) && ev->rec)
-        ch_args(o, ev->rec);
+        ch_args(w, o, ev->rec);
     if (ev->kind == PW_TL_COUNTER) {
         pw_out_str(o, ",\"name\":");
         ch_name(o, nm, t->name);
         pw_out_str(o, ",\"args\":{\"value\":");
-        if (ev->value != ev->value || ev->value - ev->value != 0)
-            pw_out_str(o, "null");
-        else
-            pw_out_f64(o, ev->value);
+        pw_out_f64(o, ev->value);
         pw_out_char(o, '}');
     }
     pw_out_char(o, '}');
     if (ev->flow_out)
-        ch_flow(w, 's', t, ev->t, ev->flow_out);
-    for (size_t i = 0; i < ev->n_flows_in; i++)
-        ch_flow(w, 'f', t, ev->t, ev->flows_in[i]);
+        ch_flow(w, 's', t, ts, ev->flow_out);
+    for (size_t i = 0; ev->kind != PW_TL_END && i < ev->n_flows_in; i++)
+        ch_flow(w, 'f', t, ts, ev->flows_in[i]);
     if (o->failed)
-        return pw_fail(err, PW_E_IO, NULL, PW_NO_OFFSET, "write failed");
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed");
     return PW_OK;
 }
 
@@ -186,12 +214,15 @@ pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *
     ch_writer w;
     memset(&w, 0, sizeof w);
     w.first = 1;
+    w.path = out;
     pw_status s = pw_outbuf_init(&w.out, f, err);
     pw_tl_sink sink = {&w, ch_track, ch_event, NULL, NULL, 0};
     if (s == PW_OK) {
         pw_out_str(&w.out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
         s = pw_mpi_waits_timeline_run(ds, &sink, rep, err); /* = pw_timeline_run without --waits */
-        pw_out_str(&w.out, "\n]}\n");
+        pw_out_str(&w.out, "\n],\"otherData\":{\"trace_start_ns\":");
+        pw_out_i64(&w.out, w.t0);
+        pw_out_str(&w.out, "}}\n");
     }
     pw_status fs = w.out.buf ? pw_outbuf_flush(&w.out, s == PW_OK ? err : NULL) : PW_OK;
     s = s == PW_OK ? fs : s;
@@ -201,6 +232,7 @@ pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *
     }
     if (fclose(f) != 0 && s == PW_OK)
         s = pw_fail_errno(err, out, "write failed");
+    pw_convert_note(rep, "values JSON cannot hold (NaN, infinities), left out", w.nonfinite, 1);
     pw_outbuf_free(&w.out);
     free(w.tracks);
     return s;

@@ -76,18 +76,39 @@ OTF2_ErrorCode ot_mpi_collective(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t,
                                            call->received);
 }
 
+/* The nonblocking calls' request events at ev: a receive posted, sends
+ * completed. */
+static OTF2_ErrorCode request_events(OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev, uint64_t *events)
+{
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    if (ev->request_posted != PW_TL_NO_REQUEST) {
+        rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, (uint64_t)ev->request_posted);
+        ++*events;
+    }
+    for (size_t i = 0; rc == OTF2_SUCCESS && i < ev->n_sends_done; i++) {
+        rc = OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, (uint64_t)ev->sends_done[i]);
+        ++*events;
+    }
+    return rc;
+}
+
 OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev,
                              const pw_mpi_call *call, uint64_t *events)
 {
-    OTF2_ErrorCode rc = OTF2_SUCCESS;
-    if (ev->msg_out) {
+    OTF2_ErrorCode rc = request_events(w, t, ev, events);
+    if (rc == OTF2_SUCCESS && ev->msg_out) {
         const pw_msg *s = ev->msg_out;
         uint32_t c = comm_ref(m, ev->location, s->comm);
         if (c == UINT32_MAX)
             return OTF2_ERROR_MEM_ALLOC_FAILED;
         see_rank(m, s->source);
         see_rank(m, s->dest);
-        rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, call ? call->sent : 0);
+        uint64_t length = call ? call->sent : 0;
+        if (ev->request_out != PW_TL_NO_REQUEST)
+            rc = OTF2_EvtWriter_MpiIsend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, length,
+                                         (uint64_t)ev->request_out);
+        else
+            rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, length);
         ++*events;
     }
     for (size_t i = 0; rc == OTF2_SUCCESS && i < ev->n_flows_in; i++) {
@@ -97,12 +118,52 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
             return OTF2_ERROR_MEM_ALLOC_FAILED;
         see_rank(m, r->source);
         see_rank(m, r->dest);
-        rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag,
-                                    call ? call->received : 0);
+        uint64_t length = ev->bytes_in[i] != PW_TL_NO_BYTES ? ev->bytes_in[i] : call ? call->received : 0;
+        if (ev->requests_in[i] != PW_TL_NO_REQUEST)
+            rc = OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length,
+                                         (uint64_t)ev->requests_in[i]);
+        else
+            rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length);
         ++*events;
     }
     m->events += ev->msg_out != NULL;
     return rc;
+}
+
+static OTF2_RegionRole collective_role(pw_coll_op op)
+{
+    switch (op) {
+    case PW_COLL_BARRIER: return OTF2_REGION_ROLE_BARRIER;
+    case PW_COLL_BCAST:
+    case PW_COLL_SCATTER:
+    case PW_COLL_SCATTERV: return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case PW_COLL_GATHER:
+    case PW_COLL_GATHERV:
+    case PW_COLL_REDUCE: return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case PW_COLL_SCAN:
+    case PW_COLL_EXSCAN: return OTF2_REGION_ROLE_COLL_OTHER;
+    default: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    }
+}
+
+void ot_mpi_region_kind(const char *name, const pw_mpi_call *call, OTF2_Paradigm *paradigm, OTF2_RegionRole *role)
+{
+    /* the point-to-point calls, by their name's start (MPI_Isend, MPI_Waitall, ...) */
+    static const char *const p2p[] = {"MPI_Send",  "MPI_Bsend", "MPI_Ssend", "MPI_Rsend",  "MPI_Isend", "MPI_Ibsend",
+                                      "MPI_Issend", "MPI_Irsend", "MPI_Recv", "MPI_Irecv", "MPI_Sendrecv",
+                                      "MPI_Wait",  "MPI_Test",  "MPI_Probe", "MPI_Iprobe", "MPI_Start"};
+    *paradigm = OTF2_PARADIGM_USER;
+    *role = OTF2_REGION_ROLE_FUNCTION;
+    if (strncmp(name, "MPI_", 4) != 0)
+        return;
+    *paradigm = OTF2_PARADIGM_MPI;
+    if (call->op != PW_COLL_NONE) {
+        *role = collective_role(call->op);
+        return;
+    }
+    for (size_t i = 0; i < sizeof p2p / sizeof *p2p; i++)
+        if (!strncmp(name, p2p[i], strlen(p2p[i])))
+            *role = OTF2_REGION_ROLE_POINT2POINT;
 }
 
 void ot_mpi_definitions(const ot_mpi *m, OTF2_GlobalDefWriter *g, OTF2_StringRef *next_string)

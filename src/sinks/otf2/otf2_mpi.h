@@ -32,7 +32,9 @@ typedef struct ot_mpi {
 void ot_mpi_free(ot_mpi *m);
 /* Location `ref` draws a thread of `rank` (the first one speaks for it). */
 int ot_mpi_location(ot_mpi *m, int64_t rank, uint32_t ref);
-/* Writes the MpiSend / MpiRecv records of ev; counts them in *events.
+/* Writes the message records of ev: MpiSend / MpiRecv for blocking calls,
+ * MpiIsend, MpiIrecvRequest, MpiIsendComplete and MpiIrecv with their
+ * request ids for nonblocking ones; counts them in *events.
  * call: the record's own buffer sizes (message lengths; NULL: 0). */
 OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, const pw_tl_event *ev,
                              const pw_mpi_call *call, uint64_t *events);
@@ -40,6 +42,12 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
  * call; counted in *events. */
 OTF2_ErrorCode ot_mpi_collective(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, uint32_t location,
                                  const pw_mpi_call *call, int end, uint64_t *events);
+/* The paradigm and role of a region named `name` whose first call is
+ * `call` (Scalasca and Vampir find MPI calls by them): MPI calls are
+ * paradigm MPI with the role of their kind (barrier, one-to-all,
+ * all-to-one, all-to-all, other collective, point-to-point, function);
+ * anything else a user function. */
+void ot_mpi_region_kind(const char *name, const pw_mpi_call *call, OTF2_Paradigm *paradigm, OTF2_RegionRole *role);
 /* Groups and communicators, strings numbered from *next_string. */
 void ot_mpi_definitions(const ot_mpi *m, OTF2_GlobalDefWriter *g, OTF2_StringRef *next_string);
 #endif

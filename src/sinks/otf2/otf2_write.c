@@ -25,6 +25,7 @@
 #include <otf2/otf2.h>
 
 #include "analysis/timeline.h"
+#include "sinks/otf2/otf2_call_metrics.h"
 #include "sinks/otf2/otf2_mpi.h"
 
 typedef struct ot_loc {
@@ -37,6 +38,7 @@ typedef struct ot_loc {
     struct ot_open {
         uint32_t region;
         pw_mpi_call call; /* op PW_COLL_NONE: not a collective */
+        ot_metric_values end; /* the call's metrics at its Leave */
     } *stack;           /* the open slices */
     size_t n_stack, cap_stack;
 } ot_loc;
@@ -61,26 +63,40 @@ typedef struct ot_writer {
     uint32_t cap_regions, n_regions;
     uint32_t *region_names; /* per region ref: its name id */
     uint32_t cap_region_names;
+    struct ot_region_kind {
+        OTF2_Paradigm paradigm;
+        OTF2_RegionRole role;
+    } *region_kinds; /* per region ref */
+    uint32_t cap_region_kinds;
     uint32_t n_groups;
     int64_t t_min, t_max;
     int any_time;
     uint64_t raised;
     ot_mpi mpi;
+    ot_call_metrics call_metrics;
     pw_mpi_calls calls;
     int closed;         /* event writers closed */
     uint32_t open_from; /* locs before this one have their writers closed */
 } ot_writer;
 
+/* A flush of an event buffer while events are still written leaves a
+ * BufferFlush event in the location's stream (libotf2): it counts in the
+ * location's number of events, which readers check against what they
+ * read.  Location refs are indexes into ot_writer.locs. */
 static OTF2_FlushType ot_pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller, bool final)
 {
-    (void)user, (void)type, (void)loc, (void)caller, (void)final;
+    (void)caller;
+    ot_writer *w = user;
+    if (type == OTF2_FILETYPE_EVENTS && !final && loc < w->n_locs)
+        w->locs[loc].events++;
     return OTF2_FLUSH;
 }
 
+/* The flush's end time: the location's last one (0 would end it before it began). */
 static OTF2_TimeStamp ot_post_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc)
 {
-    (void)user, (void)type, (void)loc;
-    return 0;
+    ot_writer *w = user;
+    return type == OTF2_FILETYPE_EVENTS && loc < w->n_locs ? (OTF2_TimeStamp)w->locs[loc].last_t : 0;
 }
 
 static const OTF2_FlushCallbacks ot_flush = {.otf2_pre_flush = ot_pre_flush, .otf2_post_flush = ot_post_flush};
@@ -149,8 +165,11 @@ static const OTF2_MemoryCallbacks ot_memory = {.otf2_allocate = ot_allocate, .ot
 
 /* libotf2 prints its errors unless told otherwise, and the library must not
  * print: the text of its last error is kept here for our own messages.
+ * Many libotf2 calls report a failed write only there (definition writes,
+ * closing files), so any error met means the archive is not whole.
  * (Process-wide, like libotf2's callback; conversions are single-threaded.) */
 static char ot_last_error[512];
+static int ot_any_error;
 
 static OTF2_ErrorCode ot_error_callback(void *user, const char *file, uint64_t line, const char *function,
                                         OTF2_ErrorCode code, const char *fmt, va_list va) PW_PRINTF(6, 0);
@@ -158,6 +177,8 @@ static OTF2_ErrorCode ot_error_callback(void *user, const char *file, uint64_t l
                                         OTF2_ErrorCode code, const char *fmt, va_list va)
 {
     (void)user, (void)file, (void)line, (void)function;
+    if (ot_any_error++) /* the first error is the cause; later ones follow from it */
+        return code;
     int n = snprintf(ot_last_error, sizeof ot_last_error, "%s: ", OTF2_Error_GetDescription(code));
     if (n > 0 && (size_t)n < sizeof ot_last_error && fmt)
         vsnprintf(ot_last_error + n, sizeof ot_last_error - (size_t)n, fmt, va);
@@ -224,22 +245,26 @@ static OTF2_TimeStamp ot_time(ot_writer *w, ot_loc *l, int64_t t)
     return (OTF2_TimeStamp)t;
 }
 
-static int ot_push(ot_loc *l, uint32_t region, const pw_mpi_call *call)
+static int ot_push(ot_loc *l, uint32_t region, const pw_mpi_call *call, const ot_metric_values *end)
 {
     if (!pw_grow((void **)&l->stack, l->n_stack, &l->cap_stack, sizeof *l->stack))
         return 0;
-    l->stack[l->n_stack++] = (struct ot_open){region, *call};
+    l->stack[l->n_stack++] = (struct ot_open){region, *call, *end};
     return 1;
 }
 
-/* The region of a name, defined on first use (refs must be dense). */
-static int region_ref(ot_writer *w, uint32_t name, uint32_t *ref)
+/* The region of a name, defined on first use (refs must be dense), its
+ * paradigm and role from its first call. */
+static int region_ref(ot_writer *w, const pw_names *nm, uint32_t name, const pw_mpi_call *call, uint32_t *ref)
 {
     if (!pw_grow_zeroed((void **)&w->region_of, &w->cap_regions, name, sizeof *w->region_of))
         return 0;
     if (!w->region_of[name]) {
-        if (!pw_grow_zeroed((void **)&w->region_names, &w->cap_region_names, w->n_regions, sizeof *w->region_names))
+        if (!pw_grow_zeroed((void **)&w->region_names, &w->cap_region_names, w->n_regions, sizeof *w->region_names) ||
+            !pw_grow_zeroed((void **)&w->region_kinds, &w->cap_region_kinds, w->n_regions, sizeof *w->region_kinds))
             return 0;
+        struct ot_region_kind *k = &w->region_kinds[w->n_regions];
+        ot_mpi_region_kind(pw_names_str(nm, name, NULL), call, &k->paradigm, &k->role);
         w->region_names[w->n_regions] = name;
         w->region_of[name] = ++w->n_regions;
     }
@@ -271,28 +296,37 @@ static ot_loc *ot_loc_of(ot_writer *w, uint32_t id)
 }
 
 /* Enter, the MPI events, Leave: a slice begin writes the first two, its
- * end the last two (a collective's end comes from the stack). */
+ * end the last two (a collective's end and the Leave's metrics come from
+ * the stack).  Call metrics follow the Enter and precede the Leave. */
 static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp ts, const pw_tl_event *ev,
-                                       uint32_t region, const pw_mpi_call *call)
+                                       uint32_t region, const pw_mpi_call *call, const ot_metric_values *metrics)
 {
     OTF2_ErrorCode rc = OTF2_SUCCESS;
+    const ot_metric_values *leave_metrics = &metrics[1];
     if (ev->kind != PW_TL_END) {
         rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
         l->events++;
+        if (rc == OTF2_SUCCESS)
+            rc = ot_call_metrics_write(l->w, ts, &metrics[0], &l->events);
         if (rc == OTF2_SUCCESS && call->op != PW_COLL_NONE)
             rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 0, &l->events);
+    }
+    if (ev->kind == PW_TL_END) { /* a receive ending here: its length is the call's */
+        const struct ot_open *o = &l->stack[l->n_stack - 1];
+        region = o->region;
+        call = &o->call;
+        leave_metrics = &o->end;
     }
     if (rc == OTF2_SUCCESS)
         rc = ot_mpi_events(&w->mpi, l->w, ts, ev, call, &l->events);
     if (ev->kind == PW_TL_BEGIN || rc != OTF2_SUCCESS)
         return rc;
-    if (ev->kind == PW_TL_END) {
-        const struct ot_open *o = &l->stack[--l->n_stack];
-        region = o->region;
-        call = &o->call;
-    }
+    if (ev->kind == PW_TL_END)
+        l->n_stack--;
     if (call->op != PW_COLL_NONE)
         rc = ot_mpi_collective(&w->mpi, l->w, ts, ev->location, call, 1, &l->events);
+    if (rc == OTF2_SUCCESS)
+        rc = ot_call_metrics_write(l->w, ts, leave_metrics, &l->events);
     if (rc == OTF2_SUCCESS)
         rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, region);
     l->events++;
@@ -301,7 +335,6 @@ static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp t
 
 static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
-    (void)nm;
     ot_writer *w = ctx;
     const struct ot_track *t = &w->tracks[ev->track];
     OTF2_ErrorCode rc = OTF2_SUCCESS;
@@ -317,12 +350,15 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
         OTF2_TimeStamp ts = ot_time(w, l, ev->t);
         uint32_t region = 0;
         pw_mpi_call call;
-        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) || (ev->kind != PW_TL_END && !region_ref(w, ev->name, &region)))
+        ot_metric_values metrics[2]; /* at Enter, at Leave */
+        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) || (ev->kind != PW_TL_END && !region_ref(w, nm, ev->name, &call, &region)) ||
+            !ot_call_metrics_read(&w->call_metrics, ev->kind != PW_TL_END ? ev->rec : NULL, &w->n_metrics,
+                                  &metrics[0], &metrics[1]))
             return ot_nomem(err);
         /* messages go inside their region: after Enter, before Leave */
-        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region, &call))
+        if (ev->kind == PW_TL_BEGIN && !ot_push(l, region, &call, &metrics[1]))
             return ot_nomem(err);
-        rc = ot_region_events(w, l, ts, ev, region, &call);
+        rc = ot_region_events(w, l, ts, ev, region, &call, metrics);
         if (ev->rec && ev->kind != PW_TL_END)
             pw_comm_replay_feed(&w->mpi.replay, ev->rec); /* after its own events: they name the old handles */
     }
@@ -385,8 +421,8 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
     OTF2_GlobalDefWriter_WriteString(g, s_class, "perfweave");
     for (uint32_t r = 0; r < w->n_regions; r++) {
         OTF2_StringRef name = w->region_names[r] - 1;
-        OTF2_GlobalDefWriter_WriteRegion(g, r, name, name, s_empty, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
-                                         OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
+        OTF2_GlobalDefWriter_WriteRegion(g, r, name, name, s_empty, w->region_kinds[r].role,
+                                         w->region_kinds[r].paradigm, OTF2_REGION_FLAG_NONE, s_empty, 0, 0);
     }
     OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, s_root, s_class, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     for (uint32_t id = 1; id <= w->n_tracks_seen; id++) {
@@ -412,6 +448,7 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
         OTF2_GlobalDefWriter_WriteMetricClass(g, member, 1, &member, OTF2_METRIC_ASYNCHRONOUS,
                                               OTF2_RECORDER_KIND_ABSTRACT);
     }
+    ot_call_metrics_define(&w->call_metrics, g, &next_string, s_empty);
     ot_define_empty_locations(w, g, &next_string);
     ot_mpi_definitions(&w->mpi, g, &next_string);
     return PW_OK;
@@ -435,9 +472,12 @@ static pw_status ot_location_done(void *ctx, uint32_t loc, pw_error *err)
     (void)loc;
     for (; w->open_from < w->n_locs; w->open_from++) {
         ot_loc *l = &w->locs[w->open_from];
-        if (OTF2_Archive_CloseEvtWriter(w->archive, l->w) != OTF2_SUCCESS)
+        OTF2_EvtWriter *ew = l->w;
+        l->w = NULL; /* gone even when its last flush failed; its stack stays: ot_loc_of may carry it over */
+        if (OTF2_Archive_CloseEvtWriter(w->archive, ew) != OTF2_SUCCESS) {
+            w->open_from++;
             return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
-        l->w = NULL; /* its stack stays: ot_loc_of may carry it over */
+        }
     }
     return PW_OK;
 }
@@ -457,9 +497,10 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err)
     for (uint32_t i = 0; i < w->n_locs; i++) {
         free(w->locs[i].stack);
         w->locs[i].stack = NULL;
-        if (w->locs[i].w && OTF2_Archive_CloseEvtWriter(w->archive, w->locs[i].w) != OTF2_SUCCESS && s == PW_OK)
+        OTF2_EvtWriter *ew = w->locs[i].w;
+        w->locs[i].w = NULL; /* closed once, whatever the outcome */
+        if (ew && OTF2_Archive_CloseEvtWriter(w->archive, ew) != OTF2_SUCCESS && s == PW_OK)
             s = pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
-        w->locs[i].w = NULL;
     }
     OTF2_Archive_CloseEvtFiles(w->archive);
     OTF2_Archive_OpenDefFiles(w->archive);
@@ -486,6 +527,7 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
             return pw_fail(err, PW_E_USAGE, anchor, PW_NO_OFFSET, "an OTF2 archive is already there: remove it first");
     }
     ot_last_error[0] = '\0';
+    ot_any_error = 0;
     OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(ot_error_callback, NULL);
     pw_status s = ot_write_archive(ds, out, rep, err);
     OTF2_Error_RegisterCallback(previous, NULL);
@@ -512,7 +554,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
         pw_mpi_calls_free(&w.calls);
         return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive: %s", ot_last_error);
     }
-    OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, NULL);
+    OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, &w);
     OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
@@ -525,7 +567,13 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
         ot_close_events(&w, NULL);
     if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
         s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive: %s", ot_last_error);
+    if (ot_any_error && s == PW_OK)
+        s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: %s", ot_last_error);
     pw_convert_note(rep, "times that went back on a location, raised to keep OTF2's order", w.raised, 0);
+    pw_convert_note(rep, "calls' CPU times and hardware counters, written as metrics at their Enter and Leave",
+                    w.call_metrics.calls, 0);
+    pw_convert_note(rep, "call metrics beyond 8 per call, left out", w.call_metrics.left_out, 0);
+    ot_call_metrics_free(&w.call_metrics);
     ot_mpi_free(&w.mpi);
     pw_mpi_calls_free(&w.calls);
     free(w.tracks);
@@ -533,6 +581,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     free(w.locs);
     free(w.region_of);
     free(w.region_names);
+    free(w.region_kinds);
     return s;
 }
 #else

@@ -2,7 +2,10 @@
  * .pcf (labels of every event type and value) and .row (object names).
  *
  * Application 1 has one task per process of the timeline and one thread
- * per location with records.  Every event is one event record
+ * per location that draws something, numbered from 1 in the order they
+ * first draw (paraver-kernel's tracebodyio_v1.cpp validRecordLocation:
+ * application, task and thread are 1-based and must exist in the header's
+ * process model; times are >= 0).  Every event is one event record
  * "2:cpu:appl:task:thread:time:type:value": instants are type 1 with the
  * name as value; slices of a thread track are type 2, those of a child
  * track (slice group or lane) type 100 + the group's name id; a slice's
@@ -10,11 +13,13 @@
  * at the outermost), the way ovniemu writes states.  Samples are type
  * 90000000 + counter, with values rounded to integers (counted).  The
  * stream is in time order already; times are ns from the first record,
- * raised when they would go back (counted).  The header's total time is
- * known at the end, so it is written zero-padded and filled in then.
+ * raised when they would go back (counted).  Records go to <out>.events
+ * first; the header, known at the end (total time, tasks, threads), is
+ * then written to <out> with the records merged with the communications.
  * Matched MPI messages become communication records (paraver_comms.h):
- * logical and physical send time are the sending call's, receive times the
- * receiving (or completing) call's, size the sent bytes (mpi_coll.h). */
+ * logical and physical send time are the sending call's begin, receive
+ * times the end of the call that completed the receive, so the send never
+ * comes after the receive; size the sent bytes (mpi_coll.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +47,9 @@ typedef struct prv_track {
 typedef struct prv_writer {
     pw_dataset *ds;
     pw_outbuf out;
-    uint32_t *task_of, *thread_of; /* per location */
+    uint32_t *task_of, *thread_of; /* per location; 0: draws nothing (yet) */
+    uint32_t *task_of_process;     /* per process location */
+    uint32_t *thread_locs, n_threads; /* locations in the order they got a thread */
     uint32_t n_tasks, *threads_in_task;
     prv_track *tracks;
     uint32_t cap_tracks, n_tracks;
@@ -54,51 +61,56 @@ typedef struct prv_writer {
     prv_comms comms;
     pw_mpi_calls calls;
     const char *base;
+    char spill[4200];  /* <out>.comms */
+    const char *events; /* <out>.events: the event records, before the header */
 } prv_writer;
 
 static pw_status prv_nomem(pw_error *err) { return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory"); }
 
-/* Tasks and threads from the dataset, before any record: the header
- * lists them all.  A location with records is a thread, and so are the
- * locations under it (a DUMPI rank's threads, ROSS LPs: their records come
- * from the parent's cursor). */
+/* loc's task and thread, given when it first draws unless the layout
+ * gave them: every record of a location lands on a thread the header
+ * declares. */
+static void prv_place(prv_writer *w, uint32_t loc)
+{
+    if (w->thread_of[loc])
+        return;
+    uint32_t p = pw_tl_process_of(w->ds, loc);
+    if (!w->task_of_process[p])
+        w->task_of_process[p] = ++w->n_tasks;
+    w->task_of[loc] = w->task_of_process[p];
+    w->thread_of[loc] = ++w->threads_in_task[w->task_of[loc]];
+    w->thread_locs[w->n_threads++] = loc;
+}
+
+/* Tasks and threads known from the dataset, in location order (task n is
+ * the n-th rank): a location with records is a thread, and so are the
+ * locations under it (a DUMPI rank's threads).  Locations whose records
+ * come from another location's cursor (ROSS LPs) are placed when they
+ * first draw. */
 static int prv_layout(prv_writer *w)
 {
     size_t n = w->ds->n_locs ? w->ds->n_locs : 1;
-    uint32_t *task_of_process = calloc(n, sizeof *task_of_process);
+    w->task_of_process = calloc(n, sizeof *w->task_of_process);
     w->task_of = calloc(n, sizeof *w->task_of);
     w->thread_of = calloc(n, sizeof *w->thread_of);
+    w->thread_locs = calloc(n, sizeof *w->thread_locs);
     w->threads_in_task = calloc(n + 1, sizeof *w->threads_in_task);
-    if (!task_of_process || !w->task_of || !w->thread_of || !w->threads_in_task) {
-        free(task_of_process);
+    if (!w->task_of_process || !w->task_of || !w->thread_of || !w->thread_locs || !w->threads_in_task)
         return 0;
-    }
     for (size_t i = 0; i < w->ds->n_locs; i++) {
         int32_t parent = w->ds->locs[i].parent;
-        if (!w->ds->locs[i].has_records && !(parent >= 0 && (size_t)parent < i && w->thread_of[parent]))
-            continue;
-        uint32_t p = pw_tl_process_of(w->ds, (uint32_t)i);
-        if (!task_of_process[p])
-            task_of_process[p] = ++w->n_tasks;
-        w->task_of[i] = task_of_process[p];
-        w->thread_of[i] = ++w->threads_in_task[w->task_of[i]];
+        if (w->ds->locs[i].has_records || (parent >= 0 && (size_t)parent < i && w->thread_of[parent]))
+            prv_place(w, (uint32_t)i);
     }
-    free(task_of_process);
     return 1;
 }
 
-static void prv_header(prv_writer *w)
+static void prv_header(prv_writer *w, FILE *f)
 {
-    pw_out_str(&w->out, "#Paraver (01/01/70 at 00:00):00000000000000000000_ns:0:1:");
-    pw_out_u64(&w->out, w->n_tasks);
-    pw_out_char(&w->out, '(');
-    for (uint32_t t = 1; t <= w->n_tasks; t++) {
-        if (t > 1)
-            pw_out_char(&w->out, ',');
-        pw_out_u64(&w->out, w->threads_in_task[t]);
-        pw_out_str(&w->out, ":1");
-    }
-    pw_out_str(&w->out, ")\n");
+    fprintf(f, "#Paraver (01/01/70 at 00:00):%lld_ns:0:1:%u(", (long long)w->last, w->n_tasks);
+    for (uint32_t t = 1; t <= w->n_tasks; t++)
+        fprintf(f, "%s%u:1", t > 1 ? "," : "", w->threads_in_task[t]);
+    fprintf(f, ")\n");
 }
 
 static pw_status prv_track_cb(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
@@ -110,6 +122,8 @@ static pw_status prv_track_cb(void *ctx, const pw_names *nm, const pw_tl_track *
     prv_track *t = &w->tracks[tr->id];
     w->n_tracks = tr->id;
     t->name = tr->name;
+    if (tr->kind != PW_TL_PROCESS)
+        prv_place(w, tr->location);
     t->task = w->task_of[tr->location];
     t->thread = w->thread_of[tr->location];
     switch (tr->kind) {
@@ -146,18 +160,20 @@ static int prv_value(prv_writer *w, uint32_t name)
 }
 
 /* The ends of messages at ev: the send's size from its call's arguments. */
-static int prv_message_ends(prv_writer *w, const prv_track *t, const pw_tl_event *ev, int64_t time)
+static pw_status prv_message_ends(prv_writer *w, const prv_track *t, const pw_tl_event *ev, int64_t time,
+                                  pw_error *err)
 {
+    pw_status s = PW_OK;
     if (ev->flow_out) {
         pw_mpi_call call;
-        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call) ||
-            !prv_comms_end(&w->comms, ev->flow_out, 1, t->task, t->thread, time, call.sent, ev->msg_out->tag))
-            return 0;
+        if (!pw_mpi_calls_read(&w->calls, ev->rec, &call))
+            return prv_nomem(err);
+        s = prv_comms_end(&w->comms, ev->flow_out, 1, t->task, t->thread, time, call.sent, ev->msg_out->tag,
+                          w->spill, err);
     }
-    for (size_t i = 0; i < ev->n_flows_in; i++)
-        if (!prv_comms_end(&w->comms, ev->flows_in[i], 2, t->task, t->thread, time, 0, 0))
-            return 0;
-    return 1;
+    for (size_t i = 0; s == PW_OK && i < ev->n_flows_in; i++)
+        s = prv_comms_end(&w->comms, ev->flows_in[i], 2, t->task, t->thread, time, 0, 0, w->spill, err);
+    return s;
 }
 
 static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
@@ -178,8 +194,11 @@ static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev,
     }
     w->last = time;
     w->flows += (ev->flow_out != 0);
-    if ((ev->flow_out || ev->n_flows_in) && !prv_message_ends(w, t, ev, time))
-        return prv_nomem(err);
+    if (ev->flow_out || ev->n_flows_in) {
+        pw_status s = prv_message_ends(w, t, ev, time, err);
+        if (s != PW_OK)
+            return s;
+    }
     switch (ev->kind) {
     case PW_TL_INSTANT:
         if (!prv_value(w, ev->name))
@@ -206,7 +225,7 @@ static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev,
     }
     }
     if (w->out.failed)
-        return pw_fail(err, PW_E_IO, w->base, PW_NO_OFFSET, "write failed");
+        return pw_fail(err, PW_E_IO, w->events, PW_NO_OFFSET, "write failed");
     return PW_OK;
 }
 
@@ -256,25 +275,26 @@ static pw_status prv_finish(void *ctx, const pw_names *nm, pw_error *err)
     f = bad ? NULL : fopen(path, "w");
     if (!f)
         return pw_fail_errno(err, path, "cannot write");
-    uint32_t n_threads = 0;
-    for (uint32_t t = 1; t <= w->n_tasks; t++)
-        n_threads += w->threads_in_task[t];
-    fprintf(f, "LEVEL NODE SIZE 1\n%s\n\nLEVEL THREAD SIZE %u\n", pw_dataset_path(w->ds), n_threads);
+    fprintf(f, "LEVEL NODE SIZE 1\n%s\n\nLEVEL THREAD SIZE %u\n", pw_dataset_path(w->ds), w->n_threads);
     for (uint32_t t = 1; t <= w->n_tasks; t++) /* threads in task order, as in the header */
-        for (size_t i = 0; i < w->ds->n_locs; i++)
-            if (w->thread_of[i] && w->task_of[i] == t)
-                fprintf(f, "%s\n", w->ds->locs[i].path);
+        for (uint32_t i = 0; i < w->n_threads; i++)
+            if (w->task_of[w->thread_locs[i]] == t)
+                fprintf(f, "%s\n", w->ds->locs[w->thread_locs[i]].path);
     return fclose(f) == 0 ? PW_OK : pw_fail_errno(err, path, "write failed");
 }
 
-/* Fills in the header's total time (the zero-padded field). */
-static pw_status prv_patch_time(prv_writer *w, FILE *f, pw_error *err)
+/* The .prv at out: the header, then the records merged with the
+ * communications; the records' file is removed. */
+static pw_status prv_assemble(prv_writer *w, const char *out, const char *events, pw_error *err)
 {
-    char digits[21];
-    snprintf(digits, sizeof digits, "%020lld", (long long)w->last);
-    if (fseek(f, (long)strlen("#Paraver (01/01/70 at 00:00):"), SEEK_SET) != 0 || fwrite(digits, 1, 20, f) != 20)
-        return pw_fail_errno(err, w->base, "cannot write the header");
-    return PW_OK;
+    FILE *f = fopen(out, "wb");
+    if (!f)
+        return pw_fail_errno(err, out, "cannot create");
+    prv_header(w, f);
+    pw_status s = prv_comms_merge(&w->comms, f, out, events, w->spill, err);
+    if (fclose(f) != 0 && s == PW_OK)
+        s = pw_fail_errno(err, out, "write failed");
+    return s;
 }
 
 pw_status pw_convert_paraver(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
@@ -282,29 +302,32 @@ pw_status pw_convert_paraver(pw_dataset *ds, const char *out, pw_convert_report 
     size_t n = strlen(out);
     if (n < 5 || strcmp(out + n - 4, ".prv"))
         return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET, "a Paraver output must end in .prv");
-    char base[4096];
+    char base[4096], events[4200];
     snprintf(base, sizeof base, "%.*s", (int)(n - 4), out);
-    FILE *f = fopen(out, "wb");
-    if (!f)
-        return pw_fail_errno(err, out, "cannot create");
+    snprintf(events, sizeof events, "%s.events", out);
     prv_writer w;
     memset(&w, 0, sizeof w);
     w.ds = ds;
     w.base = base;
-    pw_status s = prv_layout(&w) && pw_mpi_calls_init(&w.calls, ds) ? pw_outbuf_init(&w.out, f, err) : prv_nomem(err);
+    snprintf(w.spill, sizeof w.spill, "%s.comms", out);
+    w.events = events;
+    FILE *f = fopen(events, "wb");
+    if (!f)
+        return pw_fail_errno(err, events, "cannot create");
+    pw_status s = prv_layout(&w) && pw_mpi_calls_init(&w.calls, ds) ? pw_outbuf_init(&w.out, f, err)
+                                                                         : prv_nomem(err);
     pw_tl_sink sink = {&w, prv_track_cb, prv_event, prv_finish, NULL, 0};
-    if (s == PW_OK) {
-        prv_header(&w);
+    if (s == PW_OK)
         s = pw_timeline_run(ds, &sink, rep, err);
-    }
     pw_status fs = w.out.buf ? pw_outbuf_flush(&w.out, s == PW_OK ? err : NULL) : PW_OK;
     s = s == PW_OK ? fs : s;
-    if (s == PW_OK)
-        s = prv_patch_time(&w, f, err);
     if (fclose(f) != 0 && s == PW_OK)
-        s = pw_fail_errno(err, out, "write failed");
+        s = pw_fail_errno(err, events, "write failed");
     if (s == PW_OK)
-        s = prv_comms_merge(&w.comms, out, err);
+        s = prv_assemble(&w, out, events, err);
+    remove(events);
+    if (s != PW_OK)
+        remove(w.spill);
     pw_convert_note(rep, "times that went back, raised to keep Paraver's order", w.raised, 0);
     pw_convert_note(rep, "sample values rounded to integers", w.rounded, 0);
     pw_convert_note(rep, "messages sent with no matching receive (no communication record)",
@@ -317,6 +340,8 @@ pw_status pw_convert_paraver(pw_dataset *ds, const char *out, pw_convert_report 
     free(w.tracks);
     free(w.task_of);
     free(w.thread_of);
+    free(w.task_of_process);
+    free(w.thread_locs);
     free(w.threads_in_task);
     free(w.value_used);
     return s;

@@ -60,6 +60,8 @@ enum {
     THREAD_PID = 1,
     THREAD_TID = 2,
     THREAD_NAME = 5,
+    COUNTER_UNIT = 3,
+    COUNTER_UNIT_COUNT = 2,
     COUNTER_UNIT_NAME = 6
 };
 #endif

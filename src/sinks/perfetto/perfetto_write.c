@@ -7,7 +7,9 @@
  * interned per sequence (name_iid instead of the string).  Track
  * descriptors go on sequence 1 before the first event that uses them.
  * Track uuids are the timeline's small track ids; pids and tids are
- * location indexes + 1 (real ids repeat across nodes and would merge). */
+ * location indexes + 1 (real ids repeat across nodes and would merge).
+ * Slice begins and instants carry their record's fields as debug
+ * annotations (perfetto_args.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/perfetto/pb.h"
+#include "sinks/perfetto/perfetto_args.h"
 #include "sinks/perfetto/perfetto_fields.h"
 
 #define DESCRIPTOR_SEQUENCE 1
@@ -27,6 +30,7 @@ typedef struct pf_seq {
     int64_t last_t;
     uint8_t *interned; /* interned[name id]: emitted on this sequence */
     uint32_t cap_interned;
+    pf_args_seq args;  /* field names interned on this sequence */
 } pf_seq;
 
 typedef struct pf_writer {
@@ -36,6 +40,8 @@ typedef struct pf_writer {
     uint32_t cap_tracks;
     pb_buf packet, msg, inner, scratch;
     int nomem;
+    const char *path;
+    pf_args args;
 } pf_writer;
 
 /* Frames the packet built in w->packet as one Trace.packet field. */
@@ -86,7 +92,9 @@ static pw_status pf_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
         w->track_pid[tr->id] = w->track_pid[tr->parent];
         pb_bytes(d, TRACK_DESC_NAME, name, n);
         if (tr->kind == PW_TL_COUNTER_TRACK) {
-            if (tr->unit)
+            if (!strcmp(tr->unit, PW_TL_COUNT_UNIT)) /* counter_descriptor.proto: UNIT_COUNT */
+                pb_uint(in, COUNTER_UNIT, COUNTER_UNIT_COUNT);
+            else
                 pb_bytes(in, COUNTER_UNIT_NAME, tr->unit, strlen(tr->unit));
             pb_message(d, TRACK_DESC_COUNTER, in);
         }
@@ -213,9 +221,10 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     if (!q->started)
         start_sequence(w, q, seq, t);
     int named = ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT;
-    if (!ev->flow_out && !ev->n_flows_in && (!named || (ev->name < q->cap_interned && q->interned[ev->name]))) {
+    int args = named && ev->rec && pf_args_any(ev->rec);
+    if (!ev->flow_out && !ev->n_flows_in && !args && (!named || (ev->name < q->cap_interned && q->interned[ev->name]))) {
         pf_fast_event(w, q, seq, ev, t);
-        return w->out.failed ? pw_fail(err, PW_E_IO, NULL, PW_NO_OFFSET, "write failed") : PW_OK;
+        return w->out.failed ? pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed") : PW_OK;
     }
     pb_buf *p = &w->packet, *e = &w->msg;
     if (t >= q->last_t) {
@@ -235,6 +244,8 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
             return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
         pb_uint(e, TRACK_EVENT_NAME_IID, ev->name);
     }
+    if (args && !pf_args_add(&w->args, &q->args, ev->rec, e, p))
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     if (ev->kind == PW_TL_COUNTER)
         pb_double(e, TRACK_EVENT_DOUBLE_COUNTER_VALUE, ev->value);
     if (ev->flow_out)
@@ -246,14 +257,17 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     if (w->nomem)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     if (w->out.failed)
-        return pw_fail(err, PW_E_IO, NULL, PW_NO_OFFSET, "write failed");
+        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed");
     return PW_OK;
 }
 
 static void pf_free(pf_writer *w, size_t n_locs)
 {
-    for (size_t i = 0; w->seqs && i < n_locs; i++)
+    for (size_t i = 0; w->seqs && i < n_locs; i++) {
         free(w->seqs[i].interned);
+        free(w->seqs[i].args.interned);
+    }
+    pf_args_free(&w->args);
     free(w->seqs);
     free(w->track_pid);
     pb_free(&w->packet);
@@ -270,9 +284,10 @@ pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report
         return pw_fail_errno(err, out, "cannot create");
     pf_writer w;
     memset(&w, 0, sizeof w);
+    w.path = out;
     w.seqs = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *w.seqs);
-    pw_status s = w.seqs ? pw_outbuf_init(&w.out, f, err)
-                         : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    pw_status s = w.seqs && pf_args_init(&w.args, ds) ? pw_outbuf_init(&w.out, f, err)
+                                                       : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     pw_tl_sink sink = {&w, pf_track, pf_event, NULL, NULL, 0};
     if (s == PW_OK)
         s = pw_mpi_waits_timeline_run(ds, &sink, rep, err); /* = pw_timeline_run without --waits */

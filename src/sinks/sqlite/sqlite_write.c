@@ -1,6 +1,11 @@
 /* sqlite_write.c — a SQLite database: one table per record type (columns:
  * table_columns.h; "type" refers to strings.id), plus tables locations,
  * strings, metadata and record_types (record type -> table, kind, rows).
+ * Times are numbers: "t" INTEGER ns (REAL for virtual time); tables of
+ * spans add "t_end" and "dur" in the same clock, and the view "spans"
+ * (loc, t, t_end, dur, type) unites them, so time per function per
+ * location is one GROUP BY.  Integer columns hold integers; a u64 beyond
+ * SQLite's integers is stored as the nearest REAL (counted).
  * Rows go in through one prepared statement per table inside a single
  * transaction with journaling off; indexes on t and loc are built after
  * the load, which is faster than maintaining them row by row. */
@@ -26,7 +31,11 @@ typedef struct sq_writer {
     uint64_t *rows;        /* per schema */
     pw_names types;        /* record type names -> strings.id */
     pw_text sql, text;
+    uint64_t big_u64;      /* u64 values stored as REAL */
 } sq_writer;
+
+/* Does schema i's table carry t_end and dur? */
+static int sq_spans(const pw_schema *sc) { return sc->kind == PW_REC_SPAN; }
 
 static pw_status sq_fail(sq_writer *w, pw_error *err)
 {
@@ -63,20 +72,33 @@ static const char *sql_type(pw_type t)
     }
 }
 
-/* Creates schema i's table and prepares its insert. */
-static pw_status sq_table(sq_writer *w, uint32_t i, pw_error *err)
+/* Creates the table of rec's schema and prepares its insert; times are
+ * INTEGER ns or REAL virtual time, as the first record's clock, and a
+ * column's type is that of the first record's value (a field may hold
+ * another type than it declares: ovni VWC's "value" is a list). */
+static pw_status sq_table(sq_writer *w, const pw_record *rec, pw_error *err)
 {
+    uint32_t i = rec->schema;
+    pw_clock clock = rec->clock;
     const pw_schema *sc = w->ds->schemas[i];
+    const pw_value *v = sc->n_fields ? pw_record_fields(rec) : NULL;
     pw_text *q = &w->sql;
+    const char *time_type = clock == PW_CLOCK_VIRTUAL ? " REAL" : " INTEGER";
     q->n = 0;
     pw_text_add(q, "CREATE TABLE ", 13);
     sql_ident(q, w->table[i]);
-    pw_text_add(q, "(loc INTEGER, t, type INTEGER", 29);
+    pw_text_add(q, "(loc INTEGER, t", 15);
+    pw_text_add(q, time_type, strlen(time_type));
+    pw_text_add(q, ", type INTEGER", 14);
+    for (int k = 0; sq_spans(sc) && k < 2; k++) {
+        pw_text_add(q, k ? ", dur" : ", t_end", k ? 5 : 7);
+        pw_text_add(q, time_type, strlen(time_type));
+    }
     for (size_t k = 0; k < sc->n_fields; k++) {
         char buf[256];
         pw_text_add(q, ", ", 2);
         sql_ident(q, pw_column_name(&sc->fields[k], buf, sizeof buf));
-        const char *ty = sql_type(sc->fields[k].type);
+        const char *ty = sql_type(v[k].present ? v[k].type : sc->fields[k].type);
         pw_text_add(q, ty, strlen(ty));
     }
     pw_text_add(q, ")", 1);
@@ -89,6 +111,8 @@ static pw_status sq_table(sq_writer *w, uint32_t i, pw_error *err)
     pw_text_add(q, "INSERT INTO ", 12);
     sql_ident(q, w->table[i]);
     pw_text_add(q, " VALUES(?,?,?", 13);
+    if (sq_spans(sc))
+        pw_text_add(q, ",?,?", 4);
     for (size_t k = 0; k < sc->n_fields; k++)
         pw_text_add(q, ",?", 2);
     pw_text_add(q, ")", 1);
@@ -109,10 +133,11 @@ static void sq_bind(sq_writer *w, sqlite3_stmt *st, int col, const pw_value *v)
     case PW_T_U64:
         if (v->v.u <= INT64_MAX) {
             sqlite3_bind_int64(st, col, (sqlite3_int64)v->v.u);
-            break;
+        } else { /* beyond SQLite's integers: still a number */
+            sqlite3_bind_double(st, col, (double)v->v.u);
+            w->big_u64++;
         }
-        /* beyond SQLite's integers: the exact decimal text */
-        /* fall through */
+        break;
     default:
         if (v->type == PW_T_F64 || v->type == PW_T_DECIMAL) {
             sqlite3_bind_double(st, col, pw_value_number(v));
@@ -128,11 +153,30 @@ static void sq_bind(sq_writer *w, sqlite3_stmt *st, int col, const pw_value *v)
     }
 }
 
+/* A span's end and duration (columns 4 and 5), in its own clock. */
+static void sq_bind_end(sqlite3_stmt *st, const pw_record *rec)
+{
+    if (!rec->has_end || rec->clock == PW_CLOCK_NONE) {
+        sqlite3_bind_null(st, 4);
+        sqlite3_bind_null(st, 5);
+    } else if (rec->clock == PW_CLOCK_NS) {
+        int64_t dur;
+        sqlite3_bind_int64(st, 4, rec->t_end);
+        if (__builtin_sub_overflow(rec->t_end, rec->t, &dur))
+            sqlite3_bind_null(st, 5);
+        else
+            sqlite3_bind_int64(st, 5, dur);
+    } else {
+        sqlite3_bind_double(st, 4, rec->vt_end);
+        sqlite3_bind_double(st, 5, rec->vt_end - rec->vt);
+    }
+}
+
 static pw_status sq_record(void *ctx, const pw_record *rec, pw_error *err)
 {
     sq_writer *w = ctx;
     if (!w->insert[rec->schema]) {
-        pw_status s = sq_table(w, rec->schema, err);
+        pw_status s = sq_table(w, rec, err);
         if (s != PW_OK)
             return s;
     }
@@ -149,9 +193,14 @@ static pw_status sq_record(void *ctx, const pw_record *rec, pw_error *err)
         sqlite3_bind_null(st, 2);
     sqlite3_bind_int64(st, 3, type);
     const pw_schema *sc = w->ds->schemas[rec->schema];
+    int first_field = 4;
+    if (sq_spans(sc)) {
+        sq_bind_end(st, rec);
+        first_field = 6;
+    }
     const pw_value *v = sc->n_fields ? pw_record_fields(rec) : NULL;
     for (size_t i = 0; i < sc->n_fields; i++)
-        sq_bind(w, st, (int)i + 4, &v[i]);
+        sq_bind(w, st, (int)i + first_field, &v[i]);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
@@ -214,6 +263,26 @@ static pw_status sq_side_tables(sq_writer *w, pw_error *err)
 }
 
 static const char *const kind_names[] = {"instant", "span", "begin", "end", "sample", "message", "value", "meta"};
+
+/* The view "spans": every span table's times and type, united. */
+static pw_status sq_spans_view(sq_writer *w, pw_error *err)
+{
+    pw_text *q = &w->sql;
+    q->n = 0;
+    pw_text_add(q, "CREATE VIEW spans AS ", 21);
+    int any = 0;
+    for (size_t i = 0; i < w->ds->n_schemas; i++) {
+        if (!w->insert[i] || !sq_spans(w->ds->schemas[i]))
+            continue;
+        if (any++)
+            pw_text_add(q, " UNION ALL ", 11);
+        pw_text_add(q, "SELECT loc, t, t_end, dur, type FROM ", 37);
+        sql_ident(q, w->table[i]);
+    }
+    if (!any)
+        pw_text_add(q, "SELECT NULL AS loc, NULL AS t, NULL AS t_end, NULL AS dur, NULL AS type WHERE 0", 79);
+    return q->failed ? pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory") : sq_exec(w, q->p, err);
+}
 
 /* After the load: strings, record_types and the indexes. */
 static pw_status sq_finish(sq_writer *w, pw_error *err)
@@ -296,6 +365,9 @@ pw_status pw_convert_sqlite(pw_dataset *ds, const char *out, pw_convert_report *
         s = pw_convert_records(ds, rep, sq_record, &w, err);
     if (s == PW_OK)
         s = sq_finish(&w, err);
+    if (s == PW_OK)
+        s = sq_spans_view(&w, err);
+    pw_convert_note(rep, "u64 values beyond SQLite's integers, stored as REAL", w.big_u64, 0);
     if (s == PW_OK)
         s = sq_exec(&w, "COMMIT", err);
     sq_free(&w);
