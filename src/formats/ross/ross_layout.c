@@ -322,6 +322,7 @@ static pw_status walk_file(pw_dataset *ds, ross_dataset *rd, int file, pw_error 
     if (st != PW_OK)
         return st;
     f->size = w.file_size;
+    f->seen = w.in.id;
     uint64_t off = 0;
     for (;;) {
         ross_hdr h;
@@ -357,6 +358,7 @@ static pw_status add_event_stream(pw_dataset *ds, ross_dataset *rd, int file, pw
     if (st != PW_OK)
         return st;
     f->size = w.file_size;
+    f->seen = w.in.id;
     pw_window_close(&w);
     ds->locs[f->loc].has_records = 1;
     if (!new_stream(rd, file, -1, f->loc))
