@@ -186,6 +186,14 @@ int pw_input_stat(const char *path, struct stat *st)
     return r;
 }
 
+void pw_input_id_of(const char *path, pw_input_id *id)
+{
+    struct stat st;
+    memset(id, 0, sizeof *id);
+    if (pw_input_stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        id_from_stat(id, &st);
+}
+
 size_t pw_input_peek(const char *path, void *buf, size_t n)
 {
     char *stored = NULL;

@@ -51,6 +51,11 @@ pw_status pw_input_unchanged(const pw_input *in, const char *path, pw_error *err
 pw_status pw_input_same_as(const pw_input *in, const pw_input_id *seen, const char *path,
                            pw_error *err);
 
+/* The identity of path as stored now (its compressed sibling when path
+ * does not exist); all zero when it cannot be seen, which matches anything
+ * later (the reader then reports the file itself). */
+void pw_input_id_of(const char *path, pw_input_id *id);
+
 /* stat() of path, or of path.zst / path.gz when path does not exist; for
  * probes and listings that ask whether a file is there.  Returns 0 or -1
  * with errno set, as stat does. */

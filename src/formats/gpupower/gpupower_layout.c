@@ -140,7 +140,7 @@ static int32_t add_loc(layout_state *st, int32_t parent, pw_location_kind kind, 
     st->gd->locinfo[l] = (gp_locinfo){fk, value};
     if (file) {
         struct stat sb;
-        if (stat(file, &sb) == 0)
+        if (pw_input_stat(file, &sb) == 0)
             st->bytes += sb.st_size;
     }
     return l;
