@@ -101,6 +101,7 @@ struct pw_dataset {
     size_t n_diags, cap_diags;
     uint64_t diags_dropped;
     int worst;
+    int system_fault;         /* a finding came from an I/O or memory fault */
     _Atomic uint64_t progress_done;
     uint64_t progress_total;
     void *impl;               /* the format's dataset state */
