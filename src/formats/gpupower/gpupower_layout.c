@@ -365,19 +365,42 @@ static int has_baseline(const gp_dataset *gd)
     return 0;
 }
 
-/* Dataset properties from the first system_info.json (facts §3.10). */
+/* system_info.json of one repetition: optional (facts §3.11), and when
+ * present it must parse, so every command (not only stats) reports a
+ * broken one, of _baseline runs too.  NULL when absent or broken. */
+static json_t *load_system_info(pw_dataset *ds, const gp_rep *rep)
+{
+    char *path = gp_rep_file(rep, "system_info.json");
+    json_t *j = NULL;
+    pw_error e;
+    if (path && pw_path_is_dir(path) == 0) {
+        if (pw_json_load_file(path, 1 << 20, &j, &e) != PW_OK) {
+            pw_ds_diag_error(ds, PW_SEV_ERROR, "gpupower.bad-system-info", &e);
+        } else if (!json_is_object(j)) {
+            pw_ds_diag(ds, PW_SEV_ERROR, "gpupower.bad-system-info", path, 0, "a JSON object expected");
+            json_decref(j);
+            j = NULL;
+        }
+    }
+    free(path);
+    return j;
+}
+
+/* Checks every system_info.json; dataset properties come from the first
+ * good one (facts §3.10). */
 static void system_props(pw_dataset *ds, gp_dataset *gd)
 {
     static const char *const keys[] = {"device_name", "driver_version", "cuda_version",
                                        "nvml_version", "platform", "machine", "effective_power_limit"};
+    int done = 0;
     for (size_t r = 0; r < gd->n_reps; r++) {
-        char *path = gp_rep_file(&gd->reps[r], "system_info.json");
-        json_t *j = NULL;
+        json_t *j = load_system_info(ds, &gd->reps[r]);
         pw_error e;
-        int ok = path && pw_json_load_file(path, 1 << 20, &j, &e) == PW_OK;
-        free(path);
-        if (!ok)
+        if (!j || done) {
+            json_decref(j);
             continue;
+        }
+        done = 1;
         for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
             json_t *v = json_object_get(j, keys[k]);
             char key[64];
@@ -388,7 +411,6 @@ static void system_props(pw_dataset *ds, gp_dataset *gd)
                 pw_ds_set_propf(ds, &e, key, "%.17g", json_number_value(v));
         }
         json_decref(j);
-        return;
     }
 }
 
