@@ -159,7 +159,9 @@ static inline pw_status pw_cursor_step(pw_cursor *c, pw_error *err)
     c->decoded = 0;
     c->err_code = NULL;
     pw_status s = c->ops->next(c, err);
-    if (s == PW_E_DATA)
+    /* Every reader stops at an error; a system fault (a file cut while
+     * read) is noted like damage so that no caller drops it silently. */
+    if (s != PW_OK && s != PW_END)
         pw_cursor_note_damage(c, err);
     return s;
 }

@@ -137,11 +137,10 @@ static int32_t add_loc(layout_state *st, int32_t parent, pw_location_kind kind, 
     int32_t l = pw_ds_add_location(st->ds, parent, kind, id, name, file, file != NULL);
     if (l < 0 || ensure_locinfo(st->gd, (size_t)l + 1) != 0)
         return -1;
-    st->gd->locinfo[l] = (gp_locinfo){fk, value};
+    st->gd->locinfo[l] = (gp_locinfo){.kind = fk, .value = value};
     if (file) {
-        struct stat sb;
-        if (pw_input_stat(file, &sb) == 0)
-            st->bytes += sb.st_size;
+        pw_input_id_of(file, &st->gd->locinfo[l].seen);
+        st->bytes += (off_t)st->gd->locinfo[l].seen.size;
     }
     return l;
 }

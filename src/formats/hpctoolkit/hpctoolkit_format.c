@@ -233,6 +233,15 @@ static pw_status hpc_open(pw_dataset *ds, pw_error *err)
         s = open_parts(ds, h, dir, err);
     }
     free(dir);
+    if (s == PW_OK) { /* what cursors compare with, so a file cut meanwhile is an I/O error */
+        for (uint32_t i = 0; i < h->n_profs; i++)
+            if (i && h->profs[i].path == h->profs[i - 1].path)
+                h->profs[i].seen = h->profs[i - 1].seen;
+            else
+                pw_input_id_of(h->profs[i].path, &h->profs[i].seen);
+        if (h->trace_path)
+            pw_input_id_of(h->trace_path, &h->seen_trace);
+    }
     if (s == PW_OK) {
         struct stat st;
         if (h->profile_path && pw_input_stat(h->profile_path, &st) == 0)
