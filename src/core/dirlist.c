@@ -43,7 +43,6 @@ static void dirent_classify(const char *dir, pw_dirent *e)
     if (full && stat(full, &st) == 0) {
         e->is_dir = S_ISDIR(st.st_mode);
         e->is_file = S_ISREG(st.st_mode);
-        e->is_other = !e->is_dir && !e->is_file;
     }
     free(full);
     /* A compressed file is listed under its plain name. */

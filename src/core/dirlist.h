@@ -11,8 +11,10 @@
 typedef struct pw_dirent {
     char *name;
     int is_dir;
+    /* A regular file.  Readers take every entry that is not a directory as
+     * a file (a FIFO, a device, a broken link too), so that opening it
+     * refuses it by name instead of skipping it unseen. */
     int is_file;
-    int is_other;   /* exists, neither a regular file nor a directory (FIFO, device) */
 } pw_dirent;
 
 typedef struct pw_dirlist {

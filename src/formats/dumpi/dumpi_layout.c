@@ -37,7 +37,7 @@ static char *find_meta(const char *dir)
         return NULL;
     char *meta = NULL;
     for (size_t i = 0; i < l.n && !meta; i++)
-        if (l.items[i].is_file && has_suffix(l.items[i].name, ".meta"))
+        if (!l.items[i].is_dir && has_suffix(l.items[i].name, ".meta"))
             meta = pw_path_join(dir, l.items[i].name);
     pw_dirlist_free(&l);
     return meta;

@@ -86,7 +86,7 @@ int gp_layout_probe(const char *path)
             break;
         char *next = NULL;
         for (size_t i = 0; i < l.n; i++) {
-            if (l.items[i].is_file && (!strcmp(l.items[i].name, "gpu-power.csv") ||
+            if (!l.items[i].is_dir && (!strcmp(l.items[i].name, "gpu-power.csv") ||
                                        !strcmp(l.items[i].name, "timestamps.csv")))
                 score = 80;
             if (!next && l.items[i].is_dir && walk_enters(l.items[i].name))
@@ -214,7 +214,7 @@ static int add_rep_locations(layout_state *st, gp_rep *rep, const pw_dirlist *fi
     int rc = 0;
     for (size_t i = 0; i < files->n && rc == 0; i++) {
         const char *name = files->items[i].name;
-        if (!files->items[i].is_file)
+        if (files->items[i].is_dir)
             continue;
         char *path = gp_rep_file(rep, name);
         if (!path)
@@ -295,7 +295,7 @@ static int add_rep(layout_state *st, const char *dir, pw_dirlist *files)
 static int has_data_file(const pw_dirlist *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (l->items[i].is_file && is_data_file(l->items[i].name))
+        if (!l->items[i].is_dir && is_data_file(l->items[i].name))
             return 1;
     return 0;
 }
