@@ -2,6 +2,7 @@
  * or one `.bin`), the `.meta` keys as properties, and the rank and thread
  * locations.  Rank files are read in parallel (one per worker). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,13 @@ static pw_status find_rank_files(pw_dataset *ds, dumpi_dataset *dd, pw_error *er
     return add_rank(dd, path, rank_of_name(path, 0), err);
 }
 
+/* What each function's arguments mean to the profile: the same for every
+ * trace, so worked out once per process (by name lookups that would
+ * otherwise cost more than opening a small trace). */
+static dumpi_fn_use uses_table[DUMPI_N_LABELS];
+static pthread_once_t uses_once = PTHREAD_ONCE_INIT;
+static void uses_table_init(void) { dumpi_uses_init(uses_table); }
+
 pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
 {
     pw_status st = find_rank_files(ds, dd, err);
@@ -228,7 +236,8 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     dd->uses = calloc(DUMPI_N_LABELS, sizeof *dd->uses);
     if (!dd->profiles || !dd->uses)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    dumpi_uses_init(dd->uses);
+    pthread_once(&uses_once, uses_table_init);
+    memcpy(dd->uses, uses_table, sizeof uses_table);
     pw_parallel_for(dd->n_ranks, ds->threads, read_rank_job, ds);
     for (size_t i = 0; i < dd->n_ranks; i++)
         if (dd->ranks[i].io_error) {
