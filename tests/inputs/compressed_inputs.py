@@ -15,33 +15,11 @@ import subprocess
 import sys
 import tempfile
 
+from inputs_common import fixtures, gpupower_tree, report
+
 # The compressed run may use the decompressor's window (8 MB at zstd -19)
 # and its buffers over the plain run's memory, no more.
 RSS_MARGIN_KB = 24 * 1024
-
-
-def fixtures(data):
-    """(name, dataset root to copy, path inside the copy to read, extra args),
-    sorted by name; a format with no fixture is a failure, not a skip."""
-    found = []
-    for fmt in ("dumpi", "ross", "ovni", "hpctoolkit"):
-        root = os.path.join(data, fmt)
-        dirs = []
-        for top, subdirs, files in os.walk(root):
-            subdirs.sort()
-            if fmt == "hpctoolkit":
-                hit = "meta.db" in files or "experiment.xml" in files
-            elif fmt == "ovni":
-                hit = "ovni" in subdirs
-            else:
-                hit = top != root and any(f.endswith(".bin") for f in files)
-            if hit:
-                dirs.append(top)
-                subdirs[:] = []
-        if not dirs:
-            raise SystemExit("FAIL: no %s fixtures under %s" % (fmt, root))
-        found += [(fmt + "/" + os.path.relpath(d, root), d) for d in sorted(dirs)]
-    return found
 
 
 def dump(pw, path, extra=()):
@@ -142,18 +120,12 @@ def main():
         for name, src in fixtures(data):
             failures += same_as_plain(pw, name, src, tmp)
             checked += 1
-        gp = os.path.join(tmp, "gp")
-        subprocess.run([sys.executable, gen_gp, gp, "--seconds", "20"], check=True,
-                       stdout=subprocess.DEVNULL)
-        failures += same_as_plain(pw, "gpupower/generated", os.path.join(gp, "tree"), tmp,
-                                  ["--tz", "+01:00"])
+        tree = gpupower_tree(gen_gp, os.path.join(tmp, "gp"))
+        failures += same_as_plain(pw, "gpupower/generated", tree, tmp, ["--tz", "+01:00"])
         checked += 1
         failures += damaged_compressed_is_reported(pw, data, tmp)
         failures += memory_bounded(pw, gen_ovni, tmp)
-    for f in failures:
-        print("FAIL", f)
-    print("%d datasets compared, %d failures" % (checked, len(failures)))
-    return 1 if failures else 0
+    return report(failures, "%d datasets compared, %d failures" % (checked, len(failures)))
 
 
 if __name__ == "__main__":

@@ -23,8 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compressed_inputs import fixtures  # noqa: E402  (the same fixture list)
+from inputs_common import fixtures, gpupower_tree, report
 
 TIMEOUT = 120
 DATA_SUFFIXES = (".bin", ".meta", ".obs", ".json", ".db", ".xml", ".metric-db", ".csv")
@@ -95,10 +94,8 @@ def main():
     rng = random.Random(13)
     failures, runs = [], 0
     with tempfile.TemporaryDirectory() as tmp:
-        gp = os.path.join(tmp, "gen-gp")
-        subprocess.run([sys.executable, gen_gp, gp, "--seconds", "10"], check=True,
-                       stdout=subprocess.DEVNULL)
-        sets = fixtures(data) + [("gpupower/generated", os.path.join(gp, "tree"))]
+        sets = fixtures(data) + [("gpupower/generated",
+                                  gpupower_tree(gen_gp, os.path.join(tmp, "gen-gp")))]
         for name, src in sets:
             extra = ["--tz", "+01:00"] if name.startswith("gpupower") else []
             ds = os.path.join(tmp, "ds")
@@ -122,10 +119,7 @@ def main():
                         failures.append("%s: check passed a truncated file" % label)
                 with open(path, "wb") as f:
                     f.write(original)
-    for f in failures:
-        print("FAIL", f)
-    print("%d mutated checks, %d failures" % (runs, len(failures)))
-    return 1 if failures else 0
+    return report(failures, "%d mutated checks, %d failures" % (runs, len(failures)))
 
 
 if __name__ == "__main__":

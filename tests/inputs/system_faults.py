@@ -14,10 +14,11 @@ when the test runs as root, since root reads any file.
 usage: system_faults.py PERFWEAVE SHARED_DATA GEN_GPUPOWER_TREE"""
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
+
+from inputs_common import gpupower_tree, report
 
 TIMEOUT = 60  # a FIFO that blocks the open would hang: fail instead
 
@@ -33,9 +34,7 @@ def first_file(root, name_test):
 
 def datasets(data, tmp):
     """(name, source, [victims relative to the copy], extra args)."""
-    gp = os.path.join(tmp, "gen-gp")
-    subprocess.run([sys.executable, sys.argv[3], gp, "--seconds", "10"], check=True,
-                   stdout=subprocess.DEVNULL)
+    gp_tree = gpupower_tree(sys.argv[3], os.path.join(tmp, "gen-gp"))
     v3 = os.path.join(data, "ovni", "ctest-1.14.0", "emu-mpi-func")
     v3_stream = os.path.relpath(first_file(v3, lambda f: f == "stream.obs"), v3)
     return [
@@ -48,7 +47,7 @@ def datasets(data, tmp):
         ("ovni-v3", v3, [v3_stream], []),
         ("hpctoolkit", os.path.join(data, "hpctoolkit", "pipit", "ping-pong-hpctoolkit@05d9563-v4"),
          ["profile.db", "trace.db", "cct.db"], []),
-        ("gpupower", os.path.join(gp, "tree"),
+        ("gpupower", gp_tree,
          ["clock-limit/resnet/877MHz,1065MHz/0/gpu-power.csv",
           "clock-limit/_baseline/0/system_info.json"], ["--tz", "+01:00"]),
     ]
@@ -158,10 +157,7 @@ def main():
         replaced_files(pw, tmp, failures)
         fifo_as_dataset(pw, tmp, failures)
         check_sees(pw, tmp, failures)
-    for f in failures:
-        print("FAIL", f)
-    print("%d failures" % len(failures))
-    return 1 if failures else 0
+    return report(failures, "%d failures" % len(failures))
 
 
 if __name__ == "__main__":
