@@ -213,6 +213,7 @@ typedef struct plain_copy {
     ino_t ino;
     off_t size;
     struct timespec mtime;
+    uint64_t fingerprint; /* of the stored bytes' head and tail */
     int fd;
     uint64_t plain_size;
     uint64_t used;        /* last use, for dropping the oldest */
@@ -223,10 +224,27 @@ static plain_copy copies[PLAIN_COPIES_MAX];
 static size_t n_copies;
 static uint64_t copies_clock;
 
-static int same_stored(const plain_copy *c, const struct stat *st)
+/* FNV-1a of the first and last 4 KiB of the stored file: a file rewritten
+ * in place with the same size within one tick of the file system's clock
+ * keeps its identity, and must not be served a stale copy. */
+static uint64_t stored_fingerprint(int fd, off_t size)
+{
+    uint8_t buf[4096];
+    uint64_t h = 1469598103934665603ull;
+    off_t at[2] = {0, size > (off_t)sizeof buf ? size - (off_t)sizeof buf : 0};
+    for (int k = 0; k < (at[1] > 0 ? 2 : 1); k++) {
+        ssize_t n = pread(fd, buf, sizeof buf, at[k]);
+        for (ssize_t i = 0; i < n; i++)
+            h = (h ^ buf[i]) * 1099511628211ull;
+    }
+    return h;
+}
+
+static int same_stored(const plain_copy *c, const struct stat *st, uint64_t fingerprint)
 {
     return c->dev == st->st_dev && c->ino == st->st_ino && c->size == st->st_size &&
-           c->mtime.tv_sec == st->st_mtim.tv_sec && c->mtime.tv_nsec == st->st_mtim.tv_nsec;
+           c->mtime.tv_sec == st->st_mtim.tv_sec && c->mtime.tv_nsec == st->st_mtim.tv_nsec &&
+           c->fingerprint == fingerprint;
 }
 
 /* An unlinked file in $TMPDIR (or /tmp) for the plain bytes. */
@@ -337,12 +355,13 @@ pw_status pw_decoder_plain_copy(pw_codec codec, int fd, const char *path, int *o
     struct stat st;
     if (fstat(fd, &st) != 0)
         return pw_fail_errno(err, path, "cannot stat");
+    uint64_t fingerprint = stored_fingerprint(fd, st.st_size);
     /* Held while decompressing, so two threads never decompress one file twice. */
     pthread_mutex_lock(&copies_lock);
     pw_status s = PW_OK;
     int mine = -1;
     for (size_t i = 0; i < n_copies && mine < 0; i++)
-        if (same_stored(&copies[i], &st)) {
+        if (same_stored(&copies[i], &st, fingerprint)) {
             copies[i].used = ++copies_clock;
             mine = fcntl(copies[i].fd, F_DUPFD_CLOEXEC, 0);
             *out_size = copies[i].plain_size;
@@ -350,7 +369,8 @@ pw_status pw_decoder_plain_copy(pw_codec codec, int fd, const char *path, int *o
                 s = pw_fail_errno(err, path, "cannot duplicate a descriptor");
         }
     if (mine < 0 && s == PW_OK) {
-        plain_copy c = {st.st_dev, st.st_ino, st.st_size, st.st_mtim, -1, 0, ++copies_clock};
+        plain_copy c = {st.st_dev, st.st_ino, st.st_size, st.st_mtim, fingerprint, -1, 0,
+                        ++copies_clock};
         s = decompress_whole(codec, fd, path, &c.fd, &c.plain_size, err);
         if (s == PW_OK) {
             mine = fcntl(c.fd, F_DUPFD_CLOEXEC, 0);
