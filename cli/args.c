@@ -4,18 +4,16 @@
 
 #include "cli.h"
 
-static void print_format_options(FILE *out)
+/* Format f's options, with the --set key each one stands for. */
+static void print_format_options(FILE *out, size_t f)
 {
     int any = 0;
-    for (size_t f = 0; f < pw_format_count(); f++) {
-        const pw_format_option *o = pw_format_options(f);
-        for (; o && o->key; o++) {
-            if (!any++)
-                fprintf(out, "\nformat options:\n");
-            char flag[96];
-            snprintf(flag, sizeof flag, "--%s%s%s", o->flag, o->arg ? " " : "", o->arg ? o->arg : "");
-            fprintf(out, "  %-28s %s (%s)\n", flag, o->help, pw_format_name(f));
-        }
+    for (const pw_format_option *o = pw_format_options(f); o && o->key; o++) {
+        if (!any++)
+            fprintf(out, "\noptions (any command):\n");
+        char flag[96];
+        snprintf(flag, sizeof flag, "--%s%s%s", o->flag, o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(out, "  %-28s %s (--set %s.%s=...)\n", flag, o->help, pw_format_name(f), o->key);
     }
 }
 
@@ -23,16 +21,37 @@ void cli_print_help(const cli_command *cmd, FILE *out)
 {
     fprintf(out, "usage: perfweave %s PATH [options]\n\n%s\n%s\ncommon options:\n", cmd->name,
             cmd->summary, cmd->usage);
+    if (cmd->wants & CLI_WANT_FILTER)
+        cli_print_filter_help(out);
+    if (cmd->wants & CLI_WANT_VIEW)
+        cli_print_view_help(out);
     if (cmd->wants & CLI_WANT_OUTPUT)
         fprintf(out, "  -o FILE                      write to FILE instead of standard output\n");
     fprintf(out,
             "  --format NAME                read PATH as this format (default: detect)\n"
-            "  -j N                         worker threads (default: all cores; dump\n"
-            "                               uses two threads below 3 cores)\n"
+            "  -j N, -jN                    worker threads (default: all cores; dump\n"
+            "                               counts the cores the load leaves idle)\n"
             "  --set FORMAT.KEY=VALUE       set a format option by its key\n"
             "  -q, --quiet                  no progress bar\n"
             "  -h, --help                   this help\n");
-    print_format_options(out);
+    fprintf(out, "\nA format's own options: 'perfweave help FORMAT' (");
+    for (size_t f = 0; f < pw_format_count(); f++)
+        fprintf(out, "%s%s", f ? ", " : "", pw_format_name(f));
+    fprintf(out, ").\n");
+}
+
+int cli_print_format_help(const char *name, FILE *out)
+{
+    for (size_t f = 0; f < pw_format_count(); f++) {
+        if (strcmp(name, pw_format_name(f)))
+            continue;
+        fprintf(out, "%s: %s\n", pw_format_name(f), pw_format_description(f));
+        if (!pw_format_options(f) || !pw_format_options(f)->key)
+            fprintf(out, "\nno options of its own\n");
+        print_format_options(out, f);
+        return 1;
+    }
+    return 0;
 }
 
 /* Matches a format's --flag; fills the option and consumes its value. */
@@ -74,7 +93,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
     a->opt.kv = a->kv;
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i];
-        int more = i + 1 < argc;
+        int more = i + 1 < argc, r;
         if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
             cli_print_help(cmd, stdout);
             return EXIT_OK;
@@ -92,13 +111,20 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
             a->output = argv[++i];
         } else if (!strcmp(s, "--to") && (cmd->wants & CLI_WANT_TARGET) && more) {
             a->to = argv[++i];
+        } else if ((cmd->wants & CLI_WANT_FILTER) && (r = cli_parse_filter(cmd, argc, argv, &i, a)) != 0) {
+            if (r != 1)
+                return r;
+        } else if ((cmd->wants & CLI_WANT_VIEW) && (r = cli_parse_view(cmd, argc, argv, &i, a)) != 0) {
+            if (r != 1)
+                return r;
         } else if (!strcmp(s, "--format") && more) {
             a->opt.format = argv[++i];
-        } else if (!strcmp(s, "-j") && more) {
+        } else if ((!strcmp(s, "-j") && more) || (!strncmp(s, "-j", 2) && s[2])) {
+            const char *v = s[2] ? s + 2 : argv[++i]; /* -j4 as well as -j 4 */
             char *end;
-            long n = strtol(argv[++i], &end, 10);
-            if (*end || n < 1 || n > 256)
-                return usage_error(cmd, "-j wants a number of threads from 1 to 256", argv[i]);
+            long n = strtol(v, &end, 10);
+            if (*end || end == v || n < 1 || n > 256)
+                return usage_error(cmd, "-j wants a number of threads from 1 to 256", v);
             a->opt.threads = (int)n;
         } else if (!strcmp(s, "--set") && more) {
             char *eq = strchr(argv[++i], '=');
@@ -107,20 +133,38 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
             *eq = '\0';
             a->kv[a->opt.n_kv++] = (pw_option_kv){argv[i], eq + 1};
         } else if (s[0] == '-' && s[1]) {
-            int r = parse_format_flag(a, s, argc, argv, &i);
+            r = parse_format_flag(a, s, argc, argv, &i);
             if (r < 0)
                 return usage_error(cmd, "option needs a value", s);
             if (r == 0)
                 return usage_error(cmd, "unknown option", s);
         } else if (!a->path) {
             a->path = s;
+        } else if ((cmd->wants & CLI_WANT_TWO_PATHS) && !a->path_b) {
+            a->path_b = s;
         } else {
             return usage_error(cmd, "more than one PATH", s);
         }
     }
     if (!a->path)
         return usage_error(cmd, "no PATH given", NULL);
+    if ((cmd->wants & CLI_WANT_TWO_PATHS) && !a->path_b)
+        return usage_error(cmd, "two PATHs are needed", NULL);
     if (a->json + a->csv + a->jsonl > 1)
         return usage_error(cmd, "choose one output style", NULL);
     return -1;
+}
+
+void cli_warn_foreign_options(const cli_args *a, const pw_dataset *ds)
+{
+    const char *mine = pw_dataset_format(ds);
+    size_t n = strlen(mine);
+    for (size_t i = 0; i < a->opt.n_kv; i++) {
+        const char *key = a->kv[i].key;
+        const char *dot = strchr(key, '.');
+        if (!dot || ((size_t)(dot - key) == n && !strncmp(key, mine, n)))
+            continue;
+        fprintf(stderr, "perfweave: warning: %.*s option '%s' ignored: %s is a %s dataset\n",
+                (int)(dot - key), key, dot + 1, pw_dataset_path(ds), mine);
+    }
 }

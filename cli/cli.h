@@ -18,6 +18,7 @@ enum {
 /* Options common to every subcommand, filled by cli_parse. */
 typedef struct cli_args {
     const char *path;
+    const char *path_b;   /* diff's second PATH */
     const char *output;   /* -o FILE, or NULL for stdout */
     const char *to;       /* convert --to NAME, or NULL */
     int json, csv, jsonl; /* output styles */
@@ -25,6 +26,14 @@ typedef struct cli_args {
     int quiet;            /* no progress bar */
     pw_options opt;
     pw_option_kv kv[64];
+    /* --start/--end/--loc/--ranks/--type (filter_args.c) */
+    pw_filter filter;
+    const char *filter_locs[64];
+    const char *filter_types[64];
+    /* --top/--table (view_args.c) */
+    size_t top;
+    int top_set;
+    const char *table;
 } cli_args;
 
 /* What a subcommand accepts beyond the common options. */
@@ -34,7 +43,10 @@ enum {
     CLI_WANT_JSONL = 4,
     CLI_WANT_OUTPUT = 8,
     CLI_WANT_LOCATIONS = 16,
-    CLI_WANT_TARGET = 32
+    CLI_WANT_TARGET = 32,
+    CLI_WANT_FILTER = 64,
+    CLI_WANT_TWO_PATHS = 128,
+    CLI_WANT_VIEW = 256
 };
 
 typedef struct cli_command {
@@ -45,12 +57,35 @@ typedef struct cli_command {
     int (*run)(cli_args *a);
 } cli_command;
 
-extern const cli_command cli_info, cli_dump, cli_stats, cli_check, cli_convert;
+extern const cli_command cli_info, cli_dump, cli_stats, cli_check, cli_convert, cli_diff;
 
 /* Parses argv (after the subcommand); returns -1 to go on, or an exit code
  * (help printed: 0; bad usage: 2). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);
 void cli_print_help(const cli_command *cmd, FILE *out);
+/* 'perfweave help FORMAT': the format's options; 0 when no format has
+ * that name. */
+int cli_print_format_help(const char *name, FILE *out);
+/* Warns on stderr about format options given for another format than
+ * ds's (they would be ignored without a word). */
+void cli_warn_foreign_options(const cli_args *a, const pw_dataset *ds);
+
+/* The filter options (filter_args.c): 1 when argv[*i] was one (its value
+ * consumed), 0 when it is not, or an exit code after a usage message. */
+int cli_parse_filter(const cli_command *cmd, int argc, char **argv, int *i, cli_args *a);
+void cli_print_filter_help(FILE *out);
+/* Sets the parsed filter on ds; 0, or an exit code with the error printed. */
+int cli_apply_filter(cli_args *a, pw_dataset *ds);
+
+/* --top/--table (view_args.c), as the filter options above. */
+int cli_parse_view(const cli_command *cmd, int argc, char **argv, int *i, cli_args *a);
+void cli_print_view_help(FILE *out);
+/* Sets what r's text and CSV show; 0, or an exit code. */
+int cli_apply_view(const cli_args *a, pw_report *r);
+
+/* info on a folder of datasets (info_dir.c): lists those among its
+ * entries; -1 when none opens (the caller reports its own error). */
+int cli_info_collection(cli_args *a);
 
 /* Opens a.path, printing the error and returning NULL on failure (*code set). */
 pw_dataset *cli_open(cli_args *a, int *code);

@@ -53,6 +53,6 @@ const cli_command cli_convert = {
     "end, the counts of records in and out are printed, with what the target\n"
     "could not hold.\n\n"
     "  --to NAME     perfetto | chrome | otf2 | paraver | csv | sqlite\n",
-    CLI_WANT_OUTPUT | CLI_WANT_TARGET,
+    CLI_WANT_OUTPUT | CLI_WANT_TARGET | CLI_WANT_FILTER,
     convert_run,
 };

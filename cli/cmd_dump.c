@@ -32,6 +32,6 @@ const cli_command cli_dump = {
     "their file order.  Text lines read '<time> <location> <type> field=value...'.\n"
     "JSON Lines objects carry \"loc\", \"t\", \"type\" and one key per field.\n\n"
     "  --jsonl       one JSON object per line\n",
-    CLI_WANT_JSONL | CLI_WANT_OUTPUT,
+    CLI_WANT_JSONL | CLI_WANT_OUTPUT | CLI_WANT_FILTER,
     dump_run,
 };

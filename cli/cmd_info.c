@@ -45,15 +45,21 @@ static void info_summary(const pw_summary *s, pw_rnode *root)
 
 static int info_run(cli_args *a)
 {
+    pw_dataset *ds;
+    pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
+    pw_status s = pw_open(a->path, &a->opt, &ds, &err);
+    if (s == PW_E_FORMAT && !a->opt.format) { /* a folder of several datasets lists them */
+        int listed = cli_info_collection(a);
+        if (listed >= 0)
+            return listed;
+    }
+    if (s != PW_OK)
+        return cli_fail(&err);
     int code = EXIT_OK;
-    pw_dataset *ds = cli_open(a, &code);
-    if (!ds)
-        return code;
     pw_report *r = pw_report_new();
     pw_summary sum;
-    pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
     cli_progress *prog = cli_progress_start(a, ds, "reading");
-    pw_status s = r ? pw_summarize(ds, &sum, &err) : PW_E_NOMEM;
+    s = r ? pw_summarize(ds, &sum, &err) : PW_E_NOMEM;
     cli_progress_stop(prog);
     if (s == PW_OK) {
         pw_rnode *root = pw_report_root(r);
@@ -61,7 +67,7 @@ static int info_run(cli_args *a)
         pw_rnode_str(root, "format", pw_dataset_format(ds));
         pw_rnode_str(root, "version", pw_dataset_version(ds));
         info_summary(&sum, root);
-        pw_rnode_uint(root, "record_types", pw_schema_count(ds));
+        pw_rnode_uint(root, "record_types", sum.record_types); /* present, not described */
         info_locations(ds, root, a->locations);
         pw_rnode *props = pw_rnode_object(root, "properties");
         for (size_t i = 0; i < pw_dataset_prop_count(ds); i++) {
@@ -86,7 +92,8 @@ const cli_command cli_info = {
     "info",
     "what a path holds: format, version, locations, time span, record count",
     "Detects the format of PATH (a file or directory), reads every record once\n"
-    "to count them and find the time span, and lists the metadata.\n\n"
+    "to count them and find the time span, and lists the metadata.  A folder\n"
+    "that holds several datasets lists them.\n\n"
     "  --json        one JSON document instead of text\n"
     "  --locations   list every location (rank, thread, stream...)\n",
     CLI_WANT_JSON | CLI_WANT_LOCATIONS,

@@ -11,6 +11,10 @@ static int stats_run(cli_args *a)
     /* Opened up front, so that large arrays stream to the output. */
     pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
     pw_report *r = out ? pw_report_open(out, style) : NULL;
+    if (r && cli_apply_view(a, r)) {
+        pw_report_free(r);
+        r = NULL;
+    }
     pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
     pw_status s = out && r ? PW_OK : PW_E_IO;
     if (out && r) {
@@ -42,6 +46,6 @@ const cli_command cli_stats = {
     "volume and per loom/process totals.  Locations are read in parallel.\n\n"
     "  --json        one JSON document\n"
     "  --csv         CSV tables, each introduced by a '# name' line\n",
-    CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT,
+    CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT | CLI_WANT_FILTER | CLI_WANT_VIEW,
     stats_run,
 };

@@ -32,6 +32,11 @@ pw_dataset *cli_open(cli_args *a, int *code)
         *code = cli_fail(&err);
         return NULL;
     }
+    cli_warn_foreign_options(a, ds);
+    if ((*code = cli_apply_filter(a, ds)) != 0) {
+        pw_close(ds);
+        return NULL;
+    }
     return ds;
 }
 

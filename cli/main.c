@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const cli_command *const commands[] = {&cli_info, &cli_dump, &cli_stats, &cli_check,
-                                              &cli_convert};
+                                              &cli_convert, &cli_diff};
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 
 static void print_main_help(FILE *out)
@@ -23,11 +23,28 @@ static void print_main_help(FILE *out)
     fprintf(out,
             "\nexit codes: 0 ok, 1 the data is damaged (what could be read was written),\n"
             "            2 usage error, 3 I/O or system error\n\n"
-            "'perfweave COMMAND --help' tells more about each command.\n");
+            "'perfweave COMMAND --help' tells more about each command,\n"
+            "'perfweave help FORMAT' about a format's options.\n");
+}
+
+static int help_topic(const char *topic)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (!strcmp(topic, commands[i]->name)) {
+            cli_print_help(commands[i], stdout);
+            return EXIT_OK;
+        }
+    }
+    if (cli_print_format_help(topic, stdout))
+        return EXIT_OK;
+    fprintf(stderr, "perfweave: no command or format named '%s' (see 'perfweave --help')\n", topic);
+    return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "help")) /* help FORMAT, help COMMAND */
+        return help_topic(argv[2]);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         print_main_help(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_USAGE : EXIT_OK;

@@ -1,5 +1,6 @@
 /* progress.c — a progress bar on stderr for long work: bytes read out of
- * the total, polled from the dataset by a thread of its own. */
+ * the total, the rate and the time left, polled from the dataset by a
+ * thread of its own. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -13,7 +14,25 @@ struct cli_progress {
     const char *what;
     pthread_t thread;
     atomic_int stop;
+    struct timespec start;
 };
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* "1:05" or "2:03:07": the time left at the rate so far. */
+static void time_left_text(double s, char *out, size_t n)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(out, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(out, n, "%ld:%02ld", t / 60, t % 60);
+}
 
 static void progress_draw(cli_progress *p)
 {
@@ -28,8 +47,12 @@ static void progress_draw(cli_progress *p)
     for (int i = 0; i < width; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[width] = '\0';
-    fprintf(stderr, "\r%s [%s] %3d%%  %.1f / %.1f MB", p->what, bar, (int)(done * 100 / total),
-            (double)done / 1e6, (double)total / 1e6);
+    double elapsed = seconds_since(&p->start), rate = elapsed > 0 ? (double)done / elapsed : 0;
+    char left[32] = "?";
+    if (rate > 0)
+        time_left_text((double)(total - done) / rate, left, sizeof left);
+    fprintf(stderr, "\r%s [%s] %3d%%  %.1f / %.1f MB  %.1f MB/s  %s left\033[K", p->what, bar,
+            (int)(done * 100 / total), (double)done / 1e6, (double)total / 1e6, rate / 1e6, left);
 }
 
 static void *progress_run(void *arg)
@@ -52,6 +75,7 @@ cli_progress *cli_progress_start(const cli_args *a, const pw_dataset *ds, const 
         return NULL;
     p->ds = ds;
     p->what = what;
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
     atomic_init(&p->stop, 0);
     if (pthread_create(&p->thread, NULL, progress_run, p) != 0) {
         free(p);

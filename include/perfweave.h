@@ -350,6 +350,7 @@ typedef struct pw_summary {
     int64_t t_min, t_max;
     int has_virtual;          /* vt_min/vt_max are set */
     double vt_min, vt_max;
+    uint64_t record_types;    /* schemas with at least one record */
 } pw_summary;
 pw_status pw_summarize(pw_dataset *ds, pw_summary *out, pw_error *err);
 
@@ -393,6 +394,14 @@ typedef enum pw_report_style {
 
 pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style style, pw_error *err);
 
+/* What text and CSV renderings show: at most top_rows rows per text table
+ * (0: all; the rest counted in a "... N more" line), only the table named
+ * `table` (its key, or its path "section / key"; NULL: all), and text
+ * tables cut to `width` characters (a terminal's; 0: no limit), the
+ * columns left out counted.  JSON always holds everything.  0 when memory
+ * runs out. */
+int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width);
+
 /* Streaming, for reports whose arrays grow with the input (one row per
  * repetition, per event...): memory stays flat in the number of rows.
  *
@@ -425,6 +434,23 @@ pw_status pw_report_finish(pw_report *r, pw_error *err);
  * documentation), computed in parallel over locations.  Damage met on the
  * way is recorded as diagnostics; the report covers what could be read. */
 pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+
+/* The differences between two reports (pw_stats of two runs of one
+ * format), into `out` (a report from pw_report_new).  For each table of
+ * the reports (an array of objects; an object of scalars is a one-row
+ * table; the root's own numbers are the table "summary"), rows are matched
+ * by their key columns: text columns and numbering columns (rank, pe, id,
+ * source, dest...); a column of indented names is a tree (a calling
+ * context tree) whose rows are matched by their path from the root.  For
+ * every numeric column: A's value, B's, and B - A (absent: 0).  Rows with
+ * no difference are left out; the others come largest relative change
+ * first.  out's root: {"a": name_a, "b": name_b, "tables": {NAME: [{"key":
+ * {...}, "a": {...}|null, "b": {...}|null, "delta": {...}}]}}; with flat,
+ * the tables are members of the root and each row is one level, the key
+ * columns then "COL A", "COL B", "COL B-A" for each column that changed in
+ * the table (for text and CSV). */
+pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const char *name_a, const char *name_b,
+                          int flat, pw_report *out, pw_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Record writers (dump)                                                     */
@@ -493,6 +519,147 @@ typedef struct pw_convert_report {
  * be read is written.  rep may be NULL. */
 pw_status pw_convert(pw_dataset *ds, const char *out, const char *target, pw_convert_report *rep,
                      pw_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Columnar batches (for bindings: numpy, Arrow...)                          */
+/* ------------------------------------------------------------------------ */
+
+/* Records in columns, up to a capacity per call, so that a binding makes
+ * one call per batch instead of several per record.  A batch reader walks
+ * the merge of all locations (time order, the records and order of
+ * pw_dump_all) or the cursor of one location (file order).
+ *
+ * Per record r < n: location[r], schema[r], type[r] (schema indices when
+ * the record's type is its schema's name; ids with bit 31 set name other
+ * types, see pw_batch_type_name), clock[r] (a pw_clock) with t[r]
+ * (PW_CLOCK_NS) or vt[r] (PW_CLOCK_VIRTUAL), kind[r] (a pw_record_kind)
+ * and, for spans whose end is known (has_end[r] != 0), t_end[r] or
+ * vt_end[r] in the same clock.
+ *
+ * Fields are in COLUMNS, one per distinct field name over the dataset's
+ * schemas (pw_batch_column_name; a name shared by several schemas is one
+ * column): column_kind[c][r] says what column[c][r] holds for record r
+ * (pw_cell_kind; PW_CELL_ABSENT when its schema has no such field or the
+ * record does not carry it).  column_used[c] is 0 when no record of the
+ * batch has a value in column c; its arrays may then be NULL (a column's
+ * arrays are made when first written, so memory is capacity x the columns
+ * the records use, whatever the record count).
+ * Integers, doubles (a DECIMAL becomes the double nearest to it) and
+ * booleans are held in the 8 bytes directly, so numeric schemas need no
+ * text at all.  Other values are held as text in `text`, the cell being
+ * the byte offset where it starts; it ends at the next '\n' (each text is
+ * followed by one, and texts follow each other in record order).  Byte
+ * strings, and strings of printable ASCII only, are held as the text
+ * pw_dump_record writes in PW_DUMP_JSONL without its quotes (PW_CELL_TEXT:
+ * a binding makes a string of it without parsing); other strings, lists
+ * and objects as their JSON text, exactly as PW_DUMP_JSONL writes it
+ * (PW_CELL_JSON; JSON text never holds a raw newline).
+ *
+ * A batch and its arrays belong to the reader and stay valid until its
+ * next call.  Damage met is handled as pw_merge and pw_cursor_next do:
+ * records before it are returned; the merge records a diagnostic and goes
+ * on, a one-location reader returns the error after the batch of the
+ * records before it. */
+typedef enum pw_cell_kind {
+    PW_CELL_ABSENT = 0, /* the record does not carry the field */
+    PW_CELL_I64,        /* int64_t */
+    PW_CELL_U64,        /* uint64_t */
+    PW_CELL_F64,        /* double */
+    PW_CELL_BOOL,       /* int64_t, 0 or 1 */
+    PW_CELL_NULL,       /* present, but no JSON number (a NaN or infinite double) */
+    PW_CELL_JSON,       /* uint64_t byte offset of the value's JSON text in `text` */
+    PW_CELL_TEXT        /* uint64_t byte offset of the string itself in `text` */
+} pw_cell_kind;
+
+#define PW_BATCH_OTHER_TYPE 0x80000000u /* type ids of types that are not schema names */
+
+typedef struct pw_batch {
+    size_t n;                   /* records in this batch (> 0) */
+    const uint32_t *location;
+    const uint32_t *schema;
+    const uint32_t *type;
+    const uint8_t *clock;
+    const int64_t *t;
+    const double *vt;
+    const uint8_t *kind;
+    const uint8_t *has_end;
+    const int64_t *t_end;
+    const double *vt_end;
+    size_t n_columns;                   /* field columns known so far */
+    const uint8_t *column_used;         /* [n_columns] */
+    const uint8_t *const *column_kind;  /* [n_columns][n], pw_cell_kind */
+    const uint64_t *const *column;      /* [n_columns][n], read as column_kind says */
+    size_t text_len;
+    const char *text;           /* texts of PW_CELL_JSON and _TEXT cells, '\n' after each */
+} pw_batch;
+
+typedef struct pw_batch_reader pw_batch_reader;
+
+/* A reader of batches of at most `capacity` records (0: 65536) over the
+ * merge of every location (location < 0) or over location `location`
+ * (which must have has_records).  Release with pw_batch_close(). */
+pw_status pw_batch_open(pw_dataset *ds, int64_t location, size_t capacity, pw_batch_reader **out,
+                        pw_error *err);
+/* The next batch: PW_OK with *out set (n > 0), PW_END when no record is
+ * left, or an error (see above). */
+pw_status pw_batch_next(pw_batch_reader *br, const pw_batch **out, pw_error *err);
+/* The name of type id `id` (any id a batch of this reader has given). */
+const char *pw_batch_type_name(const pw_batch_reader *br, uint32_t id);
+/* The field name of column c (c < n_columns of a batch of this reader). */
+const char *pw_batch_column_name(const pw_batch_reader *br, size_t c);
+void pw_batch_close(pw_batch_reader *br);
+
+/* ------------------------------------------------------------------------ */
+/* Filters: a time window, locations, record types                          */
+/* ------------------------------------------------------------------------ */
+
+/* What to keep of a dataset.  Zero-initialise, then set what you need; a
+ * NULL or empty member keeps everything on its axis.
+ *
+ * TIME (start, end) is a time after the dataset's first record: "0.25",
+ * "250ms", "1.5s", "100us", "42ns" (plain numbers are seconds; on a
+ * virtual clock plain numbers are virtual time units), or, with a leading
+ * '@', an absolute time in the dataset's own clock unit ("@962331108150").
+ * A record at time t is kept when start <= t < end; a span whose end the
+ * format knows is kept when it overlaps [start, end); records without a
+ * time are always kept.
+ *
+ * locs: globs (fnmatch(3)) on location paths; a location is kept when its
+ * path or the path of one of its ancestors matches one of them.  ranks:
+ * "0-3,7": process locations whose id is one of these (the MPI rank in
+ * DUMPI and HPCToolkit datasets) and what lies under them.  types: globs on
+ * record type names (pw_record.type), ignoring case ("MPI_*send*" keeps
+ * MPI_Send and MPI_Isend). */
+typedef struct pw_filter {
+    const char *start;
+    const char *end;
+    size_t n_locs;
+    const char *const *locs;
+    const char *ranks;
+    size_t n_types;
+    const char *const *types;
+} pw_filter;
+
+/* Applies f to every later reading of ds (cursors, merges, stats, dump,
+ * convert): locations left out no longer have records (has_records = 0)
+ * and are never opened; cursors skip the other records that do not match
+ * and, where the format's records come in time order per location, stop
+ * at the end of the window.  Resolving a relative TIME reads the first
+ * records of every location.  Call once, after pw_open, before reading. */
+pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err);
+
+/* The time window in force, in the dataset's clocks, for sinks that clip
+ * spans to it: ns bounds (has_ns) and virtual-time bounds (has_vt).  An
+ * open side is INT64_MIN / INT64_MAX (or -/+infinity). */
+typedef struct pw_time_window {
+    int has_ns;
+    int64_t start_ns, end_ns;
+    int has_vt;
+    double start_vt, end_vt;
+} pw_time_window;
+
+/* 1 with *w filled when a time window is set on ds, else 0. */
+int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
 
 #ifdef __cplusplus
 }

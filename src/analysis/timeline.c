@@ -12,6 +12,7 @@
 #include "analysis/msgmatch.h"
 #include "analysis/timeline_flows.h"
 #include "analysis/timeline_schema.h"
+#include "model/filter.h"
 #include "sinks/convert/convert.h"
 
 typedef struct tl_lane {
@@ -60,6 +61,7 @@ typedef struct pw_timeline {
     uint64_t seq;
     tl_flows flows;
     uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples, raised;
+    uint64_t clipped; /* spans cut to the filter's window */
 } pw_timeline;
 
 static pw_status tl_nomem(pw_timeline *tl, pw_error *err)
@@ -385,6 +387,11 @@ static inline int same_str(const char *a, const char *b)
 static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *err)
 {
     tl_schema *sc = &tl->schemas[rec->schema];
+    pw_record clipped;
+    if (pw_window_clip(tl->ds, rec, &clipped)) {
+        rec = &clipped;
+        tl->clipped++;
+    }
     if (rec->clock == PW_CLOCK_NONE) {
         tl->untimed++;
         return PW_OK;
@@ -489,6 +496,7 @@ static void tl_account(pw_timeline *tl, uint64_t in, pw_convert_report *rep)
     pw_convert_note(rep, "spans without a usable end, drawn as instants", tl->bad_spans, 0);
     pw_convert_note(rep, "samples without a numeric value, drawn as instants", tl->no_value_samples, 0);
     pw_convert_note(rep, "slice times that went back on their track, raised to keep nesting", tl->raised, 0);
+    pw_convert_note(rep, "spans clipped to the --start/--end window", tl->clipped, 0);
     uint64_t open = 0, sends, recvs;
     for (size_t i = 0; i < tl->n_groups; i++)
         open += tl->groups[i].depth;

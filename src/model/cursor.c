@@ -21,6 +21,7 @@ pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, 
     c->window_cap = window_cap;
     c->rec.cursor = c;
     c->rec.location = loc;
+    c->filter = ds->filter;
     pw_arena_init(&c->scratch, 16 * 1024);
     /* Schemas are fixed once the dataset is open: size the field array for
      * the widest one now, so decoding never allocates. */

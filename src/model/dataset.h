@@ -56,6 +56,8 @@ struct pw_cursor {
     size_t values_cap;
     pw_arena scratch;       /* per-record decoding memory, reset per record */
     void *impl;             /* the format's cursor state */
+    /* The dataset's filter when one is set (model/filter.h), else NULL. */
+    const struct pw_filter_state *filter;
 };
 
 typedef struct pw_format_ops {
@@ -74,6 +76,9 @@ typedef struct pw_format_ops {
     void (*close)(pw_dataset *ds);
     /* Options the format accepts, ended by a NULL key; may be NULL. */
     const pw_format_option *options;
+    /* Nonzero when stats() reads records through cursors, so that it
+     * honours a filter; else a filtered pw_stats gives the generic counts. */
+    int stats_filtered;
 } pw_format_ops;
 
 typedef struct pw_prop {
@@ -105,6 +110,13 @@ struct pw_dataset {
     _Atomic uint64_t progress_done;
     uint64_t progress_total;
     void *impl;               /* the format's dataset state */
+    struct pw_filter_state *filter; /* pw_dataset_filter's, or NULL */
+    /* Set by a format's open() where they hold, so that filters skip work:
+     * time_ordered: each cursor yields its timed records in nondecreasing
+     * time (a filtered cursor stops at the end of the window);
+     * own_subtree: a cursor yields records of its location and the
+     * locations under it only (a location filter leaves files unopened). */
+    int time_ordered, own_subtree;
 };
 
 /* An empty dataset of format fmt (pw_open uses it; tests build datasets by
@@ -150,6 +162,9 @@ static inline size_t pw_record_snapshot(const pw_record *rec, void *dst, size_t 
     return c->ops->snapshot ? c->ops->snapshot(c, dst, cap) : 0;
 }
 
+/* After next() gave a record a filter rejects: steps on to the next one it
+ * keeps (filter.c), or PW_END past the window. */
+pw_status pw_filter_skip(pw_cursor *c, pw_error *err);
 /* Damage that stops a cursor becomes a finding of its dataset. */
 void pw_cursor_note_damage(pw_cursor *c, const pw_error *err);
 /* pw_cursor_next for the model's own loops, inline (the merge calls it
@@ -159,6 +174,8 @@ static inline pw_status pw_cursor_step(pw_cursor *c, pw_error *err)
     c->decoded = 0;
     c->err_code = NULL;
     pw_status s = c->ops->next(c, err);
+    if (c->filter && s == PW_OK)
+        s = pw_filter_skip(c, err);
     /* Every reader stops at an error; a system fault (a file cut while
      * read) is noted like damage so that no caller drops it silently. */
     if (s != PW_OK && s != PW_END)

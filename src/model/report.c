@@ -31,6 +31,7 @@ void pw_report_free(pw_report *r)
         return;
     report_stream_free_all(r);
     json_decref(r->root);
+    free(r->only_table);
     free(r);
 }
 
@@ -46,6 +47,15 @@ pw_report *pw_report_open(FILE *out, pw_report_style style)
 }
 
 pw_rnode *pw_report_root(pw_report *r) { return (pw_rnode *)r->root; }
+
+int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width)
+{
+    free(r->only_table);
+    r->top_rows = top_rows;
+    r->width = width;
+    r->only_table = table ? strdup(table) : NULL;
+    return !table || r->only_table;
+}
 json_t *pw_report_json(const pw_report *r) { return r->root; }
 int pw_report_nomem(void) { return report_nomem; }
 void pw_report_set_nomem(void) { report_nomem = 1; }

@@ -27,6 +27,9 @@ struct pw_report {
     int io_failed;
     report_stream **streams;
     size_t n_streams;
+    size_t top_rows;        /* text: rows shown per table (0: all) */
+    size_t width;           /* text: characters per table line (0: any) */
+    char *only_table;       /* text and CSV: the one table shown, or NULL */
 };
 
 json_t *pw_report_json(const pw_report *r);

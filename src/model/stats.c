@@ -6,8 +6,14 @@
 
 pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err)
 {
-    if (ds->fmt->stats)
+    /* A format's own summary that reads its files past the cursors would
+     * ignore a filter: the generic counts (through cursors) serve then,
+     * and the report says why. */
+    if (ds->fmt->stats && (!ds->filter || ds->fmt->stats_filtered))
         return ds->fmt->stats(ds, r, err);
+    if (ds->fmt->stats)
+        pw_rnode_str(pw_report_root(r), "filtered",
+                     "records per type and location only: this format's summary reads the whole trace");
     return pw_stats_generic(ds, r, err);
 }
 

@@ -9,6 +9,7 @@ typedef struct summary_job {
     pw_dataset *ds;
     const uint32_t *locs;
     pw_summary *per_worker;
+    uint8_t *seen;          /* [worker][schema]: a record of it was read */
 } summary_job;
 
 /* Folds one record's time into a summary. */
@@ -42,8 +43,12 @@ static void summary_location(void *ctx, size_t item, int worker)
     }
     s->locations_read++;
     const pw_record *r;
-    while (pw_cursor_next(c, &r, &e) == PW_OK)
+    uint8_t *seen = j->seen + (size_t)worker * j->ds->n_schemas;
+    while (pw_cursor_next(c, &r, &e) == PW_OK) {
         summary_add(s, r);
+        if (r->schema < j->ds->n_schemas)
+            seen[r->schema] = 1;
+    }
     pw_cursor_close(c);
 }
 
@@ -70,14 +75,23 @@ pw_status pw_summarize(pw_dataset *ds, pw_summary *out, pw_error *err)
     size_t n;
     uint32_t *locs = pw_ds_record_locations(ds, &n);
     int workers = pw_parallel_workers(n, ds->threads);
-    summary_job j = {ds, locs, calloc((size_t)workers, sizeof(pw_summary))};
-    if (!locs || !j.per_worker) {
+    summary_job j = {ds, locs, calloc((size_t)workers, sizeof(pw_summary)),
+                     calloc((size_t)workers * (ds->n_schemas ? ds->n_schemas : 1), 1)};
+    if (!locs || !j.per_worker || !j.seen) {
         free(j.per_worker);
+        free(j.seen);
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     }
     pw_parallel_for(n, workers, summary_location, &j);
     for (int w = 0; w < workers; w++)
         summary_merge(out, &j.per_worker[w]);
+    for (size_t sc = 0; sc < ds->n_schemas; sc++) {
+        int any = 0;
+        for (int w = 0; w < workers; w++)
+            any |= j.seen[(size_t)w * ds->n_schemas + sc];
+        out->record_types += (uint64_t)any;
+    }
     free(j.per_worker);
+    free(j.seen);
     return PW_OK;
 }

@@ -59,8 +59,45 @@ static void test_text(void)
     const char *t = render(r, PW_REPORT_TEXT);
     CHECK(strstr(t, "format") == t);
     CHECK(strstr(t, "runs (2)\n") != NULL);
-    CHECK(strstr(t, "energy_j.gpu") != NULL);
+    CHECK(strstr(t, "energy.gpu (J)") != NULL); /* the unit moves to the header */
+    CHECK(strstr(t, "1.50000") != NULL);        /* one precision per column */
+    CHECK(strstr(t, "2.50000") != NULL);
     pw_report_free(r);
 }
 
-TEST_MAIN(T(test_json), T(test_csv), T(test_text))
+/* A long table of small and large reals: text shows the top rows and
+ * counts the rest, with no exponent; CSV gives every row, each real in
+ * the shortest text that reads back exact; --table keeps one table. */
+static void test_views(void)
+{
+    pw_report *r = pw_report_new();
+    pw_rnode *root = pw_report_root(r);
+    pw_rnode_array(root, "empty");
+    pw_rnode *rows = pw_rnode_array(root, "calls");
+    for (int i = 0; i < 30; i++) {
+        pw_rnode *o = pw_rnode_object(rows, NULL);
+        pw_rnode_int(o, "n", i);
+        pw_rnode_num(o, "time_s", i ? 0.203699849 : 9.5432e-05);
+    }
+    pw_rnode *other = pw_rnode_array(root, "other");
+    pw_rnode_int(pw_rnode_object(other, NULL), "n", 7);
+    CHECK(pw_report_set_view(r, 20, NULL, 0));
+    const char *t = render(r, PW_REPORT_TEXT);
+    CHECK(strstr(t, "\xe2\x80\xa6 10 more") != NULL);
+    CHECK(strstr(t, "0.000095") != NULL);
+    CHECK(strstr(t, "e-05") == NULL);
+    CHECK(strstr(t, "empty") == NULL); /* no empty tables */
+    CHECK(strstr(t, "time (s)") != NULL);
+    t = render(r, PW_REPORT_CSV);
+    CHECK(strstr(t, "1,0.203699849\n") != NULL);
+    CHECK(strstr(t, "29,0.203699849\n") != NULL);
+    CHECK(pw_report_set_view(r, 20, "other", 0));
+    t = render(r, PW_REPORT_TEXT);
+    CHECK(strstr(t, "calls") == NULL && strstr(t, "other (1)") != NULL);
+    CHECK(pw_report_set_view(r, 20, NULL, 12)); /* "  n  time (s)" is 14 wide */
+    t = render(r, PW_REPORT_TEXT);
+    CHECK(strstr(t, "time (s)") == NULL && strstr(t, "1 more columns past") != NULL);
+    pw_report_free(r);
+}
+
+TEST_MAIN(T(test_json), T(test_csv), T(test_text), T(test_views))

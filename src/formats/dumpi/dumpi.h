@@ -146,6 +146,8 @@ pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err);
 pw_status dumpi_stream_init(dumpi_stream *s, dumpi_rank *r, size_t window_cap, _Atomic uint64_t *progress,
                             pw_error *err);
 void dumpi_stream_fini(dumpi_stream *s);
+/* The record the stream's current call is (what a cursor yields). */
+void dumpi_stream_record(const dumpi_stream *s, pw_record *out);
 
 /* dumpi_stats.c */
 pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err);

@@ -42,6 +42,12 @@ static pw_status dumpi_open(pw_dataset *ds, pw_error *err)
         s = dumpi_layout_open(ds, dd, err);
     if (s == PW_OK)
         s = set_version(ds, dd, err);
+    /* A rank's calls follow one another; with threads, calls of one file
+     * (written as they end) may begin out of order. */
+    ds->own_subtree = 1;
+    ds->time_ordered = 1;
+    for (size_t i = 0; i < dd->n_ranks; i++)
+        ds->time_ordered &= dd->ranks[i].n_threads == 0;
     return s;
 }
 
@@ -72,4 +78,5 @@ const pw_format_ops pw_format_dumpi = {
     .check = dumpi_check,
     .close = dumpi_close,
     .options = NULL,
+    .stats_filtered = 1, /* dumpi_stats_filtered.c */
 };

@@ -152,7 +152,6 @@ void dumpi_profile_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_
     if (l < DUMPI_ALL_FUNCTIONS)
         p->mpi_ns += ns;
     const dumpi_fn_use *u = &uses[l];
-    const uint8_t *q = s->p;
     switch (u->use) {
     case DUMPI_USE_INIT:
         p->has_init = which >= 0;
@@ -164,6 +163,16 @@ void dumpi_profile_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_
         break;
     case DUMPI_USE_SEND: on_send(r, p, s, u); break;
     case DUMPI_USE_COLLECTIVE: on_collective(r, p, s, u, ns); break;
+    default: dumpi_profile_track(p, s, uses); break;
+    }
+}
+
+void dumpi_profile_track(dumpi_rank_profile *p, const dumpi_stream *s, const dumpi_fn_use *uses)
+{
+    const dumpi_rec *rec = &s->rec;
+    const dumpi_fn_use *u = &uses[rec->label];
+    const uint8_t *q = s->p;
+    switch (u->use) {
     case DUMPI_USE_DUP:
         pw_mpi_tracker_dup(&p->tracker, dumpi_arg_int(rec, q, u->comm), dumpi_arg_int(rec, q, u->newcomm));
         break;

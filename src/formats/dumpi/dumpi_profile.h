@@ -54,4 +54,11 @@ void dumpi_profile_init(dumpi_rank_profile *p);
 void dumpi_profile_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s,
                         const dumpi_fn_use *uses);
 void dumpi_profile_free(dumpi_rank_profile *p);
+/* The part of a call every later call depends on, counted or not: the
+ * communicators it creates or frees (a filtered profile follows them
+ * through the calls the filter leaves out). */
+void dumpi_profile_track(dumpi_rank_profile *p, const dumpi_stream *s, const dumpi_fn_use *uses);
+/* With a filter set on ds: every rank's profile made again from the calls
+ * it keeps (dumpi_stats_filtered.c). */
+pw_status dumpi_profiles_filter(pw_dataset *ds, dumpi_dataset *dd, pw_error *err);
 #endif

@@ -137,32 +137,37 @@ static int64_t time_ns(const dumpi_stream *s, int which, int edge)
     return (int64_t)(s->sec[which][edge] * 1000000000u + s->nsec[which][edge]);
 }
 
-static pw_status dumpi_cursor_next(pw_cursor *c, pw_error *err)
+void dumpi_stream_record(const dumpi_stream *s, pw_record *out)
 {
-    dumpi_stream *s = c->impl;
-    pw_status st = dumpi_stream_next(s, &c->err_code, err);
-    if (st != PW_OK)
-        return st;
     const dumpi_rec *rec = &s->rec;
-    c->rec.schema = rec->label;
-    c->rec.type = dumpi_functions[rec->label].name;
-    c->rec.location = (uint32_t)thread_location(s->rank, rec->thread);
-    c->rec.offset = s->off - rec->size;
-    c->rec.size = rec->size;
+    out->schema = rec->label;
+    out->type = dumpi_functions[rec->label].name;
+    out->kind = PW_REC_SPAN;
+    out->location = (uint32_t)thread_location(s->rank, rec->thread);
+    out->offset = s->off - rec->size;
+    out->size = rec->size;
     /* The call lasts from entry to exit, by the wall clock when there is
      * one, else by the CPU clock. */
     int which = rec->mask & DUMPI_MASK_WALL ? 1 : 0;
     if (rec->mask & (DUMPI_MASK_WALL | DUMPI_MASK_CPU)) {
-        c->rec.clock = PW_CLOCK_NS;
-        c->rec.t = time_ns(s, which, 0);
-        c->rec.t_end = time_ns(s, which, 1);
-        c->rec.has_end = 1;
+        out->clock = PW_CLOCK_NS;
+        out->t = time_ns(s, which, 0);
+        out->t_end = time_ns(s, which, 1);
+        out->has_end = 1;
     } else {
-        c->rec.clock = PW_CLOCK_NONE;
-        c->rec.t = 0;
-        c->rec.has_end = 0;
+        out->clock = PW_CLOCK_NONE;
+        out->t = 0;
+        out->has_end = 0;
     }
-    return PW_OK;
+}
+
+static pw_status dumpi_cursor_next(pw_cursor *c, pw_error *err)
+{
+    dumpi_stream *s = c->impl;
+    pw_status st = dumpi_stream_next(s, &c->err_code, err);
+    if (st == PW_OK)
+        dumpi_stream_record(s, &c->rec);
+    return st;
 }
 
 /* ---- decoding ---------------------------------------------------------- */

@@ -128,6 +128,7 @@ typedef struct hpc_dataset {
     int depth;                     /* top-down tree depth (0: unlimited) */
     double threshold;              /* top-down: hide below this % of total */
     int summary_only;              /* stats: only the views of the summary profile */
+    const char *metric;            /* stats: --metric NAME, or NULL (hpctoolkit_metric_choice.c) */
     int has_lookup;                /* stats: only the values of one context */
     uint32_t lookup_ctx, lookup_prof;
 } hpc_dataset;

@@ -97,6 +97,7 @@ static pw_status read_options(pw_dataset *ds, hpc_dataset *h, pw_error *err)
                            "--depth wants a number of tree levels (0: all), found \"%s\"", v);
         h->depth = (int)d;
     }
+    h->metric = pw_ds_option(ds, "metric");
     if ((v = pw_ds_option(ds, "views"))) {
         if (strcmp(v, "summary") && strcmp(v, "all"))
             return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
@@ -274,6 +275,9 @@ static const pw_format_option hpc_options[] = {
      "HPCToolkit stats: only the summary profile's views, or also per-profile and trace views"},
     {"lookup", "lookup", "CTX[:PROFILE]",
      "HPCToolkit stats: only the values of one context in one profile (binary search)"},
+    {"metric", "metric", "NAME",
+     "HPCToolkit stats: the metric the views sort and prune by (default: the first with a "
+     "non-zero total, time metrics first)"},
     {NULL, NULL, NULL, NULL},
 };
 

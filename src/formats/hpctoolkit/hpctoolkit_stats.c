@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/error.h"
 #include "formats/hpctoolkit/hpctoolkit.h"
@@ -313,13 +314,72 @@ static pw_status summary_columns(stats_ctx *s, pw_error *err)
     return st;
 }
 
-static pw_status views(stats_ctx *s, pw_rnode *root, pw_error *err)
+/* Is a metric's name one of time ("CPUTIME (sec)", "REALTIME")? */
+static int is_time_metric(const char *name)
+{
+    for (const char *p = name; p && *p; p++)
+        if (!strncasecmp(p, "time", 4) || !strncmp(p, "(sec)", 5) || !strncmp(p, "(usec)", 6))
+            return 1;
+    return 0;
+}
+
+/* The view metric the views sort and prune by: --metric NAME, else the
+ * first with a non-zero total, time metrics first (a CUDA database whose
+ * first metric is zero otherwise shows an empty tree). */
+static pw_status choose_metric(stats_ctx *s, uint32_t *chosen, pw_error *err)
 {
     hpc_dataset *h = s->h;
+    *chosen = 0;
+    if (h->metric) {
+        for (uint32_t m = 0; m < h->n_views; m++)
+            if (h->views[m].name && !strcmp(h->views[m].name, h->metric))
+                return *chosen = m, PW_OK;
+        return pw_fail(err, PW_E_USAGE, s->ds->path, PW_NO_OFFSET,
+                       "--metric: no metric named \"%s\" (see the metrics table of stats)", h->metric);
+    }
+    for (int time_only = 1; time_only >= 0; time_only--)
+        for (uint32_t m = 0; m < h->n_views; m++)
+            if (s->incl[m][0] != 0 && (!time_only || is_time_metric(h->views[m].name)))
+                return *chosen = m, PW_OK;
+    return PW_OK;
+}
+
+/* Makes view metric m the first (the one the views use). */
+static void swap_first_view(stats_ctx *s, uint32_t m)
+{
+    hpc_dataset *h = s->h;
+    hpc_view_metric v = h->views[0];
+    h->views[0] = h->views[m];
+    h->views[m] = v;
+    double *t = s->incl[0];
+    s->incl[0] = s->incl[m];
+    s->incl[m] = t;
+    t = s->excl[0];
+    s->excl[0] = s->excl[m];
+    s->excl[m] = t;
+}
+
+static pw_status views_of_first(stats_ctx *s, pw_rnode *root, pw_error *err);
+
+static pw_status views(stats_ctx *s, pw_rnode *root, pw_error *err)
+{
+    uint32_t chosen = 0;
     pw_status st = summary_columns(s, err);
-    /* the summary views read profile 0 only; imbalance reads them all */
+    if (st == PW_OK && s->h->n_views)
+        st = choose_metric(s, &chosen, err);
     if (st != PW_OK)
         return st;
+    swap_first_view(s, chosen);
+    st = views_of_first(s, root, err);
+    swap_first_view(s, chosen); /* the dataset keeps its own order */
+    return st;
+}
+
+/* The views by the first view metric: the summary views read profile 0
+ * only; imbalance reads them all. */
+static pw_status views_of_first(stats_ctx *s, pw_rnode *root, pw_error *err)
+{
+    hpc_dataset *h = s->h;
     s->proc_incl = malloc((h->n_procs + 1) * sizeof(double));
     s->proc_excl = malloc((h->n_procs + 1) * sizeof(double));
     s->order = malloc((h->n_procs + 1) * sizeof(uint32_t));

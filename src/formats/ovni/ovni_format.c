@@ -32,6 +32,7 @@ static pw_status ovni_open(pw_dataset *ds, pw_error *err)
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     if (s == PW_OK)
         s = ovni_schemas_build(ds, od, err);
+    ds->time_ordered = ds->own_subtree = 1; /* one stream per thread, by clock */
     return s;
 }
 
@@ -57,4 +58,5 @@ const pw_format_ops pw_format_ovni = {
     .check = NULL,
     .close = ovni_close,
     .options = NULL,
+    .stats_filtered = 1,
 };

@@ -75,7 +75,8 @@ static void csv_tables(const pw_report *rep, FILE *out, json_t *node, const char
     {
         char sub[512];
         snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
-        if (report_is_table(rep, v))
+        if (report_is_table(rep, v) && (!rep->only_table || !strcmp(rep->only_table, k) ||
+                                        !strcmp(rep->only_table, sub)))
             csv_table(rep, out, v, sub, parent_col, parent_row);
         else if (json_is_object(v))
             csv_tables(rep, out, v, sub, parent_col, parent_row);

@@ -1,8 +1,11 @@
 /* report_table.c — tables out of arrays of objects. */
 #include "report_table.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/f64_text.h"
 
 void report_rows_start(report_rows *it, const pw_report *r, json_t *arr)
 {
@@ -117,6 +120,25 @@ json_t *report_table_cell(json_t *row, const char *column)
     return cur;
 }
 
+/* The shortest text that reads back as v (0.203699849, not
+ * 0.20369984899999999). */
+static const char *shortest_real(double v, char *buf, size_t n)
+{
+    char t[PW_F64_TEXT_MAX + 1];
+    size_t l = isfinite(v) ? pw_f64_text(v, t) : 0;
+    if (l && l < n) {
+        memcpy(buf, t, l);
+        buf[l] = '\0';
+        return buf;
+    }
+    for (int digits = 15; digits <= 17; digits++) { /* the exact, slower path */
+        snprintf(buf, n, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v || !isfinite(v))
+            break;
+    }
+    return buf;
+}
+
 const char *report_scalar_text(json_t *v, char *buf, size_t n, int precise)
 {
     if (!v || json_is_null(v))
@@ -128,7 +150,9 @@ const char *report_scalar_text(json_t *v, char *buf, size_t n, int precise)
         return buf;
     }
     if (json_is_real(v)) {
-        snprintf(buf, n, precise ? "%.17g" : "%.6g", json_real_value(v));
+        if (precise)
+            return shortest_real(json_real_value(v), buf, n);
+        snprintf(buf, n, "%.6g", json_real_value(v));
         return buf;
     }
     if (json_is_boolean(v))

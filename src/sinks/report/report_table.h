@@ -40,6 +40,6 @@ void report_table_free(report_table *t);
 /* The value of a dotted column in row, or NULL. */
 json_t *report_table_cell(json_t *row, const char *column);
 /* Scalar as text, the way a person reads it (reals with 6 significant
- * digits in text, 17 in CSV).  buf must hold 64 bytes for numbers. */
+ * digits), or precise (reals in the shortest text that reads back exact).  buf must hold 64 bytes for numbers. */
 const char *report_scalar_text(json_t *v, char *buf, size_t n, int precise);
 #endif

@@ -1,0 +1,83 @@
+/* cmd_diff.c — perfweave diff A B: what changed between two runs, table by
+ * table of their stats (the library matches the rows: pw_diff_reports). */
+#include <string.h>
+
+#include "cli.h"
+
+/* The stats of one dataset, whole in memory (the diff needs every row). */
+static int stats_of(cli_args *a, const char *path, pw_dataset **ds, pw_report **r)
+{
+    int code = EXIT_OK;
+    const char *first = a->path;
+    a->path = path;
+    *ds = cli_open(a, &code);
+    a->path = first;
+    *r = NULL;
+    if (!*ds)
+        return code;
+    pw_error err;
+    *r = pw_report_new();
+    if (!*r)
+        return EXIT_SYSTEM;
+    cli_progress *prog = cli_progress_start(a, *ds, "reading");
+    pw_status s = pw_stats(*ds, *r, &err);
+    cli_progress_stop(prog);
+    return s == PW_OK ? EXIT_OK : cli_fail(&err);
+}
+
+static int diff_write(cli_args *a, const pw_report *ra, const pw_report *rb)
+{
+    pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
+    pw_report *d = pw_report_new();
+    FILE *out = d && !cli_apply_view(a, d) ? cli_output(a) : NULL;
+    if (!out) {
+        pw_report_free(d);
+        return EXIT_SYSTEM;
+    }
+    pw_error err;
+    pw_status s = pw_diff_reports(ra, rb, a->path, a->path_b, style != PW_REPORT_JSON, d, &err);
+    if (s == PW_OK)
+        s = pw_report_write(d, out, style, &err);
+    int code = s == PW_OK ? EXIT_OK : cli_fail(&err);
+    int c = cli_close_output(a, out);
+    pw_report_free(d);
+    return code ? code : c;
+}
+
+static int diff_run(cli_args *a)
+{
+    pw_dataset *da = NULL, *db = NULL;
+    pw_report *ra = NULL, *rb = NULL;
+    int code = stats_of(a, a->path, &da, &ra);
+    if (!code)
+        code = stats_of(a, a->path_b, &db, &rb);
+    if (!code && strcmp(pw_dataset_format(da), pw_dataset_format(db))) {
+        fprintf(stderr, "perfweave diff: %s is %s and %s is %s: diff compares runs of one format\n",
+                a->path, pw_dataset_format(da), a->path_b, pw_dataset_format(db));
+        code = EXIT_USAGE;
+    }
+    if (!code)
+        code = diff_write(a, ra, rb);
+    int dcode = da ? cli_report_diags(da) : 0;
+    int dcode_b = db ? cli_report_diags(db) : 0;
+    pw_report_free(ra);
+    pw_report_free(rb);
+    pw_close(da);
+    pw_close(db);
+    return code ? code : dcode ? dcode : dcode_b;
+}
+
+const cli_command cli_diff = {
+    "diff",
+    "what changed between two runs: their stats, row by row (B - A)",
+    "usage: perfweave diff A B [options]\n\n"
+    "Both datasets must be of one format.  For each table of 'stats', rows are\n"
+    "matched by their key columns (names, ranks, ids; calling contexts by their\n"
+    "path from the root) and every numeric column shows A, B and B - A.  Rows\n"
+    "that did not change are left out; the largest relative change comes first.\n"
+    "Filters apply to both datasets.\n\n"
+    "  --json        {\"a\", \"b\", \"tables\": {NAME: [{key, a, b, delta}]}}\n"
+    "  --csv         CSV tables, each introduced by a '# name' line\n",
+    CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT | CLI_WANT_FILTER | CLI_WANT_TWO_PATHS | CLI_WANT_VIEW,
+    diff_run,
+};
