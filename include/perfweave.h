@@ -435,6 +435,13 @@ pw_status pw_report_finish(pw_report *r, pw_error *err);
  * way is recorded as diagnostics; the report covers what could be read. */
 pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err);
 
+/* What `perfweave info` shows, as a report tree under r's root: path,
+ * format, version, the pw_summarize figures (reads every record once),
+ * location counts per kind and the dataset's properties; with
+ * with_locations, the full location list and the per-location properties
+ * too. */
+pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_error *err);
+
 /* The differences between two reports (pw_stats of two runs of one
  * format), into `out` (a report from pw_report_new).  For each table of
  * the reports (an array of objects; an object of scalars is a one-row

@@ -236,35 +236,8 @@ class Dataset:
         """The dict `perfweave info --json` prints (with locations=True,
         that of `info --json --locations`).  Reads every record once."""
         ds = self._handle()
-        summary = _lib.Summary()
-        err = _lib.Error()
-        _check(_lib.lib.pw_summarize(ds, ctypes.byref(summary), ctypes.byref(err)), err)
-        out = {"path": self.path, "format": self.format, "version": self.version,
-               "records": summary.records}
-        if summary.has_ns:
-            out["time_first_ns"] = summary.t_min
-            out["time_last_ns"] = summary.t_max
-            out["time_span_s"] = (summary.t_max - summary.t_min) / 1e9
-        if summary.has_virtual:
-            out["virtual_time_first"] = summary.vt_min
-            out["virtual_time_last"] = summary.vt_max
-        out["record_types"] = _lib.lib.pw_schema_count(ds)
-        locs = self._location_list()
-        kinds = {}
-        for k in sorted({loc.kind for loc in locs}):
-            kinds[self._kind_name(k)] = sum(1 for loc in locs if loc.kind == k)
-        out["locations"] = kinds
-        if locations:
-            rows = []
-            for loc in locs:
-                row = {"path": loc.path.decode(), "kind": self._kind_name(loc.kind), "id": loc.id}
-                if loc.file:
-                    row["file"] = loc.file.decode()
-                rows.append(row)
-            out["location_list"] = rows
-        out["properties"] = {k: v for k, v in self.properties().items()
-                             if locations or ":" not in k}
-        return out
+        return json.loads(self._report_json(
+            lambda report, err: _lib.lib.pw_info(ds, report, 1 if locations else 0, err)))
 
     def locations(self):
         """The location tree as a DataFrame indexed by location number:
@@ -505,6 +478,16 @@ class Dataset:
             with Dataset(self._path, **dict(self._opt.kwargs, **options)) as other:
                 return other.stats(strict=strict)
         ds = self._handle()
+        text = self._report_json(lambda report, err: _lib.lib.pw_stats(ds, report, err))
+        out = json.loads(text)
+        if strict:
+            self._raise_if_damaged(out)
+        return out
+
+    @staticmethod
+    def _report_json(build):
+        """The JSON text of the report that build(report, err) fills, as the
+        CLI's --json writes it; raises the library's error."""
         buf, size = ctypes.c_void_p(), ctypes.c_size_t()
         stream = _lib.libc.open_memstream(ctypes.byref(buf), ctypes.byref(size))
         if not stream:
@@ -512,7 +495,7 @@ class Dataset:
         report = _lib.lib.pw_report_open(stream, _lib.REPORT_JSON)
         err = _lib.Error()
         try:
-            s = _lib.lib.pw_stats(ds, report, ctypes.byref(err)) if report else -5
+            s = build(report, ctypes.byref(err)) if report else -5
             if s == _lib.OK:
                 s = _lib.lib.pw_report_finish(report, ctypes.byref(err))
         finally:
@@ -523,10 +506,7 @@ class Dataset:
         if not report:
             raise MemoryError("perfweave: no memory for a report")
         _check(s, err)
-        out = json.loads(text)
-        if strict:
-            self._raise_if_damaged(out)
-        return out
+        return text
 
     def table(self, name, **options):
         """One table of stats() as a DataFrame: `name` is a key of the

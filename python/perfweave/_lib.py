@@ -78,7 +78,7 @@ class Summary(ctypes.Structure):
     _fields_ = [("records", ctypes.c_uint64), ("locations_read", ctypes.c_uint64),
                 ("has_ns", ctypes.c_int), ("t_min", ctypes.c_int64), ("t_max", ctypes.c_int64),
                 ("has_virtual", ctypes.c_int), ("vt_min", ctypes.c_double),
-                ("vt_max", ctypes.c_double)]
+                ("vt_max", ctypes.c_double), ("record_types", ctypes.c_uint64)]
 
 
 class Diag(ctypes.Structure):
@@ -146,6 +146,7 @@ _SIGNATURES = {
     "pw_report_finish": (ctypes.c_int, [P, ERR]),
     "pw_report_free": (None, [P]),
     "pw_stats": (ctypes.c_int, [P, P, ERR]),
+    "pw_info": (ctypes.c_int, [P, P, ctypes.c_int, ERR]),
     "pw_convert": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p,
                                   ctypes.POINTER(ConvertReport), ERR]),
     "pw_batch_open": (ctypes.c_int, [P, ctypes.c_int64, ctypes.c_size_t, ctypes.POINTER(P), ERR]),

@@ -122,7 +122,9 @@ static pw_status census(pw_comm_replay *r, pw_error *err)
     return s;
 }
 
-pw_status pw_comm_replay_init(pw_comm_replay *r, pw_dataset *ds, pw_error *err)
+/* The classification and live trackers; with census, every creation read
+ * and resolved now. */
+static pw_status replay_init(pw_comm_replay *r, pw_dataset *ds, int with_census, pw_error *err)
 {
     memset(r, 0, sizeof *r);
     r->ds = ds;
@@ -136,10 +138,40 @@ pw_status pw_comm_replay_init(pw_comm_replay *r, pw_dataset *ds, pw_error *err)
         if (rank >= 0 && rank < (1 << 20) && (size_t)rank + 1 > r->n_ranks)
             r->n_ranks = (size_t)rank + 1;
     }
-    pw_status s = census(r, err);
+    pw_status s = with_census ? census(r, err) : PW_OK;
     if (s == PW_OK && !(r->live = new_trackers(r)))
         s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     return s;
+}
+
+pw_status pw_comm_replay_init(pw_comm_replay *r, pw_dataset *ds, pw_error *err)
+{
+    return replay_init(r, ds, 1, err);
+}
+
+pw_status pw_comm_replay_init_fed(pw_comm_replay *r, pw_dataset *ds, pw_error *err)
+{
+    return replay_init(r, ds, 0, err);
+}
+
+pw_status pw_comm_replay_resolve_fed(pw_comm_replay *r, pw_error *err)
+{
+    if (!r->live)
+        return PW_OK;
+    pw_mpi_tracker **ptrs = calloc(r->n_ranks ? r->n_ranks : 1, sizeof *ptrs);
+    for (size_t i = 0; ptrs && i < r->n_ranks; i++)
+        ptrs[i] = &r->live[i];
+    int ok = ptrs && pw_mpi_comms_resolve(&r->comms, ptrs, r->n_ranks) == 0;
+    free(ptrs);
+    r->resolved = ok && pw_comm_replay_restart(r);
+    return r->resolved ? PW_OK : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+}
+
+int pw_comm_replay_restart(pw_comm_replay *r)
+{
+    free_trackers(r->live, r->n_ranks);
+    r->live = new_trackers(r);
+    return r->live != NULL;
 }
 
 void pw_comm_replay_free(pw_comm_replay *r)

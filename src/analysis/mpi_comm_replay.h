@@ -28,6 +28,14 @@ typedef struct pw_comm_replay {
 /* Classifies the schemas and, when the dataset has communicator creations,
  * reads them all and resolves the communicators. */
 pw_status pw_comm_replay_init(pw_comm_replay *r, pw_dataset *ds, pw_error *err);
+/* For a caller whose own first pass feeds every rank's records in full:
+ * no census at init; resolve_fed then resolves the communicators from what
+ * was fed and starts the live trackers again for the next pass. */
+pw_status pw_comm_replay_init_fed(pw_comm_replay *r, pw_dataset *ds, pw_error *err);
+pw_status pw_comm_replay_resolve_fed(pw_comm_replay *r, pw_error *err);
+/* The live trackers start again (a caller replaying every rank once more);
+ * 0 when memory runs out. */
+int pw_comm_replay_restart(pw_comm_replay *r);
 void pw_comm_replay_free(pw_comm_replay *r);
 /* A record drawn (in its rank's order). */
 void pw_comm_replay_feed(pw_comm_replay *r, const pw_record *rec);

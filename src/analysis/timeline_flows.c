@@ -40,9 +40,11 @@ static int64_t field_int(const pw_value *v, int i, int64_t absent)
     return i >= 0 && v[i].present ? value_int(&v[i]) : absent;
 }
 
-/* The i-th status of a status field (one OBJECT, or a LIST of them):
- * its "source" and "tag"; 0 when there is none. */
-static int status_at(const pw_value *st, size_t i, pw_msg *out)
+int64_t tl_value_int(const pw_value *v) { return value_int(v); }
+
+int64_t tl_field_int(const pw_value *v, int i, int64_t absent) { return field_int(v, i, absent); }
+
+int tl_status_at(const pw_value *st, size_t i, pw_msg *out)
 {
     if (st->present && st->type == PW_T_LIST)
         st = i < st->v.list.n ? &st->v.list.items[i] : NULL;
@@ -100,7 +102,7 @@ static int complete(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t
     }
     for (size_t i = first; i < n; i++) {
         pw_msg status;
-        int has = st && status_at(st, sc->f_index >= 0 ? 0 : i, &status);
+        int has = st && tl_status_at(st, sc->f_index >= 0 ? 0 : i, &status);
         int64_t r = value_int(req->type == PW_T_LIST ? &req->v.list.items[i] : req);
         if (!add_flow_in(f, ev, pw_msgmatch_complete(&f->mm, rank, r, has ? &status : NULL)))
             return 0;
@@ -119,7 +121,7 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
     if (has_req)
         return pw_msgmatch_post_recv(&f->mm, &m, rank, field_int(v, sc->f_request, 0));
     pw_msg status;
-    if ((m.source < 0 || m.tag < 0) && sc->f_status >= 0 && status_at(&v[sc->f_status], 0, &status)) {
+    if ((m.source < 0 || m.tag < 0) && sc->f_status >= 0 && tl_status_at(&v[sc->f_status], 0, &status)) {
         if (m.source < 0)
             m.source = status.source;
         if (m.tag < 0)

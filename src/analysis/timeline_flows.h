@@ -25,6 +25,13 @@ typedef struct tl_flows {
 
 void tl_flows_init(tl_flows *f);
 void tl_flows_free(tl_flows *f);
+/* A value as an integer (0 when absent or not a number); field i of a
+ * record's values, `absent` when the schema (i < 0) or the record lacks it. */
+int64_t tl_value_int(const pw_value *v);
+int64_t tl_field_int(const pw_value *v, int i, int64_t absent);
+/* The i-th status of a status field (one OBJECT, or a LIST of them):
+ * its "source" and "tag"; 0 when there is none. */
+int tl_status_at(const pw_value *st, size_t i, pw_msg *out);
 /* Sets ev's flow_out/msg_out and flows_in/msgs_in from rec's fields; rank
  * is the record's own rank.  0 when memory runs out. */
 int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t rank, pw_tl_event *ev);

@@ -68,6 +68,13 @@ static void dumpi_close(pw_dataset *ds)
     ds->impl = NULL;
 }
 
+static const pw_format_option dumpi_options[] = {
+    {"bins", "bins", "N", "stats: time bins of the MPI time profile (default 50)"},
+    {"waits", "waits", NULL, "convert: MPI wait states as slices inside their calls (Perfetto, Chrome)"},
+    {"profile_only", "profile-only", NULL, "stats: the mpiP-style profile only, without the MPI wait analyses"},
+    {NULL, NULL, NULL, NULL},
+};
+
 const pw_format_ops pw_format_dumpi = {
     .name = "dumpi",
     .description = "SST DUMPI MPI traces (.meta + one .bin per rank; libdumpi 0.6 - 13)",
@@ -77,6 +84,6 @@ const pw_format_ops pw_format_dumpi = {
     .stats = dumpi_stats,
     .check = dumpi_check,
     .close = dumpi_close,
-    .options = NULL,
+    .options = dumpi_options,
     .stats_filtered = 1, /* dumpi_stats_filtered.c */
 };

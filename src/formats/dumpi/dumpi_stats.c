@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mpi_waits/mpi_waits.h"
 #include "core/error.h"
 #include "formats/dumpi/dumpi_profile.h"
 
@@ -290,6 +291,8 @@ pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err)
         report_p2p(&run, root);
         report_sizes(&run, root);
         report_collectives(&run, root);
+        /* MPI wait analyses (mpi_waits.h); merge: rewire to pw_analysis_ops */
+        st = pw_mpi_waits_report(ds, r, err);
     }
     pw_mpi_comms_free(&run.comms);
     free(run.trackers);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mpi_waits/waits_timeline.h"
 #include "analysis/timeline.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
@@ -274,7 +275,7 @@ pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report
                          : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     pw_tl_sink sink = {&w, pf_track, pf_event, NULL, NULL, 0};
     if (s == PW_OK)
-        s = pw_timeline_run(ds, &sink, rep, err);
+        s = pw_mpi_waits_timeline_run(ds, &sink, rep, err); /* = pw_timeline_run without --waits */
     pw_status fs = w.out.buf ? pw_outbuf_flush(&w.out, s == PW_OK ? err : NULL) : PW_OK;
     s = s == PW_OK ? fs : s;
     long size = ftell(f);

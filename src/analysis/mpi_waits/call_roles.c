@@ -1,0 +1,60 @@
+/* call_roles.c — what each schema's records mean to the wait analyses,
+ * decided once from the schema's name and field names (mpi_waits.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/timeline_schema.h"
+
+const char *const mw_wait_names[MW_N_WAITS] = {"late_sender",  "late_receiver",  "wait_nxn",
+                                               "wait_barrier", "late_broadcast", "early_reduce"};
+
+/* Pipit's idle functions with mpi_events (pipit/trace.py, idle_time). */
+static const char *const idle_names[] = {"MPI_Wait", "MPI_Waitall", "MPI_Recv", NULL};
+
+static int named(const char *const *names, const char *s)
+{
+    for (; *names; names++)
+        if (!strcmp(*names, s))
+            return 1;
+    return 0;
+}
+
+/* The wait state a collective operation has (Scalasca's patterns). */
+static int coll_wait_of(pw_coll_op op)
+{
+    switch (op) {
+    case PW_COLL_NONE: return -1;
+    case PW_COLL_BARRIER: return MW_WAIT_BARRIER;
+    case PW_COLL_BCAST:
+    case PW_COLL_SCATTER:
+    case PW_COLL_SCATTERV: return MW_LATE_BROADCAST;
+    case PW_COLL_REDUCE:
+    case PW_COLL_GATHER:
+    case PW_COLL_GATHERV: return MW_EARLY_REDUCE;
+    default: return MW_WAIT_NXN;
+    }
+}
+
+int mw_schemas_classify(const pw_dataset *ds, mw_schema *out)
+{
+    tl_schema *tl = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *tl);
+    if (!tl)
+        return 0;
+    tl_schemas_classify(ds, tl);
+    for (size_t i = 0; i < ds->n_schemas; i++) {
+        const pw_schema *sc = ds->schemas[i];
+        mw_schema *m = &out[i];
+        m->tl = tl[i];
+        m->f_indices = pw_field_index(sc, "indices");
+        m->f_outcount = pw_field_index(sc, "outcount");
+        pw_coll_classify(sc, &m->coll);
+        m->coll_wait = (int8_t)coll_wait_of(m->coll.op);
+        m->sync = !strcmp(sc->name, "MPI_Ssend") || !strcmp(sc->name, "MPI_Issend");
+        m->idle = named(idle_names, sc->name);
+        m->finalize = !strcmp(sc->name, "MPI_Finalize");
+        m->p2p = m->tl.has_msg;
+    }
+    free(tl);
+    return 1;
+}

@@ -1,0 +1,272 @@
+/* critical_path.c — the critical path of the run, as Scalasca follows it:
+ * from the last MPI_Finalize exit backwards along its rank until the
+ * latest wait state there, then on the rank that caused that wait (the
+ * late sender, the late receiver, the last to enter a collective, the
+ * late root) from the moment the wait ended, and so on until a rank's
+ * first call.  Time is continuous along the path, so its length is the
+ * run's; what it tells is where the time went: per rank, per function,
+ * and "(compute)" between calls.  The critical-path imbalance is the sum
+ * over functions of the path's time beyond the mean rank's work in it
+ * (work: time in the function less its wait states) — what the run would
+ * save if the ranks on the path did only the mean work. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/mpi_waits/mpi_waits.h"
+#include "core/grow.h"
+
+static int add_span(mw_rank *rk, int64_t a, int64_t b)
+{
+    if (b < a)
+        return 1;
+    if (!pw_grow((void **)&rk->path, rk->n_path, &rk->cap_path, sizeof *rk->path))
+        return 0;
+    rk->path[rk->n_path++] = (mw_span){a, b};
+    return 1;
+}
+
+/* Where the path ends: the latest MPI_Finalize exit, else the latest
+ * record end; -1 when no rank has times. */
+static int64_t path_end(const mw_run *run, size_t *slot)
+{
+    int64_t best = -1;
+    int finalized = 0;
+    for (size_t i = 0; i < run->n_ranks; i++)
+        finalized |= run->ranks[i].finalize_exit >= 0;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        const mw_rank *rk = &run->ranks[i];
+        int64_t t = finalized ? rk->finalize_exit : rk->t_max >= rk->t_min ? rk->t_max : -1;
+        if (t > best) {
+            best = t;
+            *slot = i;
+        }
+    }
+    return best;
+}
+
+/* The last of the first n waits that ends at or before t, or -1 (waits
+ * sorted by their end). */
+static int64_t wait_before(const mw_rank *rk, uint64_t n, int64_t t)
+{
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (rk->waits[mid].resume <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (int64_t)lo - 1;
+}
+
+static void reverse_path(mw_rank *rk)
+{
+    for (uint64_t i = 0, j = rk->n_path; i + 1 < j; i++, j--) {
+        mw_span t = rk->path[i];
+        rk->path[i] = rk->path[j - 1];
+        rk->path[j - 1] = t;
+    }
+}
+
+/* Waits by the time they end (a rank's threads charge them out of order). */
+static int by_resume(const void *a, const void *b)
+{
+    const mw_wait_at *x = a, *y = b;
+    if (x->resume != y->resume)
+        return x->resume < y->resume ? -1 : 1;
+    if (x->enter != y->enter)
+        return x->enter < y->enter ? -1 : 1;
+    return (x->cause > y->cause) - (x->cause < y->cause);
+}
+
+int mw_critical_path_walk(mw_run *run)
+{
+    size_t r = 0;
+    int64_t t = path_end(run, &r);
+    if (t < 0)
+        return 1;
+    uint64_t *bound = malloc((run->n_ranks ? run->n_ranks : 1) * sizeof *bound);
+    if (!bound)
+        return 0;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        bound[i] = run->ranks[i].n_waits;
+        if (run->ranks[i].n_waits)
+            qsort(run->ranks[i].waits, run->ranks[i].n_waits, sizeof *run->ranks[i].waits, by_resume);
+    }
+    int ok = 1;
+    for (;;) { /* each step uses up a wait of some rank: it ends */
+        mw_rank *rk = &run->ranks[r];
+        int64_t i = wait_before(rk, bound[r], t);
+        int64_t cause = i >= 0 ? rk->waits[i].cause : -1;
+        if (cause < 0 || (size_t)cause >= run->n_world || run->rank_slot[cause] < 0) {
+            ok = add_span(rk, rk->t_min, t);
+            break;
+        }
+        if (!(ok = add_span(rk, rk->waits[i].resume, t)))
+            break;
+        bound[r] = (uint64_t)i;
+        t = rk->waits[i].resume;
+        r = (size_t)run->rank_slot[cause];
+    }
+    free(bound);
+    for (size_t i = 0; i < run->n_ranks; i++)
+        reverse_path(&run->ranks[i]);
+    return ok;
+}
+
+/* The time [a, b] shares with the rank's path (spans sorted, disjoint). */
+static uint64_t on_path(const mw_rank *rk, int64_t a, int64_t b)
+{
+    uint64_t lo = 0, hi = rk->n_path, sum = 0;
+    while (lo < hi) { /* first span ending after a */
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (rk->path[mid].b <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint64_t j = lo; j < rk->n_path && rk->path[j].a < b; j++) {
+        int64_t x = rk->path[j].a > a ? rk->path[j].a : a, y = rk->path[j].b < b ? rk->path[j].b : b;
+        sum += y > x ? (uint64_t)(y - x) : 0;
+    }
+    return sum;
+}
+
+/* The latest call end so far on the record's location (a rank's cursor
+ * may interleave the records of its threads); NULL when memory runs out. */
+static int64_t *thread_end(mw_thread_ends *ends, uint32_t loc)
+{
+    for (size_t i = 0; i < ends->n; i++)
+        if (ends->e[i].loc == loc)
+            return &ends->e[i].end;
+    if (!pw_grow((void **)&ends->e, ends->n, &ends->cap, sizeof *ends->e))
+        return NULL;
+    ends->e[ends->n].loc = loc;
+    ends->e[ends->n].end = -1;
+    return &ends->e[ends->n++].end;
+}
+
+/* The time since the previous call of rec's thread ended (0 for its
+ * first call, or when they overlap) and where it starts; the thread's end
+ * moves to rec's.  -1 when memory runs out. */
+static int64_t gap_before(mw_thread_ends *ends, const pw_record *rec, int64_t *from)
+{
+    if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end < rec->t)
+        return 0;
+    int64_t *prev_end = thread_end(ends, rec->location);
+    if (!prev_end)
+        return -1;
+    int64_t gap = *prev_end >= 0 && rec->t > *prev_end ? rec->t - *prev_end : 0;
+    *from = *prev_end;
+    *prev_end = rec->t_end > *prev_end ? rec->t_end : *prev_end;
+    return gap;
+}
+
+void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
+{
+    int64_t from, gap = gap_before(ends, rec, &from);
+    if (gap < 0)
+        rk->failed = 1;
+    else
+        rk->compute_ns += (uint64_t)gap;
+}
+
+void mw_critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
+{
+    int64_t from, gap = gap_before(ends, rec, &from);
+    if (gap < 0) {
+        rk->failed = 1;
+        return;
+    }
+    if (gap > 0)
+        rk->cp_compute_ns += on_path(rk, from, rec->t);
+    if (rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end >= rec->t)
+        rk->cp_ns[rec->schema] += on_path(rk, rec->t, rec->t_end);
+}
+
+static double secs(uint64_t ns) { return (double)ns / 1e9; }
+
+/* The path's time beyond the mean rank's work, for one function. */
+static double excess(double on_path_ns, double work_sum_ns, size_t ranks)
+{
+    double mean = ranks ? work_sum_ns / (double)ranks : 0;
+    return on_path_ns > mean ? on_path_ns - mean : 0;
+}
+
+/* The path's imbalance and its time per function (index n_schemas:
+ * compute), summed over ranks. */
+static double path_functions(const mw_run *run, uint64_t *on_fn)
+{
+    uint64_t compute_work = 0;
+    on_fn[run->ds->n_schemas] = 0;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        on_fn[run->ds->n_schemas] += run->ranks[i].cp_compute_ns;
+        compute_work += run->ranks[i].compute_ns;
+    }
+    double imbalance = excess((double)on_fn[run->ds->n_schemas], (double)compute_work, run->n_ranks);
+    for (size_t s = 0; s < run->ds->n_schemas; s++) {
+        uint64_t work = 0;
+        on_fn[s] = 0;
+        for (size_t i = 0; i < run->n_ranks; i++) {
+            on_fn[s] += run->ranks[i].cp_ns[s];
+            work += run->ranks[i].time_ns[s] - run->ranks[i].wait_ns[s];
+        }
+        imbalance += excess((double)on_fn[s], (double)work, run->n_ranks);
+    }
+    return imbalance;
+}
+
+static uint64_t rank_on_path(const mw_rank *rk)
+{
+    uint64_t ns = 0;
+    for (uint64_t j = 0; j < rk->n_path; j++)
+        ns += (uint64_t)(rk->path[j].b - rk->path[j].a);
+    return ns;
+}
+
+static const char *fn_name(const mw_run *run, size_t s)
+{
+    return s < run->ds->n_schemas ? run->ds->schemas[s]->name : "(compute)";
+}
+
+void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables)
+{
+    uint64_t *on_fn = calloc(run->ds->n_schemas + 1, sizeof *on_fn), length = 0;
+    if (!on_fn)
+        return;
+    double imbalance = path_functions(run, on_fn);
+    for (size_t i = 0; i < run->n_ranks; i++)
+        length += rank_on_path(&run->ranks[i]);
+    pw_rnode *o = pw_rnode_object(root, "critical_path");
+    pw_rnode_num(o, "length_s", secs(length));
+    pw_rnode_num(o, "imbalance_s", imbalance / 1e9);
+    pw_rnode *by_rank = tables ? pw_rnode_array(root, "critical_path_ranks") : pw_rnode_object(o, "by_rank");
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        const mw_rank *rk = &run->ranks[i];
+        char key[24];
+        snprintf(key, sizeof key, "%lld", (long long)rk->rank);
+        if (!tables) {
+            pw_rnode_num(by_rank, key, secs(rank_on_path(rk)));
+            continue;
+        }
+        pw_rnode *row = pw_rnode_object(by_rank, NULL);
+        pw_rnode_int(row, "rank", rk->rank);
+        pw_rnode_num(row, "time_s", secs(rank_on_path(rk)));
+        pw_rnode_num(row, "pct", length ? 100.0 * (double)rank_on_path(rk) / (double)length : 0);
+    }
+    pw_rnode *by_fn = tables ? pw_rnode_array(root, "critical_path_functions") : pw_rnode_object(o, "by_function");
+    for (size_t k = 0; k <= run->ds->n_schemas; k++) {
+        size_t s = k ? k - 1 : run->ds->n_schemas; /* compute first */
+        if (!on_fn[s] && s < run->ds->n_schemas)
+            continue;
+        if (!tables) {
+            pw_rnode_num(by_fn, fn_name(run, s), secs(on_fn[s]));
+            continue;
+        }
+        pw_rnode *row = pw_rnode_object(by_fn, NULL);
+        pw_rnode_str(row, "function", fn_name(run, s));
+        pw_rnode_num(row, "time_s", secs(on_fn[s]));
+        pw_rnode_num(row, "pct", length ? 100.0 * (double)on_fn[s] / (double)length : 0);
+    }
+    free(on_fn);
+}

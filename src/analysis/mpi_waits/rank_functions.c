@@ -1,0 +1,174 @@
+/* rank_functions.c — the per rank x function profile (calls, time, wait
+ * time), idle time per rank and load imbalance per function.  Time and
+ * idle time follow Pipit (pipit/trace.py): flat_profile per process sums
+ * each call's exclusive time (an MPI call has no children, so its
+ * duration); idle_time with mpi_events sums the durations of MPI_Wait,
+ * MPI_Waitall and MPI_Recv; load_imbalance is the largest per-process time
+ * over the mean of the processes that called the function. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/mpi_waits/mpi_waits.h"
+#include "core/grow.h"
+
+static double secs(uint64_t ns) { return (double)ns / 1e9; }
+
+void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int64_t cause)
+{
+    if (!ns)
+        return;
+    rk->wait_total[kind] += ns;
+    rk->wait_fn[kind][rec->schema] += ns;
+    rk->wait_ns[rec->schema] += ns;
+    if (!pw_grow((void **)&rk->waits, rk->n_waits, &rk->cap_waits, sizeof *rk->waits)) {
+        rk->failed = 1;
+        return;
+    }
+    rk->waits[rk->n_waits++] = (mw_wait_at){rec->t, rec->t + (int64_t)ns, cause, kind};
+}
+
+void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec)
+{
+    rk->calls[rec->schema]++;
+    if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end < rec->t)
+        return;
+    uint64_t ns = (uint64_t)(rec->t_end - rec->t);
+    rk->time_ns[rec->schema] += ns;
+    if (sc->idle)
+        rk->idle_ns += ns;
+}
+
+static void rank_key(char *buf, size_t n, int64_t rank) { snprintf(buf, n, "%lld", (long long)rank); }
+
+/* JSON: per kind its total and objects by rank and by function. */
+static void waits_json(const mw_run *run, pw_rnode *root)
+{
+    pw_rnode *ws = pw_rnode_object(root, "wait_states");
+    for (int k = 0; k < MW_N_WAITS; k++) {
+        pw_rnode *o = pw_rnode_object(ws, mw_wait_names[k]);
+        uint64_t total = 0;
+        for (size_t i = 0; i < run->n_ranks; i++)
+            total += run->ranks[i].wait_total[k];
+        pw_rnode_num(o, "total_s", secs(total));
+        pw_rnode *by_rank = pw_rnode_object(o, "by_rank");
+        for (size_t i = 0; i < run->n_ranks; i++) {
+            char key[24];
+            rank_key(key, sizeof key, run->ranks[i].rank);
+            pw_rnode_num(by_rank, key, secs(run->ranks[i].wait_total[k]));
+        }
+        pw_rnode *by_fn = pw_rnode_object(o, "by_function");
+        for (size_t s = 0; s < run->ds->n_schemas; s++) {
+            uint64_t ns = 0;
+            for (size_t i = 0; i < run->n_ranks; i++)
+                ns += run->ranks[i].wait_fn[k][s];
+            if (ns)
+                pw_rnode_num(by_fn, run->ds->schemas[s]->name, secs(ns));
+        }
+    }
+}
+
+/* Tables: a row per rank and a row per function that waits, a column per
+ * kind (seconds). */
+static void waits_tables(const mw_run *run, pw_rnode *root)
+{
+    char col[48];
+    pw_rnode *arr = pw_rnode_array(root, "wait_states");
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_int(o, "rank", run->ranks[i].rank);
+        for (int k = 0; k < MW_N_WAITS; k++) {
+            snprintf(col, sizeof col, "%s_s", mw_wait_names[k]);
+            pw_rnode_num(o, col, secs(run->ranks[i].wait_total[k]));
+        }
+    }
+    arr = pw_rnode_array(root, "wait_states_by_function");
+    for (size_t s = 0; s < run->ds->n_schemas; s++) {
+        uint64_t ns[MW_N_WAITS] = {0}, any = 0;
+        for (int k = 0; k < MW_N_WAITS; k++)
+            for (size_t i = 0; i < run->n_ranks; i++)
+                ns[k] += run->ranks[i].wait_fn[k][s];
+        for (int k = 0; k < MW_N_WAITS; k++)
+            any |= ns[k];
+        if (!any)
+            continue;
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_str(o, "function", run->ds->schemas[s]->name);
+        for (int k = 0; k < MW_N_WAITS; k++) {
+            snprintf(col, sizeof col, "%s_s", mw_wait_names[k]);
+            pw_rnode_num(o, col, secs(ns[k]));
+        }
+    }
+}
+
+void mw_report_waits(const mw_run *run, pw_rnode *root, int tables)
+{
+    if (tables)
+        waits_tables(run, root);
+    else
+        waits_json(run, root);
+}
+
+/* The largest per-rank time of function s, the mean over the ranks that
+ * called it, and the rank with the largest. */
+static void imbalance(const mw_run *run, size_t s, uint64_t *max, double *mean, int64_t *max_rank)
+{
+    uint64_t sum = 0, n = 0;
+    *max = 0;
+    *max_rank = -1;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        const mw_rank *rk = &run->ranks[i];
+        if (!rk->calls[s])
+            continue;
+        sum += rk->time_ns[s];
+        n++;
+        if (*max_rank < 0 || rk->time_ns[s] > *max) {
+            *max = rk->time_ns[s];
+            *max_rank = rk->rank;
+        }
+    }
+    *mean = n ? (double)sum / (double)n : 0;
+}
+
+void mw_report_rank_functions(const mw_run *run, pw_rnode *root)
+{
+    pw_rnode *arr = pw_rnode_array(root, "rank_functions");
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        const mw_rank *rk = &run->ranks[i];
+        for (size_t s = 0; s < run->ds->n_schemas; s++) {
+            if (!rk->calls[s])
+                continue;
+            pw_rnode *o = pw_rnode_object(arr, NULL);
+            pw_rnode_int(o, "rank", rk->rank);
+            pw_rnode_str(o, "function", run->ds->schemas[s]->name);
+            pw_rnode_uint(o, "calls", rk->calls[s]);
+            pw_rnode_num(o, "time_s", secs(rk->time_ns[s]));
+            pw_rnode_num(o, "wait_s", secs(rk->wait_ns[s]));
+        }
+    }
+    arr = pw_rnode_array(root, "idle_time");
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        const mw_rank *rk = &run->ranks[i];
+        uint64_t waits = 0;
+        for (int k = 0; k < MW_N_WAITS; k++)
+            waits += rk->wait_total[k];
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_int(o, "rank", rk->rank);
+        pw_rnode_num(o, "idle_s", secs(rk->idle_ns));
+        pw_rnode_num(o, "wait_states_s", secs(waits));
+    }
+    arr = pw_rnode_array(root, "load_imbalance");
+    for (size_t s = 0; s < run->ds->n_schemas; s++) {
+        uint64_t max;
+        double mean;
+        int64_t max_rank;
+        imbalance(run, s, &max, &mean, &max_rank);
+        if (max_rank < 0)
+            continue;
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_str(o, "function", run->ds->schemas[s]->name);
+        pw_rnode_num(o, "max_s", secs(max));
+        pw_rnode_num(o, "mean_s", mean / 1e9);
+        pw_rnode_num(o, "imbalance", mean > 0 ? (double)max / mean : 0);
+        pw_rnode_int(o, "max_rank", max_rank);
+    }
+}

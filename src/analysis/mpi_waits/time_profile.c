@@ -1,0 +1,207 @@
+/* time_profile.c — time per function per time bin, summed over ranks, and
+ * communication over time, with Pipit's definitions (pipit/trace.py):
+ * time_profile cuts [first, last timestamp of the trace] into N equal
+ * bins (numpy.linspace edges) and gives each call the part of it inside
+ * each bin; the idle column is bin width x processes minus the functions'
+ * sum.  comm_over_time is numpy.histogram of the sends' entry times (last
+ * bin closed), counted and weighted by bytes.  N: option "bins" (the CLI's
+ * --bins), 50 by default as in Pipit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mpi_waits/mpi_waits.h"
+
+#define MW_DEFAULT_BINS 50
+#define MW_MAX_BINS 100000
+
+static uint32_t bins_option(pw_dataset *ds)
+{
+    const char *s = pw_ds_option(ds, "bins");
+    if (!s)
+        return MW_DEFAULT_BINS;
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*end || end == s || n < 1 || n > MW_MAX_BINS) {
+        pw_ds_diag(ds, PW_SEV_WARNING, "option.bins", NULL, -1,
+                   "option bins: '%s' is not a number from 1 to %d; %d bins used", s, MW_MAX_BINS,
+                   MW_DEFAULT_BINS);
+        return MW_DEFAULT_BINS;
+    }
+    return (uint32_t)n;
+}
+
+int mw_bins_init(mw_run *run)
+{
+    run->n_bins = bins_option(run->ds);
+    run->t0 = INT64_MAX;
+    run->t1 = INT64_MIN;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        const mw_rank *rk = &run->ranks[i];
+        run->t0 = rk->t_min < run->t0 ? rk->t_min : run->t0;
+        run->t1 = rk->t_max > run->t1 ? rk->t_max : run->t1;
+    }
+    run->bin_step = run->t1 > run->t0 ? ((double)run->t1 - (double)run->t0) / run->n_bins : 0;
+    run->dense = malloc((run->ds->n_schemas ? run->ds->n_schemas : 1) * sizeof *run->dense);
+    run->bins = calloc((size_t)run->workers, sizeof *run->bins);
+    if (!run->dense || !run->bins)
+        return 0;
+    for (size_t s = 0; s < run->ds->n_schemas; s++) {
+        int seen = 0;
+        for (size_t i = 0; i < run->n_ranks && !seen; i++)
+            seen = run->ranks[i].seen[s];
+        run->dense[s] = seen ? (int32_t)run->n_dense++ : -1;
+    }
+    for (int w = 0; w < run->workers; w++) {
+        mw_bins *b = &run->bins[w];
+        b->n = run->n_bins;
+        b->fn = calloc((size_t)run->n_dense * b->n + 1, sizeof *b->fn);
+        b->msgs = calloc(b->n, sizeof *b->msgs);
+        b->bytes = calloc(b->n, sizeof *b->bytes);
+        if (!b->fn || !b->msgs || !b->bytes)
+            return 0;
+    }
+    return 1;
+}
+
+void mw_bins_free(mw_run *run)
+{
+    for (int w = 0; run->bins && w < run->workers; w++) {
+        free(run->bins[w].fn);
+        free(run->bins[w].msgs);
+        free(run->bins[w].bytes);
+    }
+    free(run->bins);
+    free(run->dense);
+}
+
+/* Bin i's edge as numpy.linspace makes it (the last edge is the end). */
+static double edge(const mw_run *run, uint32_t i)
+{
+    return i >= run->n_bins ? (double)run->t1 : (double)i * run->bin_step + (double)run->t0;
+}
+
+/* The bin holding time t (numpy.histogram: the last bin is closed). */
+static uint32_t bin_of(const mw_run *run, double t)
+{
+    if (run->bin_step <= 0 || t <= (double)run->t0)
+        return 0;
+    double k = (t - (double)run->t0) / run->bin_step; /* > 0: truncation is floor */
+    uint32_t i = k >= run->n_bins ? run->n_bins - 1 : (uint32_t)k;
+    /* the division may land one off an edge */
+    while (i > 0 && t < edge(run, i))
+        i--;
+    while (i + 1 < run->n_bins && t >= edge(run, i + 1))
+        i++;
+    return i;
+}
+
+void mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec)
+{
+    int32_t f = run->dense[rec->schema];
+    if (f < 0 || !rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end <= rec->t)
+        return;
+    double enter = (double)rec->t, exit = (double)rec->t_end;
+    double *row = &b->fn[(size_t)f * b->n];
+    for (uint32_t i = bin_of(run, enter); i < b->n; i++) {
+        double start = edge(run, i), end = edge(run, i + 1);
+        if (start >= exit)
+            break;
+        if (end > enter) /* Pipit's in_bin: exit > start and enter < end */
+            row[i] += (exit < end ? exit : end) - (enter > start ? enter : start);
+    }
+}
+
+void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes)
+{
+    if (t < run->t0 || t > run->t1)
+        return;
+    uint32_t i = bin_of(run, (double)t);
+    b->msgs[i] += 1;
+    b->bytes[i] += (double)bytes;
+}
+
+/* Bins of every worker summed into worker 0's. */
+static void sum_workers(const mw_run *run)
+{
+    mw_bins *into = &run->bins[0];
+    for (int w = 1; w < run->workers; w++) {
+        const mw_bins *b = &run->bins[w];
+        for (size_t i = 0; i < (size_t)run->n_dense * b->n; i++)
+            into->fn[i] += b->fn[i];
+        for (uint32_t i = 0; i < b->n; i++) {
+            into->msgs[i] += b->msgs[i];
+            into->bytes[i] += b->bytes[i];
+        }
+    }
+}
+
+/* JSON: the shape, one array of bins per function. */
+static void profile_json(const mw_run *run, const mw_bins *b, pw_rnode *root, const double *idle)
+{
+    pw_rnode *tp = pw_rnode_object(root, "time_profile");
+    pw_rnode_uint(tp, "bins", run->n_bins);
+    pw_rnode_num(tp, "t0_s", run->t1 >= run->t0 ? (double)run->t0 / 1e9 : 0);
+    pw_rnode_num(tp, "bin_s", run->bin_step / 1e9);
+    pw_rnode *fns = pw_rnode_object(tp, "functions");
+    for (size_t s = 0; s < run->ds->n_schemas; s++) {
+        if (run->dense[s] < 0)
+            continue;
+        pw_rnode *arr = pw_rnode_array(fns, run->ds->schemas[s]->name);
+        for (uint32_t i = 0; i < b->n; i++)
+            pw_rnode_num(arr, NULL, b->fn[(size_t)run->dense[s] * b->n + i] / 1e9);
+    }
+    pw_rnode *arr = pw_rnode_array(tp, "idle");
+    for (uint32_t i = 0; i < b->n; i++)
+        pw_rnode_num(arr, NULL, idle[i] / 1e9);
+    pw_rnode *comm = pw_rnode_object(root, "comm_over_time");
+    pw_rnode *msgs = pw_rnode_array(comm, "messages");
+    for (uint32_t i = 0; i < b->n; i++)
+        pw_rnode_num(msgs, NULL, b->msgs[i]);
+    pw_rnode *bytes = pw_rnode_array(comm, "bytes");
+    for (uint32_t i = 0; i < b->n; i++)
+        pw_rnode_num(bytes, NULL, b->bytes[i]);
+}
+
+/* Tables: a row per bin, a column per function. */
+static void profile_tables(const mw_run *run, const mw_bins *b, pw_rnode *root, const double *idle)
+{
+    pw_rnode *arr = pw_rnode_array(root, "time_profile");
+    pw_rnode *comm = pw_rnode_array(root, "comm_over_time");
+    for (uint32_t i = 0; i < b->n; i++) {
+        pw_rnode *o = pw_rnode_object(arr, NULL);
+        pw_rnode_uint(o, "bin", i);
+        pw_rnode_num(o, "start_s", edge(run, i) / 1e9);
+        for (size_t s = 0; s < run->ds->n_schemas; s++)
+            if (run->dense[s] >= 0)
+                pw_rnode_num(o, run->ds->schemas[s]->name, b->fn[(size_t)run->dense[s] * b->n + i] / 1e9);
+        pw_rnode_num(o, "idle", idle[i] / 1e9);
+        pw_rnode *c = pw_rnode_object(comm, NULL);
+        pw_rnode_uint(c, "bin", i);
+        pw_rnode_num(c, "start_s", edge(run, i) / 1e9);
+        pw_rnode_num(c, "messages", b->msgs[i]);
+        pw_rnode_num(c, "bytes", b->bytes[i]);
+    }
+}
+
+void mw_report_time_profile(const mw_run *run, pw_rnode *root, int tables)
+{
+    sum_workers(run);
+    const mw_bins *b = &run->bins[0];
+    size_t processes = 0;
+    for (size_t i = 0; i < run->n_ranks; i++)
+        processes += run->ranks[i].t_max >= run->ranks[i].t_min;
+    double *idle = calloc(b->n, sizeof *idle);
+    if (!idle)
+        return;
+    for (uint32_t i = 0; i < b->n; i++) {
+        double busy = 0;
+        for (uint32_t f = 0; f < run->n_dense; f++)
+            busy += b->fn[(size_t)f * b->n + i];
+        idle[i] = run->bin_step * (double)processes - busy;
+    }
+    if (tables)
+        profile_tables(run, b, root, idle);
+    else
+        profile_json(run, b, root, idle);
+    free(idle);
+}

@@ -1,0 +1,268 @@
+/* waits_timeline.c — a timeline sink in front of the writer's: it passes
+ * every event on, and after the BEGIN of an MPI call replays the call as
+ * pass 2 would (the records come merged in time, each rank's in its own
+ * order) and, when the call waited, draws the wait as a child slice.  The
+ * critical path, found first (pass 2 and its walk), is drawn as slices on
+ * a track of its own under each process it visits; the sink numbers the
+ * tracks again to fit those in.  ENDs and path boundaries wait in a small
+ * heap until the stream reaches their time, so the writer still sees
+ * events in time order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/waits_timeline.h"
+#include "core/grow.h"
+#include "core/error.h"
+
+/* Scalasca's names of the wait states. */
+static const char *const slice_names[MW_N_WAITS] = {"Late Sender",     "Late Receiver",  "Wait at NxN",
+                                                    "Wait at Barrier", "Late Broadcast", "Early Reduce"};
+
+/* Something to draw once the stream reaches time t: the END of a wait
+ * slice, or a boundary of the critical path on a rank's track.  At one
+ * time, ends come before begins. */
+typedef struct pending {
+    int64_t t;
+    int begin;
+    uint32_t track, location;
+    size_t rank; /* critical path: the rank slot; SIZE_MAX for a wait */
+} pending;
+
+typedef struct wait_sink {
+    const pw_tl_sink *inner;
+    mw_run *run;
+    uint32_t names[MW_N_WAITS + 1]; /* the waits', then "critical path" */
+    int named;
+    pending *heap;
+    size_t n, cap;
+    uint32_t *ids; /* the timeline's track id -> ours (ours add the path's) */
+    size_t cap_ids;
+    uint32_t n_tracks;
+    uint32_t *path_track; /* per rank slot: its critical-path track, 0: none */
+    uint64_t *path_next;  /* per rank slot: its next span */
+} wait_sink;
+
+static int before(const pending *a, const pending *b) { return a->t < b->t || (a->t == b->t && a->begin < b->begin); }
+
+static int heap_push(wait_sink *w, pending e)
+{
+    if (!pw_grow((void **)&w->heap, w->n, &w->cap, sizeof *w->heap))
+        return 0;
+    size_t i = w->n++;
+    for (; i > 0 && before(&e, &w->heap[(i - 1) / 2]); i = (i - 1) / 2)
+        w->heap[i] = w->heap[(i - 1) / 2];
+    w->heap[i] = e;
+    return 1;
+}
+
+static pending heap_pop(wait_sink *w)
+{
+    pending top = w->heap[0], last = w->heap[--w->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= w->n)
+            break;
+        if (c + 1 < w->n && before(&w->heap[c + 1], &w->heap[c]))
+            c++;
+        if (!before(&w->heap[c], &last))
+            break;
+        w->heap[i] = w->heap[c];
+        i = c;
+    }
+    if (w->n)
+        w->heap[i] = last;
+    return top;
+}
+
+/* Rank slot r's next critical-path boundary (after `done`, which was a
+ * begin or an end of span path_next[r]). */
+static int push_path(wait_sink *w, size_t r, int after_begin)
+{
+    const mw_rank *rk = &w->run->ranks[r];
+    uint64_t j = w->path_next[r];
+    if (j >= rk->n_path)
+        return 1;
+    if (!after_begin)
+        return heap_push(w, (pending){rk->path[j].a, 1, w->path_track[r], rk->locs[0], r});
+    w->path_next[r]++;
+    return heap_push(w, (pending){rk->path[j].b, 0, w->path_track[r], rk->locs[0], r});
+}
+
+/* What is due at or before t, in time order. */
+static pw_status flush_until(wait_sink *w, const pw_names *names, int64_t t, pw_error *err)
+{
+    pw_status s = PW_OK;
+    while (s == PW_OK && w->n && w->heap[0].t <= t) {
+        pending e = heap_pop(w);
+        pw_tl_event ev = {.kind = e.begin ? PW_TL_BEGIN : PW_TL_END, .track = e.track, .location = e.location,
+                          .name = w->names[MW_N_WAITS], .t = e.t};
+        s = w->inner->event(w->inner->ctx, names, &ev, err);
+        if (s == PW_OK && e.rank != SIZE_MAX && !push_path(w, e.rank, e.begin))
+            s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    }
+    return s;
+}
+
+/* The names live in the timeline's table, which the sink is handed as
+ * const; the timeline owns it mutably and interning only appends. */
+static int intern_names(wait_sink *w, const pw_names *names)
+{
+    for (int k = 0; k <= MW_N_WAITS && !w->named; k++) {
+        const char *s = k < MW_N_WAITS ? slice_names[k] : "critical path";
+        if (!(w->names[k] = pw_names_intern((pw_names *)names, s, strlen(s))))
+            return 0;
+    }
+    w->named = 1;
+    return 1;
+}
+
+/* The call of ev replayed; its wait, if any, drawn. */
+static pw_status draw_wait(wait_sink *w, const pw_names *names, const pw_tl_event *ev, uint32_t track,
+                           pw_error *err)
+{
+    mw_run *run = w->run;
+    const pw_record *rec = ev->rec;
+    int64_t r = pw_tl_rank_of(run->ds, rec->location);
+    if (r < 0 || (size_t)r >= run->n_world || run->rank_slot[r] < 0)
+        return PW_OK;
+    mw_rank *rk = &run->ranks[run->rank_slot[r]];
+    const mw_schema *sc = &run->schemas[rec->schema];
+    int coll = sc->coll.op != PW_COLL_NONE;
+    const pw_value *v = sc->p2p || coll ? pw_record_fields(rec) : NULL;
+    rk->n_waits = 0; /* nothing kept: each wait is drawn at once */
+    if (sc->p2p)
+        mw_waits_p2p(run, rk, sc, rec, v);
+    if (coll)
+        mw_waits_coll(run, rk, sc, rec, v);
+    pw_comm_replay_feed(&run->comms, rec);
+    if (rk->failed)
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    if (!rk->n_waits)
+        return PW_OK;
+    const mw_wait_at *wt = &rk->waits[0];
+    pw_tl_event begin = {.kind = PW_TL_BEGIN, .track = track, .location = ev->location,
+                         .name = w->names[wt->kind], .t = wt->enter};
+    pw_status s = w->inner->event(w->inner->ctx, names, &begin, err);
+    if (s == PW_OK && !heap_push(w, (pending){wt->resume, 0, track, ev->location, SIZE_MAX}))
+        s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    return s;
+}
+
+static uint32_t new_track_id(wait_sink *w, uint32_t inner_id)
+{
+    if (inner_id >= w->cap_ids) {
+        size_t cap = w->cap_ids ? w->cap_ids : 64;
+        while (cap <= inner_id)
+            cap *= 2;
+        uint32_t *ids = realloc(w->ids, cap * sizeof *ids);
+        if (!ids)
+            return 0;
+        memset(ids + w->cap_ids, 0, (cap - w->cap_ids) * sizeof *ids);
+        w->ids = ids;
+        w->cap_ids = cap;
+    }
+    return w->ids[inner_id] = ++w->n_tracks;
+}
+
+static uint32_t our_track(const wait_sink *w, uint32_t inner_id)
+{
+    return inner_id < w->cap_ids ? w->ids[inner_id] : 0;
+}
+
+/* A process whose rank the critical path visits gets a track for it. */
+static pw_status path_track(wait_sink *w, const pw_names *names, const pw_tl_track *proc, pw_error *err)
+{
+    mw_run *run = w->run;
+    int64_t r = pw_tl_rank_of(run->ds, proc->location);
+    if (r < 0 || (size_t)r >= run->n_world || run->rank_slot[r] < 0)
+        return PW_OK;
+    size_t slot = (size_t)run->rank_slot[r];
+    if (w->path_track[slot] || !run->ranks[slot].n_path)
+        return PW_OK;
+    pw_tl_track tr = {++w->n_tracks, proc->id, PW_TL_CHILD, proc->location, w->names[MW_N_WAITS], NULL};
+    w->path_track[slot] = tr.id;
+    pw_status s = w->inner->track(w->inner->ctx, names, &tr, err);
+    if (s == PW_OK && !push_path(w, slot, 0))
+        s = pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    return s;
+}
+
+static pw_status ws_track(void *ctx, const pw_names *names, const pw_tl_track *tr, pw_error *err)
+{
+    wait_sink *w = ctx;
+    pw_tl_track ours = *tr;
+    ours.parent = tr->parent ? our_track(w, tr->parent) : 0;
+    if (!(ours.id = new_track_id(w, tr->id)) || !intern_names(w, names))
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    pw_status s = w->inner->track(w->inner->ctx, names, &ours, err);
+    if (s == PW_OK && tr->kind == PW_TL_PROCESS)
+        s = path_track(w, names, &ours, err);
+    return s;
+}
+
+static pw_status ws_event(void *ctx, const pw_names *names, const pw_tl_event *ev, pw_error *err)
+{
+    wait_sink *w = ctx;
+    pw_tl_event ours = *ev;
+    ours.track = our_track(w, ev->track);
+    pw_status s = flush_until(w, names, ev->t, err);
+    if (s == PW_OK)
+        s = w->inner->event(w->inner->ctx, names, &ours, err);
+    int timed = ev->rec && ev->rec->clock == PW_CLOCK_NS && ev->rec->has_end;
+    if (s == PW_OK && ev->kind == PW_TL_BEGIN && timed)
+        s = draw_wait(w, names, ev, ours.track, err);
+    return s;
+}
+
+static pw_status ws_finish(void *ctx, const pw_names *names, pw_error *err)
+{
+    wait_sink *w = ctx;
+    pw_status s = flush_until(w, names, INT64_MAX, err);
+    if (s == PW_OK && w->inner->finish)
+        s = w->inner->finish(w->inner->ctx, names, err);
+    return s;
+}
+
+/* Pass 2 over everything and the critical path's walk, then the replay
+ * starts again for the drawing. */
+static pw_status find_path(mw_run *run, wait_sink *w, pw_error *err)
+{
+    w->path_track = calloc(run->n_ranks ? run->n_ranks : 1, sizeof *w->path_track);
+    w->path_next = calloc(run->n_ranks ? run->n_ranks : 1, sizeof *w->path_next);
+    if (!w->path_track || !w->path_next || !mw_bins_init(run))
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    mw_run_pass(run, 2);
+    if (run->failed || !mw_critical_path_walk(run) || !mw_rewind(run))
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    return PW_OK;
+}
+
+pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
+                                    pw_error *err)
+{
+    if (!pw_ds_option(ds, "waits"))
+        return pw_timeline_run(ds, sink, rep, err);
+    mw_run run;
+    int mpi = mw_run_init(&run, ds);
+    pw_status s = mpi < 0 ? pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory") : PW_OK;
+    if (s == PW_OK && !mpi)
+        s = pw_timeline_run(ds, sink, rep, err);
+    wait_sink w = {.inner = sink, .run = &run};
+    if (s == PW_OK && mpi) {
+        run.timed_only = 1;
+        s = mw_prepare(&run, err);
+        if (s == PW_OK)
+            s = find_path(&run, &w, err);
+        pw_tl_sink wrapped = {&w, ws_track, ws_event, ws_finish, NULL, 0};
+        if (s == PW_OK)
+            s = pw_timeline_run(ds, &wrapped, rep, err);
+    }
+    free(w.heap);
+    free(w.ids);
+    free(w.path_track);
+    free(w.path_next);
+    mw_run_free(&run);
+    return s;
+}
