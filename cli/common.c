@@ -121,5 +121,5 @@ int cli_report_diags(const pw_dataset *ds)
     if (pw_dataset_diag_dropped(ds))
         fprintf(stderr, "perfweave: ... and %llu more findings not shown\n",
                 (unsigned long long)pw_dataset_diag_dropped(ds));
-    return pw_dataset_worst_severity(ds) >= PW_SEV_ERROR ? EXIT_DAMAGED : EXIT_OK;
+    return pw_dataset_system_fault(ds) ? EXIT_SYSTEM : pw_dataset_worst_severity(ds) >= PW_SEV_ERROR ? EXIT_DAMAGED : EXIT_OK;
 }

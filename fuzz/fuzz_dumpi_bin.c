@@ -8,6 +8,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = fuzz_write("trace-0000.bin", data, size);
-    fuzz_read_all(path, "dumpi");
+    fuzz_read_all(path, "dumpi", size);
     return 0;
 }

@@ -18,6 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_write("exp/bench/150W/0/gpu-power.csv", data, size);
     char dir[512];
     snprintf(dir, sizeof dir, "%s/exp/bench/150W/0", fuzz_tempdir());
-    fuzz_read_all(dir, "gpupower");
+    fuzz_read_all(dir, "gpupower", size);
     return 0;
 }

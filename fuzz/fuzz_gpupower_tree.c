@@ -23,6 +23,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     char dir[512];
     snprintf(dir, sizeof dir, "%s/e/b/877MHz,1065MHz/0", fuzz_tempdir());
-    fuzz_read_all(dir, "gpupower");
+    fuzz_read_all(dir, "gpupower", size);
     return 0;
 }

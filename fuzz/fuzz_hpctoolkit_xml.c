@@ -11,6 +11,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!written++)
         fuzz_write("proto/profile.db", (const uint8_t *)"HPCPROF-profdb__", 16);
     const char *path = fuzz_write("proto/experiment.xml", data, size);
-    fuzz_read_all(path, "hpctoolkit");
+    fuzz_read_all(path, "hpctoolkit", size);
     return 0;
 }

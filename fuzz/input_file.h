@@ -10,8 +10,10 @@ const char *fuzz_tempdir(void);
 /* Writes data to <tempdir>/<name> (creating subdirectories named in it)
  * and returns the full path (static storage, overwritten per call). */
 const char *fuzz_write(const char *name, const uint8_t *data, size_t size);
-/* Reads every record of every location with its fields, dumps them all as
- * text and as JSON Lines, and renders the stats: the harness body shared
+/* Reads every record of every location with its fields through one of the
+ * writers (text dump, JSON Lines dump, or a merge and the stats), picked
+ * by `pick` (the input's size), so that each input costs one pass and
+ * every writer still sees a third of the inputs: the harness body shared
  * by all readers. */
-void fuzz_read_all(const char *path, const char *format);
+void fuzz_read_all(const char *path, const char *format, size_t pick);
 #endif

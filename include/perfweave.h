@@ -349,6 +349,10 @@ PW_API const pw_diag *pw_dataset_diag(const pw_dataset *ds, size_t i);
 PW_API uint64_t pw_dataset_diag_dropped(const pw_dataset *ds);
 /* The most severe diagnostic so far, or -1 when there is none. */
 PW_API int pw_dataset_worst_severity(const pw_dataset *ds);
+/* 1 when a finding came from a system fault (a file that cannot be opened,
+ * is not a regular file, changed while read, a failed read, no memory):
+ * callers report it as such (the CLI exits 3), not as damage. */
+PW_API int pw_dataset_system_fault(const pw_dataset *ds);
 
 /* Deep validation: read every record of every location (in parallel) and
  * run the format's own consistency checks.  Findings become diagnostics.

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/grow.h"
+#include "core/input.h"
 
 static int dirent_cmp(const void *a, const void *b)
 {
@@ -29,7 +30,7 @@ char *pw_path_join(const char *dir, const char *name)
 int pw_path_is_dir(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
+    if (pw_input_stat(path, &st) != 0)
         return -1;
     return S_ISDIR(st.st_mode) ? 1 : 0;
 }
@@ -44,6 +45,25 @@ static void dirent_classify(const char *dir, pw_dirent *e)
         e->is_file = S_ISREG(st.st_mode);
     }
     free(full);
+    /* A compressed file is listed under its plain name. */
+    size_t k = e->is_file ? pw_input_suffix_len(e->name) : 0;
+    if (k)
+        e->name[strlen(e->name) - k] = '\0';
+}
+
+/* Drops entries listed twice (NAME and NAME.zst both present): the name
+ * opens the plain copy first.  The list is sorted. */
+static void dirlist_unique(pw_dirlist *l)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (kept && !strcmp(l->items[kept - 1].name, l->items[i].name)) {
+            free(l->items[i].name);
+            continue;
+        }
+        l->items[kept++] = l->items[i];
+    }
+    l->n = kept;
 }
 
 pw_status pw_dirlist_read(const char *path, pw_dirlist *out, pw_error *err)
@@ -80,6 +100,7 @@ pw_status pw_dirlist_read(const char *path, pw_dirlist *out, pw_error *err)
     }
     if (out->n > 1)
         qsort(out->items, out->n, sizeof *out->items, dirent_cmp);
+    dirlist_unique(out);
     return PW_OK;
 }
 

@@ -1,12 +1,11 @@
 /* json_file.c — jansson glue. */
 #include "core/json_file.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/input.h"
 
 pw_status pw_json_load_bytes(const char *path, const char *buf, size_t n, json_t **out,
                              pw_error *err)
@@ -22,24 +21,12 @@ pw_status pw_json_load_bytes(const char *path, const char *buf, size_t n, json_t
 
 pw_status pw_json_load_file(const char *path, size_t max_bytes, json_t **out, pw_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return pw_fail_errno(err, path, "cannot open");
-    char *buf = malloc(max_bytes + 1);
-    if (!buf) {
-        fclose(f);
-        return pw_fail(err, PW_E_NOMEM, path, PW_NO_OFFSET, "no memory to read JSON");
-    }
-    size_t n = fread(buf, 1, max_bytes + 1, f);
-    int bad = ferror(f);
-    fclose(f);
-    pw_status s;
-    if (bad)
-        s = pw_fail(err, PW_E_IO, path, PW_NO_OFFSET, "read failed");
-    else if (n > max_bytes)
-        s = pw_fail(err, PW_E_DATA, path, (int64_t)max_bytes,
-                    "JSON metadata larger than %zu bytes", max_bytes);
-    else if (n == 0)
+    char *buf = NULL;
+    size_t n = 0;
+    pw_status s = pw_input_read_all(path, max_bytes, &buf, &n, err);
+    if (s != PW_OK)
+        return s;
+    if (n == 0)
         s = pw_fail(err, PW_E_DATA, path, 0, "empty file: a JSON object expected");
     else
         s = pw_json_load_bytes(path, buf, n, out, err);

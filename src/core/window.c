@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -14,34 +13,31 @@
 pw_status pw_window_open(pw_window *w, const char *path, size_t cap, size_t max_cap,
                          pw_error *err)
 {
+    return pw_window_open_seen(w, path, cap, max_cap, NULL, err);
+}
+
+pw_status pw_window_open_seen(pw_window *w, const char *path, size_t cap, size_t max_cap,
+                              const pw_input_id *seen, pw_error *err)
+{
     memset(w, 0, sizeof *w);
-    w->fd = -1;
     w->path = path;
     w->max_cap = max_cap < cap ? cap : max_cap;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return pw_fail_errno(err, path, "cannot open");
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        pw_status s = pw_fail_errno(err, path, "cannot stat");
-        close(fd);
+    pw_status s = pw_input_open(path, &w->in, err);
+    if (s != PW_OK)
+        return s;
+    if (seen && (s = pw_input_same_as(&w->in, seen, path, err)) != PW_OK) {
+        pw_input_close(&w->in);
         return s;
     }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return pw_fail(err, PW_E_IO, path, PW_NO_OFFSET, "not a regular file");
-    }
     /* Reading is forward and once: tell the kernel, so it reads ahead. */
-    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    w->fd = fd;
-    w->file_size = (uint64_t)st.st_size;
+    (void)posix_fadvise(w->in.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    w->file_size = w->in.size;
     /* A small file needs no more buffer than its size. */
     if ((uint64_t)cap > w->file_size)
         cap = w->file_size > 0 ? (size_t)w->file_size : 1;
     w->buf = malloc(cap);
     if (!w->buf) {
-        close(fd);
-        w->fd = -1;
+        pw_input_close(&w->in);
         return pw_fail(err, PW_E_NOMEM, path, PW_NO_OFFSET, "no memory for a %zu-byte window", cap);
     }
     w->cap = cap;
@@ -50,11 +46,11 @@ pw_status pw_window_open(pw_window *w, const char *path, size_t cap, size_t max_
 
 void pw_window_close(pw_window *w)
 {
-    if (w->fd >= 0)
-        close(w->fd);
+    if (!w->buf) /* never opened (zeroed) or already closed */
+        return;
+    pw_input_close(&w->in);
     free(w->buf);
     w->buf = NULL;
-    w->fd = -1;
 }
 
 /* Grows the buffer to hold at least n bytes (an event larger than the
@@ -76,12 +72,14 @@ static pw_status window_grow(pw_window *w, size_t n, pw_error *err)
 static pw_status window_read(pw_window *w, size_t have, size_t want, pw_error *err)
 {
     while (have < want) {
-        ssize_t r = pread(w->fd, w->buf + have, want - have, (off_t)(w->base + have));
+        ssize_t r = pread(w->in.fd, w->buf + have, want - have, (off_t)(w->base + have));
         if (r < 0) {
             if (errno == EINTR)
                 continue;
             return pw_fail_errno(err, w->path, "read failed");
         }
+        if (r == 0 && pw_input_unchanged(&w->in, w->path, err) != PW_OK)
+            return PW_E_IO;
         if (r == 0)
             return pw_fail(err, PW_E_IO, w->path, (int64_t)(w->base + have),
                            "file shrank while being read (expected %llu bytes)",
@@ -96,8 +94,9 @@ static pw_status window_read(pw_window *w, size_t have, size_t want, pw_error *e
 
 pw_status pw_window_fill(pw_window *w, uint64_t off, size_t n, const uint8_t **p, pw_error *err)
 {
+    /* An end the reader did not expect may be a file cut while being read. */
     if (off > w->file_size || n > w->file_size - off)
-        return PW_END;
+        return pw_input_unchanged(&w->in, w->path, err) != PW_OK ? PW_E_IO : PW_END;
     if (n > w->max_cap)
         return pw_fail(err, PW_E_DATA, w->path, (int64_t)off,
                        "a single access of %zu bytes exceeds the %zu-byte limit", n, w->max_cap);

@@ -1,12 +1,28 @@
 /* check.c — deep validation: every record of every location is read (in
  * parallel), then the format's own consistency checks run. */
+#include <pthread.h>
+
 #include "core/parallel.h"
 #include "model/dataset.h"
 
 typedef struct check_job {
     pw_dataset *ds;
     const uint32_t *locs;
+    pthread_mutex_t lock;
+    pw_error fault;           /* the first system fault (I/O, memory), if any */
 } check_job;
+
+/* A system fault (a file that cannot be opened, changes or fails to read)
+ * is no finding about the data: check ends with its status (exit 3). */
+static void note_fault(check_job *j, const pw_error *e)
+{
+    if (e->status != PW_E_IO && e->status != PW_E_NOMEM)
+        return;
+    pthread_mutex_lock(&j->lock);
+    if (j->fault.status == PW_OK)
+        j->fault = *e;
+    pthread_mutex_unlock(&j->lock);
+}
 
 /* Reads one location to its end; damage becomes a diagnostic inside
  * pw_cursor_next (and cursor_open failures here). */
@@ -19,11 +35,14 @@ static void check_location(void *ctx, size_t item, int worker)
     pw_status s = pw_cursor_open(j->ds, j->locs[item], &c, &e);
     if (s != PW_OK) {
         pw_ds_diag_error(j->ds, PW_SEV_ERROR, "unreadable", &e);
+        note_fault(j, &e);
         return;
     }
     const pw_record *rec;
-    while (pw_cursor_next(c, &rec, &e) == PW_OK)
+    while ((s = pw_cursor_next(c, &rec, &e)) == PW_OK)
         (void)pw_record_fields(rec); /* decoding is part of what we check */
+    if (s != PW_END)
+        note_fault(j, &e);
     pw_cursor_close(c);
 }
 
@@ -43,8 +62,16 @@ pw_status pw_check(pw_dataset *ds, pw_error *err)
     uint32_t *locs = pw_ds_record_locations(ds, &n);
     if (!locs)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    check_job job = {ds, locs};
+    check_job job = {.ds = ds, .locs = locs};
+    pthread_mutex_init(&job.lock, NULL);
+    pw_error_clear(&job.fault);
     pw_parallel_for(n, ds->threads, check_location, &job);
+    pthread_mutex_destroy(&job.lock);
+    if (job.fault.status != PW_OK) {
+        if (err)
+            *err = job.fault;
+        return job.fault.status;
+    }
     if (ds->fmt->check) {
         pw_status s = ds->fmt->check(ds, err);
         if (s != PW_OK && s != PW_E_DATA)

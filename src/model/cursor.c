@@ -46,7 +46,8 @@ pw_status pw_cursor_open(pw_dataset *ds, uint32_t loc, pw_cursor **out, pw_error
 
 void pw_cursor_note_damage(pw_cursor *c, const pw_error *err)
 {
-    pw_ds_diag_error(c->ds, PW_SEV_ERROR, c->err_code ? c->err_code : "damaged", err);
+    const char *code = c->err_code ? c->err_code : err->status == PW_E_DATA ? "damaged" : "unreadable";
+    pw_ds_diag_error(c->ds, PW_SEV_ERROR, code, err);
 }
 
 pw_status pw_cursor_next(pw_cursor *c, const pw_record **rec, pw_error *err)

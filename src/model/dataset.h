@@ -106,6 +106,7 @@ struct pw_dataset {
     size_t n_diags, cap_diags;
     uint64_t diags_dropped;
     int worst;
+    int system_fault;         /* a finding came from an I/O or memory fault */
     _Atomic uint64_t progress_done;
     uint64_t progress_total;
     void *impl;               /* the format's dataset state */
@@ -181,7 +182,9 @@ static inline pw_status pw_cursor_step(pw_cursor *c, pw_error *err)
     pw_status s = c->ops->next(c, err);
     if (c->filter && s == PW_OK)
         s = pw_filter_skip(c, err);
-    if (s == PW_E_DATA)
+    /* Every reader stops at an error; a system fault (a file cut while
+     * read) is noted like damage so that no caller drops it silently. */
+    if (s != PW_OK && s != PW_END)
         pw_cursor_note_damage(c, err);
     return s;
 }

@@ -56,6 +56,10 @@ void pw_ds_diag(pw_dataset *ds, pw_severity sev, const char *code, const char *f
 
 void pw_ds_diag_error(pw_dataset *ds, pw_severity sev, const char *code, const pw_error *e)
 {
+    /* A file that cannot be opened or read is no fact about the data: the
+     * run ends with the system-fault status, the same in every format. */
+    if (e->status == PW_E_IO || e->status == PW_E_NOMEM)
+        ds->system_fault = 1;
     diag_add(ds, sev, code, e->file[0] ? e->file : NULL, e->has_offset ? (int64_t)e->offset : -1,
              e->message);
 }
@@ -67,3 +71,4 @@ const pw_diag *pw_dataset_diag(const pw_dataset *ds, size_t i)
 }
 uint64_t pw_dataset_diag_dropped(const pw_dataset *ds) { return ds->diags_dropped; }
 int pw_dataset_worst_severity(const pw_dataset *ds) { return ds->worst; }
+int pw_dataset_system_fault(const pw_dataset *ds) { return ds->system_fault; }

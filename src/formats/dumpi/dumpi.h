@@ -58,6 +58,8 @@ typedef struct dumpi_rank {
     size_t n_threads;
     uint64_t records;
     int stream_damaged;        /* the open-time pass stopped at damage */
+    pw_input_id seen;          /* the file's identity when first read */
+    pw_error *io_error;        /* the file could not be read (a system fault) */
 } dumpi_rank;
 
 struct dumpi_rank_profile;

@@ -14,7 +14,7 @@ pw_status dumpi_stream_init(dumpi_stream *s, dumpi_rank *r, size_t window_cap, _
 {
     memset(s, 0, sizeof *s);
     s->rank = r;
-    pw_status st = pw_window_open(&s->w, r->file, window_cap, DUMPI_MAX_RECORD, err);
+    pw_status st = pw_window_open_seen(&s->w, r->file, window_cap, DUMPI_MAX_RECORD, &r->seen, err);
     if (st == PW_OK)
         s->w.progress = progress;
     return st;

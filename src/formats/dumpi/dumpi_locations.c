@@ -1,13 +1,17 @@
 /* dumpi_locations.c — which files make a trace (the `.meta`, the directory,
  * or one `.bin`), the `.meta` keys as properties, and the rank and thread
  * locations.  Rank files are read in parallel (one per worker). */
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/bytes.h"
 #include "core/dirlist.h"
 #include "core/error.h"
+#include "core/input.h"
 #include "core/parallel.h"
 #include "formats/dumpi/dumpi_profile.h"
 
@@ -22,13 +26,8 @@ static int has_suffix(const char *s, const char *suf)
 
 static int starts_with_magic(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
     uint8_t m[8];
-    int ok = fread(m, 1, 8, f) == 8 && pw_be64(m) == DUMPI_MAGIC;
-    fclose(f);
-    return ok;
+    return pw_input_peek(path, m, 8) == 8 && pw_be64(m) == DUMPI_MAGIC;
 }
 
 /* The .meta file in dir (the first by name), or NULL (malloc'd). */
@@ -39,10 +38,27 @@ static char *find_meta(const char *dir)
         return NULL;
     char *meta = NULL;
     for (size_t i = 0; i < l.n && !meta; i++)
-        if (l.items[i].is_file && has_suffix(l.items[i].name, ".meta"))
+        if (!l.items[i].is_dir && has_suffix(l.items[i].name, ".meta"))
             meta = pw_path_join(dir, l.items[i].name);
     pw_dirlist_free(&l);
     return meta;
+}
+
+static int rank_of_name(const char *path, int fallback);
+
+/* A "<prefix>-NNNN.bin" with a .meta in its directory is a rank file even
+ * when its magic is damaged, so that check can report the damage. */
+static int rank_file_beside_meta(const char *path)
+{
+    if (rank_of_name(path, -1) < 0)
+        return 0;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+    char *meta = dir ? find_meta(dir) : NULL;
+    int found = meta != NULL;
+    free(dir);
+    free(meta);
+    return found;
 }
 
 int dumpi_probe_path(const char *path)
@@ -56,14 +72,13 @@ int dumpi_probe_path(const char *path)
     if (dir != 0)
         return 0;
     if (has_suffix(path, ".meta")) {
-        FILE *f = fopen(path, "r");
         char buf[512] = {0};
-        size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-        if (f)
-            fclose(f);
+        size_t n = pw_input_peek(path, buf, sizeof buf - 1);
         return n && strstr(buf, "numprocs=") ? 95 : 0;
     }
-    return starts_with_magic(path) ? 100 : 0;
+    if (starts_with_magic(path))
+        return 100;
+    return rank_file_beside_meta(path) ? 40 : 0;
 }
 
 /* The rank number of "<prefix>-NNNN.bin", or `fallback`. */
@@ -101,15 +116,20 @@ static pw_status add_rank(dumpi_dataset *dd, const char *file, int rank, pw_erro
  * rank files "<dir>/<fileprefix>-%04d.bin". */
 static pw_status read_meta(pw_dataset *ds, dumpi_dataset *dd, const char *meta, pw_error *err)
 {
-    FILE *f = fopen(meta, "r");
-    if (!f)
-        return pw_fail_errno(err, meta, "cannot open the .meta file");
-    char line[1024], prefix[512] = "";
+    char *text = NULL;
+    size_t text_len = 0;
+    pw_status st = pw_input_read_all(meta, DUMPI_MAX_META, &text, &text_len, err);
+    if (st != PW_OK)
+        return st;
+    char prefix[512] = "";
     long numprocs = -1;
-    size_t total = 0;
-    pw_status st = PW_OK;
-    while (st == PW_OK && fgets(line, sizeof line, f) && (total += strlen(line)) < DUMPI_MAX_META) {
-        line[strcspn(line, "\r\n")] = '\0';
+    char *next = text;
+    while (st == PW_OK && next) {
+        char *line = next;
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        line[strcspn(line, "\r")] = '\0';
         char *eq = strchr(line, '=');
         if (!eq)
             continue;
@@ -120,7 +140,7 @@ static pw_status read_meta(pw_dataset *ds, dumpi_dataset *dd, const char *meta, 
             numprocs = strtol(eq + 1, NULL, 10);
         st = pw_ds_set_propf(ds, err, line, "%s", eq + 1);
     }
-    fclose(f);
+    free(text);
     if (st != PW_OK)
         return st;
     if (!prefix[0] || numprocs < 1 || numprocs > 10000000)
@@ -132,9 +152,10 @@ static pw_status read_meta(pw_dataset *ds, dumpi_dataset *dd, const char *meta, 
     for (long i = 0; i < numprocs && st == PW_OK; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%.*s/%s-%04ld.bin", dir_len, dir, prefix, i);
-        FILE *probe = fopen(path, "rb");
-        if (probe) {
-            fclose(probe);
+        /* Only an absent file is missing: one that cannot be read is added,
+         * and its reader reports why (permission denied, a FIFO). */
+        struct stat sb;
+        if (pw_input_stat(path, &sb) == 0 || errno != ENOENT) {
             st = add_rank(dd, path, (int)i, err);
         } else {
             pw_ds_diag(ds, PW_SEV_ERROR, "dumpi.missing-rank", path, PW_NO_OFFSET,
@@ -197,6 +218,13 @@ static pw_status find_rank_files(pw_dataset *ds, dumpi_dataset *dd, pw_error *er
     return add_rank(dd, path, rank_of_name(path, 0), err);
 }
 
+/* What each function's arguments mean to the profile: the same for every
+ * trace, so worked out once per process (by name lookups that would
+ * otherwise cost more than opening a small trace). */
+static dumpi_fn_use uses_table[DUMPI_N_LABELS];
+static pthread_once_t uses_once = PTHREAD_ONCE_INIT;
+static void uses_table_init(void) { dumpi_uses_init(uses_table); }
+
 pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
 {
     pw_status st = find_rank_files(ds, dd, err);
@@ -208,8 +236,15 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     dd->uses = calloc(DUMPI_N_LABELS, sizeof *dd->uses);
     if (!dd->profiles || !dd->uses)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    dumpi_uses_init(dd->uses);
+    pthread_once(&uses_once, uses_table_init);
+    memcpy(dd->uses, uses_table, sizeof uses_table);
     pw_parallel_for(dd->n_ranks, ds->threads, read_rank_job, ds);
+    for (size_t i = 0; i < dd->n_ranks; i++)
+        if (dd->ranks[i].io_error) {
+            if (err)
+                *err = *dd->ranks[i].io_error;
+            return dd->ranks[i].io_error->status;
+        }
     uint64_t total = 0;
     for (size_t i = 0; i < dd->n_ranks; i++)
         total += dd->ranks[i].file_size;

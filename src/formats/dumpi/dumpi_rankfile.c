@@ -287,10 +287,18 @@ void dumpi_rankfile_read(pw_dataset *ds, dumpi_rank *r)
     pw_window w;
     pw_error e;
     if (pw_window_open(&w, r->file, 64 * 1024, DUMPI_MAX_RECORD, &e) != PW_OK) {
-        pw_ds_diag_error(ds, PW_SEV_ERROR, "dumpi.unreadable-file", &e);
+        /* A system fault (permission, a FIFO) stops the open with its own
+         * status; damage in a compressed copy is a diagnostic like any. */
+        if (e.status == PW_E_IO || e.status == PW_E_NOMEM || e.status == PW_E_FORMAT)
+            r->io_error = malloc(sizeof *r->io_error);
+        if (r->io_error)
+            *r->io_error = e;
+        else
+            pw_ds_diag_error(ds, PW_SEV_ERROR, "dumpi.unreadable-file", &e);
         return;
     }
     r->file_size = w.file_size;
+    r->seen = w.in.id;
     if (read_index(ds, r, &w)) {
         check_magic(ds, r, &w);
         r->end_known = offset_ok(r, r->off_header) && r->off_header > r->off_stream;
@@ -320,6 +328,7 @@ void dumpi_rankfile_read(pw_dataset *ds, dumpi_rank *r)
 
 void dumpi_rankfile_free(dumpi_rank *r)
 {
+    free(r->io_error);
     free(r->file);
     free(r->hostname);
     free(r->username);

@@ -10,6 +10,7 @@
 #define PW_GPUPOWER_H
 #include <stdint.h>
 
+#include "core/input.h"
 #include "formats/gpupower/gpupower_table.h"
 #include "formats/gpupower/gpupower_time.h"
 #include "model/dataset.h"
@@ -23,6 +24,7 @@ enum { GP_SAMPLES_TOTAL_POWER = 0, GP_SAMPLES_GPU_UTIL, GP_SAMPLES_MEM_UTIL, GP_
 typedef struct gp_locinfo {
     gp_file_kind kind;
     int32_t value;   /* external: channel (value index); samples: GP_SAMPLES_* */
+    pw_input_id seen; /* the file's identity when the tree was opened */
 } gp_locinfo;
 
 /* One repetition directory. */

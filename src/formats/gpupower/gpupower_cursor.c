@@ -116,8 +116,11 @@ pw_status gp_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     g->info = gd->locinfo[c->location];
     g->gd = gd;
-    pw_status s = gp_table_open(&g->tab, ds, ds->locs[c->location].file, g->info.kind, &gd->tz,
-                                GP_WINDOW_STREAM, err);
+    const char *file = ds->locs[c->location].file;
+    pw_status s = gp_table_open(&g->tab, ds, file, g->info.kind, &gd->tz, GP_WINDOW_STREAM, err);
+    /* A file cut or rewritten since the tree was opened is no shorter series. */
+    if (s == PW_OK)
+        s = pw_input_same_as(&g->tab.csv.w.in, &g->info.seen, file, err);
     if (s != PW_OK) {
         gp_table_close(&g->tab);
         free(g);

@@ -86,7 +86,7 @@ int gp_layout_probe(const char *path)
             break;
         char *next = NULL;
         for (size_t i = 0; i < l.n; i++) {
-            if (l.items[i].is_file && (!strcmp(l.items[i].name, "gpu-power.csv") ||
+            if (!l.items[i].is_dir && (!strcmp(l.items[i].name, "gpu-power.csv") ||
                                        !strcmp(l.items[i].name, "timestamps.csv")))
                 score = 80;
             if (!next && l.items[i].is_dir && walk_enters(l.items[i].name))
@@ -137,11 +137,10 @@ static int32_t add_loc(layout_state *st, int32_t parent, pw_location_kind kind, 
     int32_t l = pw_ds_add_location(st->ds, parent, kind, id, name, file, file != NULL);
     if (l < 0 || ensure_locinfo(st->gd, (size_t)l + 1) != 0)
         return -1;
-    st->gd->locinfo[l] = (gp_locinfo){fk, value};
+    st->gd->locinfo[l] = (gp_locinfo){.kind = fk, .value = value};
     if (file) {
-        struct stat sb;
-        if (stat(file, &sb) == 0)
-            st->bytes += sb.st_size;
+        pw_input_id_of(file, &st->gd->locinfo[l].seen);
+        st->bytes += (off_t)st->gd->locinfo[l].seen.size;
     }
     return l;
 }
@@ -215,7 +214,7 @@ static int add_rep_locations(layout_state *st, gp_rep *rep, const pw_dirlist *fi
     int rc = 0;
     for (size_t i = 0; i < files->n && rc == 0; i++) {
         const char *name = files->items[i].name;
-        if (!files->items[i].is_file)
+        if (files->items[i].is_dir)
             continue;
         char *path = gp_rep_file(rep, name);
         if (!path)
@@ -296,7 +295,7 @@ static int add_rep(layout_state *st, const char *dir, pw_dirlist *files)
 static int has_data_file(const pw_dirlist *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (l->items[i].is_file && is_data_file(l->items[i].name))
+        if (!l->items[i].is_dir && is_data_file(l->items[i].name))
             return 1;
     return 0;
 }
@@ -365,19 +364,42 @@ static int has_baseline(const gp_dataset *gd)
     return 0;
 }
 
-/* Dataset properties from the first system_info.json (facts §3.10). */
+/* system_info.json of one repetition: optional (facts §3.11), and when
+ * present it must parse, so every command (not only stats) reports a
+ * broken one, of _baseline runs too.  NULL when absent or broken. */
+static json_t *load_system_info(pw_dataset *ds, const gp_rep *rep)
+{
+    char *path = gp_rep_file(rep, "system_info.json");
+    json_t *j = NULL;
+    pw_error e;
+    if (path && pw_path_is_dir(path) == 0) {
+        if (pw_json_load_file(path, 1 << 20, &j, &e) != PW_OK) {
+            pw_ds_diag_error(ds, PW_SEV_ERROR, "gpupower.bad-system-info", &e);
+        } else if (!json_is_object(j)) {
+            pw_ds_diag(ds, PW_SEV_ERROR, "gpupower.bad-system-info", path, 0, "a JSON object expected");
+            json_decref(j);
+            j = NULL;
+        }
+    }
+    free(path);
+    return j;
+}
+
+/* Checks every system_info.json; dataset properties come from the first
+ * good one (facts §3.10). */
 static void system_props(pw_dataset *ds, gp_dataset *gd)
 {
     static const char *const keys[] = {"device_name", "driver_version", "cuda_version",
                                        "nvml_version", "platform", "machine", "effective_power_limit"};
+    int done = 0;
     for (size_t r = 0; r < gd->n_reps; r++) {
-        char *path = gp_rep_file(&gd->reps[r], "system_info.json");
-        json_t *j = NULL;
+        json_t *j = load_system_info(ds, &gd->reps[r]);
         pw_error e;
-        int ok = path && pw_json_load_file(path, 1 << 20, &j, &e) == PW_OK;
-        free(path);
-        if (!ok)
+        if (!j || done) {
+            json_decref(j);
             continue;
+        }
+        done = 1;
         for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
             json_t *v = json_object_get(j, keys[k]);
             char key[64];
@@ -388,7 +410,6 @@ static void system_props(pw_dataset *ds, gp_dataset *gd)
                 pw_ds_set_propf(ds, &e, key, "%.17g", json_number_value(v));
         }
         json_decref(j);
-        return;
     }
 }
 

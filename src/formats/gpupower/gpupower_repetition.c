@@ -9,7 +9,6 @@
 
 #include "core/grow.h"
 #include "core/dirlist.h"
-#include "core/json_file.h"
 #include "formats/gpupower/gpupower_energy.h"
 #include "formats/gpupower/gpupower_result.h"
 
@@ -269,28 +268,11 @@ static void read_power_file(pw_dataset *ds, const gp_dataset *gd, const char *pa
     free(t);
 }
 
-/* system_info.json is optional (facts §3.11); when present it must parse. */
-static void check_system_info(pw_dataset *ds, const gp_rep *rep)
-{
-    char *path = gp_rep_file(rep, "system_info.json");
-    json_t *j = NULL;
-    pw_error e;
-    if (path && pw_path_is_dir(path) == 0) {
-        if (pw_json_load_file(path, 1 << 20, &j, &e) != PW_OK)
-            pw_ds_diag_error(ds, PW_SEV_ERROR, "gpupower.bad-system-info", &e);
-        else if (!json_is_object(j))
-            pw_ds_diag(ds, PW_SEV_ERROR, "gpupower.bad-system-info", path, 0, "a JSON object expected");
-    }
-    json_decref(j);
-    free(path);
-}
-
 void gp_repetition_read(pw_dataset *ds, const gp_rep *rep, gp_result *res)
 {
     const gp_dataset *gd = ds->impl;
     phase_list pl = {0};
     memset(res, 0, sizeof *res);
-    check_system_info(ds, rep);
     if (read_phases(ds, gd, rep, &pl) == 0) {
         res->ok = 1;
         res->begin = pl.exp_begin;

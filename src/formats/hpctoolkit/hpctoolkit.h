@@ -82,6 +82,7 @@ typedef struct hpc_profile {
     uint32_t n_ctxs;
     uint64_t info_off;     /* where its profile-info record is, for messages */
     const char *path;      /* the file its values are in (profile.db, or a .metric-db) */
+    pw_input_id seen;      /* that file's identity when the database was opened */
     uint32_t dense_metrics; /* old XML: values per context in the dense array */
     uint32_t trace;        /* index of its trace line, or HPC_NONE */
     int32_t location;
@@ -99,6 +100,7 @@ typedef struct hpc_dataset {
     hpc_generation gen;
     int big;                       /* byte order of the .db files */
     const char *meta_path, *xml_path, *profile_path, *cct_path, *trace_path;
+    pw_input_id seen_trace;        /* trace.db's identity when the database was opened */
     _Atomic uint64_t *progress;    /* the dataset's bytes-read counter (progress bar) */
     hpc_ctx *ctx;                  /* indexed by context id */
     uint32_t n_ids;                /* slots in ctx (max id + 1) */

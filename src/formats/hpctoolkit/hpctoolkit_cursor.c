@@ -258,6 +258,8 @@ static pw_status start_trace(pw_cursor *c, hpc_cursor *k, pw_error *err)
         return PW_OK;
     k->n_samples = hpc_trace_samples(&k->h->traces[p->trace]);
     pw_status s = hpc_file_open(&k->trc, k->h->trace_path, k->h->big, c->window_cap, err);
+    if (s == PW_OK)
+        s = pw_input_same_as(&k->trc.w.in, &k->h->seen_trace, k->h->trace_path, err);
     if (s != PW_OK)
         return s;
     hpc_file_count_progress(&k->trc, k->h);
@@ -377,6 +379,8 @@ pw_status hpc_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
     k->ph = PH_VALUES;
     const char *path = h->profs[k->prof].path;
     pw_status s = hpc_file_open(&k->idx, path, h->big, c->window_cap / 2, err);
+    if (s == PW_OK)
+        s = pw_input_same_as(&k->idx.w.in, &h->profs[k->prof].seen, path, err);
     if (s == PW_OK)
         s = hpc_file_open(&k->val, path, h->big, c->window_cap / 2, err);
     if (s == PW_OK)

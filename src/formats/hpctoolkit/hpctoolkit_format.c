@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "core/error.h"
+#include "core/input.h"
 #include "formats/hpctoolkit/hpctoolkit.h"
 
 static int is_dir(const char *p)
@@ -20,21 +21,19 @@ static int has_magic(const char *dir, const char *name, const char *magic)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
     char buf[16];
-    size_t n = strlen(magic), got = fread(buf, 1, n, f);
-    fclose(f);
-    return got == n && !memcmp(buf, magic, n);
+    size_t n = strlen(magic);
+    return pw_input_peek(path, buf, n) == n && !memcmp(buf, magic, n);
 }
 
+/* Present and not a directory (stored plain or compressed): a FIFO or a
+ * device counts, so that its reader refuses it by name. */
 static int exists(const char *dir, const char *name)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return pw_input_stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 /* The database directory: the path itself, or the directory of a file in
@@ -69,8 +68,11 @@ static int hpc_probe(const char *path)
     if (!dir)
         return 0;
     db_kind k = classify(dir, 1);
+    /* The files are there but meta.db's magic is not: weakly ours, so that
+     * check says what is wrong with them. */
+    int weak = k == DB_NONE && classify(dir, 0) != DB_NONE;
     free(dir);
-    return k == DB_NONE ? 0 : 100;
+    return k != DB_NONE ? 100 : weak ? 30 : 0;
 }
 
 /* dir/name when it exists (or when required), copied into the dataset. */
@@ -236,11 +238,20 @@ static pw_status hpc_open(pw_dataset *ds, pw_error *err)
         s = open_parts(ds, h, dir, err);
     }
     free(dir);
+    if (s == PW_OK) { /* what cursors compare with, so a file cut meanwhile is an I/O error */
+        for (uint32_t i = 0; i < h->n_profs; i++)
+            if (i && h->profs[i].path == h->profs[i - 1].path)
+                h->profs[i].seen = h->profs[i - 1].seen;
+            else
+                pw_input_id_of(h->profs[i].path, &h->profs[i].seen);
+        if (h->trace_path)
+            pw_input_id_of(h->trace_path, &h->seen_trace);
+    }
     if (s == PW_OK) {
         struct stat st;
-        if (h->profile_path && stat(h->profile_path, &st) == 0)
+        if (h->profile_path && pw_input_stat(h->profile_path, &st) == 0)
             ds->progress_total += (uint64_t)st.st_size;
-        if (h->trace_path && stat(h->trace_path, &st) == 0)
+        if (h->trace_path && pw_input_stat(h->trace_path, &st) == 0)
             ds->progress_total += (uint64_t)st.st_size;
     }
     return s;

@@ -6,46 +6,34 @@
  * (so row 0 is context 0 and row r > 0 is context r + 1).
  * Each file is a profile named by the rank and thread in its file name
  * ("1.cpi-000002-000-a8c00270-160445-0.metric-db" = rank 2, thread 0). */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/dirlist.h"
 #include "core/error.h"
 #include "formats/hpctoolkit/hpctoolkit.h"
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The *.metric-db names in dir, sorted (malloc'd array of malloc'd names). */
+/* The *.metric-db names in dir, sorted (malloc'd array of malloc'd names);
+ * compressed files are listed under their plain names. */
 static char **list_files(const char *dir, size_t *n)
 {
     *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
+    pw_dirlist l;
+    if (pw_dirlist_read(dir, &l, NULL) != PW_OK)
         return NULL;
-    size_t cap = 16;
-    char **names = malloc(cap * sizeof *names);
-    struct dirent *e;
-    while (names && (e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len <= 10 || strcmp(e->d_name + len - 10, ".metric-db"))
-            continue;
-        if (*n == cap) {
-            char **nn = realloc(names, 2 * cap * sizeof *nn);
-            if (!nn)
-                break;
-            names = nn;
-            cap *= 2;
+    char **names = malloc((l.n ? l.n : 1) * sizeof *names);
+    for (size_t i = 0; names && i < l.n; i++) {
+        size_t len = strlen(l.items[i].name);
+        if (len > 10 && !strcmp(l.items[i].name + len - 10, ".metric-db")) {
+            names[(*n)++] = l.items[i].name;
+            l.items[i].name = NULL; /* moved */
         }
-        names[(*n)++] = strdup(e->d_name);
     }
-    closedir(d);
-    if (names)
-        qsort(names, *n, sizeof *names, by_name);
+    for (size_t i = 0; i < l.n; i++)
+        free(l.items[i].name);
+    free(l.items);
     return names;
 }
 

@@ -11,9 +11,11 @@
 #include <expat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/grow.h"
 #include "core/error.h"
+#include "core/input.h"
 #include "formats/hpctoolkit/hpctoolkit.h"
 
 typedef struct id_name {
@@ -390,21 +392,25 @@ static void XMLCALL on_root(void *ud, const XML_Char *tag, const XML_Char **a)
 
 char *hpc_xml_version(const char *path)
 {
-    FILE *fp = fopen(path, "rb");
-    XML_Parser p = fp ? XML_ParserCreate(NULL) : NULL;
+    pw_input in;
+    if (pw_input_open(path, &in, NULL) != PW_OK)
+        return NULL;
+    XML_Parser p = XML_ParserCreate(NULL);
     char *version = NULL;
     if (p) {
         XML_SetUserData(p, &version);
         XML_UseParserAsHandlerArg(p);
         XML_SetStartElementHandler(p, on_root);
         char buf[4096];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+        ssize_t n;
+        uint64_t off = 0;
+        while ((n = pread(in.fd, buf, sizeof buf, (off_t)off)) > 0) {
+            off += (uint64_t)n;
             if (XML_Parse(p, buf, (int)n, 0) != XML_STATUS_OK)
                 break;
+        }
         XML_ParserFree(p);
     }
-    if (fp)
-        fclose(fp);
+    pw_input_close(&in);
     return version;
 }

@@ -8,6 +8,7 @@
 #define PW_OVNI_H
 #include <stdint.h>
 
+#include "core/input.h"
 #include "formats/ovni/ovni_events.h"
 #include "model/dataset.h"
 
@@ -31,6 +32,9 @@ typedef struct ovni_dataset {
     /* Per location: 1 when its stream was written big-endian, learnt from
      * the stream header by the first cursor to read it. */
     uint8_t *big_of_loc;
+    /* Per location: its stream's identity when the trace was opened, so a
+     * stream cut or rewritten before its cursor opens is an I/O error. */
+    pw_input_id *seen_of_loc;
 } ovni_dataset;
 
 static inline uint32_t ovni_mcv_key(const uint8_t *p)

@@ -243,7 +243,9 @@ pw_status ovni_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)
     if (!s)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     const char *file = ds->locs[c->location].file;
-    pw_status st = pw_window_open(&s->w, file, c->window_cap, OVNI_MAX_EVENT, err);
+    const ovni_dataset *od = ds->impl;
+    pw_status st = pw_window_open_seen(&s->w, file, c->window_cap, OVNI_MAX_EVENT,
+                                       od->seen_of_loc ? &od->seen_of_loc[c->location] : NULL, err);
     if (st != PW_OK) {
         free(s);
         return st;

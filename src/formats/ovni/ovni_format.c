@@ -48,6 +48,7 @@ static void ovni_close(pw_dataset *ds)
         return;
     ovni_schemas_free(od);
     free(od->big_of_loc);
+    free(od->seen_of_loc);
     free(od);
     ds->impl = NULL;
 }

@@ -50,13 +50,8 @@ int ovni_looks_like_stream_name(const char *path)
 
 int ovni_is_stream_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
     char m[4];
-    int ok = fread(m, 1, 4, f) == 4 && !memcmp(m, "ovni", 4);
-    fclose(f);
-    return ok && pw_path_is_dir(path) == 0;
+    return pw_input_peek(path, m, 4) == 4 && !memcmp(m, "ovni", 4);
 }
 
 /* 1 when dir holds at least one "loom.*" directory. */
@@ -311,7 +306,7 @@ static int thread_from_entry(const char *dir, const pw_dirent *e, ovni_thread_en
         t->json = sub ? pw_path_join(sub, "stream.json") : NULL;
         free(sub);
         t->version = 3;
-    } else if (e->is_file && parse_numbered(e->name, "thread.", ".obs", &t->tid)) {
+    } else if (!e->is_dir && parse_numbered(e->name, "thread.", ".obs", &t->tid)) {
         t->stream = pw_path_join(dir, e->name);
         snprintf(name, sizeof name, "thread.%lld.json", t->tid);
         char *json = pw_path_join(dir, name);
@@ -322,7 +317,7 @@ static int thread_from_entry(const char *dir, const pw_dirent *e, ovni_thread_en
             free(json);
             t->version = 1;
         }
-    } else if (e->is_file && parse_numbered(e->name, "thread.", NULL, &t->tid)) {
+    } else if (!e->is_dir && parse_numbered(e->name, "thread.", NULL, &t->tid)) {
         t->stream = pw_path_join(dir, e->name);
         t->version = 0; /* v1 as written by lib 1.0.0: no suffix */
     } else {
@@ -491,10 +486,14 @@ static const char *layout_name(int layout)
 static pw_status finish_layout(pw_dataset *ds, const layout_state *ls, pw_error *err)
 {
     ovni_dataset *od = ds->impl;
-    for (size_t i = 0; i < ds->n_locs; i++) { /* for progress display */
-        struct stat st;
-        if (ds->locs[i].file && stat(ds->locs[i].file, &st) == 0)
-            ds->progress_total += (uint64_t)st.st_size;
+    od->seen_of_loc = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *od->seen_of_loc);
+    if (!od->seen_of_loc)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < ds->n_locs; i++) {
+        if (!ds->locs[i].file)
+            continue;
+        pw_input_id_of(ds->locs[i].file, &od->seen_of_loc[i]);
+        ds->progress_total += od->seen_of_loc[i].size; /* for progress display */
     }
     od->metadata_version = ls->layout <= 1 ? 1 : ls->layout;
     od->old_letters = ls->layout == 0;

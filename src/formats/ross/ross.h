@@ -77,6 +77,7 @@ typedef struct ross_file {
     ross_file_kind kind;
     int32_t loc;          /* the file's location */
     uint64_t size;
+    pw_input_id seen;     /* identity when walked: cursors read the same file */
     int has_ts;           /* ts_min/ts_max hold finite sample times */
     double ts_min, ts_max;
 } ross_file;

@@ -15,7 +15,6 @@ pw_status ross_stream_init(pw_dataset *ds, ross_stream *s, uint32_t loc, size_t 
         return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET, "location %u is not a ROSS stream",
                        loc);
     memset(s, 0, sizeof *s);
-    s->w.fd = -1; /* closing before the window opens must not close fd 0 */
     s->rd = rd;
     s->def = &rd->streams[si];
     s->file = &rd->files[s->def->file];
@@ -23,7 +22,8 @@ pw_status ross_stream_init(pw_dataset *ds, ross_stream *s, uint32_t loc, size_t 
     if (ross_idcache_init(&s->ids, 1024) < 0)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     s->off = s->def->n_runs ? s->def->runs[0].begin : 0;
-    pw_status st = pw_window_open(&s->w, s->file->path, window_cap, ROSS_MAX_PAYLOAD + 64, err);
+    pw_status st = pw_window_open_seen(&s->w, s->file->path, window_cap, ROSS_MAX_PAYLOAD + 64,
+                                       &s->file->seen, err);
     if (st == PW_OK)
         s->w.progress = &ds->progress_done;
     return st;

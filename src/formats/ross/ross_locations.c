@@ -47,7 +47,7 @@ static size_t count_prefixes(const pw_dirlist *l, size_t *first)
     size_t n = 0, plen = 0, pl;
     const char *prev = NULL;
     for (size_t i = 0; i < l->n; i++) {
-        if (!l->items[i].is_file || kind_of_name(l->items[i].name, &pl) < 0)
+        if (l->items[i].is_dir || kind_of_name(l->items[i].name, &pl) < 0)
             continue;
         if (prev && pl == plen && !strncmp(prev, l->items[i].name, pl))
             continue;
@@ -114,7 +114,7 @@ static pw_status find_dir_files(pw_dataset *ds, ross_dataset *rd, pw_error *err)
         char name[4096];
         snprintf(name, sizeof name, "%s%s", prefix, ross_suffixes[k]);
         for (size_t i = 0; i < l.n && st == PW_OK; i++) {
-            if (!l.items[i].is_file || strcmp(l.items[i].name, name))
+            if (l.items[i].is_dir || strcmp(l.items[i].name, name))
                 continue;
             char *path = pw_path_join(ds->path, name);
             st = path ? add_file(ds, rd, path, k, err)
@@ -322,6 +322,7 @@ static pw_status walk_file(pw_dataset *ds, ross_dataset *rd, int file, pw_error 
     if (st != PW_OK)
         return st;
     f->size = w.file_size;
+    f->seen = w.in.id;
     uint64_t off = 0;
     for (;;) {
         ross_hdr h;
@@ -357,6 +358,7 @@ static pw_status add_event_stream(pw_dataset *ds, ross_dataset *rd, int file, pw
     if (st != PW_OK)
         return st;
     f->size = w.file_size;
+    f->seen = w.in.id;
     pw_window_close(&w);
     ds->locs[f->loc].has_records = 1;
     if (!new_stream(rd, file, -1, f->loc))

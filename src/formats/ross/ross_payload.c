@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/input.h"
 #include "formats/ross/ross.h"
 
 
@@ -97,9 +98,11 @@ static pw_status parse_line(pw_dataset *ds, ross_payload_schema *ps, char *line,
 pw_status ross_payload_schema_load(pw_dataset *ds, const char *file, ross_payload_schema *ps,
                                    pw_error *err)
 {
-    FILE *f = fopen(file, "r");
-    if (!f)
-        return pw_fail_errno(err, file, "cannot open the payload schema");
+    char *text = NULL;
+    size_t text_len = 0;
+    pw_status rs = pw_input_read_all(file, (size_t)1 << 20, &text, &text_len, err);
+    if (rs != PW_OK)
+        return rs;
     ps->fields = calloc(ROSS_SCHEMA_MAX_FIELDS, sizeof *ps->fields);
     ps->widths = calloc(ROSS_SCHEMA_MAX_FIELDS, 1);
     ps->kinds = calloc(ROSS_SCHEMA_MAX_FIELDS, 1);
@@ -109,12 +112,17 @@ pw_status ross_payload_schema_load(pw_dataset *ds, const char *file, ross_payloa
                        : pw_fail(err, PW_E_NOMEM, file, PW_NO_OFFSET, "out of memory");
     char line[1024];
     long off = 0;
-    while (st == PW_OK && fgets(line, sizeof line, f)) {
-        long next = off + (long)strlen(line);
+    for (const char *p = text; st == PW_OK && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+        size_t keep = len < sizeof line ? len : sizeof line - 1;
+        memcpy(line, p, keep);
+        line[keep] = '\0';
         st = parse_line(ds, ps, line, file, off, err);
-        off = next;
+        off += (long)len;
+        p += len;
     }
-    fclose(f);
+    free(text);
     if (st == PW_OK && ps->n_fields == 0)
         st = pw_fail(err, PW_E_USAGE, file, PW_NO_OFFSET, "no 'name:type' field in the schema");
     return st;

@@ -201,8 +201,9 @@ int ross_record_fits(pw_window *w, ross_file_kind kind, int lp_forced, uint64_t 
 {
     ross_hdr h;
     const char *code;
-    pw_error e;
-    if (record_at(w, kind, lp_forced, off, 1, &h, &code, &e) != PW_OK)
+    /* No message: resync tries every offset, and formatting one per try
+     * cost more than the tries themselves. */
+    if (record_at(w, kind, lp_forced, off, 1, &h, &code, NULL) != PW_OK)
         return 0;
     *size = h.size;
     return 1;
