@@ -1,6 +1,13 @@
 /* cmd_check.c — perfweave check: deep validation with precise findings. */
 #include "cli.h"
 
+void cli_print_check_summary(const pw_dataset *ds, size_t errors, size_t warnings, int damaged)
+{
+    printf("%s: %s %s: %zu error%s, %zu warning%s%s\n", pw_dataset_path(ds), pw_dataset_format(ds),
+           pw_dataset_version(ds), errors, errors == 1 ? "" : "s", warnings,
+           warnings == 1 ? "" : "s", damaged ? " (damaged)" : " (ok)");
+}
+
 static int check_run(cli_args *a)
 {
     int code = EXIT_OK;
@@ -20,9 +27,7 @@ static int check_run(cli_args *a)
     }
     if (s != PW_OK && s != PW_E_DATA)
         code = cli_fail(&err);
-    printf("%s: %s %s: %zu error%s, %zu warning%s%s\n", pw_dataset_path(ds), pw_dataset_format(ds),
-           pw_dataset_version(ds), errors, errors == 1 ? "" : "s", warnings,
-           warnings == 1 ? "" : "s", dcode ? " (damaged)" : " (ok)");
+    cli_print_check_summary(ds, errors, warnings, dcode != 0);
     pw_close(ds);
     return code ? code : dcode;
 }

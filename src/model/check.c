@@ -1,5 +1,6 @@
-/* check.c — deep validation: every record of every location is read (in
- * parallel), then the format's own consistency checks run. */
+/* check.c — deep validation: every record of every location (of this
+ * process's share) is read in parallel, then the format's own consistency
+ * checks run. */
 #include "core/parallel.h"
 #include "model/dataset.h"
 
@@ -43,9 +44,12 @@ pw_status pw_check(pw_dataset *ds, pw_error *err)
     uint32_t *locs = pw_ds_record_locations(ds, &n);
     if (!locs)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    check_job job = {ds, locs};
-    pw_parallel_for(n, ds->threads, check_location, &job);
-    if (ds->fmt->check) {
+    size_t first, end;
+    pw_ds_share(ds, n, &first, &end);
+    check_job job = {ds, locs + first};
+    pw_parallel_for(end - first, ds->threads, check_location, &job);
+    /* Cross-file checks once over all shares: by the first. */
+    if (ds->fmt->check && ds->share_index == 0) {
         pw_status s = ds->fmt->check(ds, err);
         if (s != PW_OK && s != PW_E_DATA)
             return s;

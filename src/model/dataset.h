@@ -68,6 +68,14 @@ typedef struct pw_format_ops {
     pw_status (*cursor_open)(pw_dataset *ds, pw_cursor *c, pw_error *err);
     /* NULL: the generic stats (records per type and per location). */
     pw_status (*stats)(pw_dataset *ds, pw_report *r, pw_error *err);
+    /* Optional pair, instead of stats: the partial state of the record
+     * locations [first, end) serialized (malloc'd, *part), and the report
+     * of the parts of all shares joined in share order.  pw_stats is part
+     * over all locations, then join of that one part. */
+    pw_status (*stats_part)(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size,
+                            pw_error *err);
+    pw_status (*stats_join)(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n,
+                            pw_report *r, pw_error *err);
     /* Checks beyond reading every record (cross-file consistency), run by
      * pw_check after the read-through; may be NULL. */
     pw_status (*check)(pw_dataset *ds, pw_error *err);
@@ -104,6 +112,10 @@ struct pw_dataset {
     _Atomic uint64_t progress_done;
     uint64_t progress_total;
     void *impl;               /* the format's dataset state */
+    /* This process's share of the record locations (pw_dataset_set_share):
+     * items [share_first, share_end) of pw_ds_record_locations. */
+    unsigned share_index;
+    size_t share_first, share_end;
 };
 
 /* An empty dataset of format fmt (pw_open uses it; tests build datasets by
@@ -188,6 +200,10 @@ uint32_t *pw_ds_record_locations(pw_dataset *ds, size_t *n);
 /* The registry: formats in probe order (generated from src/formats/). */
 extern const pw_format_ops *const pw_formats[];
 extern const size_t pw_n_formats;
+
+/* Items [*first, *end) of the n record locations are this process's share
+ * (all of them unless pw_dataset_set_share chose fewer). */
+void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end);
 
 /* Generic stats: record counts per type and per location. */
 pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);

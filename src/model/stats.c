@@ -6,6 +6,15 @@
 
 pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err)
 {
+    if (ds->fmt->stats_part) { /* one part of every location, joined */
+        void *part = NULL;
+        size_t size = 0;
+        pw_status s = ds->fmt->stats_part(ds, 0, SIZE_MAX, &part, &size, err);
+        if (s == PW_OK)
+            s = ds->fmt->stats_join(ds, (const void *const *)&part, &size, 1, r, err);
+        free(part);
+        return s;
+    }
     if (ds->fmt->stats)
         return ds->fmt->stats(ds, r, err);
     return pw_stats_generic(ds, r, err);
@@ -72,4 +81,29 @@ pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err)
     free(j.per_loc);
     free(j.per_schema);
     return PW_OK;
+}
+
+pw_status pw_stats_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
+{
+    *part = NULL;
+    *size = 0;
+    if (!ds->fmt->stats_part)
+        return PW_OK; /* the join computes everything (pw_stats_join) */
+    size_t n, first, end;
+    if (!pw_ds_record_locations(ds, &n))
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    pw_ds_share(ds, n, &first, &end);
+    return ds->fmt->stats_part(ds, first, end, part, size, err);
+}
+
+pw_status pw_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n,
+                        pw_report *r, pw_error *err)
+{
+    if (ds->fmt->stats_join)
+        return ds->fmt->stats_join(ds, parts, sizes, n, r, err);
+    /* A format without parts: this process reads every location. */
+    ds->share_index = 0;
+    ds->share_first = 0;
+    ds->share_end = SIZE_MAX;
+    return pw_stats(ds, r, err);
 }

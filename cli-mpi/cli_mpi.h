@@ -1,0 +1,27 @@
+/* cli_mpi.h — what the commands of perfweave-mpi share: the world of
+ * processes, and the diagnostics every process found, joined on rank 0. */
+#ifndef PW_CLI_MPI_H
+#define PW_CLI_MPI_H
+#include <mpi.h>
+
+#include "cli.h"
+
+typedef struct mpi_world {
+    int rank, size;
+} mpi_world;
+
+/* The diagnostics of all processes, printed by rank 0 as perfweave prints
+ * its own (rank order: rank 0's, then each other rank's findings beyond
+ * those of opening, which every process makes alike).  Every process
+ * calls it; returns on every rank the exit code they imply (1 when any
+ * error-level finding exists), and sets *errors / *warnings (rank 0) to
+ * the counts of the findings printed. */
+int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, size_t n_open, size_t *errors,
+                     size_t *warnings);
+
+/* The largest of every process's code, on every process. */
+int mpi_max_code(int code);
+
+int mpi_check_run(const mpi_world *w, cli_args *a);
+int mpi_stats_run(const mpi_world *w, cli_args *a);
+#endif

@@ -1,0 +1,81 @@
+/* main.c — perfweave-mpi: the perfweave commands run by P processes under
+ * mpirun or srun.  check and stats split the locations over the processes
+ * (pw_dataset_set_share); the other commands run on rank 0 alone.  Rank 0
+ * prints; what it prints is what perfweave prints. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_mpi.h"
+
+typedef struct mpi_command {
+    const cli_command *cmd;
+    int (*run)(const mpi_world *w, cli_args *a); /* NULL: rank 0 runs cmd alone */
+} mpi_command;
+
+static const mpi_command commands[] = {{&cli_info, NULL},
+                                       {&cli_dump, NULL},
+                                       {&cli_stats, mpi_stats_run},
+                                       {&cli_check, mpi_check_run},
+                                       {&cli_convert, NULL}};
+#define N_COMMANDS (sizeof commands / sizeof *commands)
+
+static const mpi_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(name, commands[i].cmd->name))
+            return &commands[i];
+    return NULL;
+}
+
+static void print_help(FILE *out)
+{
+    fprintf(out,
+            "perfweave-mpi %s - the perfweave commands over P processes\n\n"
+            "usage: mpirun -np P perfweave-mpi COMMAND PATH [options]\n\n"
+            "check and stats read a share of the locations on every process;\n"
+            "info, dump and convert run on rank 0.  Options and output are\n"
+            "those of 'perfweave COMMAND --help'.\n",
+            PW_VERSION_STRING);
+}
+
+/* Rank 0 decides what runs: -1 to run the command, or an exit code. */
+static int rank0_parse(int argc, char **argv, const mpi_command **cmd, cli_args *a)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        print_help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    }
+    *cmd = find_command(argv[1]);
+    if (!*cmd) {
+        fprintf(stderr, "perfweave-mpi: unknown command '%s' (see 'perfweave-mpi --help')\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    return cli_parse((*cmd)->cmd, argc - 2, argv + 2, a);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    mpi_world w;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &w.size);
+    const mpi_command *cmd = NULL;
+    cli_args a;
+    int code = w.rank ? -1 : rank0_parse(argc, argv, &cmd, &a);
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (code < 0 && w.rank) { /* rank 0 accepted the same arguments */
+        cmd = find_command(argv[1]);
+        code = cli_parse(cmd->cmd, argc - 2, argv + 2, &a);
+    }
+    if (code < 0) {
+        cli_handle_signals();
+        if (cmd->run)
+            code = cmd->run(&w, &a);
+        else
+            code = w.rank ? EXIT_OK : cmd->cmd->run(&a);
+        MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every process ends as rank 0 */
+    }
+    code = cli_close_stdout(code);
+    MPI_Finalize();
+    return code;
+}
