@@ -19,6 +19,10 @@ typedef struct mpi_world {
 int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, size_t n_open, size_t *errors,
                      size_t *warnings);
 
+/* Bytes this process sent to others (parts, findings), for the traffic
+ * line main prints to stderr when PERFWEAVE_MPI_TRAFFIC is set. */
+extern unsigned long long mpi_bytes_sent;
+
 /* The largest of every process's code, on every process. */
 int mpi_max_code(int code);
 

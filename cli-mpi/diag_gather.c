@@ -85,6 +85,7 @@ int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, size_t n_open, si
         all = malloc(total ? total : 1);
     }
     MPI_Gatherv(mine, size, MPI_CHAR, all, sizes, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+    mpi_bytes_sent += w->rank ? (unsigned long long)size : 0;
     unsigned long long dropped = pw_dataset_diag_dropped(ds), all_dropped = 0;
     MPI_Reduce(&dropped, &all_dropped, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     int worst = pw_dataset_worst_severity(ds), all_worst = -1;
@@ -102,6 +103,8 @@ int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, size_t n_open, si
     free(displs);
     return all_worst >= PW_SEV_ERROR ? EXIT_DAMAGED : EXIT_OK;
 }
+
+unsigned long long mpi_bytes_sent;
 
 int mpi_max_code(int code)
 {

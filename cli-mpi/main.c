@@ -3,6 +3,7 @@
  * (pw_dataset_set_share); the other commands run on rank 0 alone.  Rank 0
  * prints; what it prints is what perfweave prints. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_mpi.h"
@@ -75,6 +76,8 @@ int main(int argc, char **argv)
             code = w.rank ? EXIT_OK : cmd->cmd->run(&a);
         MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every process ends as rank 0 */
     }
+    if (getenv("PERFWEAVE_MPI_TRAFFIC")) /* for bench/mpi: what crossed, besides the small collectives */
+        fprintf(stderr, "perfweave-mpi: rank %d of %d sent %llu bytes\n", w.rank, w.size, mpi_bytes_sent);
     code = cli_close_stdout(code);
     MPI_Finalize();
     return code;

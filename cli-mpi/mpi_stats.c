@@ -20,6 +20,7 @@ static char *gather_parts(const mpi_world *w, const void *part, size_t size, int
         all = malloc(total ? total : 1);
     }
     MPI_Gatherv(part, n, MPI_BYTE, all, sizes, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    mpi_bytes_sent += w->rank ? (unsigned long long)n : 0;
     return all;
 }
 
