@@ -22,6 +22,11 @@ int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, size_t n_open, si
 /* Bytes this process sent to others (parts, findings), for the traffic
  * line main prints to stderr when PERFWEAVE_MPI_TRAFFIC is set. */
 extern unsigned long long mpi_bytes_sent;
+/* CPU seconds (all threads) this process spent on its own share of the
+ * work, without waiting for the others: mpi_work_begin() ... mpi_work_end(). */
+extern double mpi_work_cpu_s;
+void mpi_work_begin(void);
+void mpi_work_end(void);
 
 /* The largest of every process's code, on every process. */
 int mpi_max_code(int code);

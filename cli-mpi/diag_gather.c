@@ -2,6 +2,7 @@
  * order and printed there, at most as many as one process keeps. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli_mpi.h"
 
@@ -105,6 +106,18 @@ int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, size_t n_open, si
 }
 
 unsigned long long mpi_bytes_sent;
+double mpi_work_cpu_s;
+static double work_started;
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void mpi_work_begin(void) { work_started = cpu_now(); }
+void mpi_work_end(void) { mpi_work_cpu_s += cpu_now() - work_started; }
 
 int mpi_max_code(int code)
 {

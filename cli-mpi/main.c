@@ -72,12 +72,18 @@ int main(int argc, char **argv)
         cli_handle_signals();
         if (cmd->run)
             code = cmd->run(&w, &a);
-        else
-            code = w.rank ? EXIT_OK : cmd->cmd->run(&a);
+        else if (!w.rank) {
+            mpi_work_begin();
+            code = cmd->cmd->run(&a);
+            mpi_work_end();
+        } else {
+            code = EXIT_OK;
+        }
         MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every process ends as rank 0 */
     }
     if (getenv("PERFWEAVE_MPI_TRAFFIC")) /* for bench/mpi: what crossed, besides the small collectives */
-        fprintf(stderr, "perfweave-mpi: rank %d of %d sent %llu bytes\n", w.rank, w.size, mpi_bytes_sent);
+        fprintf(stderr, "perfweave-mpi: rank %d of %d sent %llu bytes, worked %.3f cpu s\n", w.rank, w.size,
+                mpi_bytes_sent, mpi_work_cpu_s);
     code = cli_close_stdout(code);
     MPI_Finalize();
     return code;

@@ -6,16 +6,20 @@
 int mpi_check_run(const mpi_world *w, cli_args *a)
 {
     int code = EXIT_OK;
+    mpi_work_begin();
     pw_dataset *ds = cli_open(a, &code);
+    mpi_work_end();
     if (mpi_max_code(ds ? 0 : 1)) { /* a process could not open it */
         pw_close(ds);
         return mpi_max_code(code ? code : EXIT_SYSTEM);
     }
     size_t n_open = pw_dataset_diag_count(ds);
     pw_error err;
+    mpi_work_begin();
     pw_status s = pw_dataset_set_share(ds, (unsigned)w->rank, (unsigned)w->size, &err);
     if (s == PW_OK)
         s = pw_check(ds, &err);
+    mpi_work_end();
     if (s != PW_OK && s != PW_E_DATA)
         code = cli_fail(&err);
     size_t errors, warnings;

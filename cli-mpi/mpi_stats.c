@@ -57,7 +57,9 @@ static int report_joined(const mpi_world *w, cli_args *a, pw_dataset *ds, const 
 int mpi_stats_run(const mpi_world *w, cli_args *a)
 {
     int code = EXIT_OK;
+    mpi_work_begin();
     pw_dataset *ds = cli_open(a, &code);
+    mpi_work_end();
     if (mpi_max_code(ds ? 0 : 1)) {
         pw_close(ds);
         return mpi_max_code(code ? code : EXIT_SYSTEM);
@@ -66,16 +68,21 @@ int mpi_stats_run(const mpi_world *w, cli_args *a)
     pw_error err;
     void *part = NULL;
     size_t size = 0;
+    mpi_work_begin();
     pw_status s = pw_dataset_set_share(ds, (unsigned)w->rank, (unsigned)w->size, &err);
     if (s == PW_OK)
         s = pw_stats_part(ds, &part, &size, &err);
+    mpi_work_end();
     if (s != PW_OK)
         code = cli_fail(&err);
     int *sizes = calloc((size_t)w->size, sizeof *sizes), *displs = calloc((size_t)w->size, sizeof *displs);
     char *all = gather_parts(w, part, size, sizes, displs);
     code = mpi_max_code(code);
-    if (!w->rank && !code)
+    if (!w->rank && !code) {
+        mpi_work_begin();
         code = report_joined(w, a, ds, all, sizes, displs);
+        mpi_work_end();
+    }
     size_t errors, warnings;
     int dcode = mpi_report_diags(w, ds, n_open, &errors, &warnings);
     free(part);

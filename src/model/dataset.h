@@ -68,10 +68,10 @@ typedef struct pw_format_ops {
     pw_status (*cursor_open)(pw_dataset *ds, pw_cursor *c, pw_error *err);
     /* NULL: the generic stats (records per type and per location). */
     pw_status (*stats)(pw_dataset *ds, pw_report *r, pw_error *err);
-    /* Optional pair, instead of stats: the partial state of the record
-     * locations [first, end) serialized (malloc'd, *part), and the report
-     * of the parts of all shares joined in share order.  pw_stats is part
-     * over all locations, then join of that one part. */
+    /* Optional pair: the partial state of the record locations [first,
+     * end) serialized (malloc'd, *part), and the report of the parts of all
+     * shares joined in share order, the bytes stats writes.  Without stats,
+     * pw_stats is part over all locations, then join of that one part. */
     pw_status (*stats_part)(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size,
                             pw_error *err);
     pw_status (*stats_join)(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n,

@@ -6,6 +6,8 @@
 
 pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err)
 {
+    if (ds->fmt->stats)
+        return ds->fmt->stats(ds, r, err);
     if (ds->fmt->stats_part) { /* one part of every location, joined */
         void *part = NULL;
         size_t size = 0;
@@ -15,8 +17,6 @@ pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err)
         free(part);
         return s;
     }
-    if (ds->fmt->stats)
-        return ds->fmt->stats(ds, r, err);
     return pw_stats_generic(ds, r, err);
 }
 
