@@ -10,13 +10,19 @@ typedef struct mpi_world {
     int rank, size;
 } mpi_world;
 
+/* What opening found (every process finds the same). */
+typedef struct mpi_opened {
+    size_t diags;
+    uint64_t dropped;
+} mpi_opened;
+
 /* The diagnostics of all processes, printed by rank 0 as perfweave prints
  * its own (rank order: rank 0's, then each other rank's findings beyond
  * those of opening, which every process makes alike).  Every process
  * calls it; returns on every rank the exit code they imply (1 when any
  * error-level finding exists), and sets *errors / *warnings (rank 0) to
  * the counts of the findings printed. */
-int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, size_t n_open, size_t *errors,
+int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, const mpi_opened *opened, size_t *errors,
                      size_t *warnings);
 
 /* Bytes this process sent to others (parts, findings), for the traffic
@@ -27,6 +33,11 @@ extern unsigned long long mpi_bytes_sent;
 extern double mpi_work_cpu_s;
 void mpi_work_begin(void);
 void mpi_work_end(void);
+
+/* Every process's `size` bytes at `mine`, joined in rank order on rank 0
+ * into a new buffer of *total bytes (NULL on the other ranks); each[r]
+ * (rank 0, when each is not NULL) is rank r's size. */
+char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *each, size_t *total);
 
 /* The largest of every process's code, on every process. */
 int mpi_max_code(int code);

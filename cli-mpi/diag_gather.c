@@ -2,7 +2,6 @@
  * order and printed there, at most as many as one process keeps. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli_mpi.h"
 
@@ -68,26 +67,14 @@ static void print_all(const char *buf, size_t n, size_t *printed, uint64_t *drop
     }
 }
 
-int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, size_t n_open, size_t *errors,
+int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, const mpi_opened *opened, size_t *errors,
                      size_t *warnings)
 {
     int size;
-    char *mine = serialize(ds, w->rank ? n_open : 0, &size);
-    int *sizes = w->rank ? NULL : calloc((size_t)w->size, sizeof *sizes);
-    int *displs = w->rank ? NULL : calloc((size_t)w->size, sizeof *displs);
-    MPI_Gather(&size, 1, MPI_INT, sizes, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    char *all = NULL;
+    char *mine = serialize(ds, w->rank ? opened->diags : 0, &size);
     size_t total = 0;
-    if (!w->rank) {
-        for (int r = 0; r < w->size; r++) {
-            displs[r] = (int)total;
-            total += (size_t)sizes[r];
-        }
-        all = malloc(total ? total : 1);
-    }
-    MPI_Gatherv(mine, size, MPI_CHAR, all, sizes, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
-    mpi_bytes_sent += w->rank ? (unsigned long long)size : 0;
-    unsigned long long dropped = pw_dataset_diag_dropped(ds), all_dropped = 0;
+    char *all = mpi_gather_bytes(w, mine, size, NULL, &total);
+    unsigned long long dropped = pw_dataset_diag_dropped(ds) - (w->rank ? opened->dropped : 0), all_dropped = 0;
     MPI_Reduce(&dropped, &all_dropped, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     int worst = pw_dataset_worst_severity(ds), all_worst = -1;
     MPI_Allreduce(&worst, &all_worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -100,28 +87,5 @@ int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, size_t n_open, si
     }
     free(mine);
     free(all);
-    free(sizes);
-    free(displs);
     return all_worst >= PW_SEV_ERROR ? EXIT_DAMAGED : EXIT_OK;
-}
-
-unsigned long long mpi_bytes_sent;
-double mpi_work_cpu_s;
-static double work_started;
-
-static double cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-void mpi_work_begin(void) { work_started = cpu_now(); }
-void mpi_work_end(void) { mpi_work_cpu_s += cpu_now() - work_started; }
-
-int mpi_max_code(int code)
-{
-    int max = code;
-    MPI_Allreduce(&code, &max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return max;
 }

@@ -13,7 +13,7 @@ int mpi_check_run(const mpi_world *w, cli_args *a)
         pw_close(ds);
         return mpi_max_code(code ? code : EXIT_SYSTEM);
     }
-    size_t n_open = pw_dataset_diag_count(ds);
+    mpi_opened opened = {pw_dataset_diag_count(ds), pw_dataset_diag_dropped(ds)};
     pw_error err;
     mpi_work_begin();
     pw_status s = pw_dataset_set_share(ds, (unsigned)w->rank, (unsigned)w->size, &err);
@@ -23,7 +23,7 @@ int mpi_check_run(const mpi_world *w, cli_args *a)
     if (s != PW_OK && s != PW_E_DATA)
         code = cli_fail(&err);
     size_t errors, warnings;
-    int dcode = mpi_report_diags(w, ds, n_open, &errors, &warnings);
+    int dcode = mpi_report_diags(w, ds, &opened, &errors, &warnings);
     if (!w->rank)
         cli_print_check_summary(ds, errors, warnings, dcode != 0);
     pw_close(ds);

@@ -5,41 +5,19 @@
 
 #include "cli_mpi.h"
 
-/* The parts of all ranks on rank 0 (in rank order), as one buffer. */
-static char *gather_parts(const mpi_world *w, const void *part, size_t size, int *sizes, int *displs)
-{
-    int n = (int)size;
-    MPI_Gather(&n, 1, MPI_INT, sizes, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    char *all = NULL;
-    if (!w->rank) {
-        size_t total = 0;
-        for (int r = 0; r < w->size; r++) {
-            displs[r] = (int)total;
-            total += (size_t)sizes[r];
-        }
-        all = malloc(total ? total : 1);
-    }
-    MPI_Gatherv(part, n, MPI_BYTE, all, sizes, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-    mpi_bytes_sent += w->rank ? (unsigned long long)n : 0;
-    return all;
-}
-
 /* Rank 0 writes the report of the joined parts; returns its exit code. */
-static int report_joined(const mpi_world *w, cli_args *a, pw_dataset *ds, const char *all, const int *sizes,
-                         const int *displs)
+static int report_joined(const mpi_world *w, cli_args *a, pw_dataset *ds, const char *all,
+                         const size_t *part_sizes)
 {
     const void **parts = calloc((size_t)w->size, sizeof *parts);
-    size_t *part_sizes = calloc((size_t)w->size, sizeof *part_sizes);
     int code = EXIT_OK;
-    FILE *out = parts && part_sizes ? cli_output(a, &code) : NULL;
+    FILE *out = parts ? cli_output(a, &code) : NULL;
     pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
     pw_report *r = out ? pw_report_open(out, style) : NULL;
     pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
     pw_status s = r ? PW_OK : PW_E_NOMEM;
-    for (int i = 0; r && i < w->size; i++) {
-        parts[i] = all + displs[i];
-        part_sizes[i] = (size_t)sizes[i];
-    }
+    for (size_t i = 0, at = 0; r && i < (size_t)w->size; at += part_sizes[i++])
+        parts[i] = all + at;
     if (s == PW_OK)
         s = pw_stats_join(ds, parts, part_sizes, (size_t)w->size, r, &err);
     if (s == PW_OK)
@@ -50,7 +28,6 @@ static int report_joined(const mpi_world *w, cli_args *a, pw_dataset *ds, const 
         code = cli_close_output(a, code);
     pw_report_free(r);
     free(parts);
-    free(part_sizes);
     return code;
 }
 
@@ -64,7 +41,7 @@ int mpi_stats_run(const mpi_world *w, cli_args *a)
         pw_close(ds);
         return mpi_max_code(code ? code : EXIT_SYSTEM);
     }
-    size_t n_open = pw_dataset_diag_count(ds);
+    mpi_opened opened = {pw_dataset_diag_count(ds), pw_dataset_diag_dropped(ds)};
     pw_error err;
     void *part = NULL;
     size_t size = 0;
@@ -75,20 +52,19 @@ int mpi_stats_run(const mpi_world *w, cli_args *a)
     mpi_work_end();
     if (s != PW_OK)
         code = cli_fail(&err);
-    int *sizes = calloc((size_t)w->size, sizeof *sizes), *displs = calloc((size_t)w->size, sizeof *displs);
-    char *all = gather_parts(w, part, size, sizes, displs);
+    size_t *sizes = calloc((size_t)w->size, sizeof *sizes), total = 0;
+    char *all = mpi_gather_bytes(w, part, (int)size, sizes, &total);
     code = mpi_max_code(code);
     if (!w->rank && !code) {
         mpi_work_begin();
-        code = report_joined(w, a, ds, all, sizes, displs);
+        code = report_joined(w, a, ds, all, sizes);
         mpi_work_end();
     }
     size_t errors, warnings;
-    int dcode = mpi_report_diags(w, ds, n_open, &errors, &warnings);
+    int dcode = mpi_report_diags(w, ds, &opened, &errors, &warnings);
     free(part);
     free(all);
     free(sizes);
-    free(displs);
     pw_close(ds);
     code = mpi_max_code(code);
     return code ? code : dcode;
