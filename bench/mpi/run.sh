@@ -17,7 +17,7 @@ OVNI_STREAMS=${OVNI_STREAMS:-8}
 RANKS=${RANKS:-8}
 CALLS=${CALLS:-800000}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PERFWEAVE_MPI_TRAFFIC=1
-[ -x "$B/perfweave-mpi" ] || { echo "build first (MPI found): make build" >&2; exit 2; }
+[ -x "$B/perfweave-mpi" ] || { echo "bench/mpi: skipped, perfweave-mpi was not built (MPI not found)"; exit 0; }
 OUT=bench/out/mpi
 mkdir -p "$OUT/dumpi"
 OVNI="$OUT/ovni-$OVNI_EVENTS-$OVNI_STREAMS"

@@ -204,6 +204,9 @@ extern const size_t pw_n_formats;
 /* Items [*first, *end) of the n record locations are this process's share
  * (all of them unless pw_dataset_set_share chose fewer). */
 void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end);
+/* A digest of the location paths, that a stats part carries so that the
+ * join refuses the part of another dataset. */
+uint64_t pw_ds_locations_digest(const pw_dataset *ds);
 
 /* Generic stats: record counts per type and per location. */
 pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);

@@ -54,3 +54,15 @@ void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end)
     *first = ds->share_first < n ? ds->share_first : n;
     *end = ds->share_end < n ? ds->share_end : n;
 }
+
+uint64_t pw_ds_locations_digest(const pw_dataset *ds)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over the paths, NUL-separated */
+    for (size_t i = 0; i < ds->n_locs; i++)
+        for (const char *p = ds->locs[i].path;; p++) {
+            h = (h ^ (uint8_t)*p) * 1099511628211ull;
+            if (!*p)
+                break;
+        }
+    return h;
+}

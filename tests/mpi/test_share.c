@@ -77,4 +77,33 @@ static void test_a_share_that_does_not_exist_is_refused(void)
     pw_close(ds);
 }
 
-TEST_MAIN(T(test_parts_join_to_the_serial_bytes), T(test_a_share_that_does_not_exist_is_refused))
+/* A part cut short, or from another dataset, is refused, never read past. */
+static void test_a_part_that_does_not_fit_is_refused(void)
+{
+    pw_dataset *ds, *other;
+    pw_error err;
+    CHECK_EQ_INT(pw_open(fixtures[0], NULL, &ds, &err), PW_OK);
+    CHECK_EQ_INT(pw_open(fixtures[1], NULL, &other, &err), PW_OK);
+    void *part;
+    size_t size;
+    CHECK_EQ_INT(pw_stats_part(ds, &part, &size, &err), PW_OK);
+    for (size_t cut = 0; cut < size; cut += 8) {
+        size_t n = cut;
+        char *json = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&json, &len);
+        pw_report *r = pw_report_open(f, PW_REPORT_JSON);
+        CHECK_EQ_INT(pw_stats_join(ds, (const void *const *)&part, &n, 1, r, &err), PW_E_USAGE);
+        if (cut == 0) /* the part of another dataset */
+            CHECK_EQ_INT(pw_stats_join(other, (const void *const *)&part, &size, 1, r, &err), PW_E_USAGE);
+        pw_report_free(r);
+        fclose(f);
+        free(json);
+    }
+    free(part);
+    pw_close(ds);
+    pw_close(other);
+}
+
+TEST_MAIN(T(test_parts_join_to_the_serial_bytes), T(test_a_share_that_does_not_exist_is_refused),
+          T(test_a_part_that_does_not_fit_is_refused))

@@ -99,7 +99,8 @@ static int get_result(pw_part_reader *rd, gp_result *res, size_t n_reps)
     return !rd->bad;
 }
 
-/* The part: n_reps, count, then each owned repetition's figures. */
+/* The part: the locations' digest, n_reps, count, then each owned
+ * repetition's figures. */
 pw_status gp_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size, pw_error *err)
 {
     gp_dataset *gd = ds->impl;
@@ -107,7 +108,7 @@ pw_status gp_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, s
     uint32_t *locs = pw_ds_record_locations(ds, &n);
     gp_result *res = calloc(gd->n_reps ? gd->n_reps : 1, sizeof *res);
     size_t *mine = malloc((gd->n_reps ? gd->n_reps : 1) * sizeof *mine);
-    size_t count = 0, words = 2;
+    size_t count = 0, words = 3;
     if (locs && res && mine) {
         for (size_t i = 0; i < gd->n_reps; i++)
             if (owns(ds, &gd->reps[i], locs, n, first, end))
@@ -120,6 +121,7 @@ pw_status gp_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, s
     *part = w;
     *size = words * sizeof *w;
     if (w) {
+        *w++ = pw_ds_locations_digest(ds);
         *w++ = gd->n_reps;
         *w++ = count;
         for (size_t k = 0; k < count; k++)
@@ -144,7 +146,8 @@ pw_status gp_stats_join(pw_dataset *ds, const void *const *parts, const size_t *
     int ok = 1;
     for (size_t p = 0; ok && p < n_parts; p++) {
         pw_part_reader rd = pw_part_reader_of(parts[p], sizes[p]);
-        ok = pw_part_next(&rd) == gd->n_reps;
+        ok = pw_part_next(&rd) == pw_ds_locations_digest(ds);
+        ok = pw_part_next(&rd) == gd->n_reps && ok;
         uint64_t count = pw_part_next(&rd);
         for (uint64_t k = 0; ok && k < count; k++)
             ok = get_result(&rd, res, gd->n_reps);

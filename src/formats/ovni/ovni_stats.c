@@ -287,7 +287,7 @@ static void report_summary(pw_dataset *ds, pw_rnode *root, const stream_stats *s
 
 /* The words of one stream's stats in a part, and the part's head. */
 #define STREAM_WORDS (6 + OVNI_SIZE_BINS)
-#define HEAD_WORDS 4
+#define HEAD_WORDS 5
 
 static uint64_t *put_stream(uint64_t *w, const stream_stats *st)
 {
@@ -314,7 +314,7 @@ static void get_stream(pw_part_reader *rd, stream_stats *st)
         st->sizes[b] = pw_part_next(rd);
 }
 
-/* The part: n, first, end, n_schemas; the streams [first, end); the known
+/* The part: the locations' digest, n, first, end, n_schemas; the streams [first, end); the known
  * events per schema; the unknown MCVs as (key, count) pairs. */
 static uint64_t *serialize(const stats_job *j, int workers, size_t n, size_t first, size_t end, size_t *size)
 {
@@ -337,6 +337,7 @@ static uint64_t *serialize(const stats_job *j, int workers, size_t n, size_t fir
     uint64_t *part = per_schema && !unknown.nomem ? malloc(words * sizeof *part) : NULL;
     if (part) {
         uint64_t *w = part;
+        *w++ = pw_ds_locations_digest(j->ds);
         *w++ = n;
         *w++ = first;
         *w++ = end;
@@ -394,6 +395,8 @@ static int join_part(pw_dataset *ds, const void *bytes, size_t size, size_t n, s
                      uint64_t *per_schema, mcv_counts *all)
 {
     pw_part_reader rd = pw_part_reader_of(bytes, size);
+    if (pw_part_next(&rd) != pw_ds_locations_digest(ds))
+        return 0;
     size_t pn = (size_t)pw_part_next(&rd), first = (size_t)pw_part_next(&rd), end = (size_t)pw_part_next(&rd);
     if (pw_part_next(&rd) != ds->n_schemas || pn != n || first > end || end > n)
         return 0;
