@@ -34,7 +34,8 @@ pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, p
     uint64_t before = 0;
     size_t first = n, end = n;
     for (size_t i = 0; i < n; i++) {
-        unsigned owner = (unsigned)(before * count / (total ? total : 1)); /* < 2^64 below 10^15 bytes per share */
+        /* before * count < 2^64 while bytes * processes < 1.8e19 (100 TB on 100,000) */
+        unsigned owner = (unsigned)(before * count / (total ? total : 1));
         if (owner >= index && first == n)
             first = i;
         if (owner > index) {
