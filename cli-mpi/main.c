@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_mpi.h"
 
@@ -35,8 +36,24 @@ static void print_help(FILE *out)
             "usage: mpirun -np P perfweave-mpi COMMAND PATH [options]\n\n"
             "check and stats read a share of the locations on every process;\n"
             "info, dump and convert run on rank 0.  Options and output are\n"
-            "those of 'perfweave COMMAND --help'.\n",
+            "those of 'perfweave COMMAND --help'; without -j, the processes on\n"
+            "one node share its cores.\n",
             PW_VERSION_STRING);
+}
+
+/* Without -j, the processes of one node share its cores (each taking all
+ * of them would run cores x processes threads). */
+static void share_cores(cli_args *a)
+{
+    if (a->opt.threads > 0)
+        return;
+    MPI_Comm node;
+    int local = 1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    a->opt.threads = cores / local > 1 ? (int)(cores / local) : 1;
 }
 
 /* Rank 0 decides what runs: -1 to run the command, or an exit code. */
@@ -69,6 +86,7 @@ int main(int argc, char **argv)
         code = cli_parse(cmd->cmd, argc - 2, argv + 2, &a);
     }
     if (code < 0) {
+        share_cores(&a);
         cli_handle_signals();
         if (cmd->run)
             code = cmd->run(&w, &a);
