@@ -14,6 +14,7 @@ one dataset per format.
 
 usage: mpi_same.py PERFWEAVE PERFWEAVE_MPI MPIEXEC SHARED_DATA GEN_GPUPOWER
 """
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -57,6 +58,18 @@ def convert_same(serial, mpi, mpiexec, cwd, rel, work, failures):
         failures.append("%s convert --to perfetto -np 2 differs" % rel)
 
 
+def one_dataset(serial, mpi, mpiexec, cwd, rel, counts, first, work):
+    """The failures of one dataset's runs, and how many runs were made."""
+    failures, runs = [], 0
+    for nprocs in counts:
+        for args in (["check"], ["stats", "--json"]):
+            runs += compare(serial, mpi, mpiexec, cwd, rel, args, nprocs, failures)
+    if first:
+        runs += compare(serial, mpi, mpiexec, cwd, rel, ["info", "--json"], 2, failures)
+        convert_same(serial, mpi, mpiexec, cwd, rel, work, failures)
+    return failures, runs
+
+
 def main():
     serial, mpi, mpiexec, data, gen = sys.argv[1:6]
     data = os.path.realpath(data)
@@ -65,16 +78,19 @@ def main():
         subprocess.run([sys.executable, gen, os.path.join(work, "gp"), "--seed", "7"],
                        check=True, capture_output=True)
         sets = [(data, rel) for rel in golden.datasets(data)] + [(os.path.join(work, "gp"), "tree")]
-        for i, (cwd, rel) in enumerate(sets):
-            fmt = rel.split("/")[0]
-            first = fmt not in seen
-            seen.add(fmt)
-            for nprocs in ([1, 2, 3, 4] if first else [2 + i % 3]):
-                for args in (["check"], ["stats", "--json"]):
-                    runs += compare(serial, mpi, mpiexec, cwd, rel, args, nprocs, failures)
-            if first:
-                runs += compare(serial, mpi, mpiexec, cwd, rel, ["info", "--json"], 2, failures)
-                convert_same(serial, mpi, mpiexec, cwd, rel, work, failures)
+        # two datasets at a time, as golden.py runs them
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            jobs = []
+            for i, (cwd, rel) in enumerate(sets):
+                fmt = rel.split("/")[0]
+                first = fmt not in seen
+                seen.add(fmt)
+                counts = [1, 2, 3, 4] if first else [2 + i % 3]
+                jobs.append(pool.submit(one_dataset, serial, mpi, mpiexec, cwd, rel, counts, first, work))
+            for j in jobs:
+                f, n = j.result()
+                failures += f
+                runs += n
     for f in failures:
         print("mpi: differs: " + f)
     print("mpi: %d of %d runs identical to the serial program's" % (runs - len(failures), runs))
