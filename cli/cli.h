@@ -111,6 +111,12 @@ int cli_close_stdout(int code);
 /* Prints the dataset's diagnostics to stderr; returns the exit code they
  * imply (1 when any error-level finding exists, else 0). */
 int cli_report_diags(const pw_dataset *ds);
+/* One diagnostic's line, and the line of the findings not kept (none when
+ * 0), as cli_report_diags prints them. */
+void cli_print_diag(const pw_diag *d);
+void cli_print_dropped(uint64_t dropped);
+/* check's summary line on standard output. */
+void cli_print_check_summary(const pw_dataset *ds, size_t errors, size_t warnings, int damaged);
 /* Prints err to stderr and returns the exit code of its status. */
 int cli_fail(const pw_error *err);
 int cli_exit_code(pw_status s);

@@ -1,6 +1,13 @@
 /* cmd_check.c — perfweave check: deep validation with precise findings. */
 #include "cli.h"
 
+void cli_print_check_summary(const pw_dataset *ds, size_t errors, size_t warnings, int damaged)
+{
+    printf("%s: %s %s: %zu error%s, %zu warning%s%s\n", pw_dataset_path(ds), pw_dataset_format(ds),
+           pw_dataset_version(ds), errors, errors == 1 ? "" : "s", warnings,
+           warnings == 1 ? "" : "s", damaged ? " (damaged)" : " (ok)");
+}
+
 static int check_run(cli_args *a)
 {
     int code = EXIT_OK;
@@ -10,11 +17,6 @@ static int check_run(cli_args *a)
     pw_error err;
     cli_progress *prog = cli_progress_start(a, ds, "checking");
     pw_status s = pw_check(ds, &err);
-    /* For the lead: ovni traces are also run through the emulator, whose
-     * forbidden transitions are findings. */
-    if ((s == PW_OK || s == PW_E_DATA) && pw_dataset_prop_get(ds, "emulation") &&
-        pw_emu_check(ds, &err) != PW_OK)
-        s = PW_E_IO;
     cli_progress_stop(prog);
     int dcode = cli_report_diags(ds);
     size_t errors = 0, warnings = 0;
@@ -25,9 +27,7 @@ static int check_run(cli_args *a)
     }
     if (s != PW_OK && s != PW_E_DATA)
         code = cli_fail(&err);
-    printf("%s: %s %s: %zu error%s, %zu warning%s%s\n", pw_dataset_path(ds), pw_dataset_format(ds),
-           pw_dataset_version(ds), errors, errors == 1 ? "" : "s", warnings,
-           warnings == 1 ? "" : "s", dcode ? " (damaged)" : " (ok)");
+    cli_print_check_summary(ds, errors, warnings, dcode != 0);
     pw_close(ds);
     return code ? code : dcode;
 }

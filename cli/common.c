@@ -110,16 +110,23 @@ int cli_close_stdout(int code)
     return EXIT_SYSTEM;
 }
 
-int cli_report_diags(const pw_dataset *ds)
+void cli_print_diag(const pw_diag *d)
 {
     static const char *const sev[] = {"note", "warning", "error"};
+    fprintf(stderr, "perfweave: %s: %s [%s]\n", sev[d->severity], d->message, d->code);
+}
+
+void cli_print_dropped(uint64_t dropped)
+{
+    if (dropped)
+        fprintf(stderr, "perfweave: ... and %llu more findings not shown\n", (unsigned long long)dropped);
+}
+
+int cli_report_diags(const pw_dataset *ds)
+{
     size_t n = pw_dataset_diag_count(ds);
-    for (size_t i = 0; i < n; i++) {
-        const pw_diag *d = pw_dataset_diag(ds, i);
-        fprintf(stderr, "perfweave: %s: %s [%s]\n", sev[d->severity], d->message, d->code);
-    }
-    if (pw_dataset_diag_dropped(ds))
-        fprintf(stderr, "perfweave: ... and %llu more findings not shown\n",
-                (unsigned long long)pw_dataset_diag_dropped(ds));
+    for (size_t i = 0; i < n; i++)
+        cli_print_diag(pw_dataset_diag(ds, i));
+    cli_print_dropped(pw_dataset_diag_dropped(ds));
     return pw_dataset_system_fault(ds) ? EXIT_SYSTEM : pw_dataset_worst_severity(ds) >= PW_SEV_ERROR ? EXIT_DAMAGED : EXIT_OK;
 }

@@ -787,6 +787,27 @@ PW_API void pw_output_abandon_all(void);
 PW_API pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
                                    pw_convert_report *rep, pw_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* Shares: several processes read one dataset together                      */
+/* ------------------------------------------------------------------------ */
+
+/* Makes this process read only share `index` of `count` (0 <= index <
+ * count): the locations with records, in dataset order, are cut into
+ * `count` consecutive runs of about equal bytes.  pw_check then reads only
+ * the share's locations (the format's cross-file checks run in share 0);
+ * pw_stats_part summarises only them.  The library does no communication:
+ * a program (perfweave-mpi) moves the parts between its processes. */
+PW_API pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err);
+/* The stats state of this share's locations, serialized into *part
+ * (malloc'd, release with free(); *size bytes).  A format that has no
+ * partial state yet gives an empty part and reads nothing. */
+PW_API pw_status pw_stats_part(pw_dataset *ds, void **part, size_t *size, pw_error *err);
+/* The report of pw_stats from the parts of all shares in share order (on
+ * one process): the same bytes as pw_stats over every location.  For a
+ * format without partial state, this process reads every location. */
+PW_API pw_status pw_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n,
+                               pw_report *r, pw_error *err);
+
 #ifdef __cplusplus
 }
 #endif

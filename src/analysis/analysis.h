@@ -20,6 +20,10 @@ typedef struct pw_analysis_ops {
      * own summary; adds nothing (and returns PW_OK) for a dataset it has
      * nothing to say about. */
     pw_status (*report)(pw_dataset *ds, pw_report *r, pw_error *err);
+    /* Optional: what the analysis finds wrong in the records (a state
+     * transition its model forbids), as diagnostics of ds; run by pw_check
+     * after the records were read.  Returns PW_OK or a system fault. */
+    pw_status (*check)(pw_dataset *ds, pw_error *err);
 } pw_analysis_ops;
 
 extern const pw_analysis_ops *const pw_analyses[];

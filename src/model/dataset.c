@@ -306,6 +306,7 @@ pw_dataset *pw_ds_new(const pw_format_ops *fmt, const char *path)
         return NULL;
     ds->fmt = fmt;
     ds->worst = -1;
+    ds->share_end = SIZE_MAX; /* every location until a share is set */
     pw_arena_init(&ds->arena, 64 * 1024);
     pthread_mutex_init(&ds->diag_lock, NULL);
     atomic_init(&ds->progress_done, 0);

@@ -70,6 +70,14 @@ typedef struct pw_format_ops {
     pw_status (*cursor_open)(pw_dataset *ds, pw_cursor *c, pw_error *err);
     /* NULL: the generic stats (records per type and per location). */
     pw_status (*stats)(pw_dataset *ds, pw_report *r, pw_error *err);
+    /* Optional pair: the partial state of the record locations [first,
+     * end) serialized (malloc'd, *part), and the report of the parts of all
+     * shares joined in share order, the bytes stats writes.  Without stats,
+     * pw_stats is part over all locations, then join of that one part. */
+    pw_status (*stats_part)(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size,
+                            pw_error *err);
+    pw_status (*stats_join)(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n,
+                            pw_report *r, pw_error *err);
     /* Checks beyond reading every record (cross-file consistency), run by
      * pw_check after the read-through; may be NULL. */
     pw_status (*check)(pw_dataset *ds, pw_error *err);
@@ -117,6 +125,10 @@ struct pw_dataset {
      * own_subtree: a cursor yields records of its location and the
      * locations under it only (a location filter leaves files unopened). */
     int time_ordered, own_subtree;
+    /* This process's share of the record locations (pw_dataset_set_share):
+     * items [share_first, share_end) of pw_ds_record_locations. */
+    unsigned share_index;
+    size_t share_first, share_end;
 };
 
 /* An empty dataset of format fmt (pw_open uses it; tests build datasets by
@@ -212,9 +224,20 @@ uint32_t *pw_ds_record_locations(pw_dataset *ds, size_t *n);
 extern const pw_format_ops *const pw_formats[];
 extern const size_t pw_n_formats;
 
+/* Items [*first, *end) of the n record locations are this process's share
+ * (all of them unless pw_dataset_set_share chose fewer). */
+void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end);
+/* A digest of the location paths, that a stats part carries so that the
+ * join refuses the part of another dataset. */
+uint64_t pw_ds_locations_digest(const pw_dataset *ds);
+
 /* Generic stats: record counts per type and per location. */
 /* The index of sc's field called name, or -1 (analyses and formats find
  * the fields they use by name). */
 int pw_field_index(const pw_schema *sc, const char *name);
+/* The model's part of pw_check: every record of this process's share of
+ * the locations read, then the format's cross-file checks (in share 0).
+ * PW_OK, or a system fault (I/O, memory); damage is in the diagnostics. */
+pw_status pw_check_records(pw_dataset *ds, pw_error *err);
 pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
 #endif

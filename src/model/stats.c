@@ -67,3 +67,17 @@ pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err)
     free(j.per_schema);
     return PW_OK;
 }
+
+pw_status pw_stats_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
+{
+    *part = NULL;
+    *size = 0;
+    if (!ds->fmt->stats_part)
+        return PW_OK; /* the join computes everything (pw_stats_join) */
+    size_t n, first, end;
+    if (!pw_ds_record_locations(ds, &n))
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    pw_ds_share(ds, n, &first, &end);
+    return ds->fmt->stats_part(ds, first, end, part, size, err);
+}
+

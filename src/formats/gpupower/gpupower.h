@@ -73,4 +73,8 @@ pw_status gp_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 
 /* gpupower_stats.c */
 pw_status gp_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+/* gpupower_parts.c */
+pw_status gp_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size, pw_error *err);
+pw_status gp_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n_parts,
+                        pw_report *r, pw_error *err);
 #endif

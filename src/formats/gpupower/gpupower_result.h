@@ -36,6 +36,11 @@ void gp_repetition_read(pw_dataset *ds, const gp_rep *rep, gp_result *res);
 /* Frees the phases; the repetition's own figures stay for the aggregates. */
 void gp_result_free(gp_result *res);
 
+/* gpupower_stats.c: repetitions items[0 .. n) read into res in parallel;
+ * the stats report of res, which holds every repetition already. */
+void gp_read_repetitions(pw_dataset *ds, gp_result *res, const size_t *items, size_t n);
+pw_status gp_stats_report(pw_dataset *ds, gp_result *res, pw_report *r, pw_error *err);
+
 /* gpupower_baseline.c: each experiment's idle power (from its `_baseline`
  * repetitions, read first), subtracted repetition by repetition;
  * gp_baselines_end warns about the repetitions that had none. */

@@ -1,7 +1,9 @@
 /* ovni_stats.c — what an ovni user asks of a trace without the emulator:
  * per stream event counts, clock range and rate; per model and per MCV
  * counts; the payload-size histogram; jumbo volume; loom/process totals.
- * Streams are scanned in parallel; only event headers are read. */
+ * Streams are scanned in parallel; only event headers are read.  A scan
+ * of some streams is a part (pw_stats_part) that several processes make
+ * of their shares; the report comes from the parts joined. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +11,7 @@
 #include "formats/ovni/ovni.h"
 #include "formats/ovni/ovni_events.h"
 #include "formats/ovni/ovni_stream.h"
+#include "model/part.h"
 
 /* Payload sizes 0 and 2..16 (normal events) and one bin for jumbo. */
 #define OVNI_SIZE_BINS 18
@@ -35,6 +38,7 @@ static int counts_init(mcv_counts *m, uint32_t slots)
     m->counts = calloc(slots, sizeof *m->counts);
     m->mask = slots - 1;
     m->used = 0;
+    m->nomem = 0;
     return m->keys && m->counts;
 }
 
@@ -147,29 +151,21 @@ static int mcv_row_cmp(const void *a, const void *b)
     return (x->key > y->key) - (x->key < y->key);
 }
 
-/* Merges the workers' counts into one sorted list (most frequent first). */
-static mcv_row *merge_counts(const stats_job *j, int workers, size_t *n)
+/* The known events' counts join the unknown MCVs' map, and the whole is
+ * sorted (most frequent first). */
+static mcv_row *sorted_rows(const pw_dataset *ds, mcv_counts *all, const uint64_t *per_schema, size_t *n)
 {
-    const ovni_dataset *od = j->ds->impl;
-    mcv_counts all;
+    const ovni_dataset *od = ds->impl;
+    for (size_t sc = 0; sc < ds->n_schemas; sc++)
+        if (per_schema[sc] && od->defs[sc])
+            counts_add(all, ovni_mcv_key((const uint8_t *)od->defs[sc]->mcv), per_schema[sc]);
     *n = 0;
-    if (!counts_init(&all, 1024))
+    if (all->nomem)
         return NULL;
-    for (int i = 0; i < workers; i++) {
-        const mcv_counts *w = &j->workers[i];
-        for (uint32_t k = 0; w->keys && k <= w->mask; k++)
-            if (w->keys[k])
-                counts_add(&all, w->keys[k] - 1, w->counts[k]);
-        const uint64_t *per_schema = j->schema_counts + (size_t)i * j->ds->n_schemas;
-        for (size_t sc = 0; sc < j->ds->n_schemas; sc++)
-            if (per_schema[sc] && od->defs[sc])
-                counts_add(&all, ovni_mcv_key((const uint8_t *)od->defs[sc]->mcv), per_schema[sc]);
-    }
-    mcv_row *rows = malloc((all.used ? all.used : 1) * sizeof *rows);
-    for (uint32_t k = 0; rows && k <= all.mask; k++)
-        if (all.keys[k])
-            rows[(*n)++] = (mcv_row){all.keys[k] - 1, all.counts[k]};
-    counts_free(&all);
+    mcv_row *rows = malloc((all->used ? all->used : 1) * sizeof *rows);
+    for (uint32_t k = 0; rows && k <= all->mask; k++)
+        if (all->keys[k])
+            rows[(*n)++] = (mcv_row){all->keys[k] - 1, all->counts[k]};
     if (rows)
         qsort(rows, *n, sizeof *rows, mcv_row_cmp);
     return rows;
@@ -289,36 +285,162 @@ static void report_summary(pw_dataset *ds, pw_rnode *root, const stream_stats *s
     }
 }
 
-pw_status ovni_stats(pw_dataset *ds, pw_report *r, pw_error *err)
+/* The words of one stream's stats in a part, and the part's head. */
+#define STREAM_WORDS (6 + OVNI_SIZE_BINS)
+#define HEAD_WORDS 5
+
+static uint64_t *put_stream(uint64_t *w, const stream_stats *st)
+{
+    *w++ = st->events;
+    *w++ = st->bytes;
+    *w++ = st->jumbo_bytes;
+    *w++ = st->first;
+    *w++ = st->last;
+    *w++ = (uint64_t)st->read;
+    for (int b = 0; b < OVNI_SIZE_BINS; b++)
+        *w++ = st->sizes[b];
+    return w;
+}
+
+static void get_stream(pw_part_reader *rd, stream_stats *st)
+{
+    st->events = pw_part_next(rd);
+    st->bytes = pw_part_next(rd);
+    st->jumbo_bytes = pw_part_next(rd);
+    st->first = pw_part_next(rd);
+    st->last = pw_part_next(rd);
+    st->read = (int)pw_part_next(rd);
+    for (int b = 0; b < OVNI_SIZE_BINS; b++)
+        st->sizes[b] = pw_part_next(rd);
+}
+
+/* The part: the locations' digest, n, first, end, n_schemas; the streams [first, end); the known
+ * events per schema; the unknown MCVs as (key, count) pairs. */
+static uint64_t *serialize(const stats_job *j, int workers, size_t n, size_t first, size_t end, size_t *size)
+{
+    mcv_counts unknown;
+    if (!counts_init(&unknown, 1024)) {
+        counts_free(&unknown);
+        return NULL;
+    }
+    size_t n_schemas = j->ds->n_schemas;
+    uint64_t *per_schema = calloc(n_schemas ? n_schemas : 1, sizeof *per_schema);
+    for (int w = 0; per_schema && w < workers; w++) {
+        const mcv_counts *mc = &j->workers[w];
+        for (uint32_t k = 0; k <= mc->mask; k++)
+            if (mc->keys[k])
+                counts_add(&unknown, mc->keys[k] - 1, mc->counts[k]);
+        for (size_t sc = 0; sc < n_schemas; sc++)
+            per_schema[sc] += j->schema_counts[(size_t)w * n_schemas + sc];
+    }
+    size_t words = HEAD_WORDS + (end - first) * STREAM_WORDS + n_schemas + 1 + 2 * (size_t)unknown.used;
+    uint64_t *part = per_schema && !unknown.nomem ? malloc(words * sizeof *part) : NULL;
+    if (part) {
+        uint64_t *w = part;
+        *w++ = pw_ds_locations_digest(j->ds);
+        *w++ = n;
+        *w++ = first;
+        *w++ = end;
+        *w++ = n_schemas;
+        for (size_t i = first; i < end; i++)
+            w = put_stream(w, &j->streams[i - first]);
+        for (size_t sc = 0; sc < n_schemas; sc++)
+            *w++ = per_schema[sc];
+        *w++ = unknown.used;
+        for (uint32_t k = 0; k <= unknown.mask; k++)
+            if (unknown.keys[k]) {
+                *w++ = unknown.keys[k] - 1;
+                *w++ = unknown.counts[k];
+            }
+        *size = words * sizeof *part;
+    }
+    free(per_schema);
+    counts_free(&unknown);
+    return part;
+}
+
+/* Scans the streams [first, end) of the record locations. */
+pw_status ovni_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size,
+                          pw_error *err)
 {
     size_t n;
     uint32_t *locs = pw_ds_record_locations(ds, &n);
-    int workers = pw_parallel_workers(n, ds->threads);
-    stats_job j = {ds, locs, calloc(n ? n : 1, sizeof *j.streams), calloc((size_t)workers, sizeof *j.workers),
-                   calloc((size_t)workers * ds->n_schemas, sizeof *j.schema_counts)};
+    end = end < n ? end : n;
+    first = first < end ? first : end;
+    int workers = pw_parallel_workers(end - first, ds->threads);
+    stats_job j = {ds, locs ? locs + first : NULL, calloc(end - first ? end - first : 1, sizeof *j.streams),
+                   calloc((size_t)workers, sizeof *j.workers),
+                   calloc((size_t)workers * (ds->n_schemas ? ds->n_schemas : 1), sizeof *j.schema_counts)};
     int ok = locs && j.streams && j.workers && j.schema_counts;
     for (int w = 0; ok && w < workers; w++)
         ok = counts_init(&j.workers[w], 1024);
     if (ok) {
-        pw_parallel_for(n, workers, stats_stream, &j);
+        pw_parallel_for(end - first, workers, stats_stream, &j);
         for (int w = 0; w < workers; w++)
             ok = ok && !j.workers[w].nomem;
     }
-    size_t nrows = 0;
-    mcv_row *rows = ok ? merge_counts(&j, workers, &nrows) : NULL;
-    if (rows) {
-        pw_rnode *root = pw_report_root(r);
-        report_summary(ds, root, j.streams, n);
-        report_events(ds, root, rows, nrows);
-        report_groups(ds, root, locs, j.streams, n, PW_LOC_NODE, "per_loom");
-        report_groups(ds, root, locs, j.streams, n, PW_LOC_PROCESS, "per_process");
-        report_streams(ds, root, locs, j.streams, n);
-    }
+    *part = ok ? serialize(&j, workers, n, first, end, size) : NULL;
     for (int w = 0; j.workers && w < workers; w++)
         counts_free(&j.workers[w]);
     free(j.workers);
     free(j.schema_counts);
     free(j.streams);
+    if (!*part)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    return PW_OK;
+}
+
+/* Adds one part to the joined state; 0 when it does not fit this dataset. */
+static int join_part(pw_dataset *ds, const void *bytes, size_t size, size_t n, stream_stats *streams,
+                     uint64_t *per_schema, mcv_counts *all)
+{
+    pw_part_reader rd = pw_part_reader_of(bytes, size);
+    if (pw_part_next(&rd) != pw_ds_locations_digest(ds))
+        return 0;
+    size_t pn = (size_t)pw_part_next(&rd), first = (size_t)pw_part_next(&rd), end = (size_t)pw_part_next(&rd);
+    if (pw_part_next(&rd) != ds->n_schemas || pn != n || first > end || end > n)
+        return 0;
+    for (size_t i = first; i < end && !rd.bad; i++)
+        get_stream(&rd, &streams[i]);
+    for (size_t sc = 0; sc < ds->n_schemas; sc++)
+        per_schema[sc] += pw_part_next(&rd);
+    uint64_t pairs = pw_part_next(&rd);
+    for (uint64_t k = 0; k < pairs && !rd.bad && !all->nomem; k++) {
+        uint32_t key = (uint32_t)pw_part_next(&rd);
+        counts_add(all, key, pw_part_next(&rd));
+    }
+    return !rd.bad;
+}
+
+pw_status ovni_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n_parts,
+                          pw_report *r, pw_error *err)
+{
+    size_t n;
+    uint32_t *locs = pw_ds_record_locations(ds, &n);
+    stream_stats *streams = calloc(n ? n : 1, sizeof *streams);
+    uint64_t *per_schema = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *per_schema);
+    mcv_counts all;
+    int ok = counts_init(&all, 1024) && locs && streams && per_schema;
+    for (size_t p = 0; ok && p < n_parts; p++)
+        if (!join_part(ds, parts[p], sizes[p], n, streams, per_schema, &all)) {
+            counts_free(&all);
+            free(streams);
+            free(per_schema);
+            return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET, "stats part %zu does not fit this dataset", p);
+        }
+    size_t nrows = 0;
+    mcv_row *rows = ok ? sorted_rows(ds, &all, per_schema, &nrows) : NULL;
+    if (rows) {
+        pw_rnode *root = pw_report_root(r);
+        report_summary(ds, root, streams, n);
+        report_events(ds, root, rows, nrows);
+        report_groups(ds, root, locs, streams, n, PW_LOC_NODE, "per_loom");
+        report_groups(ds, root, locs, streams, n, PW_LOC_PROCESS, "per_process");
+        report_streams(ds, root, locs, streams, n);
+    }
+    counts_free(&all);
+    free(streams);
+    free(per_schema);
     free(rows);
     if (!rows)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");

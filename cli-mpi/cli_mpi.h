@@ -1,0 +1,47 @@
+/* cli_mpi.h — what the commands of perfweave-mpi share: the world of
+ * processes, and the diagnostics every process found, joined on rank 0. */
+#ifndef PW_CLI_MPI_H
+#define PW_CLI_MPI_H
+#include <mpi.h>
+
+#include "cli.h"
+
+typedef struct mpi_world {
+    int rank, size;
+} mpi_world;
+
+/* What opening found (every process finds the same). */
+typedef struct mpi_opened {
+    size_t diags;
+    uint64_t dropped;
+} mpi_opened;
+
+/* The diagnostics of all processes, printed by rank 0 as perfweave prints
+ * its own (rank order: rank 0's, then each other rank's findings beyond
+ * those of opening, which every process makes alike).  Every process
+ * calls it; returns on every rank the exit code they imply (1 when any
+ * error-level finding exists), and sets *errors / *warnings (rank 0) to
+ * the counts of the findings printed. */
+int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, const mpi_opened *opened, size_t *errors,
+                     size_t *warnings);
+
+/* Bytes this process sent to others (parts, findings), for the traffic
+ * line main prints to stderr when PERFWEAVE_MPI_TRAFFIC is set. */
+extern unsigned long long mpi_bytes_sent;
+/* CPU seconds (all threads) this process spent on its own share of the
+ * work, without waiting for the others: mpi_work_begin() ... mpi_work_end(). */
+extern double mpi_work_cpu_s;
+void mpi_work_begin(void);
+void mpi_work_end(void);
+
+/* Every process's `size` bytes at `mine`, joined in rank order on rank 0
+ * into a new buffer of *total bytes (NULL on the other ranks); each[r]
+ * (rank 0, when each is not NULL) is rank r's size. */
+char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *each, size_t *total);
+
+/* The largest of every process's code, on every process. */
+int mpi_max_code(int code);
+
+int mpi_check_run(const mpi_world *w, cli_args *a);
+int mpi_stats_run(const mpi_world *w, cli_args *a);
+#endif

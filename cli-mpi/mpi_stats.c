@@ -1,0 +1,71 @@
+/* mpi_stats.c — stats by P processes: each summarises its share of the
+ * locations into a part (pw_stats_part); rank 0 gathers the parts and
+ * reports them joined (pw_stats_join), the same bytes as perfweave stats. */
+#include <stdlib.h>
+
+#include "cli_mpi.h"
+
+/* Rank 0 writes the report of the joined parts; returns its exit code. */
+static int report_joined(const mpi_world *w, cli_args *a, pw_dataset *ds, const char *all,
+                         const size_t *part_sizes)
+{
+    const void **parts = calloc((size_t)w->size, sizeof *parts);
+    int code = EXIT_OK;
+    FILE *out = parts ? cli_output(a, &code) : NULL;
+    pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
+    pw_report *r = out ? pw_report_open(out, style) : NULL;
+    pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
+    pw_status s = r ? PW_OK : PW_E_NOMEM;
+    for (size_t i = 0, at = 0; r && i < (size_t)w->size; at += part_sizes[i++])
+        parts[i] = all + at;
+    if (s == PW_OK)
+        s = pw_stats_join(ds, parts, part_sizes, (size_t)w->size, r, &err);
+    if (s == PW_OK)
+        s = pw_report_finish(r, &err);
+    if (s != PW_OK && (out || code == EXIT_OK))
+        code = cli_fail(&err);
+    if (out)
+        code = cli_close_output(a, code);
+    pw_report_free(r);
+    free(parts);
+    return code;
+}
+
+int mpi_stats_run(const mpi_world *w, cli_args *a)
+{
+    int code = EXIT_OK;
+    mpi_work_begin();
+    pw_dataset *ds = cli_open(a, &code);
+    mpi_work_end();
+    if (mpi_max_code(ds ? 0 : 1)) {
+        pw_close(ds);
+        return mpi_max_code(code ? code : EXIT_SYSTEM);
+    }
+    mpi_opened opened = {pw_dataset_diag_count(ds), pw_dataset_diag_dropped(ds)};
+    pw_error err;
+    void *part = NULL;
+    size_t size = 0;
+    mpi_work_begin();
+    pw_status s = pw_dataset_set_share(ds, (unsigned)w->rank, (unsigned)w->size, &err);
+    if (s == PW_OK)
+        s = pw_stats_part(ds, &part, &size, &err);
+    mpi_work_end();
+    if (s != PW_OK)
+        code = cli_fail(&err);
+    size_t *sizes = calloc((size_t)w->size, sizeof *sizes), total = 0;
+    char *all = mpi_gather_bytes(w, part, (int)size, sizes, &total);
+    code = mpi_max_code(code);
+    if (!w->rank && !code) {
+        mpi_work_begin();
+        code = report_joined(w, a, ds, all, sizes);
+        mpi_work_end();
+    }
+    size_t errors, warnings;
+    int dcode = mpi_report_diags(w, ds, &opened, &errors, &warnings);
+    free(part);
+    free(all);
+    free(sizes);
+    pw_close(ds);
+    code = mpi_max_code(code);
+    return code ? code : dcode;
+}

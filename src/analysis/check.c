@@ -1,0 +1,19 @@
+/* check.c — pw_check: every record read (the model's pw_check_records),
+ * the format's cross-file checks, then what every registered analysis
+ * finds wrong in the records (an emulator's forbidden transitions). */
+#include "analysis/analysis.h"
+
+pw_status pw_check(pw_dataset *ds, pw_error *err)
+{
+    pw_status s = pw_check_records(ds, err);
+    /* Analyses read every location: once over all shares, by the first. */
+    for (size_t i = 0; s == PW_OK && ds->share_index == 0 && i < pw_n_analyses; i++)
+        if (pw_analyses[i]->check)
+            s = pw_analyses[i]->check(ds, err);
+    if (s != PW_OK)
+        return s;
+    if (pw_dataset_worst_severity(ds) >= PW_SEV_ERROR)
+        return pw_fail(err, PW_E_DATA, ds->path, PW_NO_OFFSET, "the data is damaged (%zu findings)",
+                       pw_dataset_diag_count(ds));
+    return PW_OK;
+}

@@ -1,0 +1,69 @@
+/* share.c — one process of several reads a share of the locations: the
+ * locations with records, in dataset order, cut into consecutive runs of
+ * about equal bytes (the size of each location's file), so that a program
+ * running P processes (perfweave-mpi) splits the reading without the
+ * library knowing how the processes talk. */
+#include <sys/stat.h>
+
+#include "model/dataset.h"
+
+/* What reading a location costs, in bytes of its file (1 when it has none,
+ * so that file-less locations still spread). */
+static uint64_t location_weight(const pw_location *l)
+{
+    struct stat st;
+    if (l->file && stat(l->file, &st) == 0 && st.st_size > 0)
+        return (uint64_t)st.st_size;
+    return 1;
+}
+
+pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err)
+{
+    if (count == 0 || index >= count)
+        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET, "share %u of %u does not exist", index,
+                       count);
+    size_t n;
+    uint32_t *locs = pw_ds_record_locations(ds, &n);
+    if (!locs)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += location_weight(&ds->locs[locs[i]]);
+    /* Share k starts at the first location whose preceding bytes reach
+     * k/count of the total. */
+    uint64_t before = 0;
+    size_t first = n, end = n;
+    for (size_t i = 0; i < n; i++) {
+        /* before * count < 2^64 while bytes * processes < 1.8e19 (100 TB on 100,000) */
+        unsigned owner = (unsigned)(before * count / (total ? total : 1));
+        if (owner >= index && first == n)
+            first = i;
+        if (owner > index) {
+            end = i;
+            break;
+        }
+        before += location_weight(&ds->locs[locs[i]]);
+    }
+    ds->share_index = index;
+    ds->share_first = first;
+    ds->share_end = end < first ? first : end;
+    return PW_OK;
+}
+
+void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end)
+{
+    *first = ds->share_first < n ? ds->share_first : n;
+    *end = ds->share_end < n ? ds->share_end : n;
+}
+
+uint64_t pw_ds_locations_digest(const pw_dataset *ds)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over the paths, NUL-separated */
+    for (size_t i = 0; i < ds->n_locs; i++)
+        for (const char *p = ds->locs[i].path;; p++) {
+            h = (h ^ (uint8_t)*p) * 1099511628211ull;
+            if (!*p)
+                break;
+        }
+    return h;
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""mpi_same.py - perfweave-mpi under mpirun prints what perfweave prints.
+
+For every dataset of the shared fixtures (the list of tests/golden/golden.py,
+all formats) and a generated gpupower tree, `check` and `stats --json` run
+by P processes give the serial program's standard output byte for byte,
+the same exit code, and the same findings on standard error (as sorted
+lines: the serial program's worker threads already report in any order;
+mpirun's own notices are left out).
+P cycles over 2, 3, 4 from one dataset to the next, and the first dataset
+of each format runs with every P of 1 to 4, so that the test stays short.
+`info --json` and `convert --to perfetto` (run by rank 0) are compared on
+one dataset per format.
+
+usage: mpi_same.py PERFWEAVE PERFWEAVE_MPI MPIEXEC SHARED_DATA GEN_GPUPOWER
+"""
+import concurrent.futures
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
+import golden  # noqa: E402  (the dataset list)
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def run(argv, cwd):
+    p = subprocess.run(argv, cwd=cwd, capture_output=True, env=ENV)
+    # mpirun adds its own notice of a non-zero exit; ours start "perfweave".
+    ours = [line for line in p.stderr.splitlines() if line.startswith(b"perfweave")]
+    return p.returncode, p.stdout, sorted(ours)
+
+
+def compare(serial, mpi, mpiexec, cwd, rel, args, nprocs, failures):
+    want = run([serial] + args[:1] + [rel, "-q", "-j", "2"] + args[1:], cwd)
+    got = run([mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(nprocs), mpi]
+              + args[:1] + [rel, "-q", "-j", "1"] + args[1:], cwd)
+    if want != got:
+        failures.append("%s %s -np %d: exit %d vs %d, stdout %s, stderr %s" % (
+            rel, " ".join(args), nprocs, want[0], got[0],
+            "same" if want[1] == got[1] else "differs", "same" if want[2] == got[2] else "differs"))
+    return 1
+
+
+def convert_same(serial, mpi, mpiexec, cwd, rel, work, failures):
+    """convert (rank 0 writes) gives the serial bytes."""
+    outs = []
+    for i, argv in enumerate([[serial], [mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", "2", mpi]]):
+        dest = os.path.join(work, "%s.%d.pftrace" % (rel.replace("/", "_"), i))
+        rc, _, err = run(argv + ["convert", rel, "-q", "--to", "perfetto", "-o", dest], cwd)
+        err = [line.replace(dest.encode(), b"<OUT>") for line in err]  # messages name the output
+        with open(dest, "rb") if os.path.exists(dest) else open(os.devnull, "rb") as f:
+            outs.append((rc, err, f.read()))
+    if outs[0] != outs[1]:
+        failures.append("%s convert --to perfetto -np 2 differs" % rel)
+
+
+def one_dataset(serial, mpi, mpiexec, cwd, rel, counts, first, work):
+    """The failures of one dataset's runs, and how many runs were made."""
+    failures, runs = [], 0
+    for nprocs in counts:
+        for args in (["check"], ["stats", "--json"]):
+            runs += compare(serial, mpi, mpiexec, cwd, rel, args, nprocs, failures)
+    if first:
+        runs += compare(serial, mpi, mpiexec, cwd, rel, ["info", "--json"], 2, failures)
+        convert_same(serial, mpi, mpiexec, cwd, rel, work, failures)
+    return failures, runs
+
+
+def main():
+    serial, mpi, mpiexec, data, gen = sys.argv[1:6]
+    data = os.path.realpath(data)
+    failures, runs, seen = [], 0, set()
+    with tempfile.TemporaryDirectory() as work:
+        subprocess.run([sys.executable, gen, os.path.join(work, "gp"), "--seed", "7"],
+                       check=True, capture_output=True)
+        sets = [(data, rel) for rel in golden.datasets(data)] + [(os.path.join(work, "gp"), "tree")]
+        # two datasets at a time, as golden.py runs them
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            jobs = []
+            for i, (cwd, rel) in enumerate(sets):
+                fmt = rel.split("/")[0]
+                first = fmt not in seen
+                seen.add(fmt)
+                counts = [1, 2, 3, 4] if first else [2 + i % 3]
+                jobs.append(pool.submit(one_dataset, serial, mpi, mpiexec, cwd, rel, counts, first, work))
+            for j in jobs:
+                f, n = j.result()
+                failures += f
+                runs += n
+    for f in failures:
+        print("mpi: differs: " + f)
+    print("mpi: %d of %d runs identical to the serial program's" % (runs - len(failures), runs))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
