@@ -14,12 +14,15 @@ for ex in examples/*/*; do
     echo
 done
 # Every example also becomes a Perfetto trace (convert streams any format).
+# --force: a second `make demo` replaces the traces of the first;
+# --allow-loss: what a timeline cannot hold (profile values without a
+# time) is listed in the summary, not an error for the demo.
 mkdir -p build/demo
 for ex in examples/*/*; do
     case "$ex" in *.md|*.txt) continue ;; esac
     out="build/demo/$(basename "$ex").pftrace"
     echo "== perfweave convert $ex -o $out"
-    "$PW" convert "$ex" -o "$out"
+    "$PW" convert "$ex" -o "$out" --force --allow-loss
 done
 echo
 echo "Open the .pftrace files under build/demo/ at https://ui.perfetto.dev (\"Open trace file\")."
