@@ -8,6 +8,7 @@
 #include "core/bytes.h"
 #include "core/error.h"
 #include "formats/dumpi/dumpi_profile.h"
+#include "model/mpi_roles.h"
 
 #define DUMPI_COMM_NULL 1
 #define DUMPI_COMM_WORLD 2
@@ -31,14 +32,21 @@ static int named(const char *const *names, const char *s)
     return 0;
 }
 
-/* Index of the first argument called one of the names, or -1. */
-static int8_t arg_named(const dumpi_function *fn, const char *a, const char *b)
+/* Index of fn's argument of that role (model/mpi_roles.h), or -1. */
+static int8_t arg_of(const dumpi_function *fn, pw_mpi_role role)
 {
-    for (int i = 0; i < fn->n_args; i++)
-        if (!strcmp(fn->args[i].name, a) || (b && !strcmp(fn->args[i].name, b)))
-            return (int8_t)i;
-    return -1;
+    return (int8_t)pw_mpi_role_field(fn->fields + DUMPI_PREFIX_FIELDS, fn->n_args, role);
 }
+
+/* The same, when the argument is (or is not) an array. */
+static int8_t arg_shaped(const dumpi_function *fn, pw_mpi_role role, int array)
+{
+    int8_t i = arg_of(fn, role);
+    return i >= 0 && (fn->fields[DUMPI_PREFIX_FIELDS + i].type == PW_T_LIST) == array ? i : -1;
+}
+
+/* The first of two roles fn has an argument of, or -1. */
+static int8_t either(int8_t a, int8_t b) { return a >= 0 ? a : b; }
 
 void dumpi_uses_init(dumpi_fn_use uses[DUMPI_N_LABELS])
 {
@@ -53,15 +61,16 @@ void dumpi_uses_init(dumpi_fn_use uses[DUMPI_N_LABELS])
                  : !strcmp(fn->name, "MPI_Init") || !strcmp(fn->name, "MPI_Init_thread") ? DUMPI_USE_INIT
                  : !strcmp(fn->name, "MPI_Finalize")   ? DUMPI_USE_FINALIZE
                                                        : DUMPI_USE_OTHER;
-        u->count = arg_named(fn, "count", "sendcount");
+        u->count = either(arg_of(fn, PW_ROLE_COUNT), arg_shaped(fn, PW_ROLE_SEND_COUNT, 0));
         /* Reduce_scatter sends the sum of its recvcounts. */
-        u->counts = arg_named(fn, "sendcounts", strcmp(fn->name, "MPI_Reduce_scatter") ? NULL : "recvcounts");
-        u->datatype = arg_named(fn, "datatype", "sendtype");
-        u->dest = arg_named(fn, "dest", NULL);
-        u->comm = arg_named(fn, "comm", "oldcomm");
-        u->newcomm = arg_named(fn, "newcomm", NULL);
-        u->color = arg_named(fn, "color", NULL);
-        u->key = arg_named(fn, "key", NULL);
+        u->counts = either(arg_shaped(fn, PW_ROLE_SEND_COUNT, 1),
+                           strcmp(fn->name, "MPI_Reduce_scatter") ? -1 : arg_shaped(fn, PW_ROLE_RECV_COUNT, 1));
+        u->datatype = either(arg_of(fn, PW_ROLE_DATATYPE), arg_of(fn, PW_ROLE_SEND_TYPE));
+        u->dest = arg_of(fn, PW_ROLE_DEST);
+        u->comm = either(arg_of(fn, PW_ROLE_COMM), arg_of(fn, PW_ROLE_OLD_COMM));
+        u->newcomm = arg_of(fn, PW_ROLE_NEW_COMM);
+        u->color = arg_of(fn, PW_ROLE_COLOR);
+        u->key = arg_of(fn, PW_ROLE_KEY);
     }
 }
 
