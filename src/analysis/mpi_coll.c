@@ -8,6 +8,7 @@
 
 #include "analysis/timeline.h"
 #include "analysis/timeline_schema.h"
+#include "model/mpi_roles.h"
 
 static const char *const coll_names[] = {
     "MPI_Barrier",   "MPI_Bcast",      "MPI_Gather",    "MPI_Gatherv",    "MPI_Scatter",
@@ -22,15 +23,15 @@ void pw_coll_classify(const pw_schema *sc, pw_coll_schema *out)
     for (size_t i = 0; i < sizeof coll_names / sizeof coll_names[0]; i++)
         if (!strcmp(sc->name, coll_names[i]))
             out->op = (pw_coll_op)i;
-    out->f_count = pw_field_either(sc, "count", NULL);
-    out->f_datatype = pw_field_either(sc, "datatype", NULL);
-    out->f_sendcount = pw_field_either(sc, "sendcounts", "sendcount");
-    out->f_sendtype = pw_field_either(sc, "sendtype", NULL);
-    out->f_recvcount = pw_field_either(sc, "recvcounts", "recvcount");
-    out->f_recvtype = pw_field_either(sc, "recvtype", NULL);
-    out->f_root = pw_field_either(sc, "root", NULL);
-    out->f_comm = pw_field_either(sc, "comm", NULL);
-    out->f_commsize = pw_field_either(sc, "commsize", NULL);
+    out->f_count = pw_mpi_role_in(sc, PW_ROLE_COUNT);
+    out->f_datatype = pw_mpi_role_in(sc, PW_ROLE_DATATYPE);
+    out->f_sendcount = pw_mpi_role_in(sc, PW_ROLE_SEND_COUNT);
+    out->f_sendtype = pw_mpi_role_in(sc, PW_ROLE_SEND_TYPE);
+    out->f_recvcount = pw_mpi_role_in(sc, PW_ROLE_RECV_COUNT);
+    out->f_recvtype = pw_mpi_role_in(sc, PW_ROLE_RECV_TYPE);
+    out->f_root = pw_mpi_role_in(sc, PW_ROLE_ROOT);
+    out->f_comm = pw_mpi_role_in(sc, PW_ROLE_COMM);
+    out->f_commsize = pw_mpi_role_in(sc, PW_ROLE_COMM_SIZE);
 }
 
 /* An integer value (lists: the sum of their items); 0 when absent. */

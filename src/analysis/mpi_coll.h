@@ -1,7 +1,7 @@
 /* mpi_coll.h — MPI calls read from their records, format independent:
  * which collective a record is (from its schema name: "MPI_Bcast" ...),
  * its root and communicator, and the bytes of its buffer arguments (count x
- * datatype size), from the argument names DUMPI uses:
+ * datatype size), from the fields of each role (model/mpi_roles.h):
  *   count, datatype             one buffer, sent and received (MPI_Bcast,
  *                               MPI_Allreduce, MPI_Send, MPI_Recv ...)
  *   sendcount(s), sendtype      the send buffer (a list: summed)

@@ -7,6 +7,7 @@
 
 #include "analysis/timeline.h"
 #include "analysis/timeline_schema.h"
+#include "model/mpi_roles.h"
 
 /* The predefined handles from some comm field's labels; 0 when world is
  * not named (small values are probed: handles are small constants). */
@@ -16,7 +17,8 @@ static int predefined_handles(pw_comm_replay *r)
     r->self = r->null = INT64_MIN;
     for (size_t i = 0; i < r->ds->n_schemas && !found; i++) {
         const pw_schema *sc = r->ds->schemas[i];
-        int f = pw_field_either(sc, "comm", "oldcomm");
+        int f = pw_mpi_role_in(sc, PW_ROLE_COMM);
+        f = f >= 0 ? f : pw_mpi_role_in(sc, PW_ROLE_OLD_COMM);
         if (f < 0 || !sc->fields[f].label)
             continue;
         for (int64_t v = -64; v <= 64; v++) {
@@ -42,10 +44,12 @@ static int classify(pw_comm_replay *r)
         struct pw_comm_call *c = &r->calls[i];
         c->kind = !strcmp(sc->name, "MPI_Comm_dup") ? 1 : !strcmp(sc->name, "MPI_Comm_split") ? 2
                 : !strcmp(sc->name, "MPI_Comm_free") ? 3 : 0;
-        c->f_old = pw_field_either(sc, "oldcomm", c->kind == 3 ? "comm" : NULL);
-        c->f_new = pw_field_either(sc, "newcomm", NULL);
-        c->f_color = pw_field_either(sc, "color", NULL);
-        c->f_key = pw_field_either(sc, "key", NULL);
+        c->f_old = pw_mpi_role_in(sc, PW_ROLE_OLD_COMM);
+        if (c->f_old < 0 && c->kind == 3) /* MPI_Comm_free's comm */
+            c->f_old = pw_mpi_role_in(sc, PW_ROLE_COMM);
+        c->f_new = pw_mpi_role_in(sc, PW_ROLE_NEW_COMM);
+        c->f_color = pw_mpi_role_in(sc, PW_ROLE_COLOR);
+        c->f_key = pw_mpi_role_in(sc, PW_ROLE_KEY);
         if ((c->kind && c->f_old < 0) || (c->kind && c->kind < 3 && c->f_new < 0) ||
             (c->kind == 2 && (c->f_color < 0 || c->f_key < 0)))
             c->kind = 0;

@@ -9,7 +9,7 @@
  * labels nothing is resolved (every lookup: PW_MPI_UNKNOWN). */
 #ifndef PW_ANALYSIS_MPI_COMM_REPLAY_H
 #define PW_ANALYSIS_MPI_COMM_REPLAY_H
-#include "analysis/mpi_comms.h"
+#include "model/mpi_comms.h"
 #include "model/dataset.h"
 
 typedef struct pw_comm_replay {

@@ -32,6 +32,8 @@ static pw_status format_summary(pw_dataset *ds, pw_report *r, pw_error *err)
     }
     if (ds->fmt->stats)
         return ds->fmt->stats(ds, r, err);
+    if (ds->fmt->summary_by_analyses)
+        return PW_OK;
     if (ds->fmt->stats_part) {
         void *part = NULL;
         size_t size = 0;

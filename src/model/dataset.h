@@ -87,6 +87,9 @@ typedef struct pw_format_ops {
     /* Nonzero when stats() reads records through cursors, so that it
      * honours a filter; else a filtered pw_stats gives the generic counts. */
     int stats_filtered;
+    /* Nonzero when the format's summary is what analyses report from what
+     * it hands them (ds->mpi_profiles): no generic counts before them. */
+    int summary_by_analyses;
 } pw_format_ops;
 
 typedef struct pw_prop {
@@ -129,6 +132,8 @@ struct pw_dataset {
      * items [share_first, share_end) of pw_ds_record_locations. */
     unsigned share_index;
     size_t share_first, share_end;
+    /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
+    struct pw_mpi_profiles *mpi_profiles;
 };
 
 /* An empty dataset of format fmt (pw_open uses it; tests build datasets by

@@ -25,10 +25,7 @@ RANK = {"core": 0, "model": 1, "formats": 2, "analysis": 2, "sinks": 3, "cli": 4
 # The DUMPI profile still lives in its format folder and uses the MPI
 # communicator tracker and pair counts of src/analysis; it moves to an
 # analysis folder with the MPI role table (issue 11, analyses as a layer).
-KNOWN = {
-    ("src/formats/dumpi/dumpi_profile.h", "analysis/mpi_comms.h"),
-    ("src/formats/dumpi/dumpi_profile.h", "analysis/pair_counts.h"),
-}
+KNOWN = set()
 # The ovni emulator writes ovniemu's own labels and metadata keys, where
 # "ovni" names libovni's runtime model 'O' ("Flushing ovni buffer",
 # "ovni.finished"), labels users' Paraver configurations expect: there the

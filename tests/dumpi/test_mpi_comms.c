@@ -1,8 +1,8 @@
 /* test_mpi_comms.c — communicator reconstruction and world-rank
- * resolution (src/analysis/mpi_comms.h) and the pair counters, on small
+ * resolution (src/model/mpi_comms.h) and the pair counters, on small
  * cases whose answers were worked out by hand in the comments. */
-#include "analysis/mpi_comms.h"
-#include "analysis/pair_counts.h"
+#include "model/mpi_comms.h"
+#include "core/pair_counts.h"
 #include "harness.h"
 
 /* DUMPI's handles: WORLD 2, SELF 3, NULL 1; MPI_UNDEFINED -32766. */

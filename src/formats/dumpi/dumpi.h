@@ -14,6 +14,7 @@
 #include "core/window.h"
 #include "formats/dumpi/dumpi_table.h"
 #include "model/dataset.h"
+#include "model/mpi_profile.h"
 
 #define DUMPI_MAGIC 0xFFAADD44554D5049ull
 #define DUMPI_FOOTER_MAGIC 0x00000000F007FEE7ull
@@ -62,15 +63,15 @@ typedef struct dumpi_rank {
     pw_error *io_error;        /* the file could not be read (a system fault) */
 } dumpi_rank;
 
-struct dumpi_rank_profile;
 struct dumpi_fn_use;
 
 typedef struct dumpi_dataset {
     dumpi_rank *ranks;
     size_t n_ranks;
     /* What the open-time pass gathered per rank slot for `stats`. */
-    struct dumpi_rank_profile *profiles;
+    pw_mpi_rank_profile *profiles;
     struct dumpi_fn_use *uses;
+    pw_mpi_profiles published; /* ds->mpi_profiles */
     int32_t *rank_of_loc;      /* location index -> rank slot, -1 */
 } dumpi_dataset;
 
@@ -149,8 +150,6 @@ void dumpi_stream_fini(dumpi_stream *s);
 /* The record the stream's current call is (what a cursor yields). */
 void dumpi_stream_record(const dumpi_stream *s, pw_record *out);
 
-/* dumpi_stats.c */
-pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err);
 /* dumpi_check.c: cross-file checks run by pw_check. */
 pw_status dumpi_check(pw_dataset *ds, pw_error *err);
 

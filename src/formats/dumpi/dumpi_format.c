@@ -59,7 +59,7 @@ static void dumpi_close(pw_dataset *ds)
     for (size_t i = 0; i < dd->n_ranks; i++) {
         dumpi_rankfile_free(&dd->ranks[i]);
         if (dd->profiles)
-            dumpi_profile_free(&dd->profiles[i]);
+            pw_mpi_rank_profile_free(&dd->profiles[i]);
     }
     free(dd->profiles);
     free(dd->uses);
@@ -81,9 +81,8 @@ const pw_format_ops pw_format_dumpi = {
     .probe = dumpi_probe_path,
     .open = dumpi_open,
     .cursor_open = dumpi_cursor_open,
-    .stats = dumpi_stats,
     .check = dumpi_check,
     .close = dumpi_close,
     .options = dumpi_options,
-    .stats_filtered = 1, /* dumpi_stats_filtered.c */
+    .summary_by_analyses = 1, /* the MPI profile (dumpi_profile.c) */
 };

@@ -236,6 +236,10 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     dd->uses = calloc(DUMPI_N_LABELS, sizeof *dd->uses);
     if (!dd->profiles || !dd->uses)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < dd->n_ranks; i++)
+        if (!dumpi_profile_init(&dd->profiles[i], dd->ranks[i].rank))
+            return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    dumpi_profiles_publish(ds, dd);
     pthread_once(&uses_once, uses_table_init);
     memcpy(dd->uses, uses_table, sizeof uses_table);
     pw_parallel_for(dd->n_ranks, ds->threads, read_rank_job, ds);

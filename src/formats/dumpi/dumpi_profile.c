@@ -8,6 +8,7 @@
 #include "core/bytes.h"
 #include "core/error.h"
 #include "formats/dumpi/dumpi_profile.h"
+#include "model/mpi_roles.h"
 
 #define DUMPI_COMM_NULL 1
 #define DUMPI_COMM_WORLD 2
@@ -31,14 +32,21 @@ static int named(const char *const *names, const char *s)
     return 0;
 }
 
-/* Index of the first argument called one of the names, or -1. */
-static int8_t arg_named(const dumpi_function *fn, const char *a, const char *b)
+/* Index of fn's argument of that role (model/mpi_roles.h), or -1. */
+static int8_t arg_of(const dumpi_function *fn, pw_mpi_role role)
 {
-    for (int i = 0; i < fn->n_args; i++)
-        if (!strcmp(fn->args[i].name, a) || (b && !strcmp(fn->args[i].name, b)))
-            return (int8_t)i;
-    return -1;
+    return (int8_t)pw_mpi_role_field(fn->fields + DUMPI_PREFIX_FIELDS, fn->n_args, role);
 }
+
+/* The same, when the argument is (or is not) an array. */
+static int8_t arg_shaped(const dumpi_function *fn, pw_mpi_role role, int array)
+{
+    int8_t i = arg_of(fn, role);
+    return i >= 0 && (fn->fields[DUMPI_PREFIX_FIELDS + i].type == PW_T_LIST) == array ? i : -1;
+}
+
+/* The first of two roles fn has an argument of, or -1. */
+static int8_t either(int8_t a, int8_t b) { return a >= 0 ? a : b; }
 
 void dumpi_uses_init(dumpi_fn_use uses[DUMPI_N_LABELS])
 {
@@ -53,19 +61,20 @@ void dumpi_uses_init(dumpi_fn_use uses[DUMPI_N_LABELS])
                  : !strcmp(fn->name, "MPI_Init") || !strcmp(fn->name, "MPI_Init_thread") ? DUMPI_USE_INIT
                  : !strcmp(fn->name, "MPI_Finalize")   ? DUMPI_USE_FINALIZE
                                                        : DUMPI_USE_OTHER;
-        u->count = arg_named(fn, "count", "sendcount");
+        u->count = either(arg_of(fn, PW_ROLE_COUNT), arg_shaped(fn, PW_ROLE_SEND_COUNT, 0));
         /* Reduce_scatter sends the sum of its recvcounts. */
-        u->counts = arg_named(fn, "sendcounts", strcmp(fn->name, "MPI_Reduce_scatter") ? NULL : "recvcounts");
-        u->datatype = arg_named(fn, "datatype", "sendtype");
-        u->dest = arg_named(fn, "dest", NULL);
-        u->comm = arg_named(fn, "comm", "oldcomm");
-        u->newcomm = arg_named(fn, "newcomm", NULL);
-        u->color = arg_named(fn, "color", NULL);
-        u->key = arg_named(fn, "key", NULL);
+        u->counts = either(arg_shaped(fn, PW_ROLE_SEND_COUNT, 1),
+                           strcmp(fn->name, "MPI_Reduce_scatter") ? -1 : arg_shaped(fn, PW_ROLE_RECV_COUNT, 1));
+        u->datatype = either(arg_of(fn, PW_ROLE_DATATYPE), arg_of(fn, PW_ROLE_SEND_TYPE));
+        u->dest = arg_of(fn, PW_ROLE_DEST);
+        u->comm = either(arg_of(fn, PW_ROLE_COMM), arg_of(fn, PW_ROLE_OLD_COMM));
+        u->newcomm = arg_of(fn, PW_ROLE_NEW_COMM);
+        u->color = arg_of(fn, PW_ROLE_COLOR);
+        u->key = arg_of(fn, PW_ROLE_KEY);
     }
 }
 
-static uint64_t type_size(const dumpi_rank *r, dumpi_rank_profile *p, int64_t type)
+static uint64_t type_size(const dumpi_rank *r, pw_mpi_rank_profile *p, int64_t type)
 {
     if (type >= 0 && type < r->n_sizes)
         return r->sizes[type];
@@ -92,15 +101,7 @@ static uint64_t send_elements(const dumpi_stream *s, const dumpi_fn_use *u)
     return sum;
 }
 
-static int size_bucket(uint64_t bytes)
-{
-    if (!bytes)
-        return 0;
-    int b = 1 + 63 - __builtin_clzll(bytes);
-    return b < DUMPI_SIZE_BUCKETS ? b : DUMPI_SIZE_BUCKETS - 1;
-}
-
-static void on_send(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s, const dumpi_fn_use *u)
+static void on_send(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi_stream *s, const dumpi_fn_use *u)
 {
     int64_t dest = dumpi_arg_int(&s->rec, s->p, u->dest);
     if (dest == DUMPI_PROC_NULL) {
@@ -110,12 +111,12 @@ static void on_send(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stre
     uint64_t bytes = send_elements(s, u) * type_size(r, p, dumpi_arg_int(&s->rec, s->p, u->datatype));
     uint32_t inst = pw_mpi_tracker_lookup(&p->tracker, dumpi_arg_int(&s->rec, s->p, u->comm));
     pw_pair_counts_add(&p->sends, pw_pair_key(inst, (uint32_t)dest), 1, bytes);
-    int b = size_bucket(bytes);
+    int b = pw_mpi_size_bucket(bytes);
     p->size_msgs[b]++;
     p->size_bytes[b] += bytes;
 }
 
-static void on_collective(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s,
+static void on_collective(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi_stream *s,
                           const dumpi_fn_use *u, uint64_t ns)
 {
     uint64_t bytes = 0;
@@ -135,7 +136,7 @@ static uint64_t call_ns(const dumpi_stream *s, int which)
     return b > a ? b - a : 0;
 }
 
-void dumpi_profile_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_stream *s,
+void dumpi_profile_call(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi_stream *s,
                         const dumpi_fn_use *uses)
 {
     const dumpi_rec *rec = &s->rec;
@@ -144,11 +145,12 @@ void dumpi_profile_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_
     if (which > p->clock)
         p->clock = which;
     uint16_t l = rec->label;
-    if (!p->calls[l]++ || ns < p->min_ns[l])
-        p->min_ns[l] = ns;
-    if (ns > p->max_ns[l])
-        p->max_ns[l] = ns;
-    p->time_ns[l] += ns;
+    pw_mpi_fn_time *f = &p->fns[l];
+    if (!f->calls++ || ns < f->min_ns)
+        f->min_ns = ns;
+    if (ns > f->max_ns)
+        f->max_ns = ns;
+    f->time_ns += ns;
     if (l < DUMPI_ALL_FUNCTIONS)
         p->mpi_ns += ns;
     const dumpi_fn_use *u = &uses[l];
@@ -167,7 +169,7 @@ void dumpi_profile_call(const dumpi_rank *r, dumpi_rank_profile *p, const dumpi_
     }
 }
 
-void dumpi_profile_track(dumpi_rank_profile *p, const dumpi_stream *s, const dumpi_fn_use *uses)
+void dumpi_profile_track(pw_mpi_rank_profile *p, const dumpi_stream *s, const dumpi_fn_use *uses)
 {
     const dumpi_rec *rec = &s->rec;
     const dumpi_fn_use *u = &uses[rec->label];
@@ -185,17 +187,20 @@ void dumpi_profile_track(dumpi_rank_profile *p, const dumpi_stream *s, const dum
     }
 }
 
-void dumpi_profile_init(dumpi_rank_profile *p)
+int dumpi_profile_init(pw_mpi_rank_profile *p, int rank)
 {
-    memset(p, 0, sizeof *p);
-    p->clock = -1;
-    pw_mpi_tracker_init(&p->tracker, DUMPI_COMM_WORLD, DUMPI_COMM_SELF, DUMPI_COMM_NULL, DUMPI_UNDEFINED);
+    return pw_mpi_rank_profile_init(p, rank, DUMPI_N_LABELS, DUMPI_COMM_WORLD, DUMPI_COMM_SELF, DUMPI_COMM_NULL,
+                                    DUMPI_UNDEFINED);
 }
 
-void dumpi_profile_free(dumpi_rank_profile *p)
+static const char *function_name(uint32_t fn) { return dumpi_functions[fn].name; }
+
+void dumpi_profiles_publish(pw_dataset *ds, dumpi_dataset *dd)
 {
-    pw_mpi_tracker_free(&p->tracker);
-    pw_pair_counts_free(&p->sends);
-    pw_pair_counts_free(&p->coll_calls);
-    pw_pair_counts_free(&p->coll_time);
+    dd->published = (pw_mpi_profiles){.ranks = dd->profiles,
+                                      .n_ranks = dd->n_ranks,
+                                      .n_functions = DUMPI_N_LABELS,
+                                      .function_name = function_name,
+                                      .refilter = dumpi_profiles_filter};
+    ds->mpi_profiles = &dd->published;
 }

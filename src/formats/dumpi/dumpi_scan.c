@@ -25,17 +25,17 @@ static void collect_threads(dumpi_rank *r, const uint64_t *seen)
 }
 
 /* Records per function = calls - ignored in the footer (dumpi-facts §5). */
-static void compare_footer(pw_dataset *ds, const dumpi_rank *r, const dumpi_rank_profile *p)
+static void compare_footer(pw_dataset *ds, const dumpi_rank *r, const pw_mpi_rank_profile *p)
 {
     uint64_t total = 0;
     for (int l = 0; l < DUMPI_ALL_FUNCTIONS; l++) {
-        total += p->calls[l];
+        total += p->fns[l].calls;
         uint64_t expect = r->calls[l] >= r->ignored[l] ? r->calls[l] - r->ignored[l] : 0;
-        if (p->calls[l] != expect)
+        if (p->fns[l].calls != expect)
             pw_ds_diag(ds, PW_SEV_ERROR, "dumpi.count-mismatch", r->file, (int64_t)r->off_footer,
                        "footer: %s called %u times and ignored %u, so %llu records expected; the stream has %llu",
                        dumpi_functions[l].name, r->calls[l], r->ignored[l], (unsigned long long)expect,
-                       (unsigned long long)p->calls[l]);
+                       (unsigned long long)p->fns[l].calls);
     }
     uint32_t c = r->calls[DUMPI_ALL_FUNCTIONS], i = r->ignored[DUMPI_ALL_FUNCTIONS];
     if (total != (uint64_t)(c >= i ? c - i : 0))
@@ -47,8 +47,7 @@ static void compare_footer(pw_dataset *ds, const dumpi_rank *r, const dumpi_rank
 void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
 {
     dumpi_rank *r = &dd->ranks[slot];
-    dumpi_rank_profile *p = &dd->profiles[slot];
-    dumpi_profile_init(p);
+    pw_mpi_rank_profile *p = &dd->profiles[slot];
     if (!r->usable)
         return;
     uint64_t *seen = calloc(1024, sizeof *seen);

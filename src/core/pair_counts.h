@@ -1,8 +1,8 @@
 /* pair_counts.h — counters (messages, bytes) under a 64-bit key, such as
  * (source rank, destination rank) for a communication matrix.  Open
  * addressing; memory grows with the distinct keys, not with the calls. */
-#ifndef PW_ANALYSIS_PAIR_COUNTS_H
-#define PW_ANALYSIS_PAIR_COUNTS_H
+#ifndef PW_CORE_PAIR_COUNTS_H
+#define PW_CORE_PAIR_COUNTS_H
 #include <stddef.h>
 #include <stdint.h>
 

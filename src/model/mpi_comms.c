@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/grow.h"
-#include "analysis/mpi_comms.h"
+#include "model/mpi_comms.h"
 
 void pw_mpi_tracker_init(pw_mpi_tracker *t, int64_t world, int64_t self, int64_t null,
                          int64_t undefined_color)

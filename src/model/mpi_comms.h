@@ -14,8 +14,8 @@
  * all its members (MPI orders collectives on a communicator), so a split's
  * members are the ranks of the old communicator with the same color,
  * ordered by key then old rank; a dup has the old members. */
-#ifndef PW_ANALYSIS_MPI_COMMS_H
-#define PW_ANALYSIS_MPI_COMMS_H
+#ifndef PW_MODEL_MPI_COMMS_H
+#define PW_MODEL_MPI_COMMS_H
 #include <stddef.h>
 #include <stdint.h>
 

@@ -1,20 +1,21 @@
-/* dumpi_stats.c — the mpiP-style profile of a DUMPI trace: per function
- * (calls, time, share of MPI time, spread over ranks), per rank (span from
- * MPI_Init to MPI_Finalize, time in MPI), the point-to-point matrix in
- * world ranks with message sizes, and collectives per communicator.
- * The ranks were read in parallel when the trace was opened
- * (dumpi_scan.c, dumpi_profile.c); communicators are reconstructed here
- * from all ranks' dup/split calls (analysis/mpi_comms.h). */
+/* mpi_profile_report.c — the mpiP-style profile of an MPI trace: per
+ * function (calls, time, share of MPI time, spread over ranks), per rank
+ * (span from MPI_Init to MPI_Finalize, time in MPI), the point-to-point
+ * matrix in world ranks with message sizes, and collectives per
+ * communicator.  The format gathered the rank profiles
+ * (model/mpi_profile.h); communicators are reconstructed here from all
+ * ranks' dup/split calls (model/mpi_comms.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mpi_profile/mpi_profile.h"
 #include "core/error.h"
-#include "formats/dumpi/dumpi_profile.h"
+#include "model/mpi_profile.h"
 
 typedef struct stats_run {
     pw_dataset *ds;
-    dumpi_dataset *dd;
-    const dumpi_rank_profile *prof; /* per rank slot, from the open-time pass */
+    const pw_mpi_profiles *mp;
     size_t n_world;            /* 1 + the highest rank */
     pw_mpi_tracker **trackers; /* per world rank */
     pw_mpi_tracker empty;      /* for ranks without a file */
@@ -25,15 +26,22 @@ static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
 static const char *clock_name(int clock) { return clock == 1 ? "wall" : clock == 0 ? "cpu" : "none"; }
 
-static void report_functions(stats_run *run, pw_rnode *root, uint64_t all_mpi_ns)
+static pw_status report_functions(stats_run *run, pw_rnode *root, uint64_t all_mpi_ns, pw_error *err)
 {
+    int nf = (int)run->mp->n_functions, n = 0;
+    int *order = malloc((size_t)nf * sizeof *order);
+    uint64_t *total = calloc((size_t)nf, sizeof *total), *calls = calloc((size_t)nf, sizeof *calls);
+    if (!order || !total || !calls) {
+        free(order);
+        free(total);
+        free(calls);
+        return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
+    }
     pw_rnode *arr = pw_rnode_array(root, "functions");
-    int order[DUMPI_N_LABELS], n = 0;
-    uint64_t total[DUMPI_N_LABELS] = {0}, calls[DUMPI_N_LABELS] = {0};
-    for (int l = 0; l < DUMPI_N_LABELS; l++) {
-        for (size_t i = 0; i < run->dd->n_ranks; i++) {
-            total[l] += run->prof[i].time_ns[l];
-            calls[l] += run->prof[i].calls[l];
+    for (int l = 0; l < nf; l++) {
+        for (size_t i = 0; i < run->mp->n_ranks; i++) {
+            total[l] += run->mp->ranks[i].fns[l].time_ns;
+            calls[l] += run->mp->ranks[i].fns[l].calls;
         }
         if (calls[l])
             order[n++] = l;
@@ -51,23 +59,23 @@ static void report_functions(stats_run *run, pw_rnode *root, uint64_t all_mpi_ns
         int l = order[k];
         uint64_t mn = UINT64_MAX, mx = 0, rmin_t = UINT64_MAX, rmax_t = 0;
         int rmin = -1, rmax = -1;
-        for (size_t i = 0; i < run->dd->n_ranks; i++) {
-            const dumpi_rank_profile *p = &run->prof[i];
-            if (!p->calls[l])
+        for (size_t i = 0; i < run->mp->n_ranks; i++) {
+            const pw_mpi_rank_profile *p = &run->mp->ranks[i];
+            if (!p->fns[l].calls)
                 continue;
-            mn = p->min_ns[l] < mn ? p->min_ns[l] : mn;
-            mx = p->max_ns[l] > mx ? p->max_ns[l] : mx;
-            if (p->time_ns[l] < rmin_t || rmin < 0) {
-                rmin_t = p->time_ns[l];
-                rmin = run->dd->ranks[i].rank;
+            mn = p->fns[l].min_ns < mn ? p->fns[l].min_ns : mn;
+            mx = p->fns[l].max_ns > mx ? p->fns[l].max_ns : mx;
+            if (p->fns[l].time_ns < rmin_t || rmin < 0) {
+                rmin_t = p->fns[l].time_ns;
+                rmin = run->mp->ranks[i].rank;
             }
-            if (p->time_ns[l] > rmax_t || rmax < 0) {
-                rmax_t = p->time_ns[l];
-                rmax = run->dd->ranks[i].rank;
+            if (p->fns[l].time_ns > rmax_t || rmax < 0) {
+                rmax_t = p->fns[l].time_ns;
+                rmax = run->mp->ranks[i].rank;
             }
         }
         pw_rnode *o = pw_rnode_object(arr, NULL);
-        pw_rnode_str(o, "function", dumpi_functions[l].name);
+        pw_rnode_str(o, "function", run->mp->function_name((uint32_t)l));
         pw_rnode_uint(o, "calls", calls[l]);
         pw_rnode_num(o, "time_s", secs(total[l]));
         pw_rnode_num(o, "mean_us", (double)total[l] / 1e3 / (double)calls[l]);
@@ -79,18 +87,22 @@ static void report_functions(stats_run *run, pw_rnode *root, uint64_t all_mpi_ns
         pw_rnode_int(o, "max_rank", rmax);
         pw_rnode_num(o, "max_rank_s", secs(rmax_t));
     }
+    free(order);
+    free(total);
+    free(calls);
+    return PW_OK;
 }
 
 static void report_ranks(stats_run *run, pw_rnode *root)
 {
     pw_rnode *arr = pw_rnode_array(root, "ranks");
-    for (size_t i = 0; i < run->dd->n_ranks; i++) {
-        const dumpi_rank_profile *p = &run->prof[i];
+    for (size_t i = 0; i < run->mp->n_ranks; i++) {
+        const pw_mpi_rank_profile *p = &run->mp->ranks[i];
         uint64_t n = 0;
-        for (int l = 0; l < DUMPI_N_LABELS; l++)
-            n += p->calls[l];
+        for (size_t l = 0; l < run->mp->n_functions; l++)
+            n += p->fns[l].calls;
         pw_rnode *o = pw_rnode_object(arr, NULL);
-        pw_rnode_int(o, "rank", run->dd->ranks[i].rank);
+        pw_rnode_int(o, "rank", run->mp->ranks[i].rank);
         pw_rnode_uint(o, "calls", n);
         pw_rnode_num(o, "mpi_s", secs(p->mpi_ns));
         if (p->has_init && p->has_finalize && p->finalize_ns >= p->init_ns) {
@@ -109,9 +121,9 @@ static void report_p2p(stats_run *run, pw_rnode *root)
 {
     pw_pair_counts matrix = {0};
     uint64_t msgs = 0, bytes = 0, unresolved = 0, unresolved_bytes = 0, proc_null = 0;
-    for (size_t i = 0; i < run->dd->n_ranks; i++) {
-        const dumpi_rank_profile *p = &run->prof[i];
-        size_t src = (size_t)run->dd->ranks[i].rank;
+    for (size_t i = 0; i < run->mp->n_ranks; i++) {
+        const pw_mpi_rank_profile *p = &run->mp->ranks[i];
+        size_t src = (size_t)run->mp->ranks[i].rank;
         proc_null += p->proc_null;
         for (size_t k = 0; k < p->sends.cap; k++) {
             const pw_pair_count *c = &p->sends.slots[k];
@@ -150,17 +162,17 @@ static void report_p2p(stats_run *run, pw_rnode *root)
 static void report_sizes(stats_run *run, pw_rnode *root)
 {
     pw_rnode *arr = pw_rnode_array(root, "message_sizes");
-    for (int b = 0; b < DUMPI_SIZE_BUCKETS; b++) {
+    for (int b = 0; b < PW_MPI_SIZE_BUCKETS; b++) {
         uint64_t m = 0, by = 0;
-        for (size_t i = 0; i < run->dd->n_ranks; i++) {
-            m += run->prof[i].size_msgs[b];
-            by += run->prof[i].size_bytes[b];
+        for (size_t i = 0; i < run->mp->n_ranks; i++) {
+            m += run->mp->ranks[i].size_msgs[b];
+            by += run->mp->ranks[i].size_bytes[b];
         }
         if (!m)
             continue;
         pw_rnode *o = pw_rnode_object(arr, NULL);
         pw_rnode_uint(o, "min_bytes", b ? 1ull << (b - 1) : 0);
-        if (b < DUMPI_SIZE_BUCKETS - 1)
+        if (b < PW_MPI_SIZE_BUCKETS - 1)
             pw_rnode_uint(o, "max_bytes", b ? (1ull << b) - 1 : 0);
         else
             pw_rnode_null(o, "max_bytes");
@@ -187,9 +199,9 @@ static void comm_name(const stats_run *run, uint32_t g, char *buf, size_t n)
 static void report_collectives(stats_run *run, pw_rnode *root)
 {
     pw_pair_counts calls = {0}, time = {0};
-    for (size_t i = 0; i < run->dd->n_ranks; i++) {
-        const dumpi_rank_profile *p = &run->prof[i];
-        size_t rank = (size_t)run->dd->ranks[i].rank;
+    for (size_t i = 0; i < run->mp->n_ranks; i++) {
+        const pw_mpi_rank_profile *p = &run->mp->ranks[i];
+        size_t rank = (size_t)run->mp->ranks[i].rank;
         for (int which = 0; which < 2; which++) {
             const pw_pair_counts *src = which ? &p->coll_time : &p->coll_calls;
             for (size_t k = 0; k < src->cap; k++) {
@@ -211,7 +223,7 @@ static void report_collectives(stats_run *run, pw_rnode *root)
         char name[32];
         comm_name(run, g, name, sizeof name);
         pw_rnode *o = pw_rnode_object(arr, NULL);
-        pw_rnode_str(o, "function", dumpi_functions[label].name);
+        pw_rnode_str(o, "function", run->mp->function_name(label));
         pw_rnode_str(o, "comm", name);
         if (g != PW_MPI_UNKNOWN)
             pw_rnode_uint(o, "comm_size", run->comms.comms[g].size);
@@ -235,17 +247,17 @@ static void report_summary(stats_run *run, pw_rnode *root, uint64_t *all_mpi_ns)
     uint64_t calls = 0, unknown_type = 0;
     int clock = -1;
     size_t created = 0;
-    for (size_t i = 0; i < run->dd->n_ranks; i++) {
-        const dumpi_rank_profile *p = &run->prof[i];
+    for (size_t i = 0; i < run->mp->n_ranks; i++) {
+        const pw_mpi_rank_profile *p = &run->mp->ranks[i];
         *all_mpi_ns += p->mpi_ns;
         unknown_type += p->unknown_type;
         clock = p->clock > clock ? p->clock : clock;
         created += p->tracker.n_created;
-        for (int l = 0; l < DUMPI_N_LABELS; l++)
-            calls += p->calls[l];
+        for (size_t l = 0; l < run->mp->n_functions; l++)
+            calls += p->fns[l].calls;
     }
     pw_rnode *o = pw_rnode_object(root, "trace");
-    pw_rnode_uint(o, "ranks", run->dd->n_ranks);
+    pw_rnode_uint(o, "ranks", run->mp->n_ranks);
     pw_rnode_uint(o, "calls", calls);
     pw_rnode_str(o, "clock", clock_name(clock));
     pw_rnode_num(o, "mpi_time_s", secs(*all_mpi_ns));
@@ -258,34 +270,39 @@ static void report_summary(stats_run *run, pw_rnode *root, uint64_t *all_mpi_ns)
 static pw_status resolve_comms(stats_run *run, pw_error *err)
 {
     run->n_world = 0;
-    for (size_t i = 0; i < run->dd->n_ranks; i++)
-        if ((size_t)run->dd->ranks[i].rank + 1 > run->n_world)
-            run->n_world = (size_t)run->dd->ranks[i].rank + 1;
+    for (size_t i = 0; i < run->mp->n_ranks; i++)
+        if ((size_t)run->mp->ranks[i].rank + 1 > run->n_world)
+            run->n_world = (size_t)run->mp->ranks[i].rank + 1;
     run->trackers = calloc(run->n_world ? run->n_world : 1, sizeof *run->trackers);
     if (!run->trackers)
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
-    pw_mpi_tracker_init(&run->empty, 2, 3, 1, -32766);
+    const pw_mpi_tracker *t = &run->mp->ranks[0].tracker; /* the format's handle values */
+    pw_mpi_tracker_init(&run->empty, t->world, t->self, t->null, t->undefined_color);
     for (size_t w = 0; w < run->n_world; w++)
         run->trackers[w] = &run->empty;
-    for (size_t i = 0; i < run->dd->n_ranks; i++)
-        run->trackers[run->dd->ranks[i].rank] = &run->dd->profiles[i].tracker;
+    for (size_t i = 0; i < run->mp->n_ranks; i++)
+        run->trackers[run->mp->ranks[i].rank] = &run->mp->ranks[i].tracker;
     if (pw_mpi_comms_resolve(&run->comms, run->trackers, run->n_world) != 0)
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     return PW_OK;
 }
 
-pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err)
+pw_status pw_mpi_profile_report(pw_dataset *ds, pw_report *r, pw_error *err)
 {
-    dumpi_dataset *dd = ds->impl;
-    stats_run run = {.ds = ds, .dd = dd, .prof = dd->profiles};
-    pw_status st = ds->filter ? dumpi_profiles_filter(ds, dd, err) : PW_OK;
+    const pw_mpi_profiles *mp = ds->mpi_profiles;
+    if (!mp)
+        return PW_OK;
+    stats_run run = {.ds = ds, .mp = mp};
+    pw_status st = ds->filter ? mp->refilter(ds, err) : PW_OK;
     if (st == PW_OK)
         st = resolve_comms(&run, err);
+    pw_rnode *root = pw_report_root(r);
+    uint64_t all_mpi_ns = 0;
     if (st == PW_OK) {
-        pw_rnode *root = pw_report_root(r);
-        uint64_t all_mpi_ns = 0;
         report_summary(&run, root, &all_mpi_ns);
-        report_functions(&run, root, all_mpi_ns);
+        st = report_functions(&run, root, all_mpi_ns, err);
+    }
+    if (st == PW_OK) {
         report_ranks(&run, root);
         report_p2p(&run, root);
         report_sizes(&run, root);

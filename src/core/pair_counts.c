@@ -1,7 +1,7 @@
 /* pair_counts.c — the counter map of pair_counts.h. */
 #include <stdlib.h>
 
-#include "analysis/pair_counts.h"
+#include "core/pair_counts.h"
 
 static size_t slot_of(uint64_t key, size_t mask) { return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & mask; }
 
