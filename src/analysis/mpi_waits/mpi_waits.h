@@ -102,7 +102,7 @@ typedef struct mw_rank {
     uint32_t *locs; /* its locations with records */
     size_t n_locs;
     pw_msgmatch mm;
-    pw_keymap post_t;    /* pass 1: request -> post time of a nonblocking receive */
+    pw_keymap post_t;    /* pass 1: request -> post time of a wildcard nonblocking receive */
     pw_keymap sync_reqs; /* pass 2: MPI_Issend request -> flow id */
     mw_times *chan;      /* per matcher key: send entries, or receive posts */
     uint64_t n_chan;
