@@ -161,6 +161,8 @@ typedef struct mw_run {
     /* bins */
     int64_t t0, t1;
     double bin_step; /* (t1 - t0) / n_bins, numpy.linspace's step */
+    double bin_per_ns; /* 1 / bin_step: a first guess of a time's bin, then
+                        * corrected against the edges (time_profile.c) */
     uint32_t n_bins;
     int32_t *dense;    /* schema -> dense function index, -1 */
     uint32_t n_dense;
