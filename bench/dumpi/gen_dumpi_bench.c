@@ -45,13 +45,19 @@ static void status(synth *s, int32_t bytes, int32_t source, int32_t tag)
     synth_u32(s, (uint32_t)tag);
 }
 
+/* Tags name the direction of travel, so that every receive matches its
+ * neighbour's send: tag 5 goes leftward (to rank - 1), tag 6 rightward. */
+enum { TAG_LEFTWARD = 5, TAG_RIGHTWARD = 6 };
+
 static void exchange(synth *s, clock_state *c, int rank, int ranks, int32_t count)
 {
     int left = (rank + ranks - 1) % ranks, right = (rank + 1) % ranks;
     const int peers[4] = {left, right, left, right};
+    /* receive from the left what travels rightward, and vice versa */
+    const int32_t tags[4] = {TAG_RIGHTWARD, TAG_LEFTWARD, TAG_LEFTWARD, TAG_RIGHTWARD};
     for (int i = 0; i < 4; i++) {
         call(s, c, i < 2 ? IRECV : ISEND, 400);
-        p2p_args(s, count, 14, peers[i], 5 + (i & 1));
+        p2p_args(s, count, 14, peers[i], tags[i]);
         synth_u32(s, (uint32_t)(2 + i));
     }
     call(s, c, WAITALL, 3000);
@@ -61,7 +67,7 @@ static void exchange(synth *s, clock_state *c, int rank, int ranks, int32_t coun
         synth_u32(s, (uint32_t)(2 + i));
     synth_u32(s, 4);
     for (int i = 0; i < 4; i++)
-        status(s, count * 8, i < 2 ? peers[i] : 0, 5 + (i & 1));
+        status(s, count * 8, i < 2 ? peers[i] : 0, tags[i]);
 }
 
 static void sendrecv_pair(synth *s, clock_state *c, int rank, int ranks, int32_t count)

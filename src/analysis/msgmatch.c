@@ -103,6 +103,13 @@ int pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_
     return v != NULL;
 }
 
+uint64_t pw_msgmatch_posted(const pw_msgmatch *mm, int64_t rank, int64_t request)
+{
+    pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};
+    const uint64_t *v = pw_keymap_find(&mm->requests, &k);
+    return v && !(*v & PW_MSG_WILD) ? *v : 0;
+}
+
 uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request, const pw_msg *status)
 {
     pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};

@@ -52,6 +52,9 @@ uint64_t pw_msgmatch_recv(pw_msgmatch *mm, const pw_msg *m);
 /* A nonblocking receive: its flow id (or, for a wildcard, the receive
  * itself) waits under (rank, request).  0 when memory runs out. */
 int pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_t request);
+/* The flow id a posted receive waits under (rank, request) with, known
+ * from the post on; 0 when none waits or it is a wildcard's. */
+uint64_t pw_msgmatch_posted(const pw_msgmatch *mm, int64_t rank, int64_t request);
 /* The flow id of the receive that request completes, or 0 when none.
  * status: the source and tag the completing call reports (NULL: none). */
 uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request, const pw_msg *status);

@@ -63,15 +63,16 @@ int tl_status_at(const pw_value *st, size_t i, pw_msg *out, uint64_t *bytes)
         return 0;
     out->source = out->tag = -1;
     *bytes = PW_TL_NO_BYTES;
+    /* every completed receive comes here (twice in stats): the first
+     * letter picks the one name to compare */
     for (size_t k = 0; k < st->v.list.n; k++) {
         const char *name = st->v.list.fields[k].name;
-        int64_t x = value_int(&st->v.list.items[k]);
-        if (!strcmp(name, "source"))
-            out->source = x;
-        else if (!strcmp(name, "tag"))
-            out->tag = x;
-        else if (!strcmp(name, "bytes") && x >= 0)
-            *bytes = (uint64_t)x;
+        if (name[0] == 's' && !strcmp(name, "source"))
+            out->source = value_int(&st->v.list.items[k]);
+        else if (name[0] == 't' && !strcmp(name, "tag"))
+            out->tag = value_int(&st->v.list.items[k]);
+        else if (name[0] == 'b' && !strcmp(name, "bytes") && value_int(&st->v.list.items[k]) >= 0)
+            *bytes = (uint64_t)value_int(&st->v.list.items[k]);
     }
     return 1;
 }

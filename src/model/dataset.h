@@ -58,6 +58,10 @@ struct pw_cursor {
     void *impl;             /* the format's cursor state */
     /* The dataset's filter when one is set (model/filter.h), else NULL. */
     const struct pw_filter_state *filter;
+    /* Set by a reader of the call arguments only (the MPI analyses read
+     * rec->t): decode may leave the record's own copies of its times and
+     * counters absent. */
+    int args_only;
 };
 
 typedef struct pw_format_ops {

@@ -79,6 +79,7 @@ static void rank_pass(void *ctx, size_t item, int worker)
         pw_error err;
         if (pw_cursor_open(run->ds, rk->locs[i], &c, &err) != PW_OK)
             continue; /* damage is the reader's to report */
+        c->args_only = 1; /* every time read here is rec->t / rec->t_end */
         while (!rk->failed && reread_step(c, &err) == PW_OK) {
             if (job->pass == 3)
                 mw_critical_path_call(rk, &c->rec, &ends);

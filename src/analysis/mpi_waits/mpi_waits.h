@@ -102,7 +102,7 @@ typedef struct mw_rank {
     uint32_t *locs; /* its locations with records */
     size_t n_locs;
     pw_msgmatch mm;
-    pw_keymap post_t;    /* pass 1: request -> post time of a nonblocking receive */
+    pw_keymap post_t;    /* pass 1: request -> post time of a wildcard nonblocking receive */
     pw_keymap sync_reqs; /* pass 2: MPI_Issend request -> flow id */
     mw_times *chan;      /* per matcher key: send entries, or receive posts */
     uint64_t n_chan;
@@ -161,6 +161,8 @@ typedef struct mw_run {
     /* bins */
     int64_t t0, t1;
     double bin_step; /* (t1 - t0) / n_bins, numpy.linspace's step */
+    double bin_per_ns; /* 1 / bin_step: a first guess of a time's bin, then
+                        * corrected against the edges (time_profile.c) */
     uint32_t n_bins;
     int32_t *dense;    /* schema -> dense function index, -1 */
     uint32_t n_dense;

@@ -41,6 +41,7 @@ int mw_bins_init(mw_run *run)
         run->t1 = rk->t_max > run->t1 ? rk->t_max : run->t1;
     }
     run->bin_step = run->t1 > run->t0 ? ((double)run->t1 - (double)run->t0) / run->n_bins : 0;
+    run->bin_per_ns = run->bin_step > 0 ? 1 / run->bin_step : 0;
     run->dense = malloc((run->ds->n_schemas ? run->ds->n_schemas : 1) * sizeof *run->dense);
     run->bins = calloc((size_t)run->workers, sizeof *run->bins);
     if (!run->dense || !run->bins)
@@ -85,9 +86,9 @@ static uint32_t bin_of(const mw_run *run, double t)
 {
     if (run->bin_step <= 0 || t <= (double)run->t0)
         return 0;
-    double k = (t - (double)run->t0) / run->bin_step; /* > 0: truncation is floor */
+    double k = (t - (double)run->t0) * run->bin_per_ns; /* > 0: truncation is floor */
     uint32_t i = k >= run->n_bins ? run->n_bins - 1 : (uint32_t)k;
-    /* the division may land one off an edge */
+    /* the guess may land one off an edge */
     while (i > 0 && t < edge(run, i))
         i--;
     while (i + 1 < run->n_bins && t >= edge(run, i + 1))

@@ -142,8 +142,13 @@ static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_reco
         int64_t req = tl_field_int(v, sc->tl.f_request, 0);
         if (!pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req))
             rk->failed = 1;
-        if (c->pass == 1) { /* a reused request handle names the newest receive */
-            pw_key k = {{(uint64_t)req, 0, 0, 0}};
+        uint64_t id = c->pass == 1 ? pw_msgmatch_posted(&rk->mm, rk->rank, req) : 0;
+        pw_key k = {{(uint64_t)req, 0, 0, 0}};
+        if (id) { /* matched when posted: its post time goes straight to the table */
+            keep_time(rk, id, (uint64_t)rec->t);
+            pw_keymap_remove(&rk->post_t, &k); /* an older wildcard's, on a reused handle */
+        } else if (c->pass == 1) { /* a wildcard's waits for its status; a reused
+                                    * request handle names the newest receive */
             int added;
             uint64_t *slot = pw_keymap_get(&rk->post_t, &k, (uint64_t)rec->t, &added);
             if (!slot)
@@ -176,7 +181,7 @@ static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *statu
 {
     uint64_t id = pw_msgmatch_complete(&rk->mm, rk->rank, req, status);
     pw_key k = {{(uint64_t)req, 0, 0, 0}};
-    if (c->pass == 1) {
+    if (c->pass == 1) { /* only wildcards' post times wait in post_t */
         uint64_t *t = pw_keymap_find(&rk->post_t, &k);
         if (t && id)
             keep_time(rk, id, *t);

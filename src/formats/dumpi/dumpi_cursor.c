@@ -317,7 +317,8 @@ static void set_arg(pw_value *x, const dumpi_call *s, int i, pw_arena *a)
     }
 }
 
-static void decode_call(const dumpi_call *s, pw_arena *a, pw_value *values)
+/* The call's thread, times and counters. */
+static void decode_prefix(const dumpi_call *s, pw_arena *a, pw_value *values)
 {
     const dumpi_rec *rec = s->rec;
     if (rec->mask & DUMPI_MASK_THREAD)
@@ -328,6 +329,15 @@ static void decode_call(const dumpi_call *s, pw_arena *a, pw_value *values)
         set_times(&values[2], s, 0, a);
     if (rec->mask & DUMPI_MASK_PERF)
         set_perf(&values[3], s, a);
+}
+
+/* The call's fields; args_only leaves the prefix out (half the decoding
+ * work of a short call). */
+static void decode_call(const dumpi_call *s, pw_arena *a, pw_value *values, int args_only)
+{
+    const dumpi_rec *rec = s->rec;
+    if (!args_only)
+        decode_prefix(s, a, values);
     const dumpi_function *fn = &dumpi_functions[rec->label];
     for (int i = 0; i < fn->n_args; i++)
         if (rec->arg_off[i] != UINT32_MAX)
@@ -338,7 +348,7 @@ static void dumpi_cursor_decode(pw_cursor *c, pw_value *values)
 {
     const dumpi_stream *s = c->impl;
     dumpi_call call = {&s->rec, s->p, s->sec, s->nsec, s->rank};
-    decode_call(&call, &c->scratch, values);
+    decode_call(&call, &c->scratch, values, c->args_only);
 }
 
 /* A snapshot: this, then the record's bytes. */
@@ -370,7 +380,7 @@ static void dumpi_cursor_decode_snapshot(const pw_dataset *ds, const pw_record *
     (void)ds, (void)rec, (void)n;
     const dumpi_snapshot *snap = data;
     dumpi_call call = {&snap->rec, (const uint8_t *)(snap + 1), snap->sec, snap->nsec, snap->rank};
-    decode_call(&call, scratch, values);
+    decode_call(&call, scratch, values, 0);
 }
 
 static void dumpi_cursor_close(pw_cursor *c)
