@@ -97,10 +97,18 @@ emu_task_type *emu_task_type_add(emu_task_info *ti, uint32_t id, const char *lab
     return t;
 }
 
+uint32_t emu_task_home(uint32_t id)
+{
+    /* Runtimes number tasks in order: runs of 16 ids keep their order
+     * in the table, so the tasks in flight share cache lines, while the
+     * runs themselves scatter, which keeps strided ids apart. */
+    return ((id >> 4) * 2654435761u) << 4 | (id & 15);
+}
+
 static size_t slot_of(const emu_task_info *ti, uint32_t id)
 {
     size_t mask = ti->cap_tasks - 1;
-    size_t i = (id * 2654435761u) & mask;
+    size_t i = emu_task_home(id) & mask;
     while (ti->tasks[i].id && ti->tasks[i].id != id)
         i = (i + 1) & mask;
     return i;

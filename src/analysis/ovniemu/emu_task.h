@@ -45,5 +45,7 @@ emu_task_type *emu_task_type_find(const emu_task_info *ti, uint32_t id);
 emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags,
                        int *dup);
 emu_task *emu_task_find(const emu_task_info *ti, uint32_t id);
+/* Where a task id starts its search in an open-addressing table. */
+uint32_t emu_task_home(uint32_t id);
 void emu_task_info_free(emu_task_info *ti);
 #endif
