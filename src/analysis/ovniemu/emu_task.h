@@ -26,7 +26,15 @@ typedef struct emu_task {
     uint8_t flags;
 } emu_task;
 
-/* Open-addressing tables keyed by id. */
+/* Open-addressing tables keyed by id.  Memory grows with the tasks a
+ * process creates, and must: ovniemu keeps every task it was told of until
+ * the end (ovni src/emu/task.c has no removal) and refuses a second task
+ * with a known id, so at least every id must stay known; nOS-V's tasks
+ * (VTc) and OpenMP's may run again after they end and a parallel task
+ * (VTC) may start a new body at any time, so theirs must stay whole (type,
+ * flags, bodies).  Only a Nanos6 task whose body ended can do nothing
+ * more, and its id must still be kept.  About 70 bytes per task with its
+ * body (two tables at most half full). */
 typedef struct emu_task_info {
     emu_task_type *types;
     size_t n_types, cap_types;
