@@ -29,7 +29,7 @@ static emu_body *find(const emu_body_table *t, uint32_t task, uint32_t id)
 
 static emu_body *create(emu_body_table *t, const emu_task *task, uint32_t id)
 {
-    if ((t->n + 1) * 2 > t->cap) {
+    if ((t->n + 1) * 4 > t->cap * 3) {
         size_t cap = t->cap ? t->cap * 2 : 64;
         emu_body_table g = {calloc(cap, sizeof *g.b), t->n, cap};
         if (!g.b)

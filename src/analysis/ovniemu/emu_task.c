@@ -146,7 +146,7 @@ emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsi
     *dup = emu_task_find(ti, id) != NULL;
     if (*dup || !id)
         return NULL;
-    if ((ti->n_tasks + 1) * 2 > ti->cap_tasks && grow_tasks(ti) != 0)
+    if ((ti->n_tasks + 1) * 4 > ti->cap_tasks * 3 && grow_tasks(ti) != 0)
         return NULL;
     emu_task *t = &ti->tasks[slot_of(ti, id)];
     *t = (emu_task){id, type_index, 0, (uint8_t)flags};
