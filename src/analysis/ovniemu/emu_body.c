@@ -12,11 +12,8 @@ static uint64_t key_of(uint32_t task, uint32_t id) { return (uint64_t)task << 32
 static size_t slot_of(const emu_body_table *t, uint32_t task, uint32_t id)
 {
     size_t mask = t->cap - 1;
-    /* splitmix64's finalizer: every key bit reaches the low bits. */
-    uint64_t h = key_of(task, id);
-    h = (h ^ h >> 30) * 0xBF58476D1CE4E5B9ull;
-    h = (h ^ h >> 27) * 0x94D049BB133111EBull;
-    size_t i = (size_t)(h ^ h >> 31) & mask;
+    /* By task as the task table does; a parallel task's bodies follow. */
+    size_t i = (emu_task_home(task) + id * 0x9E3779B1u) & mask;
     while (t->b[i].task && (t->b[i].task != task || t->b[i].id != id))
         i = (i + 1) & mask;
     return i;
@@ -32,7 +29,7 @@ static emu_body *find(const emu_body_table *t, uint32_t task, uint32_t id)
 
 static emu_body *create(emu_body_table *t, const emu_task *task, uint32_t id)
 {
-    if ((t->n + 1) * 2 > t->cap) {
+    if ((t->n + 1) * 4 > t->cap * 3) {
         size_t cap = t->cap ? t->cap * 2 : 64;
         emu_body_table g = {calloc(cap, sizeof *g.b), t->n, cap};
         if (!g.b)

@@ -43,7 +43,8 @@ static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t t
     pw_out_mem(o, "2:0:1:1:", 8);
     pw_out_u64(o, (uint64_t)row + 1);
     pw_out_char(o, ':');
-    pw_out_i64(o, time);
+    /* Times are non-negative and rise: their high digits are reused. */
+    pw_out_u64_width(o, (uint64_t)time, 0);
     pw_out_char(o, ':');
     pw_out_i64(o, type);
     pw_out_char(o, ':');

@@ -49,15 +49,20 @@ static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t val
                     int64_t t1, int first)
 {
     state_times *st = ctx;
-    if (first || !value || !emu_pcf_label(emu_pcf_find(&st->e->pcf[view], type), value))
+    if (first || !value)
         return;
-    if ((st->n + 1) * 2 > st->cap && grow(st) != 0) {
-        st->failed = 1;
-        return;
-    }
+    /* A value already counted had a label (labels are never taken back):
+     * only a new one looks its label up. */
     uint64_t key = (uint64_t)(view + 1) << 62 | (uint64_t)row << 31 | (uint32_t)type;
-    time_acc *a = slot_of(st->acc, st->cap, key, value);
-    if (!a->key) {
+    time_acc *a = st->cap ? slot_of(st->acc, st->cap, key, value) : NULL;
+    if (!a || !a->key) {
+        if (!emu_pcf_label(emu_pcf_find(&st->e->pcf[view], type), value))
+            return;
+        if ((st->n + 1) * 2 > st->cap && grow(st) != 0) {
+            st->failed = 1;
+            return;
+        }
+        a = slot_of(st->acc, st->cap, key, value);
         *a = (time_acc){key, value, 0};
         st->n++;
     }

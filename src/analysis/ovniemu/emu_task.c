@@ -97,10 +97,18 @@ emu_task_type *emu_task_type_add(emu_task_info *ti, uint32_t id, const char *lab
     return t;
 }
 
+uint32_t emu_task_home(uint32_t id)
+{
+    /* Runtimes number tasks in order: runs of 16 ids keep their order
+     * in the table, so the tasks in flight share cache lines, while the
+     * runs themselves scatter, which keeps strided ids apart. */
+    return ((id >> 4) * 2654435761u) << 4 | (id & 15);
+}
+
 static size_t slot_of(const emu_task_info *ti, uint32_t id)
 {
     size_t mask = ti->cap_tasks - 1;
-    size_t i = (id * 2654435761u) & mask;
+    size_t i = emu_task_home(id) & mask;
     while (ti->tasks[i].id && ti->tasks[i].id != id)
         i = (i + 1) & mask;
     return i;
@@ -138,7 +146,7 @@ emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsi
     *dup = emu_task_find(ti, id) != NULL;
     if (*dup || !id)
         return NULL;
-    if ((ti->n_tasks + 1) * 2 > ti->cap_tasks && grow_tasks(ti) != 0)
+    if ((ti->n_tasks + 1) * 4 > ti->cap_tasks * 3 && grow_tasks(ti) != 0)
         return NULL;
     emu_task *t = &ti->tasks[slot_of(ti, id)];
     *t = (emu_task){id, type_index, 0, (uint8_t)flags};

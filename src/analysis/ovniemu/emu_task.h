@@ -26,7 +26,15 @@ typedef struct emu_task {
     uint8_t flags;
 } emu_task;
 
-/* Open-addressing tables keyed by id. */
+/* Open-addressing tables keyed by id.  Memory grows with the tasks a
+ * process creates, and must: ovniemu keeps every task it was told of until
+ * the end (ovni src/emu/task.c has no removal) and refuses a second task
+ * with a known id, so at least every id must stay known; nOS-V's tasks
+ * (VTc) and OpenMP's may run again after they end and a parallel task
+ * (VTC) may start a new body at any time, so theirs must stay whole (type,
+ * flags, bodies).  Only a Nanos6 task whose body ended can do nothing
+ * more, and its id must still be kept.  37 to 75 bytes per task with its
+ * body (16 + 12 bytes, in tables kept 3/8 to 3/4 full). */
 typedef struct emu_task_info {
     emu_task_type *types;
     size_t n_types, cap_types;
@@ -45,5 +53,7 @@ emu_task_type *emu_task_type_find(const emu_task_info *ti, uint32_t id);
 emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags,
                        int *dup);
 emu_task *emu_task_find(const emu_task_info *ti, uint32_t id);
+/* Where a task id starts its search in an open-addressing table. */
+uint32_t emu_task_home(uint32_t id);
 void emu_task_info_free(emu_task_info *ti);
 #endif
