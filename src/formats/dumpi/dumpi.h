@@ -71,6 +71,7 @@ typedef struct dumpi_dataset {
     /* What the open-time pass gathered per rank slot for `stats`. */
     struct dumpi_rank_profile *profiles;
     struct dumpi_fn_use *uses;
+    int profiled;              /* the open-time pass made `profiles` */
     int32_t *rank_of_loc;      /* location index -> rank slot, -1 */
 } dumpi_dataset;
 

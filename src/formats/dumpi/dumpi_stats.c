@@ -278,7 +278,7 @@ pw_status dumpi_stats(pw_dataset *ds, pw_report *r, pw_error *err)
 {
     dumpi_dataset *dd = ds->impl;
     stats_run run = {.ds = ds, .dd = dd, .prof = dd->profiles};
-    pw_status st = ds->filter ? dumpi_profiles_filter(ds, dd, err) : PW_OK;
+    pw_status st = ds->filter || !dd->profiled ? dumpi_profiles_filter(ds, dd, err) : PW_OK;
     if (st == PW_OK)
         st = resolve_comms(&run, err);
     if (st == PW_OK) {

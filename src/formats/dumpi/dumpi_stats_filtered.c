@@ -1,6 +1,7 @@
 /* dumpi_stats_filtered.c — the profiles of what a filter keeps.  The
- * open-time pass profiles every call; with a filter set, stats makes the
- * rank profiles again from the calls the filter keeps, while the
+ * open-time pass profiles every call (unless the option "stats" is "0");
+ * with a filter set, or no profile made at open, stats makes the rank
+ * profiles from the calls the filter keeps (all without one), while the
  * communicators follow every call (a window after an MPI_Comm_split still
  * knows the split). */
 #include <stdlib.h>
