@@ -97,6 +97,8 @@ int cli_info_collection(cli_args *a);
 
 /* Opens a.path, printing the error and returning NULL on failure (*code set). */
 pw_dataset *cli_open(cli_args *a, int *code);
+/* Sets a library option ahead of the user's, so that a setting of theirs wins. */
+void cli_default_option(cli_args *a, const char *key, const char *value);
 /* The output stream (-o or stdout, under the library's output discipline);
  * NULL with the error printed (*code set). */
 FILE *cli_output(cli_args *a, int *code);

@@ -53,15 +53,12 @@ static int loss_code(const cli_args *a, const pw_convert_report *rep)
 }
 
 /* A conversion is for a timeline viewer: formats that can shape their
- * records for one do (the library option "timeline"); the default goes
- * first, so any setting of the user's wins. */
+ * records for one do (the library option "timeline"); it asks for no
+ * stats, so formats skip what they gather for them at open. */
 static void for_timelines(cli_args *a)
 {
-    if (a->opt.n_kv >= sizeof a->kv / sizeof *a->kv)
-        return;
-    memmove(&a->kv[1], &a->kv[0], a->opt.n_kv * sizeof *a->kv);
-    a->kv[0] = (pw_option_kv){"timeline", "1"};
-    a->opt.n_kv++;
+    cli_default_option(a, "timeline", "1");
+    cli_default_option(a, "stats", "0");
 }
 
 static int convert_run(cli_args *a)

@@ -4,6 +4,7 @@
 static int dump_run(cli_args *a)
 {
     int code = EXIT_OK;
+    cli_default_option(a, "stats", "0"); /* formats skip what they gather for stats */
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;

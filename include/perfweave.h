@@ -100,7 +100,10 @@ typedef struct pw_options {
     /* Options: "FORMAT.KEY" for one format's own, or a bare KEY that
      * every format may read: "timeline" = "1" asks for records shaped for
      * timeline viewers (HPCToolkit: call-stack frames instead of samples),
-     * as the CLI's convert sets it. */
+     * as the CLI's convert sets it; "stats" = "0" says that no unfiltered
+     * stats will be asked, so formats may skip what they gather for them
+     * while opening (DUMPI: its profile, which stats then reads later),
+     * as the CLI's dump and convert set it. */
     size_t n_kv;
     const pw_option_kv *kv;
 } pw_options;

@@ -42,8 +42,12 @@ typedef struct pw_mpi_profiles {
     size_t n_ranks;
     size_t n_functions;
     const char *(*function_name)(uint32_t fn);
-    /* With a filter set on ds: every rank's profile made again from the
-     * calls the filter keeps (the communicators still follow every call). */
+    /* 1 when `ranks` already profile every call (the format did it while
+     * opening); 0 when refilter must make them first. */
+    int complete;
+    /* With a filter set on ds, or when not complete: every rank's profile
+     * made from the calls the filter keeps (all without a filter; the
+     * communicators still follow every call). */
     pw_status (*refilter)(pw_dataset *ds, pw_error *err);
 } pw_mpi_profiles;
 

@@ -100,4 +100,26 @@ static void test_views(void)
     pw_report_free(r);
 }
 
-TEST_MAIN(T(test_json), T(test_csv), T(test_text), T(test_views))
+/* Clock readings ("*_clock") read in text as nanoseconds from the root's
+ * "first_clock" (which stays as it is); JSON and CSV keep them absolute. */
+static void test_clocks(void)
+{
+    pw_report *r = pw_report_new();
+    pw_rnode *root = pw_report_root(r);
+    pw_rnode_uint(root, "first_clock", 1000000000100);
+    pw_rnode_uint(root, "last_clock", 1000000000900);
+    pw_rnode *rows = pw_rnode_array(root, "streams");
+    pw_rnode_uint(pw_rnode_object(rows, NULL), "first_clock", 1000000000350);
+    const char *t = render(r, PW_REPORT_TEXT);
+    CHECK(strstr(t, "first_clock            1000000000100\n") == t);
+    CHECK(strstr(t, "last (ns from start)   800\n") != NULL);
+    CHECK(strstr(t, "  first (ns from start)\n                    250\n") != NULL);
+    t = render(r, PW_REPORT_JSON);
+    CHECK(strstr(t, "\"last_clock\": 1000000000900") != NULL);
+    CHECK(strstr(t, "\"first_clock\": 1000000000350") != NULL);
+    t = render(r, PW_REPORT_CSV);
+    CHECK(strstr(t, "1000000000350") != NULL);
+    pw_report_free(r);
+}
+
+TEST_MAIN(T(test_json), T(test_csv), T(test_text), T(test_views), T(test_clocks))

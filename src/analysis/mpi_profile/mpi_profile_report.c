@@ -293,7 +293,7 @@ pw_status pw_mpi_profile_report(pw_dataset *ds, pw_report *r, pw_error *err)
     if (!mp)
         return PW_OK;
     stats_run run = {.ds = ds, .mp = mp};
-    pw_status st = ds->filter ? mp->refilter(ds, err) : PW_OK;
+    pw_status st = ds->filter || !mp->complete ? mp->refilter(ds, err) : PW_OK;
     if (st == PW_OK)
         st = resolve_comms(&run, err);
     pw_rnode *root = pw_report_root(r);

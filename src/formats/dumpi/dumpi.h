@@ -72,6 +72,7 @@ typedef struct dumpi_dataset {
     pw_mpi_rank_profile *profiles;
     struct dumpi_fn_use *uses;
     pw_mpi_profiles published; /* ds->mpi_profiles */
+    int profiled;              /* the open-time pass made `profiles` */
     int32_t *rank_of_loc;      /* location index -> rank slot, -1 */
 } dumpi_dataset;
 

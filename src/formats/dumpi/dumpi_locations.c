@@ -242,6 +242,11 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     dumpi_profiles_publish(ds, dd);
     pthread_once(&uses_once, uses_table_init);
     memcpy(dd->uses, uses_table, sizeof uses_table);
+    /* The pass profiles for `stats` unless told no unfiltered stats will
+     * come (a window then walks less); stats profiles later if it did not. */
+    const char *for_stats = pw_ds_common_option(ds, "stats");
+    dd->profiled = !for_stats || strcmp(for_stats, "0");
+    dd->published.complete = dd->profiled;
     pw_parallel_for(dd->n_ranks, ds->threads, read_rank_job, ds);
     for (size_t i = 0; i < dd->n_ranks; i++)
         if (dd->ranks[i].io_error) {

@@ -1,8 +1,10 @@
 /* dumpi_profile_filter.c — the profiles of what a filter keeps.  The
- * open-time pass profiles every call; with a filter set, the mpi_profile
- * analysis asks for the rank profiles again (pw_mpi_profiles.refilter),
- * made from the calls the filter keeps, while the communicators follow
- * every call (a window after an MPI_Comm_split still knows the split). */
+ * open-time pass profiles every call (unless the option "stats" is "0");
+ * with a filter set, or no profile made at open, the mpi_profile analysis
+ * asks for the rank profiles again (pw_mpi_profiles.refilter), made from
+ * the calls the filter keeps (all without one), while the communicators
+ * follow every call (a window after an MPI_Comm_split still knows the
+ * split). */
 #include <stdlib.h>
 
 #include "core/error.h"

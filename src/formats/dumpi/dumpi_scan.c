@@ -25,17 +25,17 @@ static void collect_threads(dumpi_rank *r, const uint64_t *seen)
 }
 
 /* Records per function = calls - ignored in the footer (dumpi-facts §5). */
-static void compare_footer(pw_dataset *ds, const dumpi_rank *r, const pw_mpi_rank_profile *p)
+static void compare_footer(pw_dataset *ds, const dumpi_rank *r, const uint64_t *records_of)
 {
     uint64_t total = 0;
     for (int l = 0; l < DUMPI_ALL_FUNCTIONS; l++) {
-        total += p->fns[l].calls;
+        total += records_of[l];
         uint64_t expect = r->calls[l] >= r->ignored[l] ? r->calls[l] - r->ignored[l] : 0;
-        if (p->fns[l].calls != expect)
+        if (records_of[l] != expect)
             pw_ds_diag(ds, PW_SEV_ERROR, "dumpi.count-mismatch", r->file, (int64_t)r->off_footer,
                        "footer: %s called %u times and ignored %u, so %llu records expected; the stream has %llu",
                        dumpi_functions[l].name, r->calls[l], r->ignored[l], (unsigned long long)expect,
-                       (unsigned long long)p->fns[l].calls);
+                       (unsigned long long)records_of[l]);
     }
     uint32_t c = r->calls[DUMPI_ALL_FUNCTIONS], i = r->ignored[DUMPI_ALL_FUNCTIONS];
     if (total != (uint64_t)(c >= i ? c - i : 0))
@@ -50,7 +50,9 @@ void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
     pw_mpi_rank_profile *p = &dd->profiles[slot];
     if (!r->usable)
         return;
-    uint64_t *seen = calloc(1024, sizeof *seen);
+    /* thread ids seen (a 65536-bit set), then the records per label */
+    uint64_t *seen = calloc(1024 + DUMPI_N_LABELS, sizeof *seen);
+    uint64_t *records_of = seen + 1024;
     dumpi_stream s;
     pw_error e;
     if (!seen || dumpi_stream_init(&s, r, PW_WINDOW_DEFAULT_CAP, NULL, &e) != PW_OK) {
@@ -62,8 +64,10 @@ void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
     pw_status st;
     while ((st = dumpi_stream_next(&s, &code, &e)) == PW_OK) {
         r->records++;
+        records_of[s.rec.label]++;
         seen[s.rec.thread >> 6] |= 1ull << (s.rec.thread & 63);
-        dumpi_profile_call(r, p, &s, dd->uses);
+        if (dd->profiled)
+            dumpi_profile_call(r, p, &s, dd->uses);
     }
     /* Damage is reported by the cursors that meet it; the profile covers
      * the records before it, and says so through this diagnostic. */
@@ -75,7 +79,7 @@ void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
     dumpi_stream_fini(&s);
     seen[0] &= ~1ull; /* thread 0 is the rank itself */
     collect_threads(r, seen);
-    free(seen);
     if (!r->stream_damaged && r->has_footer)
-        compare_footer(ds, r, p);
+        compare_footer(ds, r, records_of);
+    free(seen);
 }

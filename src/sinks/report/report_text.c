@@ -37,6 +37,19 @@ static void style_finish(number_style *ns)
     ns->decimals = d < 0 ? 0 : d > 9 ? 9 : d;
 }
 
+/* Text shows a trace's clock readings ("first_clock") as nanoseconds from
+ * its start, the root's "first_clock", which stays as it is; JSON and CSV
+ * keep them absolute. */
+static int clock_origin(const pw_report *rep, const char *key, int is_origin, json_int_t *origin)
+{
+    size_t l = strlen(key);
+    json_t *o = json_object_get(rep->root, "first_clock");
+    if (is_origin || l <= 6 || strcmp(key + l - 6, "_clock") || !json_is_integer(o))
+        return 0;
+    *origin = json_integer_value(o);
+    return 1;
+}
+
 static const char *cell_text(json_t *v, const number_style *ns, char *buf, size_t n)
 {
     if (json_is_real(v) && isfinite(json_real_value(v))) {
@@ -67,13 +80,36 @@ static void header_text(const char *name, char *out, size_t n)
     }
 }
 
+/* A cell or scalar as shown: relative to the trace start when it is a
+ * clock reading (see clock_origin). */
+static const char *shown_text(const pw_report *rep, const char *key, int is_origin, json_t *v,
+                              const number_style *ns, char *buf, size_t n)
+{
+    json_int_t origin;
+    if (json_is_integer(v) && clock_origin(rep, key, is_origin, &origin)) {
+        snprintf(buf, n, "%" JSON_INTEGER_FORMAT, json_integer_value(v) - origin);
+        return buf;
+    }
+    return cell_text(v, ns, buf, n);
+}
+
+/* The header of `key`: its unit, or "ns from start" for a clock reading. */
+static void shown_header(const pw_report *rep, const char *key, int is_origin, char *out, size_t n)
+{
+    json_int_t origin;
+    if (clock_origin(rep, key, is_origin, &origin))
+        snprintf(out, n, "%.*s (ns from start)", (int)(strlen(key) - 6), key);
+    else
+        header_text(key, out, n);
+}
+
 /* Each column as wide as its header and its widest shown cell. */
 static void column_layout(const pw_report *rep, json_t *arr, const report_table *t, size_t shown,
                           size_t *w, number_style *ns)
 {
     char buf[96];
     for (size_t c = 0; c < t->n; c++) {
-        header_text(t->columns[c], buf, sizeof buf);
+        shown_header(rep, t->columns[c], 0, buf, sizeof buf);
         w[c] = strlen(buf);
     }
     report_rows it;
@@ -88,7 +124,8 @@ static void column_layout(const pw_report *rep, json_t *arr, const report_table 
     report_rows_start(&it, rep, arr);
     for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++)
         for (size_t c = 0; c < t->n; c++) {
-            size_t l = strlen(cell_text(report_table_cell(row, t->columns[c]), &ns[c], buf, sizeof buf));
+            size_t l = strlen(shown_text(rep, t->columns[c], 0, report_table_cell(row, t->columns[c]), &ns[c],
+                                         buf, sizeof buf));
             if (l > w[c])
                 w[c] = l;
         }
@@ -123,7 +160,7 @@ static void text_table(const pw_report *rep, FILE *out, json_t *arr)
         column_layout(rep, arr, &t, shown, w, ns);
         size_t cols = columns_that_fit(rep, &t, w);
         for (size_t c = 0; c < cols; c++) {
-            header_text(t.columns[c], buf, sizeof buf);
+            shown_header(rep, t.columns[c], 0, buf, sizeof buf);
             fprintf(out, "  %-*s", (int)w[c], buf);
         }
         fputc('\n', out);
@@ -133,7 +170,7 @@ static void text_table(const pw_report *rep, FILE *out, json_t *arr)
         for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++) {
             for (size_t c = 0; c < cols; c++) {
                 json_t *v = report_table_cell(row, t.columns[c]);
-                const char *s = cell_text(v, &ns[c], buf, sizeof buf);
+                const char *s = shown_text(rep, t.columns[c], 0, v, &ns[c], buf, sizeof buf);
                 fprintf(out, "  %*s", json_is_number(v) ? (int)w[c] : -(int)w[c], s);
             }
             fputc('\n', out);
@@ -161,7 +198,8 @@ static int is_empty(const pw_report *rep, json_t *v)
 static void scalar_line(const pw_report *rep, FILE *out, const char *k, json_t *v, size_t kw, int depth)
 {
     char buf[96], head[96];
-    header_text(k, head, sizeof head);
+    int is_origin = depth == 0 && !strcmp(k, "first_clock");
+    shown_header(rep, k, is_origin, head, sizeof head);
     fprintf(out, "%*s%-*s  ", depth * 2, "", (int)kw + 1, head);
     if (json_is_array(v)) {
         report_rows it;
@@ -175,7 +213,7 @@ static void scalar_line(const pw_report *rep, FILE *out, const char *k, json_t *
         number_style ns = {0};
         style_add(&ns, v);
         style_finish(&ns);
-        fprintf(out, "%s\n", cell_text(v, &ns, buf, sizeof buf));
+        fprintf(out, "%s\n", shown_text(rep, k, is_origin, v, &ns, buf, sizeof buf));
     }
 }
 
@@ -195,7 +233,7 @@ static void text_object(const pw_report *rep, FILE *out, json_t *obj, const char
     char head[96];
     json_object_foreach(obj, k, v) if (!json_is_object(v) && !report_is_table(rep, v) && !is_empty(rep, v))
     {
-        header_text(k, head, sizeof head);
+        shown_header(rep, k, depth == 0 && !strcmp(k, "first_clock"), head, sizeof head);
         if (strlen(head) > kw)
             kw = strlen(head);
     }
