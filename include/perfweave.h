@@ -103,7 +103,9 @@ typedef struct pw_options {
      * as the CLI's convert sets it; "stats" = "0" says that no unfiltered
      * stats will be asked, so formats may skip what they gather for them
      * while opening (DUMPI: its profile, which stats then reads later),
-     * as the CLI's dump and convert set it. */
+     * as the CLI's dump and convert set it; "analyses" = "0" leaves the
+     * registered analyses (MPI wait states, the ovni emulator) out of
+     * pw_stats and pw_check: the format's own summary at its full speed. */
     size_t n_kv;
     const pw_option_kv *kv;
 } pw_options;

@@ -26,6 +26,10 @@ typedef struct pw_analysis_ops {
     pw_status (*check)(pw_dataset *ds, pw_error *err);
 } pw_analysis_ops;
 
+/* 0 when the caller asked for the format's own summary and reading only
+ * (the library option "analyses" = "0": the CLI's --set analyses=0). */
+int pw_analyses_wanted(const pw_dataset *ds);
+
 extern const pw_analysis_ops *const pw_analyses[];
 extern const size_t pw_n_analyses;
 #endif

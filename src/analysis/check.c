@@ -7,7 +7,7 @@ pw_status pw_check(pw_dataset *ds, pw_error *err)
 {
     pw_status s = pw_check_records(ds, err);
     /* Analyses read every location: once over all shares, by the first. */
-    for (size_t i = 0; s == PW_OK && ds->share_index == 0 && i < pw_n_analyses; i++)
+    for (size_t i = 0; s == PW_OK && ds->share_index == 0 && pw_analyses_wanted(ds) && i < pw_n_analyses; i++)
         if (pw_analyses[i]->check)
             s = pw_analyses[i]->check(ds, err);
     if (s != PW_OK)

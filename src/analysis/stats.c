@@ -12,7 +12,7 @@
 static pw_status add_analyses(pw_dataset *ds, pw_report *r, pw_error *err)
 {
     pw_status s = PW_OK;
-    for (size_t i = 0; s == PW_OK && i < pw_n_analyses; i++)
+    for (size_t i = 0; s == PW_OK && pw_analyses_wanted(ds) && i < pw_n_analyses; i++)
         s = pw_analyses[i]->report(ds, r, err);
     return s;
 }
