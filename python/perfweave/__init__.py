@@ -88,6 +88,12 @@ def _options_text(value):
     return str(value)
 
 
+# Options every format reads (include/perfweave.h, pw_options): "timeline"
+# (records shaped for timeline viewers) and "analyses" ("0": stats and check
+# without the registered analyses, the format's own summary at full speed).
+_COMMON_OPTIONS = ("timeline", "analyses")
+
+
 class _Options:
     """A pw_options and the C strings it points to (kept alive with it)."""
 
@@ -99,7 +105,7 @@ class _Options:
         for name, value in options.items():
             if value is None or value is False:
                 continue
-            if "." in name:
+            if "." in name or name in _COMMON_OPTIONS:
                 key = name
             elif name in flags:
                 key = flags[name]
@@ -116,7 +122,9 @@ def open(path, format=None, **options):
     """Open what `path` holds (a file or a directory).  format forces a
     format (else it is detected); threads=N sets the worker threads of
     stats/check/convert; format options are the CLI's flags with '_' for '-'
-    (ross_lp_layout="36") or their "<format>.<key>" names."""
+    (ross_lp_layout="36") or their "<format>.<key>" names; analyses="0"
+    leaves the analyses (MPI wait states, the ovni emulator) out of
+    stats()."""
     return Dataset(path, format, **options)
 
 

@@ -107,6 +107,8 @@ def test_fixture(pw, fmt, path):
         small = ds.records(batch_size=7)
         check(small.equals(df), "%s: records(batch_size=7) differs" % path)
         check(ds.stats() == cli_json(pw, "stats", "--json", path), "%s: stats() differs" % path)
+        check(ds.stats(analyses="0") == cli_json(pw, "stats", "--json", "--set", "analyses=0", path),
+              "%s: stats(analyses=\"0\") differs from stats --set analyses=0" % path)
         check(ds.info() == cli_json(pw, "info", "--json", path), "%s: info() differs" % path)
         check(ds.info(locations=True) == cli_json(pw, "info", "--json", "--locations", path),
               "%s: info(locations=True) differs" % path)
