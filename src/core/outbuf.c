@@ -400,3 +400,10 @@ void pw_out_json_escaped(pw_outbuf *o, const char *s, size_t n)
     }
     pw_out_mem(o, s + run, n - run);
 }
+
+void pw_out_json_string(pw_outbuf *o, const char *s, size_t n)
+{
+    pw_out_char(o, '"');
+    pw_out_json_escaped(o, s, n);
+    pw_out_char(o, '"');
+}

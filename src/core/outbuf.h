@@ -98,4 +98,6 @@ void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width);
 void pw_out_hex_colons(pw_outbuf *o, const uint8_t *p, size_t n);
 /* s[0..n) as the inside of a JSON string (quotes not included). */
 void pw_out_json_escaped(pw_outbuf *o, const char *s, size_t n);
+/* s[0..n) as a whole JSON string, quotes included. */
+void pw_out_json_string(pw_outbuf *o, const char *s, size_t n);
 #endif

@@ -18,12 +18,8 @@ typedef struct chrome_out {
     const emu *e;
 } chrome_out;
 
-static void put_str(pw_outbuf *o, const char *s)
-{
-    pw_out_char(o, '"');
-    pw_out_json_escaped(o, s, strlen(s));
-    pw_out_char(o, '"');
-}
+/* A NUL-terminated name as a JSON string. */
+static void put_str(pw_outbuf *o, const char *s) { pw_out_json_string(o, s, strlen(s)); }
 
 /* ns as µs with three decimals. */
 static void put_us(pw_outbuf *o, int64_t ns)

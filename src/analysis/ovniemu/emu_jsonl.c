@@ -11,12 +11,8 @@ typedef struct states_out {
     const emu *e;
 } states_out;
 
-static void put_str(pw_outbuf *o, const char *s)
-{
-    pw_out_char(o, '"');
-    pw_out_json_escaped(o, s, strlen(s));
-    pw_out_char(o, '"');
-}
+/* A NUL-terminated name as a JSON string. */
+static void put_str(pw_outbuf *o, const char *s) { pw_out_json_string(o, s, strlen(s)); }
 
 /* The thread's location, or the CPU as "<loom>/cpu.<phyid>" ("vcpu"). */
 static void put_loc(pw_outbuf *o, const emu *e, int view, uint32_t row)

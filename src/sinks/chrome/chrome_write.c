@@ -38,18 +38,11 @@ typedef struct ch_writer {
     const char *path;
 } ch_writer;
 
-static void ch_string(pw_outbuf *o, const char *s, size_t n)
-{
-    pw_out_char(o, '"');
-    pw_out_json_escaped(o, s, n);
-    pw_out_char(o, '"');
-}
-
 static void ch_name(pw_outbuf *o, const pw_names *nm, uint32_t id)
 {
     size_t n;
     const char *s = pw_names_str(nm, id, &n);
-    ch_string(o, s, n);
+    pw_out_json_string(o, s, n);
 }
 
 /* Starts an event object: separator, "ph", "pid" and (when set) "tid". */

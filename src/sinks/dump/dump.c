@@ -23,9 +23,7 @@ static char *style_text(const pw_dump *d, const char *s, size_t *len)
     if (pw_outbuf_init_memory(&o, 64, &err) != PW_OK)
         return NULL;
     if (d->sink->quoted_names) {
-        pw_out_char(&o, '"');
-        pw_out_json_escaped(&o, s, strlen(s));
-        pw_out_char(&o, '"');
+        pw_out_json_string(&o, s, strlen(s));
     } else {
         pw_out_str(&o, s);
     }

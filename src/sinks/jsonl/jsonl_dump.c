@@ -2,13 +2,6 @@
  * present field under its schema name.  Integers stay raw (no labels). */
 #include "sinks/jsonl/jsonl_dump.h"
 
-static void jsonl_string(pw_outbuf *o, const char *s, size_t n)
-{
-    pw_out_char(o, '"');
-    pw_out_json_escaped(o, s, n);
-    pw_out_char(o, '"');
-}
-
 static void jsonl_items(pw_outbuf *o, const pw_value *v)
 {
     int object = v->type == PW_T_OBJECT;
@@ -48,7 +41,7 @@ void pw_jsonl_value(pw_outbuf *o, const pw_value *v)
             pw_out_f64(o, v->v.f);
         break;
     case PW_T_DECIMAL: pw_out_decimal(o, v->v.dec.units, v->v.dec.scale); break;
-    case PW_T_STR: jsonl_string(o, v->v.s.p, v->v.s.n); break;
+    case PW_T_STR: pw_out_json_string(o, v->v.s.p, v->v.s.n); break;
     case PW_T_BYTES:
         pw_out_char(o, '"');
         pw_out_hex_colons(o, v->v.bytes.p, v->v.bytes.n);
@@ -76,7 +69,7 @@ void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec,
     if (type)
         pw_dump_put_text(o, type->text, type->len);
     else
-        jsonl_string(o, rec->type, strlen(rec->type));
+        pw_out_json_string(o, rec->type, strlen(rec->type));
     for (size_t i = 0; i < sc->n_fields; i++) {
         if (!vals[i].present)
             continue;

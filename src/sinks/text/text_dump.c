@@ -48,9 +48,7 @@ static void text_value(pw_outbuf *o, const pw_field *f, const pw_value *v)
     case PW_T_F64: pw_out_f64(o, v->v.f); break;
     case PW_T_DECIMAL: pw_out_decimal(o, v->v.dec.units, v->v.dec.scale); break;
     case PW_T_STR:
-        pw_out_char(o, '"');
-        pw_out_json_escaped(o, v->v.s.p, v->v.s.n);
-        pw_out_char(o, '"');
+        pw_out_json_string(o, v->v.s.p, v->v.s.n);
         break;
     case PW_T_BYTES: pw_out_hex_colons(o, v->v.bytes.p, v->v.bytes.n); break;
     case PW_T_LIST:
