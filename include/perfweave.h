@@ -207,6 +207,29 @@ typedef enum pw_type {
     PW_T_DECIMAL
 } pw_type;
 
+/* The part a field plays in an MPI call, as the MPI standard names the
+ * argument: the analyses (message sizes, collectives, communicator replay)
+ * find a call's count, datatype or communicator by role (pw_schema's
+ * mpi_fields), never by a format's field names. */
+typedef enum pw_mpi_role {
+    PW_ROLE_NONE = 0,   /* not an MPI argument the analyses read */
+    PW_ROLE_COUNT,      /* elements of the one buffer (MPI_Send, MPI_Bcast ...) */
+    PW_ROLE_SEND_COUNT, /* elements of the send buffer; a list: one per peer */
+    PW_ROLE_RECV_COUNT, /* elements of the receive buffer; a list: one per peer */
+    PW_ROLE_DATATYPE,   /* the one buffer's datatype */
+    PW_ROLE_SEND_TYPE,
+    PW_ROLE_RECV_TYPE,
+    PW_ROLE_ROOT,
+    PW_ROLE_DEST,       /* a send's destination, comm-relative */
+    PW_ROLE_COMM,       /* the communicator the call is made on */
+    PW_ROLE_OLD_COMM,   /* the communicator a dup or split is made on */
+    PW_ROLE_NEW_COMM,   /* the communicator it creates */
+    PW_ROLE_COLOR,
+    PW_ROLE_KEY,
+    PW_ROLE_COMM_SIZE,  /* the communicator's size, when the trace records it */
+    PW_N_MPI_ROLES
+} pw_mpi_role;
+
 typedef struct pw_field {
     const char *name;   /* as the format's spec names it */
     pw_type type;
@@ -241,6 +264,9 @@ typedef struct pw_schema {
      * names the group; PW_REC_INSTANT and 0 for every other schema. */
     pw_record_kind pairs_as;
     size_t group_len;
+    /* The record of an MPI call: per pw_mpi_role, the index of the field
+     * that holds that argument, or -1.  NULL for every other schema. */
+    const int16_t *mpi_fields;
 } pw_schema;
 
 PW_API size_t pw_schema_count(const pw_dataset *ds);

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/dumpi/dumpi_table.h"
+#include "model/mpi_roles.h"
+
 #define MAX_LABELS 293
 #define MAX_ARGS 32
 #define MAX_CONSTS 512
@@ -203,6 +206,22 @@ typedef struct arg {
 
 /* One function row: its arg and field tables; returns the fixed size or -1,
  * or -2 on a table error. */
+/* Per MPI role, the schema field (after the prefix fields) of the argument
+ * MPI names so, or -1: the schema says where its count, datatype and
+ * communicator are, and the analyses never look for them by name. */
+static void emit_roles(FILE *out, int label, const arg *parsed, int n)
+{
+    int field[PW_N_MPI_ROLES];
+    for (int r = 0; r < PW_N_MPI_ROLES; r++)
+        field[r] = -1;
+    for (int i = n - 1; i >= 0; i--) /* the first argument of a role wins */
+        field[pw_mpi_role_named(parsed[i].name)] = DUMPI_PREFIX_FIELDS + i;
+    fprintf(out, "static const int16_t roles_%d[PW_N_MPI_ROLES] = {-1", label);
+    for (int r = PW_ROLE_NONE + 1; r < PW_N_MPI_ROLES; r++)
+        fprintf(out, ", %d", field[r]);
+    fprintf(out, "};\n");
+}
+
 static int emit_function(FILE *out, int label, char *args, arg *parsed, int *n_out)
 {
     int n = 0, fixed = 0;
@@ -269,6 +288,7 @@ static int emit_function(FILE *out, int label, char *args, arg *parsed, int *n_o
         }
         fprintf(out, "};\n");
     }
+    emit_roles(out, label, parsed, n);
     return fixed;
 }
 
@@ -325,8 +345,11 @@ int main(int argc, char **argv)
         char args_name[32] = "NULL";
         if (n_args[l])
             snprintf(args_name, sizeof args_name, "args_%d", l);
-        fprintf(out, "    {\"%s\", %d, %d, %s, fields_%d, %d},\n", names[l], writable[l], n_args[l],
-                args_name, l, fixed[l]);
+        char roles_name[32] = "NULL"; /* Function_enter/exit are no MPI calls */
+        if (!strncmp(names[l], "MPI", 3))
+            snprintf(roles_name, sizeof roles_name, "roles_%d", l);
+        fprintf(out, "    {\"%s\", %d, %d, %s, fields_%d, %d, %s},\n", names[l], writable[l], n_args[l],
+                args_name, l, fixed[l], roles_name);
     }
     fprintf(out, "};\n\nconst pw_field dumpi_status_fields[5] = {\n"
                  "    {\"bytes\", PW_T_I64, \"B\", NULL}, {\"source\", PW_T_I64, NULL, NULL},\n"

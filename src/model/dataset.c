@@ -163,6 +163,12 @@ void pw_ds_schema_pairs(pw_dataset *ds, int32_t s, pw_record_kind as, size_t gro
     }
 }
 
+void pw_ds_schema_mpi_fields(pw_dataset *ds, int32_t s, const int16_t *fields)
+{
+    if (s >= 0 && (size_t)s < ds->n_schemas)
+        ds->schemas[s]->mpi_fields = fields;
+}
+
 const char *pw_ds_option(const pw_dataset *ds, const char *key)
 {
     size_t fl = strlen(ds->fmt->name), kl = strlen(key);

@@ -163,6 +163,9 @@ int32_t pw_ds_add_schema(pw_dataset *ds, const char *name, const char *descripti
 /* Declares that INSTANT schema `s` opens (PW_REC_BEGIN) or closes
  * (PW_REC_END) a state of the group named by its first group_len chars. */
 void pw_ds_schema_pairs(pw_dataset *ds, int32_t s, pw_record_kind as, size_t group_len);
+/* Declares schema `s` an MPI call whose argument of role r is field
+ * fields[r] (-1: none), for PW_N_MPI_ROLES roles; the table must outlive ds. */
+void pw_ds_schema_mpi_fields(pw_dataset *ds, int32_t s, const int16_t *fields);
 
 /* Records a finding; safe from any thread.  offset < 0: none. */
 void pw_ds_diag(pw_dataset *ds, pw_severity sev, const char *code, const char *file,

@@ -23,13 +23,18 @@ static const char *const role_names[PW_N_MPI_ROLES][2] = {
     [PW_ROLE_COMM_SIZE] = {"commsize", NULL},
 };
 
-int pw_mpi_role_field(const pw_field *fields, size_t n, pw_mpi_role role)
+pw_mpi_role pw_mpi_role_named(const char *argument)
 {
-    for (int k = 0; k < 2 && role_names[role][k]; k++)
-        for (size_t i = 0; i < n; i++)
-            if (!strcmp(fields[i].name, role_names[role][k]))
-                return (int)i;
-    return -1;
+    for (int role = PW_ROLE_NONE + 1; role < PW_N_MPI_ROLES; role++)
+        for (int k = 0; k < 2 && role_names[role][k]; k++)
+            if (!strcmp(argument, role_names[role][k]))
+                return (pw_mpi_role)role;
+    return PW_ROLE_NONE;
 }
 
-int pw_mpi_role_in(const pw_schema *sc, pw_mpi_role role) { return pw_mpi_role_field(sc->fields, sc->n_fields, role); }
+/* A table lookup: the analyses ask for roles per schema at every open,
+ * and a dataset may have hundreds of schemas. */
+int pw_mpi_role_in(const pw_schema *sc, pw_mpi_role role)
+{
+    return sc->mpi_fields && role > PW_ROLE_NONE && role < PW_N_MPI_ROLES ? sc->mpi_fields[role] : -1;
+}

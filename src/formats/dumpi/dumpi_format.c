@@ -13,6 +13,7 @@ static pw_status add_schemas(pw_dataset *ds, pw_error *err)
         if (pw_ds_add_schema(ds, fn->name, "MPI call (entry and exit)", PW_REC_SPAN, fn->fields,
                              DUMPI_PREFIX_FIELDS + (size_t)fn->n_args) != l)
             return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+        pw_ds_schema_mpi_fields(ds, l, fn->mpi_fields);
     }
     return PW_OK;
 }

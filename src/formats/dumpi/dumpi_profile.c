@@ -35,7 +35,7 @@ static int named(const char *const *names, const char *s)
 /* Index of fn's argument of that role (model/mpi_roles.h), or -1. */
 static int8_t arg_of(const dumpi_function *fn, pw_mpi_role role)
 {
-    return (int8_t)pw_mpi_role_field(fn->fields + DUMPI_PREFIX_FIELDS, fn->n_args, role);
+    return (int8_t)(fn->mpi_fields && fn->mpi_fields[role] >= 0 ? fn->mpi_fields[role] - DUMPI_PREFIX_FIELDS : -1);
 }
 
 /* The same, when the argument is (or is not) an array. */

@@ -45,6 +45,9 @@ typedef struct dumpi_function {
     /* Argument bytes when they do not depend on the data (no arrays,
      * strings, statuses or conditionals); -1 otherwise. */
     int fixed_size;
+    /* Per pw_mpi_role, the field holding that argument or -1; NULL for
+     * what is no MPI call (Function_enter/exit, the footer total). */
+    const int16_t *mpi_fields;
 } dumpi_function;
 
 #define DUMPI_N_LABELS 293          /* 0..292: 290 is the footer total */

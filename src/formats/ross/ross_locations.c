@@ -181,8 +181,9 @@ static int32_t lp_location(pw_dataset *ds, ross_dataset *rd, int32_t kp, uint64_
         ross_walk_lp *p = realloc(wk->lp, n * sizeof *p);
         if (!p)
             return -1;
-        for (size_t i = wk->n_lp; i < n; i++)
-            p[i] = (ross_walk_lp){-1, -1};
+        /* All bits set is {-1, -1}: no LP seen (one memset, not a loop
+         * per entry, as the table may reach millions of entries). */
+        memset(p + wk->n_lp, 0xff, (n - wk->n_lp) * sizeof *p);
         wk->lp = p;
         wk->n_lp = n;
     }
