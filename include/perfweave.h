@@ -227,6 +227,14 @@ typedef enum pw_mpi_role {
     PW_ROLE_COLOR,
     PW_ROLE_KEY,
     PW_ROLE_COMM_SIZE,  /* the communicator's size, when the trace records it */
+    PW_ROLE_SOURCE,     /* a receive's source, comm-relative */
+    PW_ROLE_TAG,
+    PW_ROLE_SEND_TAG,   /* MPI_Sendrecv's two tags */
+    PW_ROLE_RECV_TAG,
+    PW_ROLE_REQUEST,    /* one request, or a list of them */
+    PW_ROLE_STATUS,     /* one status, or a list of them */
+    PW_ROLE_INDEX,      /* which request of a list completed (MPI_Waitany) */
+    PW_ROLE_FLAG,       /* whether a test completed it */
     PW_N_MPI_ROLES
 } pw_mpi_role;
 
@@ -246,7 +254,8 @@ typedef enum pw_record_kind {
     PW_REC_BEGIN,       /* a span begins */
     PW_REC_END,         /* a span ends */
     PW_REC_SAMPLE,      /* a vector of metric values at t */
-    PW_REC_MESSAGE,     /* a message sent or received */
+    PW_REC_MESSAGE,     /* a message sent or received: its peers are the
+                         * fields named "dest" and "source" */
     PW_REC_VALUE,       /* a profile value (context x metric x profile) */
     PW_REC_META         /* a definition (context, label) */
 } pw_record_kind;

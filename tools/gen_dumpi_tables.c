@@ -211,14 +211,16 @@ typedef struct arg {
  * communicator are, and the analyses never look for them by name. */
 static void emit_roles(FILE *out, int label, const arg *parsed, int n)
 {
-    int field[PW_N_MPI_ROLES];
-    for (int r = 0; r < PW_N_MPI_ROLES; r++)
-        field[r] = -1;
-    for (int i = n - 1; i >= 0; i--) /* the first argument of a role wins */
-        field[pw_mpi_role_named(parsed[i].name)] = DUMPI_PREFIX_FIELDS + i;
-    fprintf(out, "static const int16_t roles_%d[PW_N_MPI_ROLES] = {-1", label);
-    for (int r = PW_ROLE_NONE + 1; r < PW_N_MPI_ROLES; r++)
-        fprintf(out, ", %d", field[r]);
+    pw_field fields[DUMPI_PREFIX_FIELDS + MAX_ARGS] = {{0}};
+    for (int i = 0; i < DUMPI_PREFIX_FIELDS; i++)
+        fields[i].name = ""; /* thread, wall, cpu, perf: no MPI arguments */
+    for (int i = 0; i < n; i++)
+        fields[DUMPI_PREFIX_FIELDS + i].name = parsed[i].name;
+    int16_t roles[PW_N_MPI_ROLES];
+    pw_mpi_roles_by_name(fields, DUMPI_PREFIX_FIELDS + (size_t)n, roles);
+    fprintf(out, "static const int16_t roles_%d[PW_N_MPI_ROLES] = {%d", label, roles[0]);
+    for (int r = 1; r < PW_N_MPI_ROLES; r++)
+        fprintf(out, ", %d", roles[r]);
     fprintf(out, "};\n");
 }
 

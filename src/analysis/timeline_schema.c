@@ -3,6 +3,7 @@
  * (pw_schema.pairs_as) are looked at, so any format whose records follow
  * the model is drawn without code of its own. */
 #include "analysis/timeline_schema.h"
+#include "model/mpi_roles.h"
 
 #include <string.h>
 
@@ -47,20 +48,20 @@ void tl_schemas_classify(const pw_dataset *ds, tl_schema *out)
         tl_schema *t = &out[i];
         t->role = role_of(sc);
         t->group_len = group_len(sc, t->role);
-        t->f_dest = pw_field_index(sc, "dest");
-        t->f_source = pw_field_index(sc, "source");
-        t->f_tag = pw_field_index(sc, "tag");
-        t->f_comm = pw_field_index(sc, "comm");
-        t->f_sendtag = pw_field_index(sc, "sendtag");
-        t->f_recvtag = pw_field_index(sc, "recvtag");
-        t->f_request = pw_field_index(sc, "request");
-        if (t->f_request < 0)
-            t->f_request = pw_field_index(sc, "requests");
-        t->f_status = pw_field_index(sc, "status");
-        if (t->f_status < 0)
-            t->f_status = pw_field_index(sc, "statuses");
-        t->f_index = pw_field_index(sc, "index");
-        t->f_flag = pw_field_index(sc, "flag");
+        t->f_dest = pw_mpi_role_in(sc, PW_ROLE_DEST);
+        t->f_source = pw_mpi_role_in(sc, PW_ROLE_SOURCE);
+        if (sc->kind == PW_REC_MESSAGE) { /* a message names its peers so */
+            t->f_dest = pw_field_index(sc, "dest");
+            t->f_source = pw_field_index(sc, "source");
+        }
+        t->f_tag = pw_mpi_role_in(sc, PW_ROLE_TAG);
+        t->f_comm = pw_mpi_role_in(sc, PW_ROLE_COMM);
+        t->f_sendtag = pw_mpi_role_in(sc, PW_ROLE_SEND_TAG);
+        t->f_recvtag = pw_mpi_role_in(sc, PW_ROLE_RECV_TAG);
+        t->f_request = pw_mpi_role_in(sc, PW_ROLE_REQUEST);
+        t->f_status = pw_mpi_role_in(sc, PW_ROLE_STATUS);
+        t->f_index = pw_mpi_role_in(sc, PW_ROLE_INDEX);
+        t->f_flag = pw_mpi_role_in(sc, PW_ROLE_FLAG);
         t->f_end = pw_field_index(sc, "end");
         t->f_dur = t->f_end < 0 ? pw_field_index(sc, "duration") : -1;
         if (t->f_end < 0 && t->f_dur < 0)

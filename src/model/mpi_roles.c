@@ -21,6 +21,14 @@ static const char *const role_names[PW_N_MPI_ROLES][2] = {
     [PW_ROLE_COLOR] = {"color", NULL},
     [PW_ROLE_KEY] = {"key", NULL},
     [PW_ROLE_COMM_SIZE] = {"commsize", NULL},
+    [PW_ROLE_SOURCE] = {"source", NULL},
+    [PW_ROLE_TAG] = {"tag", NULL},
+    [PW_ROLE_SEND_TAG] = {"sendtag", NULL},
+    [PW_ROLE_RECV_TAG] = {"recvtag", NULL},
+    [PW_ROLE_REQUEST] = {"request", "requests"},
+    [PW_ROLE_STATUS] = {"status", "statuses"},
+    [PW_ROLE_INDEX] = {"index", NULL},
+    [PW_ROLE_FLAG] = {"flag", NULL},
 };
 
 pw_mpi_role pw_mpi_role_named(const char *argument)
@@ -30,6 +38,15 @@ pw_mpi_role pw_mpi_role_named(const char *argument)
             if (!strcmp(argument, role_names[role][k]))
                 return (pw_mpi_role)role;
     return PW_ROLE_NONE;
+}
+
+void pw_mpi_roles_by_name(const pw_field *fields, size_t n, int16_t *roles)
+{
+    for (int r = 0; r < PW_N_MPI_ROLES; r++)
+        roles[r] = -1;
+    for (size_t i = n; i-- > 0;)
+        roles[pw_mpi_role_named(fields[i].name)] = (int16_t)i;
+    roles[PW_ROLE_NONE] = -1;
 }
 
 /* A table lookup: the analyses ask for roles per schema at every open,

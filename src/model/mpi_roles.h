@@ -14,6 +14,10 @@
 /* The role of an argument MPI names so ("count", "sendcounts", "comm"),
  * or PW_ROLE_NONE: a format's tables name their fields' roles with it. */
 pw_mpi_role pw_mpi_role_named(const char *argument);
+/* Fills roles[PW_N_MPI_ROLES] with the field of each role among fields
+ * named as MPI names the arguments (the first one wins), or -1: the table
+ * a format gives pw_ds_schema_mpi_fields. */
+void pw_mpi_roles_by_name(const pw_field *fields, size_t n, int16_t *roles);
 /* Index of the field of that role among a schema's fields, or -1. */
 int pw_mpi_role_in(const pw_schema *sc, pw_mpi_role role);
 #endif

@@ -8,6 +8,7 @@
  * check_synthetic.py) and the accounts are checked here. */
 #include "harness.h"
 #include "model/dataset.h"
+#include "model/mpi_roles.h"
 
 enum { S_PHASE_B, S_PHASE_E, S_SEND, S_RECV, S_ISEND, S_IRECV, S_WAIT, S_POWER, S_MARK, S_LP_SEND, S_LP_RECV,
        S_PROFILE, S_UNTIMED, S_WAITALL, S_SENDRECV, S_REGION, N_SCHEMAS };
@@ -176,8 +177,15 @@ static pw_dataset *syn_dataset(void)
     pw_ds_add_location(ds, node, PW_LOC_GPU, 0, "gpu0", "mem", 1);
     pw_ds_add_location(ds, -1, PW_LOC_LP, 0, "lp.0", "mem", 1);
     CHECK_EQ_INT(pw_ds_add_location(ds, -1, PW_LOC_LP, 1, "lp.1", "mem", 1), 7);
-    for (int i = 0; i < N_SCHEMAS; i++)
+    /* Its MPI calls say which field holds which argument, as DUMPI's do. */
+    static int16_t roles[N_SCHEMAS][PW_N_MPI_ROLES];
+    for (int i = 0; i < N_SCHEMAS; i++) {
         CHECK_EQ_INT(pw_ds_add_schema(ds, schemas[i].name, NULL, schemas[i].kind, schemas[i].fields, schemas[i].n), i);
+        if (!strncmp(schemas[i].name, "MPI_", 4)) {
+            pw_mpi_roles_by_name(schemas[i].fields, schemas[i].n, roles[i]);
+            pw_ds_schema_mpi_fields(ds, i, roles[i]);
+        }
+    }
     pw_ds_set_prop(ds, "made.by", "test_synthetic", NULL);
     return ds;
 }
