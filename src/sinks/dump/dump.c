@@ -15,26 +15,24 @@ static char *padded_copy(const char *text, size_t len)
 }
 
 /* The text the sink writes for a name: quoted and escaped as a JSON string
- * or plain; padded (see padded_copy).  NULL when out of memory. */
-static char *style_text(const pw_dump *d, const char *s, size_t *len)
+ * or plain; padded (see padded_copy).  scratch is a memory buffer reused
+ * for every name (one allocation per name, not three: a dataset may have
+ * hundreds of schemas and thousands of locations).  NULL when out of
+ * memory. */
+static char *style_text(const pw_dump *d, pw_outbuf *scratch, const char *s, size_t *len)
 {
-    pw_outbuf o;
-    pw_error err;
-    if (pw_outbuf_init_memory(&o, 64, &err) != PW_OK)
-        return NULL;
+    scratch->len = 0;
     if (d->sink->quoted_names) {
-        pw_out_json_string(&o, s, strlen(s));
+        pw_out_json_string(scratch, s, strlen(s));
     } else {
-        pw_out_str(&o, s);
+        pw_out_str(scratch, s);
     }
-    char *text = o.failed ? NULL : padded_copy(o.buf, o.len);
-    *len = o.len;
-    pw_outbuf_free(&o);
-    return text;
+    *len = scratch->len;
+    return scratch->failed ? NULL : padded_copy(scratch->buf, scratch->len);
 }
 
 /* Renders every location path once, as the style writes it. */
-static pw_status dump_prepare_locations(pw_dump *d, pw_error *err)
+static pw_status dump_prepare_locations(pw_dump *d, pw_outbuf *scratch, pw_error *err)
 {
     size_t n = d->ds->n_locs;
     d->loc_text = calloc(n ? n : 1, sizeof *d->loc_text);
@@ -42,7 +40,7 @@ static pw_status dump_prepare_locations(pw_dump *d, pw_error *err)
     if (!d->loc_text || !d->loc_len)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     for (size_t i = 0; i < n; i++)
-        if (!(d->loc_text[i] = style_text(d, d->ds->locs[i].path, &d->loc_len[i])))
+        if (!(d->loc_text[i] = style_text(d, scratch, d->ds->locs[i].path, &d->loc_len[i])))
             return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     return PW_OK;
 }
@@ -50,7 +48,7 @@ static pw_status dump_prepare_locations(pw_dump *d, pw_error *err)
 /* Builds names[s][i] for every schema known now: all field texts of a
  * schema in one block, each padded to PW_NAME_PAD readable bytes; and the
  * schema's name as the style writes a record's type. */
-static pw_status dump_prepare_names(pw_dump *d, pw_error *err)
+static pw_status dump_prepare_names(pw_dump *d, pw_outbuf *scratch, pw_error *err)
 {
     size_t n = d->ds->n_schemas;
     d->names = calloc(n ? n : 1, sizeof *d->names);
@@ -59,7 +57,7 @@ static pw_status dump_prepare_names(pw_dump *d, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     for (size_t s = 0; s < n; s++) {
         const pw_schema *sc = d->ds->schemas[s];
-        char *type = style_text(d, sc->name, &d->types[s].len);
+        char *type = style_text(d, scratch, sc->name, &d->types[s].len);
         if (!type)
             return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
         d->types[s].text = type;
@@ -119,9 +117,14 @@ pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump *
     n->ds = ds;
     n->sink = sink;
     n->format_record = sink->format_record;
-    s = dump_prepare_locations(n, err);
-    if (s == PW_OK)
-        s = dump_prepare_names(n, err);
+    pw_outbuf scratch;
+    s = pw_outbuf_init_memory(&scratch, 256, err);
+    if (s == PW_OK) {
+        s = dump_prepare_locations(n, &scratch, err);
+        if (s == PW_OK)
+            s = dump_prepare_names(n, &scratch, err);
+        pw_outbuf_free(&scratch);
+    }
     if (s != PW_OK) {
         dump_free(n);
         return s;
