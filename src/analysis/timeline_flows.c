@@ -166,7 +166,7 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
     int has_req = sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0;
     if (has_req) {
         ev->request_posted = field_int(v, sc->f_request, 0);
-        return pw_msgmatch_post_recv(&f->mm, &m, rank, ev->request_posted);
+        return pw_msgmatch_post_recv(&f->mm, &m, rank, ev->request_posted) != 0;
     }
     pw_msg status;
     uint64_t bytes = PW_TL_NO_BYTES;

@@ -186,6 +186,7 @@ typedef struct mw_run {
     double bin_per_ns; /* 1 / bin_step: a first guess of a time's bin, then
                         * corrected against the edges (time_profile.c) */
     uint32_t n_bins;
+    double *edges;     /* n_bins + 1 */
     mw_bins *bins;     /* per worker */
     int workers;
     int timed_only; /* the replay skips untimed records (waits_timeline.c) */

@@ -43,8 +43,11 @@ int mw_bins_init(mw_run *run)
     run->bin_step = run->t1 > run->t0 ? ((double)run->t1 - (double)run->t0) / run->n_bins : 0;
     run->bin_per_ns = run->bin_step > 0 ? 1 / run->bin_step : 0;
     run->bins = calloc((size_t)run->workers, sizeof *run->bins);
-    if (!run->bins)
+    run->edges = malloc((run->n_bins + 1) * sizeof *run->edges);
+    if (!run->bins || !run->edges)
         return 0;
+    for (uint32_t i = 0; i <= run->n_bins; i++) /* as numpy.linspace makes them: the last is the end */
+        run->edges[i] = i == run->n_bins ? (double)run->t1 : (double)i * run->bin_step + (double)run->t0;
     for (int w = 0; w < run->workers; w++) {
         mw_bins *b = &run->bins[w];
         b->n = run->n_bins;
@@ -67,13 +70,11 @@ void mw_bins_free(mw_run *run)
         free(run->bins[w].bytes);
     }
     free(run->bins);
+    free(run->edges);
 }
 
-/* Bin i's edge as numpy.linspace makes it (the last edge is the end). */
-static double edge(const mw_run *run, uint32_t i)
-{
-    return i >= run->n_bins ? (double)run->t1 : (double)i * run->bin_step + (double)run->t0;
-}
+/* Bin i's edge (made once by mw_bins_init). */
+static double edge(const mw_run *run, uint32_t i) { return run->edges[i]; }
 
 /* The bin holding time t (numpy.histogram: the last bin is closed). */
 static uint32_t bin_of(const mw_run *run, double t)

@@ -67,11 +67,11 @@ static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_reco
                 tl_field_int(v, sc->tl.f_recvtag >= 0 ? sc->tl.f_recvtag : sc->tl.f_tag, 0)};
     if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0) {
         int64_t req = tl_field_int(v, sc->tl.f_request, 0);
-        if (!pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req))
-            rk->failed = 1;
-        uint64_t id = pw_msgmatch_posted(&rk->mm, rk->rank, req);
+        uint64_t id = pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req);
         pw_key k = {{(uint64_t)req, 0, 0, 0}};
-        if (id) { /* matched when posted: its post goes to the channel at once */
+        if (!id) {
+            rk->failed = 1;
+        } else if (!(id & PW_MSG_WILD)) { /* matched when posted: its post goes to the channel at once */
             posted(run, rk, id, (uint64_t)rec->t);
             if (rk->post_t.n) /* an older wildcard's, on a reused handle */
                 pw_keymap_remove(&rk->post_t, &k);
