@@ -133,6 +133,7 @@ typedef struct mw_rank {
     } ends;
     int64_t t_min, t_max;
     uint64_t records;    /* as the census counted them */
+    uint32_t bin_hint;   /* the time bin of its latest call (time_profile.c) */
     uint8_t *seen;       /* per schema: has records */
     /* results, per function (schema) */
     uint64_t *calls, *time_ns, *wait_ns;
@@ -241,8 +242,9 @@ uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *
 
 /* Profile and bins. */
 void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec);
-int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec); /* 0: out of memory */
-void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes);
+/* hint: the rank's bin_hint.  mw_bins_call: 0 when memory runs out. */
+int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec, uint32_t *hint);
+void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes, uint32_t *hint);
 int mw_bins_init(mw_run *run);
 void mw_bins_free(mw_run *run);
 

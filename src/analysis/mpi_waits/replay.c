@@ -33,7 +33,7 @@ static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec
         rk->finalize_exit = rec->t_end;
     mw_profile_call(rk, sc, rec);
     mw_compute_call(rk, rec, &rk->ends);
-    if (!mw_bins_call(run, bins, rec))
+    if (!mw_bins_call(run, bins, rec, &rk->bin_hint))
         rk->failed = 1;
     if (sc->p2p)
         mw_waits_p2p(run, rk, sc, rec, v);
@@ -42,7 +42,7 @@ static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec
     if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && tl_field_int(v, sc->tl.f_dest, -1) >= 0) {
         pw_mpi_call call;
         if (pw_mpi_calls_read(&run->calls, rec, &call))
-            mw_bins_message(run, bins, rec->t, call.sent);
+            mw_bins_message(run, bins, rec->t, call.sent, &rk->bin_hint);
     }
     pw_comm_replay_feed(&run->comms, rec); /* after the call's own lookups */
 }

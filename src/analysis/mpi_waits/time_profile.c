@@ -76,22 +76,29 @@ void mw_bins_free(mw_run *run)
 /* Bin i's edge (made once by mw_bins_init). */
 static double edge(const mw_run *run, uint32_t i) { return run->edges[i]; }
 
-/* The bin holding time t (numpy.histogram: the last bin is closed). */
-static uint32_t bin_of(const mw_run *run, double t)
+/* The bin holding time t (numpy.histogram: the last bin is closed);
+ * *hint: the bin found last for the same rank, tried first (a rank's
+ * calls come in time order), then set to the answer. */
+static uint32_t bin_of(const mw_run *run, double t, uint32_t *hint)
 {
     if (run->bin_step <= 0 || t <= (double)run->t0)
         return 0;
+    uint32_t i = *hint;
+    /* bin i is the one that starts at or before t (or is the first) and
+     * ends after it (or is the last) */
+    if (i < run->n_bins && (i == 0 || t >= edge(run, i)) && (i + 1 >= run->n_bins || t < edge(run, i + 1)))
+        return i;
     double k = (t - (double)run->t0) * run->bin_per_ns; /* > 0: truncation is floor */
-    uint32_t i = k >= run->n_bins ? run->n_bins - 1 : (uint32_t)k;
+    i = k >= run->n_bins ? run->n_bins - 1 : (uint32_t)k;
     /* the guess may land one off an edge */
     while (i > 0 && t < edge(run, i))
         i--;
     while (i + 1 < run->n_bins && t >= edge(run, i + 1))
         i++;
-    return i;
+    return *hint = i;
 }
 
-int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec)
+int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec, uint32_t *hint)
 {
     if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end <= rec->t)
         return 1;
@@ -99,7 +106,7 @@ int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec)
     double *row = b->fn[rec->schema];
     if (!row && !(row = b->fn[rec->schema] = calloc(b->n, sizeof *row)))
         return 0;
-    for (uint32_t i = bin_of(run, enter); i < b->n; i++) {
+    for (uint32_t i = bin_of(run, enter, hint); i < b->n; i++) {
         double start = edge(run, i), end = edge(run, i + 1);
         if (start >= exit)
             break;
@@ -109,11 +116,11 @@ int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec)
     return 1;
 }
 
-void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes)
+void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes, uint32_t *hint)
 {
     if (t < run->t0 || t > run->t1)
         return;
-    uint32_t i = bin_of(run, (double)t);
+    uint32_t i = bin_of(run, (double)t, hint);
     b->msgs[i] += 1;
     b->bytes[i] += (double)bytes;
 }
