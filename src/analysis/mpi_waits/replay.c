@@ -4,7 +4,8 @@
  * of a collective, are replayed at about the same moment and what one
  * leaves for the other (channels.c, waits_coll.c) is taken soon after.
  * A rank's record past the window waits in its cursor for the next one.
- * Windows hold about MW_WINDOW_RECORDS records per rank. */
+ * Windows hold about MW_WINDOW_RECORDS records per rank, more when ranks
+ * run in parallel (each window starts the workers again). */
 #include <stdlib.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
@@ -12,7 +13,8 @@
 #include "core/error.h"
 #include "core/parallel.h"
 
-#define MW_WINDOW_RECORDS 4096
+#define MW_WINDOW_RECORDS 1024
+#define MW_PARALLEL_WINDOW_RECORDS 8192
 #define MW_MAX_WINDOWS 65536
 
 typedef struct window_job {
@@ -89,13 +91,14 @@ static void advance(void *ctx, size_t item, int worker)
     }
 }
 
-/* Windows of equal time holding about MW_WINDOW_RECORDS records per rank. */
+/* Windows of equal time holding about as many records per rank as a
+ * window should. */
 static uint64_t window_count(const mw_run *run)
 {
     uint64_t most = 0;
     for (size_t i = 0; i < run->n_ranks; i++)
         most = run->ranks[i].records > most ? run->ranks[i].records : most;
-    uint64_t n = most / MW_WINDOW_RECORDS + 1;
+    uint64_t n = most / (run->parallel ? MW_PARALLEL_WINDOW_RECORDS : MW_WINDOW_RECORDS) + 1;
     return n < MW_MAX_WINDOWS ? n : MW_MAX_WINDOWS;
 }
 
