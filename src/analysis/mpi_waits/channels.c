@@ -117,41 +117,25 @@ static void channel_unlock(const mw_run *run, mw_channel *ch)
         pthread_mutex_unlock(&ch->lock);
 }
 
-/* Message seq of the channel, made (with those before it) when new; NULL
- * when memory runs out.  The FIFO is a ring of a power-of-two size. */
-static mw_msg *message(mw_channel *ch, uint64_t seq)
-{
-    if (seq < ch->base)
-        return NULL; /* both sides were done with it: no side asks again */
-    if (seq - ch->base >= ch->n) {
-        uint64_t n = seq - ch->base + 1;
-        if (n > ch->cap) {
-            uint64_t cap = ch->cap ? ch->cap : 8;
-            while (cap < n)
-                cap *= 2;
-            mw_msg *ring = malloc(cap * sizeof *ring);
-            if (!ring)
-                return NULL;
-            for (uint64_t i = 0; i < ch->n; i++)
-                ring[(ch->base + i) & (cap - 1)] = ch->ring[(ch->base + i) & (ch->cap - 1)];
-            free(ch->ring);
-            ch->ring = ring;
-            ch->cap = cap;
-        }
-        for (uint64_t i = ch->n; i < n; i++)
-            memset(&ch->ring[(ch->base + i) & (ch->cap - 1)], 0, sizeof *ch->ring);
-        ch->n = n;
-    }
-    return &ch->ring[seq & (ch->cap - 1)];
-}
-
 /* Messages both sides are done with leave the front of the FIFO. */
 static void drop_done(mw_channel *ch)
 {
-    while (ch->n && (ch->ring[ch->base & (ch->cap - 1)].flags & MW_MSG_DONE) == MW_MSG_DONE) {
-        ch->base++;
-        ch->n--;
+    const mw_msg *m;
+    while ((m = mw_seq_ring_front(&ch->msgs, sizeof *m)) && (m->flags & MW_MSG_DONE) == MW_MSG_DONE)
+        mw_seq_ring_pop(&ch->msgs);
+}
+
+/* Message seq of ch, its channel locked (unlocked again when NULL: rk
+ * failed when memory ran out). */
+static mw_msg *locked_message(const mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq)
+{
+    channel_lock(run, ch);
+    mw_msg *m = mw_seq_ring_at(&ch->msgs, seq, sizeof *m);
+    if (!m) {
+        rk->failed |= seq >= ch->msgs.base; /* below: both sides were done, none asks again */
+        channel_unlock(run, ch);
     }
+    return m;
 }
 
 /* A pending call of rank `world` (id: its index + 1) gets one other side. */
@@ -175,13 +159,9 @@ static void wait_for(mw_run *run, mw_rank *rk, uint32_t id)
 
 void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t enter, int sync)
 {
-    channel_lock(run, ch);
-    mw_msg *m = message(ch, seq);
-    if (!m) {
-        rk->failed |= seq >= ch->base;
-        channel_unlock(run, ch);
+    mw_msg *m = locked_message(run, rk, ch, seq);
+    if (!m)
         return;
-    }
     m->send_enter = enter;
     m->flags |= MW_MSG_SENT | (sync ? 0 : MW_MSG_SEND_DONE);
     if (m->recv_wait) {
@@ -194,13 +174,9 @@ void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_
 
 void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t post)
 {
-    channel_lock(run, ch);
-    mw_msg *m = message(ch, seq);
-    if (!m) {
-        rk->failed |= seq >= ch->base;
-        channel_unlock(run, ch);
+    mw_msg *m = locked_message(run, rk, ch, seq);
+    if (!m)
         return;
-    }
     m->post = post;
     m->flags |= MW_MSG_POSTED;
     if (m->sync_wait) {
@@ -212,13 +188,9 @@ void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint6
 
 void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int want_send, mw_p2p_need *need)
 {
-    channel_lock(run, ch);
-    mw_msg *m = message(ch, seq);
-    if (!m) {
-        rk->failed |= seq >= ch->base;
-        channel_unlock(run, ch);
+    mw_msg *m = locked_message(run, rk, ch, seq);
+    if (!m)
         return;
-    }
     m->flags |= want_send ? MW_MSG_RECV_DONE : MW_MSG_SEND_DONE;
     int there = m->flags & (want_send ? MW_MSG_SENT : MW_MSG_POSTED);
     mw_latest *latest = want_send ? &need->send : &need->post;
@@ -248,7 +220,7 @@ void mw_channels_free(mw_run *run)
 {
     for (size_t i = 0; i < run->n_channels; i++) {
         pthread_mutex_destroy(&run->channel[i]->lock);
-        free(run->channel[i]->ring);
+        mw_seq_ring_free(&run->channel[i]->msgs);
         free(run->channel[i]);
     }
     free(run->channel);

@@ -4,6 +4,7 @@
 #ifndef PW_ANALYSIS_MPI_WAITS_CHANNELS_H
 #define PW_ANALYSIS_MPI_WAITS_CHANNELS_H
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/seq_ring.h"
 
 enum {
     MW_MSG_SENT = 1,      /* send_enter holds the send's entry */
@@ -24,9 +25,7 @@ typedef struct mw_msg {
 typedef struct mw_channel {
     pthread_mutex_t lock;
     int64_t source, dest; /* world ranks */
-    uint64_t base;        /* sequence number of the oldest message kept */
-    uint64_t n, cap;      /* messages kept from base on; ring size */
-    mw_msg *ring;         /* message seq at [seq & (cap - 1)] */
+    mw_seq_ring msgs;     /* of mw_msg, by sequence number */
 } mw_channel;
 
 /* What one call's messages need of the other sides: the latest send

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/seq_ring.h"
 #include "analysis/timeline_flows.h"
 #include "core/grow.h"
 
@@ -32,12 +33,11 @@ typedef struct coll_instance {
     coll_member *m;
 } coll_instance;
 
-/* A communicator's instances in flight: instance seq at [seq & (cap - 1)]. */
+/* A communicator's instances in flight. */
 struct mw_comm_state {
     pthread_mutex_t lock;
-    int tracked; /* more than one member, each with records */
-    uint64_t base, n, cap;
-    coll_instance *ring;
+    int tracked;         /* more than one member, each with records */
+    mw_seq_ring inst;    /* of coll_instance, by sequence number */
 };
 
 /* What the instance's entries tell each member (the fold). */
@@ -67,9 +67,9 @@ void mw_comms_free(mw_run *run)
 {
     for (size_t c = 0; run->comm && c < run->n_comm; c++) {
         struct mw_comm_state *cs = &run->comm[c];
-        for (uint64_t i = 0; i < cs->n; i++)
-            free(cs->ring[(cs->base + i) & (cs->cap - 1)].m);
-        free(cs->ring);
+        for (uint64_t s = cs->inst.base; s < cs->inst.base + cs->inst.n; s++)
+            free(((coll_instance *)mw_seq_ring_at(&cs->inst, s, sizeof(coll_instance)))->m);
+        mw_seq_ring_free(&cs->inst);
         pthread_mutex_destroy(&cs->lock);
     }
     free(run->comm);
@@ -80,29 +80,10 @@ void mw_comms_free(mw_run *run)
  * instances name one communicator entered it twice). */
 static coll_instance *instance(struct mw_comm_state *cs, uint64_t seq, uint32_t size, int *done)
 {
-    *done = seq < cs->base;
-    if (*done)
+    *done = seq < cs->inst.base;
+    coll_instance *in = *done ? NULL : mw_seq_ring_at(&cs->inst, seq, sizeof *in);
+    if (!in)
         return NULL;
-    if (seq - cs->base >= cs->n) {
-        uint64_t n = seq - cs->base + 1;
-        if (n > cs->cap) {
-            uint64_t cap = cs->cap ? cs->cap : 8;
-            while (cap < n)
-                cap *= 2;
-            coll_instance *ring = malloc(cap * sizeof *ring);
-            if (!ring)
-                return NULL;
-            for (uint64_t i = 0; i < cs->n; i++)
-                ring[(cs->base + i) & (cap - 1)] = cs->ring[(cs->base + i) & (cs->cap - 1)];
-            free(cs->ring);
-            cs->ring = ring;
-            cs->cap = cap;
-        }
-        for (uint64_t i = cs->n; i < n; i++)
-            cs->ring[(cs->base + i) & (cs->cap - 1)] = (coll_instance){0, NULL};
-        cs->n = n;
-    }
-    coll_instance *in = &cs->ring[seq & (cs->cap - 1)];
     *done = in->entered == UINT32_MAX;
     if (*done || (!in->m && !(in->m = calloc(size, sizeof *in->m))))
         return NULL;
@@ -171,10 +152,9 @@ static void complete(mw_run *run, struct mw_comm_state *cs, const pw_mpi_comm *c
     free(in->m);
     in->m = NULL;
     in->entered = UINT32_MAX; /* done */
-    while (cs->n && cs->ring[cs->base & (cs->cap - 1)].entered == UINT32_MAX) {
-        cs->base++;
-        cs->n--;
-    }
+    const coll_instance *front;
+    while ((front = mw_seq_ring_front(&cs->inst, sizeof *front)) && front->entered == UINT32_MAX)
+        mw_seq_ring_pop(&cs->inst);
 }
 
 /* The comm rank of world rank w in cm, or -1. */
