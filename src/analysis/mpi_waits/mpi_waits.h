@@ -26,7 +26,7 @@
  * the ranks it visits (critical_path.c; no fields decoded).
  * Memory: open requests, messages one side has not yet seen (or a side
  * has not finished), collective instances in flight, pending calls, and
- * 24 bytes per wait state for the critical path's walk. */
+ * 32 bytes per wait state for the critical path's walk. */
 #ifndef PW_ANALYSIS_MPI_WAITS_H
 #define PW_ANALYSIS_MPI_WAITS_H
 #include <pthread.h>
