@@ -19,37 +19,39 @@ pw_status mw_reread_step(pw_cursor *c, pw_error *err)
     return c->ops->next(c, err);
 }
 
-/* The profile of world rank w, or NULL. */
-static const pw_mpi_rank_profile *profile_of(const pw_mpi_profiles *mp, int64_t w)
+/* The profiles by world rank (NULL: none), for ranks 0 .. n-1. */
+static const pw_mpi_rank_profile **by_world(const pw_mpi_profiles *mp, size_t n)
 {
-    for (size_t i = 0; i < mp->n_ranks; i++)
-        if (mp->ranks[i].rank == w)
-            return &mp->ranks[i];
-    return NULL;
+    const pw_mpi_rank_profile **p = calloc(n ? n : 1, sizeof *p);
+    for (size_t i = 0; p && i < mp->n_ranks; i++)
+        if (mp->ranks[i].rank >= 0 && (size_t)mp->ranks[i].rank < n)
+            p[mp->ranks[i].rank] = &mp->ranks[i];
+    return p;
 }
 
-/* The format's profile, when it covers every call of every rank the
- * replay reads, with the handle values the replay uses; else NULL. */
-static const pw_mpi_profiles *usable_profile(const mw_run *run)
+/* Whether the format's profile covers every call of every rank the
+ * replay reads, with the handle values the replay uses. */
+static int profile_usable(const mw_run *run, const pw_mpi_rank_profile *const *prof)
 {
     const pw_mpi_profiles *mp = run->ds->mpi_profiles;
-    if (!mp || !mp->complete || run->ds->filter || !mp->n_ranks)
-        return NULL;
+    if (!mp->complete || run->ds->filter || !mp->n_ranks)
+        return 0;
     const pw_mpi_tracker *t = &mp->ranks[0].tracker;
     if (run->comms.live && (t->world != run->comms.world || t->self != run->comms.self || t->null != run->comms.null))
-        return NULL;
+        return 0;
     for (size_t i = 0; i < run->n_ranks; i++)
-        if (!profile_of(mp, run->ranks[i].rank))
-            return NULL;
-    return mp;
+        if (!prof[run->ranks[i].rank])
+            return 0;
+    return 1;
 }
 
 /* Communicators from the profile's trackers (an empty one for a world rank
  * without a profile), and the ranks' time bounds. */
-static pw_status from_profile(mw_run *run, const pw_mpi_profiles *mp, pw_error *err)
+static pw_status from_profile(mw_run *run, const pw_mpi_rank_profile *const *prof, pw_error *err)
 {
+    const pw_mpi_profiles *mp = run->ds->mpi_profiles;
     for (size_t i = 0; i < run->n_ranks; i++) {
-        const pw_mpi_rank_profile *p = profile_of(mp, run->ranks[i].rank);
+        const pw_mpi_rank_profile *p = prof[run->ranks[i].rank];
         run->ranks[i].t_min = p->t_min;
         run->ranks[i].t_max = p->t_max;
         for (size_t f = 0; f < mp->n_functions; f++)
@@ -62,10 +64,8 @@ static pw_status from_profile(mw_run *run, const pw_mpi_profiles *mp, pw_error *
     pw_mpi_tracker_init(&empty, t0->world, t0->self, t0->null, t0->undefined_color);
     pw_mpi_tracker **trackers = malloc((run->comms.n_ranks ? run->comms.n_ranks : 1) * sizeof *trackers);
     pw_status st = trackers ? PW_OK : pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
-    for (size_t w = 0; trackers && w < run->comms.n_ranks; w++) {
-        const pw_mpi_rank_profile *p = profile_of(mp, (int64_t)w);
-        trackers[w] = p ? (pw_mpi_tracker *)&p->tracker : &empty;
-    }
+    for (size_t w = 0; trackers && w < run->comms.n_ranks; w++)
+        trackers[w] = w < run->n_world && prof[w] ? (pw_mpi_tracker *)&prof[w]->tracker : &empty;
     if (st == PW_OK)
         st = pw_comm_replay_resolve_from(&run->comms, trackers, err);
     free(trackers);
@@ -103,9 +103,16 @@ static void census_rank(void *ctx, size_t item, int worker)
 
 pw_status mw_census(mw_run *run, pw_error *err)
 {
-    const pw_mpi_profiles *mp = usable_profile(run);
-    if (mp)
-        return from_profile(run, mp, err);
+    if (run->ds->mpi_profiles) {
+        const pw_mpi_rank_profile **prof = by_world(run->ds->mpi_profiles, run->n_world);
+        if (!prof)
+            return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
+        int usable = profile_usable(run, prof);
+        pw_status st = usable ? from_profile(run, prof, err) : PW_OK;
+        free(prof);
+        if (usable || st != PW_OK)
+            return st;
+    }
     pw_parallel_for(run->n_ranks, run->ds->threads, census_rank, run);
     return pw_comm_replay_resolve_fed(&run->comms, err);
 }
