@@ -2,8 +2,9 @@
 # bench/dumpi/run.sh — throughput and peak RSS of the DUMPI reader on a
 # large synthetic trace (generated here, never committed): stats with 1
 # and 2 threads, text dump, dump --jsonl, check; and a bare scan of the
-# bytes (cat) for comparison.  Reference: dumpi2ascii decodes about
-# 0.7 M calls/s (30 MB/s) on one core.
+# bytes (cat) for comparison, and stats without the MPI analyses beside
+# stats with them.  Reference: dumpi2ascii decodes about 0.7 M calls/s
+# (30 MB/s) on one core.
 #   RANKS=8 CALLS=1500000 sh bench/dumpi/run.sh   (CALLS per rank: 12 M calls, 619 MB)
 set -eu
 cd "$(dirname "$0")/../.."
@@ -50,6 +51,7 @@ measure() {
 measure "bare scan (cat)" cat "$OUT"/trace/*.bin
 measure "stats -j 1" "$PW" stats -j 1 "$OUT/trace"
 measure "stats -j 2" "$PW" stats -j 2 "$OUT/trace"
+measure "stats, no analyses" "$PW" stats -j 1 --profile-only "$OUT/trace"
 measure "check" "$PW" check "$OUT/trace"
 measure "dump (text)" "$PW" dump "$OUT/trace"
 measure "dump --jsonl" "$PW" dump --jsonl "$OUT/trace"

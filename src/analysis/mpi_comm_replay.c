@@ -89,7 +89,7 @@ static pw_mpi_tracker *new_trackers(const pw_comm_replay *r)
 {
     pw_mpi_tracker *t = calloc(r->n_ranks ? r->n_ranks : 1, sizeof *t);
     for (size_t i = 0; t && i < r->n_ranks; i++) /* MPI_UNDEFINED colors: their newcomm is MPI_COMM_NULL */
-        pw_mpi_tracker_init(&t[i], r->world, r->self, r->null, INT64_MIN);
+        pw_mpi_tracker_init(&t[i], r->world, r->self, r->null, r->undefined_color);
     return t;
 }
 
@@ -132,6 +132,7 @@ static pw_status replay_init(pw_comm_replay *r, pw_dataset *ds, int with_census,
 {
     memset(r, 0, sizeof *r);
     r->ds = ds;
+    r->undefined_color = INT64_MIN;
     r->calls = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *r->calls);
     if (!r->calls)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
@@ -167,6 +168,17 @@ pw_status pw_comm_replay_resolve_fed(pw_comm_replay *r, pw_error *err)
         ptrs[i] = &r->live[i];
     int ok = ptrs && pw_mpi_comms_resolve(&r->comms, ptrs, r->n_ranks) == 0;
     free(ptrs);
+    r->resolved = ok && pw_comm_replay_restart(r);
+    return r->resolved ? PW_OK : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+}
+
+pw_status pw_comm_replay_resolve_from(pw_comm_replay *r, pw_mpi_tracker *const *trackers, pw_error *err)
+{
+    if (!r->live)
+        return PW_OK;
+    if (r->n_ranks)
+        r->undefined_color = trackers[0]->undefined_color;
+    int ok = pw_mpi_comms_resolve(&r->comms, trackers, r->n_ranks) == 0;
     r->resolved = ok && pw_comm_replay_restart(r);
     return r->resolved ? PW_OK : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
 }

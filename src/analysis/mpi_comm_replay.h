@@ -19,6 +19,7 @@ typedef struct pw_comm_replay {
         int f_old, f_new, f_color, f_key;
     } *calls;                  /* per schema */
     int64_t world, self, null; /* predefined handle values */
+    int64_t undefined_color;   /* MPI_UNDEFINED as the live trackers take it */
     pw_mpi_tracker *live;      /* per rank, fed as records are drawn */
     size_t n_ranks;
     pw_mpi_comms comms;
@@ -33,6 +34,12 @@ pw_status pw_comm_replay_init(pw_comm_replay *r, pw_dataset *ds, pw_error *err);
  * was fed and starts the live trackers again for the next pass. */
 pw_status pw_comm_replay_init_fed(pw_comm_replay *r, pw_dataset *ds, pw_error *err);
 pw_status pw_comm_replay_resolve_fed(pw_comm_replay *r, pw_error *err);
+/* For a caller that has every rank's creations already, as a format's
+ * open-time profile tracked them (trackers[w]: world rank w, as many as
+ * r->n_ranks; their handle values must be r's): resolved from those, the
+ * live trackers then started with the same MPI_UNDEFINED color, so that
+ * they number instances as those did. */
+pw_status pw_comm_replay_resolve_from(pw_comm_replay *r, pw_mpi_tracker *const *trackers, pw_error *err);
 /* The live trackers start again (a caller replaying every rank once more);
  * 0 when memory runs out. */
 int pw_comm_replay_restart(pw_comm_replay *r);

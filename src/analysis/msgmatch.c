@@ -18,9 +18,20 @@ void pw_msgmatch_free(pw_msgmatch *mm)
     memset(mm, 0, sizeof *mm);
 }
 
+static int same_msg(const pw_msg *a, const pw_msg *b)
+{
+    return a->comm == b->comm && a->source == b->source && a->dest == b->dest && a->tag == b->tag;
+}
+
 /* The counters of m's key, created on first use. */
 static struct pw_msg_counts *msg_counts(pw_msgmatch *mm, const pw_msg *m, uint64_t *key_no)
 {
+    uint64_t h = ((uint64_t)m->comm * 31 + (uint64_t)m->source * 7 + (uint64_t)m->dest * 3 + (uint64_t)m->tag) & 63;
+    uint64_t r = mm->recent[h];
+    if (r && same_msg(&mm->counts[r - 1].key, m)) {
+        *key_no = r - 1;
+        return &mm->counts[r - 1];
+    }
     pw_key k = {{(uint64_t)m->comm, (uint64_t)m->source, (uint64_t)m->dest, (uint64_t)m->tag}};
     int added;
     uint64_t *v = pw_keymap_get(&mm->keys, &k, mm->n_keys, &added);
@@ -40,6 +51,7 @@ static struct pw_msg_counts *msg_counts(pw_msgmatch *mm, const pw_msg *m, uint64
         mm->counts[mm->n_keys++] = (struct pw_msg_counts){*m, 0, 0};
     }
     *key_no = *v;
+    mm->recent[h] = *v + 1;
     return &mm->counts[*v];
 }
 
@@ -84,7 +96,7 @@ static uint64_t wild_slot(pw_msgmatch *mm, const pw_msg *m)
     return i;
 }
 
-int pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_t request)
+uint64_t pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_t request)
 {
     int wildcard = m->source < 0 || m->tag < 0;
     uint64_t id = wildcard ? wild_slot(mm, m) : pw_msgmatch_recv(mm, m);
@@ -100,14 +112,7 @@ int pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_
             mm->wild_free[mm->n_free++] = *v & ~PW_MSG_WILD;
         *v = id;
     }
-    return v != NULL;
-}
-
-uint64_t pw_msgmatch_posted(const pw_msgmatch *mm, int64_t rank, int64_t request)
-{
-    pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};
-    const uint64_t *v = pw_keymap_find(&mm->requests, &k);
-    return v && !(*v & PW_MSG_WILD) ? *v : 0;
+    return v ? id : 0;
 }
 
 uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request, const pw_msg *status)

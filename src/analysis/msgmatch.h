@@ -40,6 +40,9 @@ typedef struct pw_msgmatch {
         uint64_t sends, recvs;
     } *counts;
     uint64_t n_keys, cap_keys;
+    /* The keys used last, by a hash of the key: key number + 1, 0: none
+     * (a rank talks to few peers: most lookups end here, not in `keys`). */
+    uint64_t recent[64];
 } pw_msgmatch;
 
 void pw_msgmatch_init(pw_msgmatch *mm);
@@ -50,11 +53,10 @@ uint64_t pw_msgmatch_recv(pw_msgmatch *mm, const pw_msg *m);
 #define PW_MSG_WILD ((uint64_t)1 << 63)
 
 /* A nonblocking receive: its flow id (or, for a wildcard, the receive
- * itself) waits under (rank, request).  0 when memory runs out. */
-int pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_t request);
-/* The flow id a posted receive waits under (rank, request) with, known
- * from the post on; 0 when none waits or it is a wildcard's. */
-uint64_t pw_msgmatch_posted(const pw_msgmatch *mm, int64_t rank, int64_t request);
+ * itself) waits under (rank, request).  Returns the flow id, known from
+ * the post on, or for a wildcard PW_MSG_WILD and a slot number; 0 when
+ * memory runs out. */
+uint64_t pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, int64_t request);
 /* The flow id of the receive that request completes, or 0 when none.
  * status: the source and tag the completing call reports (NULL: none). */
 uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request, const pw_msg *status);

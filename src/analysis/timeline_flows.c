@@ -53,6 +53,32 @@ int64_t tl_value_int(const pw_value *v) { return value_int(v); }
 
 int64_t tl_field_int(const pw_value *v, int i, int64_t absent) { return field_int(v, i, absent); }
 
+/* Where a status object's source, tag and bytes are (-1: absent), found
+ * by name once per field table: statuses of a format share one table. */
+typedef struct status_layout {
+    const pw_field *fields;
+    size_t n;
+    int source, tag, bytes;
+} status_layout;
+
+static const status_layout *layout_of(const pw_value *st)
+{
+    static _Thread_local status_layout last;
+    if (last.fields == st->v.list.fields && last.n == st->v.list.n && last.fields)
+        return &last;
+    last = (status_layout){st->v.list.fields, st->v.list.n, -1, -1, -1};
+    for (size_t k = 0; k < st->v.list.n; k++) {
+        const char *name = st->v.list.fields[k].name;
+        if (!strcmp(name, "source"))
+            last.source = (int)k;
+        else if (!strcmp(name, "tag"))
+            last.tag = (int)k;
+        else if (!strcmp(name, "bytes"))
+            last.bytes = (int)k;
+    }
+    return &last;
+}
+
 int tl_status_at(const pw_value *st, size_t i, pw_msg *out, uint64_t *bytes)
 {
     if (st->present && st->type == PW_T_LIST)
@@ -61,19 +87,11 @@ int tl_status_at(const pw_value *st, size_t i, pw_msg *out, uint64_t *bytes)
         st = NULL;
     if (!st || !st->present || st->type != PW_T_OBJECT)
         return 0;
-    out->source = out->tag = -1;
-    *bytes = PW_TL_NO_BYTES;
-    /* every completed receive comes here (twice in stats): the first
-     * letter picks the one name to compare */
-    for (size_t k = 0; k < st->v.list.n; k++) {
-        const char *name = st->v.list.fields[k].name;
-        if (name[0] == 's' && !strcmp(name, "source"))
-            out->source = value_int(&st->v.list.items[k]);
-        else if (name[0] == 't' && !strcmp(name, "tag"))
-            out->tag = value_int(&st->v.list.items[k]);
-        else if (name[0] == 'b' && !strcmp(name, "bytes") && value_int(&st->v.list.items[k]) >= 0)
-            *bytes = (uint64_t)value_int(&st->v.list.items[k]);
-    }
+    const status_layout *l = layout_of(st);
+    const pw_value *items = st->v.list.items;
+    out->source = l->source >= 0 ? value_int(&items[l->source]) : -1;
+    out->tag = l->tag >= 0 ? value_int(&items[l->tag]) : -1;
+    *bytes = l->bytes >= 0 && value_int(&items[l->bytes]) >= 0 ? (uint64_t)value_int(&items[l->bytes]) : PW_TL_NO_BYTES;
     return 1;
 }
 
@@ -166,7 +184,7 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
     int has_req = sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0;
     if (has_req) {
         ev->request_posted = field_int(v, sc->f_request, 0);
-        return pw_msgmatch_post_recv(&f->mm, &m, rank, ev->request_posted);
+        return pw_msgmatch_post_recv(&f->mm, &m, rank, ev->request_posted) != 0;
     }
     pw_msg status;
     uint64_t bytes = PW_TL_NO_BYTES;

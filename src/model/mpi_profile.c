@@ -10,6 +10,8 @@ int pw_mpi_rank_profile_init(pw_mpi_rank_profile *p, int rank, size_t n_function
     memset(p, 0, sizeof *p);
     p->rank = rank;
     p->clock = -1;
+    p->t_min = INT64_MAX;
+    p->t_max = INT64_MIN;
     pw_mpi_tracker_init(&p->tracker, world, self, null, undefined_color);
     p->fns = calloc(n_functions ? n_functions : 1, sizeof *p->fns);
     return p->fns != NULL;

@@ -28,6 +28,10 @@ typedef struct pw_mpi_rank_profile {
     int has_init, has_finalize;
     uint64_t init_ns, finalize_ns; /* Init entry, Finalize exit */
     int clock;                     /* 1 wall, 0 cpu, -1 no times */
+    /* The earliest entry and the latest end (exit, or entry when later) of
+     * the timed calls, on each call's clock as its record gives it (wall,
+     * else cpu); t_max < t_min when none is timed. */
+    int64_t t_min, t_max;
     pw_mpi_tracker tracker;
     pw_pair_counts sends;          /* (instance, comm-relative dest) */
     pw_pair_counts coll_calls;     /* (function, instance): msgs = calls, bytes = bytes */

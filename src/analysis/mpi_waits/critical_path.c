@@ -14,6 +14,7 @@
 
 #include "analysis/mpi_waits/mpi_waits.h"
 #include "core/grow.h"
+#include "core/parallel.h"
 
 static int add_span(mw_rank *rk, int64_t a, int64_t b)
 {
@@ -171,7 +172,8 @@ void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
         rk->compute_ns += (uint64_t)gap;
 }
 
-void mw_critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
+/* The path's time in rec's function and in the gap before it. */
+static void critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
 {
     int64_t from, gap = gap_before(ends, rec, &from);
     if (gap < 0) {
@@ -182,6 +184,32 @@ void mw_critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *en
         rk->cp_compute_ns += on_path(rk, from, rec->t);
     if (rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end >= rec->t)
         rk->cp_ns[rec->schema] += on_path(rk, rec->t, rec->t_end);
+}
+
+/* The ranks the path visits read again (no fields decoded). */
+static void path_rank(void *ctx, size_t item, int worker)
+{
+    (void)worker;
+    mw_run *run = ctx;
+    mw_rank *rk = &run->ranks[item];
+    mw_thread_ends ends = {0};
+    if (!rk->n_path)
+        return; /* the critical path never comes here */
+    for (size_t i = 0; i < rk->n_locs && !rk->failed; i++) {
+        pw_cursor *c;
+        pw_error err;
+        if (pw_cursor_open(run->ds, rk->locs[i], &c, &err) != PW_OK)
+            continue; /* damage is the reader's to report */
+        while (!rk->failed && mw_reread_step(c, &err) == PW_OK)
+            critical_path_call(rk, &c->rec, &ends);
+        pw_cursor_close(c);
+    }
+    free(ends.e);
+}
+
+void mw_critical_path_pass(mw_run *run)
+{
+    pw_parallel_for(run->n_ranks, run->ds->threads, path_rank, run);
 }
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }

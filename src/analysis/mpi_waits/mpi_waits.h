@@ -7,26 +7,29 @@
  * in timeline_flows.h (dest, source, tag, comm, request(s), status(es),
  * index, indices, outcount, flag) and mpi_coll.h (root, counts, types).
  *
- * Every rank is walked twice, ranks in parallel (mw_pass.c):
- *   pass 1 numbers each rank's messages per (communicator instance, peer,
- *          tag) with the message matcher and keeps, per message, the send
- *          entry time (sender) and the receive post time (receiver), and per
- *          collective instance the entry time and root;
- *   link   turns the per-rank keys into world keys and joins both sides
- *          (mw_link.c), and folds each collective instance's entries into
- *          its last / root / last non-root entry (mw_coll.c);
- *   pass 2 replays the matching and charges every call its waits from the
- *          other side's times (waits_p2p.c, waits_coll.c), and adds the
- *          profile and bins (rank_functions.c, time_profile.c);
- *   walk   follows the critical path back from the last MPI_Finalize exit
- *          through the waits to the ranks that caused them;
- *   pass 3 gives the path's time on each rank it visits to the functions
- *          there (critical_path.c; no fields decoded).
- * The tables cost 8 bytes per message, 16 per collective call per rank and
- * 24 per wait state; the passes themselves hold only open requests and the
- * matcher's keys. */
+ * The ranks are replayed together, once (replay.c): every rank advances
+ * to a time horizon, ranks in parallel, then the horizon moves on.  What
+ * one rank needs of another goes through two exchange points only:
+ *   channels.c    a FIFO per world channel (communicator, source,
+ *                 destination, tag) of the messages one side has seen and
+ *                 the other not yet: the send entry for the receiver, the
+ *                 receive post for a synchronous sender; a message is
+ *                 freed once both sides are done with it;
+ *   waits_coll.c  the collective instances of a communicator that not
+ *                 every member has entered yet, freed when the last does.
+ * A call whose other side is not there yet waits as a pending call
+ * (pending.c) until it is, and is then charged its wait.  Before the
+ * replay, the communicators and each rank's time bounds (for the bins)
+ * come from the format's open-time profile (model/mpi_profile.h) or, when
+ * it has none, from a census pass over the records (census.c).  After it,
+ * the critical path is walked back over the waits and a last pass reads
+ * the ranks it visits (critical_path.c; no fields decoded).
+ * Memory: open requests, messages one side has not yet seen (or a side
+ * has not finished), collective instances in flight, pending calls, and
+ * 32 bytes per wait state for the critical path's walk. */
 #ifndef PW_ANALYSIS_MPI_WAITS_H
 #define PW_ANALYSIS_MPI_WAITS_H
+#include <pthread.h>
 #include <stdint.h>
 
 #include "analysis/keymap.h"
@@ -62,33 +65,13 @@ typedef struct mw_schema {
     pw_coll_schema coll;
 } mw_schema;
 
-/* Growable list of times, written at any index. */
-typedef struct mw_times {
-    uint64_t *t;
-    uint64_t n, cap;
-} mw_times;
-
-int mw_times_set(mw_times *v, uint64_t i, uint64_t t); /* 0: out of memory */
-
-/* One collective call as its member saw it. */
-typedef struct mw_coll_entry {
-    uint64_t enter;
-    int64_t root; /* comm rank of the root, -1 when not rooted */
-} mw_coll_entry;
-
-/* A collective instance folded over its members (world ranks of the
- * latest entry and the latest non-root entry: who made the others wait). */
-typedef struct mw_coll_instance {
-    uint64_t last_enter, root_enter, last_nonroot_enter;
-    uint32_t last_rank, last_nonroot_rank;
-} mw_coll_instance;
-
 /* A wait state where it happened: from the call's entry until `resume`,
  * waiting for rank `cause` (the critical path jumps there). */
 typedef struct mw_wait_at {
     int64_t enter, resume;
     int64_t cause;
-    int kind; /* mw_wait */
+    uint32_t location; /* the call's (the timeline draws the wait in it) */
+    int kind;          /* mw_wait */
 } mw_wait_at;
 
 /* A time interval [a, b]. */
@@ -96,33 +79,69 @@ typedef struct mw_span {
     int64_t a, b;
 } mw_span;
 
-/* A rank's state through both passes. */
+/* The other side of a call's messages seen latest, and its world rank. */
+typedef struct mw_latest {
+    int any;
+    uint64_t t;
+    int64_t rank;
+} mw_latest;
+
+/* A call whose wait needs another rank's side of some of its messages
+ * (pending.c): charged when the last one arrives, or at the end. */
+typedef struct mw_pending {
+    int64_t enter, exit;
+    uint32_t schema, location;
+    uint32_t needs;         /* other sides still to come; UINT32_MAX: slot free */
+    mw_latest send, post;   /* the latest send entry, receive post */
+    uint32_t next_free;
+} mw_pending;
+
+struct mw_channel;
+
+/* A rank's state through the replay. */
 typedef struct mw_rank {
     int64_t rank;
     uint32_t *locs; /* its locations with records */
     size_t n_locs;
     pw_msgmatch mm;
-    pw_keymap post_t;    /* pass 1: request -> post time of a wildcard nonblocking receive */
-    pw_keymap sync_reqs; /* pass 2: MPI_Issend request -> flow id */
-    mw_times *chan;      /* per matcher key: send entries, or receive posts */
+    pw_keymap post_t;    /* request -> post time of a wildcard nonblocking receive */
+    pw_keymap sync_reqs; /* MPI_Issend request -> flow id */
+    struct mw_channel **chan; /* per matcher key: its world channel, NULL: none */
     uint64_t n_chan;
-    uint32_t *chan_link; /* per pass 1 matcher key: the world channel (p2p_link.c) */
-    uint64_t n_chan_link;
-    struct mw_coll_list {
-        mw_coll_entry *e;
-        size_t n, cap;
-    } *coll;             /* per communicator instance: pass 1 entries */
-    uint64_t *coll_seq;  /* per instance: pass 2 calls so far */
+    struct mw_coll_pos {
+        uint64_t calls;  /* collective calls so far */
+        uint32_t comm;   /* its communicator (once known) */
+        int32_t member;  /* the rank's comm rank there; -1: not tracked */
+        int known;
+    } *coll_pos;         /* per communicator instance */
     uint32_t n_coll;
+    pthread_mutex_t lock; /* pending calls and charges, when ranks run in parallel */
+    mw_pending *pend;
+    size_t n_pend, cap_pend;
+    uint32_t free_pend; /* index + 1 of a free pending call, 0: none */
+    /* the replay's position: the open cursor of locs[loc], its record
+     * not handled yet (held), and each thread's latest call end */
+    pw_cursor *cur;
+    size_t loc;
+    int held, done;
+    struct mw_thread_ends {
+        struct mw_thread_end {
+            uint32_t loc;
+            int64_t end;
+        } *e;
+        size_t n, cap;
+    } ends;
     int64_t t_min, t_max;
+    uint64_t records;    /* as the census counted them */
+    uint32_t bin_hint;   /* the time bin of its latest call (time_profile.c) */
     uint8_t *seen;       /* per schema: has records */
-    /* pass 2 results, per function (schema) */
+    /* results, per function (schema) */
     uint64_t *calls, *time_ns, *wait_ns;
     uint64_t *wait_fn[MW_N_WAITS];
     uint64_t wait_total[MW_N_WAITS];
     uint64_t idle_ns;
-    /* critical path: the rank's waits in call order, the intervals the path
-     * spends on the rank, and what it does there (critical_path.c) */
+    /* critical path: the rank's waits, the intervals the path spends on
+     * the rank, and what it does there (critical_path.c) */
     mw_wait_at *waits;
     size_t n_waits, cap_waits;
     mw_span *path;
@@ -133,12 +152,17 @@ typedef struct mw_rank {
     int failed; /* memory ran out */
 } mw_rank;
 
+typedef struct mw_thread_ends mw_thread_ends;
+typedef struct mw_coll_pos mw_coll_pos;
+
 /* Time and communication bins, one set per worker, summed at the end. */
 typedef struct mw_bins {
     uint32_t n;
-    double *fn;   /* [dense function][bin] ns */
+    double **fn;  /* [schema][bin] ns, a row made at the schema's first call */
     double *msgs, *bytes;
 } mw_bins;
+
+struct mw_comm_state;
 
 typedef struct mw_run {
     pw_dataset *ds;
@@ -149,88 +173,94 @@ typedef struct mw_run {
     size_t n_ranks;
     int64_t *rank_slot; /* world rank -> index into ranks, -1 */
     size_t n_world;
-    /* link: world channels, and collective instances per communicator */
-    pw_keymap links;
-    struct mw_link {
-        mw_times *send, *post;
-        int64_t source, dest; /* world ranks */
-    } *link;
-    size_t n_links, cap_links;
-    mw_coll_instance **inst; /* per communicator */
-    uint64_t *n_inst;
+    /* the exchange points: world channels, collective instances in flight */
+    pthread_mutex_t links_lock;
+    pw_keymap links;  /* world key -> index into channel */
+    struct mw_channel **channel;
+    size_t n_channels, cap_channels;
+    struct mw_comm_state *comm; /* per communicator */
+    size_t n_comm;
+    int parallel;     /* ranks run in parallel: the exchange points lock */
     /* bins */
     int64_t t0, t1;
     double bin_step; /* (t1 - t0) / n_bins, numpy.linspace's step */
     double bin_per_ns; /* 1 / bin_step: a first guess of a time's bin, then
                         * corrected against the edges (time_profile.c) */
     uint32_t n_bins;
-    int32_t *dense;    /* schema -> dense function index, -1 */
-    uint32_t n_dense;
+    double *edges;     /* n_bins + 1 */
     mw_bins *bins;     /* per worker */
     int workers;
-    int timed_only; /* pass 1 skips untimed records (waits_timeline.c) */
+    int timed_only; /* the replay skips untimed records (waits_timeline.c) */
     int failed;
 } mw_run;
 
 /* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1
- * when memory runs out.  mw_prepare: pass 1 and the link; the matchers are
- * then ready for pass 2's replay.  mw_run_free in every case. */
+ * when memory runs out.  mw_prepare: ranks, communicators and time bounds
+ * (census.c), bins; mw_replay: every rank replayed, the waits charged, the
+ * critical path walked (mw_critical_path_pass then finds its functions).  mw_run_free in every
+ * case. */
 int mw_run_init(mw_run *run, pw_dataset *ds);
 pw_status mw_prepare(mw_run *run, pw_error *err);
+pw_status mw_replay(mw_run *run, pw_error *err);
 void mw_run_free(mw_run *run);
-/* Pass 1, 2 or 3 over every rank, in parallel. */
-void mw_run_pass(mw_run *run, int pass);
-/* Matchers, requests, collective counts and communicator trackers start
- * again, so that a replay numbers everything as pass 1 did; 0 when memory
- * runs out. */
-int mw_rewind(mw_run *run);
 
 /* 0 when memory runs out. */
 int mw_schemas_classify(const pw_dataset *ds, mw_schema *out);
 
-/* Pass 1 of one record (p2p and collective tables). */
-void mw_collect_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v);
-void mw_collect_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v);
-/* The link step (serial). 0: out of memory. */
-int mw_link_p2p(mw_run *run);
-int mw_link_coll(mw_run *run);
-/* Pass 2: the wait a call incurs (ns), charged to rk by kind. */
+/* census.c: the communicators resolved and each rank's time bounds, from
+ * the format's profile or else from a pass over the records. */
+pw_status mw_census(mw_run *run, pw_error *err);
+/* The cursor's next record, without noting damage again (the reader
+ * reported it when the trace was read). */
+pw_status mw_reread_step(pw_cursor *c, pw_error *err);
+
+/* The replay of one record: its messages and collectives, then its
+ * profile, bins and compute gap. */
 void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v);
 void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v);
-/* Charges rk's call rec a wait of ns, caused by world rank `cause`. */
-void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int64_t cause);
+/* The end of the replay: pending calls charged with what came, collective
+ * instances that never filled dropped. */
+void mw_replay_finish(mw_run *run);
+int mw_comms_init(mw_run *run);  /* 0: out of memory */
+void mw_comms_free(mw_run *run);
+void mw_channels_free(mw_run *run);
+
+/* rk's pending calls and charges are rk's own thread's, or under its
+ * lock when ranks run in parallel. */
+void mw_rank_lock(const mw_run *run, mw_rank *rk);
+void mw_rank_unlock(const mw_run *run, mw_rank *rk);
+/* The rank slot of a world rank, or NULL. */
+mw_rank *mw_rank_of(const mw_run *run, int64_t world);
+
+/* Charges rk's call (schema, entry, location) a wait of ns, caused by
+ * world rank `cause`. */
+void mw_charge(mw_rank *rk, uint32_t schema, int64_t enter, uint32_t location, mw_wait kind, uint64_t ns,
+               int64_t cause);
 /* The communicator instance (mpi_comms.h) a comm field names on rk now;
  * PW_MPI_INST_WORLD for all when the dataset has no communicator replay. */
 uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *v, int f_comm);
 
-/* Pass 2 profile and bins. */
+/* Profile and bins. */
 void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec);
-void mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec);
-void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes);
+/* hint: the rank's bin_hint.  mw_bins_call: 0 when memory runs out. */
+int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec, uint32_t *hint);
+void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes, uint32_t *hint);
 int mw_bins_init(mw_run *run);
 void mw_bins_free(mw_run *run);
 
 /* Critical path: the walk back from the last MPI_Finalize exit (serial),
- * then per rank (pass 3) the time of each function on the path. */
+ * then per rank (a last pass) the time of each function on the path. */
 int mw_critical_path_walk(mw_run *run);
-typedef struct mw_thread_ends {
-    struct mw_thread_end {
-        uint32_t loc;
-        int64_t end;
-    } *e;
-    size_t n, cap;
-} mw_thread_ends;
-/* Pass 2: the rank's time between calls (per thread); pass 3 (only ranks
- * the path visits): the path's time in each function and between calls. */
+void mw_critical_path_pass(mw_run *run);
+/* The rank's time between calls (per thread). */
 void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends);
-void mw_critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends);
 
 /* Reports (members of the stats report root).  JSON keeps the issue's
  * contract (objects keyed by rank and function); text and CSV get the
  * same numbers as tables (arrays of rows), which is what they render. */
 void mw_report_waits(const mw_run *run, pw_rnode *root, int tables);
 void mw_report_rank_functions(const mw_run *run, pw_rnode *root);
-void mw_report_time_profile(const mw_run *run, pw_rnode *root, int tables);
+void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables); /* sums the workers' bins */
 void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables);
 
 /* The whole analysis of ds into the stats report r.  Datasets without MPI

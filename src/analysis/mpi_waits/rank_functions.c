@@ -13,18 +13,19 @@
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
-void mw_charge(mw_rank *rk, const pw_record *rec, mw_wait kind, uint64_t ns, int64_t cause)
+void mw_charge(mw_rank *rk, uint32_t schema, int64_t enter, uint32_t location, mw_wait kind, uint64_t ns,
+               int64_t cause)
 {
     if (!ns)
         return;
     rk->wait_total[kind] += ns;
-    rk->wait_fn[kind][rec->schema] += ns;
-    rk->wait_ns[rec->schema] += ns;
+    rk->wait_fn[kind][schema] += ns;
+    rk->wait_ns[schema] += ns;
     if (!pw_grow((void **)&rk->waits, rk->n_waits, &rk->cap_waits, sizeof *rk->waits)) {
         rk->failed = 1;
         return;
     }
-    rk->waits[rk->n_waits++] = (mw_wait_at){rec->t, rec->t + (int64_t)ns, cause, kind};
+    rk->waits[rk->n_waits++] = (mw_wait_at){enter, enter + (int64_t)ns, cause, location, kind};
 }
 
 void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec)

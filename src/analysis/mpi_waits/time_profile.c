@@ -42,20 +42,16 @@ int mw_bins_init(mw_run *run)
     }
     run->bin_step = run->t1 > run->t0 ? ((double)run->t1 - (double)run->t0) / run->n_bins : 0;
     run->bin_per_ns = run->bin_step > 0 ? 1 / run->bin_step : 0;
-    run->dense = malloc((run->ds->n_schemas ? run->ds->n_schemas : 1) * sizeof *run->dense);
     run->bins = calloc((size_t)run->workers, sizeof *run->bins);
-    if (!run->dense || !run->bins)
+    run->edges = malloc((run->n_bins + 1) * sizeof *run->edges);
+    if (!run->bins || !run->edges)
         return 0;
-    for (size_t s = 0; s < run->ds->n_schemas; s++) {
-        int seen = 0;
-        for (size_t i = 0; i < run->n_ranks && !seen; i++)
-            seen = run->ranks[i].seen[s];
-        run->dense[s] = seen ? (int32_t)run->n_dense++ : -1;
-    }
+    for (uint32_t i = 0; i <= run->n_bins; i++) /* as numpy.linspace makes them: the last is the end */
+        run->edges[i] = i == run->n_bins ? (double)run->t1 : (double)i * run->bin_step + (double)run->t0;
     for (int w = 0; w < run->workers; w++) {
         mw_bins *b = &run->bins[w];
         b->n = run->n_bins;
-        b->fn = calloc((size_t)run->n_dense * b->n + 1, sizeof *b->fn);
+        b->fn = calloc(run->ds->n_schemas ? run->ds->n_schemas : 1, sizeof *b->fn);
         b->msgs = calloc(b->n, sizeof *b->msgs);
         b->bytes = calloc(b->n, sizeof *b->bytes);
         if (!b->fn || !b->msgs || !b->bytes)
@@ -67,68 +63,94 @@ int mw_bins_init(mw_run *run)
 void mw_bins_free(mw_run *run)
 {
     for (int w = 0; run->bins && w < run->workers; w++) {
+        for (size_t f = 0; run->bins[w].fn && f < run->ds->n_schemas; f++)
+            free(run->bins[w].fn[f]);
         free(run->bins[w].fn);
         free(run->bins[w].msgs);
         free(run->bins[w].bytes);
     }
     free(run->bins);
-    free(run->dense);
+    free(run->edges);
 }
 
-/* Bin i's edge as numpy.linspace makes it (the last edge is the end). */
-static double edge(const mw_run *run, uint32_t i)
-{
-    return i >= run->n_bins ? (double)run->t1 : (double)i * run->bin_step + (double)run->t0;
-}
+/* Bin i's edge (made once by mw_bins_init). */
+static double edge(const mw_run *run, uint32_t i) { return run->edges[i]; }
 
-/* The bin holding time t (numpy.histogram: the last bin is closed). */
-static uint32_t bin_of(const mw_run *run, double t)
+/* The bin holding time t (numpy.histogram: the last bin is closed);
+ * *hint: the bin found last for the same rank, tried first (a rank's
+ * calls come in time order), then set to the answer. */
+static uint32_t bin_of(const mw_run *run, double t, uint32_t *hint)
 {
     if (run->bin_step <= 0 || t <= (double)run->t0)
         return 0;
+    uint32_t i = *hint;
+    /* bin i is the one that starts at or before t (or is the first) and
+     * ends after it (or is the last) */
+    if (i < run->n_bins && (i == 0 || t >= edge(run, i)) && (i + 1 >= run->n_bins || t < edge(run, i + 1)))
+        return i;
     double k = (t - (double)run->t0) * run->bin_per_ns; /* > 0: truncation is floor */
-    uint32_t i = k >= run->n_bins ? run->n_bins - 1 : (uint32_t)k;
+    i = k >= run->n_bins ? run->n_bins - 1 : (uint32_t)k;
     /* the guess may land one off an edge */
     while (i > 0 && t < edge(run, i))
         i--;
     while (i + 1 < run->n_bins && t >= edge(run, i + 1))
         i++;
-    return i;
+    return *hint = i;
 }
 
-void mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec)
+int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec, uint32_t *hint)
 {
-    int32_t f = run->dense[rec->schema];
-    if (f < 0 || !rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end <= rec->t)
-        return;
+    if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end <= rec->t)
+        return 1;
     double enter = (double)rec->t, exit = (double)rec->t_end;
-    double *row = &b->fn[(size_t)f * b->n];
-    for (uint32_t i = bin_of(run, enter); i < b->n; i++) {
+    double *row = b->fn[rec->schema];
+    if (!row && !(row = b->fn[rec->schema] = calloc(b->n, sizeof *row)))
+        return 0;
+    for (uint32_t i = bin_of(run, enter, hint); i < b->n; i++) {
         double start = edge(run, i), end = edge(run, i + 1);
         if (start >= exit)
             break;
         if (end > enter) /* Pipit's in_bin: exit > start and enter < end */
             row[i] += (exit < end ? exit : end) - (enter > start ? enter : start);
     }
+    return 1;
 }
 
-void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes)
+void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes, uint32_t *hint)
 {
     if (t < run->t0 || t > run->t1)
         return;
-    uint32_t i = bin_of(run, (double)t);
+    uint32_t i = bin_of(run, (double)t, hint);
     b->msgs[i] += 1;
     b->bytes[i] += (double)bytes;
 }
 
+/* Has some rank a record of schema s (its function gets a column)? */
+static int seen_anywhere(const mw_run *run, size_t s)
+{
+    for (size_t i = 0; i < run->n_ranks; i++)
+        if (run->ranks[i].seen[s])
+            return 1;
+    return 0;
+}
+
+/* Function s's time in bin i. */
+static double bin_ns(const mw_bins *b, size_t s, uint32_t i) { return b->fn[s] ? b->fn[s][i] : 0; }
+
 /* Bins of every worker summed into worker 0's. */
-static void sum_workers(const mw_run *run)
+static void sum_workers(mw_run *run)
 {
     mw_bins *into = &run->bins[0];
     for (int w = 1; w < run->workers; w++) {
-        const mw_bins *b = &run->bins[w];
-        for (size_t i = 0; i < (size_t)run->n_dense * b->n; i++)
-            into->fn[i] += b->fn[i];
+        mw_bins *b = &run->bins[w];
+        for (size_t f = 0; f < run->ds->n_schemas; f++) {
+            if (!into->fn[f]) { /* the row moves over */
+                into->fn[f] = b->fn[f];
+                b->fn[f] = NULL;
+            }
+            for (uint32_t i = 0; b->fn[f] && i < b->n; i++)
+                into->fn[f][i] += b->fn[f][i];
+        }
         for (uint32_t i = 0; i < b->n; i++) {
             into->msgs[i] += b->msgs[i];
             into->bytes[i] += b->bytes[i];
@@ -145,11 +167,11 @@ static void profile_json(const mw_run *run, const mw_bins *b, pw_rnode *root, co
     pw_rnode_num(tp, "bin_s", run->bin_step / 1e9);
     pw_rnode *fns = pw_rnode_object(tp, "functions");
     for (size_t s = 0; s < run->ds->n_schemas; s++) {
-        if (run->dense[s] < 0)
+        if (!seen_anywhere(run, s))
             continue;
         pw_rnode *arr = pw_rnode_array(fns, run->ds->schemas[s]->name);
         for (uint32_t i = 0; i < b->n; i++)
-            pw_rnode_num(arr, NULL, b->fn[(size_t)run->dense[s] * b->n + i] / 1e9);
+            pw_rnode_num(arr, NULL, bin_ns(b, s, i) / 1e9);
     }
     pw_rnode *arr = pw_rnode_array(tp, "idle");
     for (uint32_t i = 0; i < b->n; i++)
@@ -173,8 +195,8 @@ static void profile_tables(const mw_run *run, const mw_bins *b, pw_rnode *root, 
         pw_rnode_uint(o, "bin", i);
         pw_rnode_num(o, "start_s", edge(run, i) / 1e9);
         for (size_t s = 0; s < run->ds->n_schemas; s++)
-            if (run->dense[s] >= 0)
-                pw_rnode_num(o, run->ds->schemas[s]->name, b->fn[(size_t)run->dense[s] * b->n + i] / 1e9);
+            if (seen_anywhere(run, s))
+                pw_rnode_num(o, run->ds->schemas[s]->name, bin_ns(b, s, i) / 1e9);
         pw_rnode_num(o, "idle", idle[i] / 1e9);
         pw_rnode *c = pw_rnode_object(comm, NULL);
         pw_rnode_uint(c, "bin", i);
@@ -184,7 +206,7 @@ static void profile_tables(const mw_run *run, const mw_bins *b, pw_rnode *root, 
     }
 }
 
-void mw_report_time_profile(const mw_run *run, pw_rnode *root, int tables)
+void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables)
 {
     sum_workers(run);
     const mw_bins *b = &run->bins[0];
@@ -196,8 +218,8 @@ void mw_report_time_profile(const mw_run *run, pw_rnode *root, int tables)
         return;
     for (uint32_t i = 0; i < b->n; i++) {
         double busy = 0;
-        for (uint32_t f = 0; f < run->n_dense; f++)
-            busy += b->fn[(size_t)f * b->n + i];
+        for (size_t f = 0; f < run->ds->n_schemas; f++)
+            busy += bin_ns(b, f, i);
         idle[i] = run->bin_step * (double)processes - busy;
     }
     if (tables)

@@ -1,132 +1,126 @@
-/* waits_coll.c — collective wait states.  Collectives on a communicator
- * are matched in call order: the n-th call on it at each member is one
- * instance.  Pass 1 keeps each rank's entry (and root) per instance of
- * every communicator it used; the link folds an instance's entries into
- * its latest entry, the root's entry and the latest non-root entry; pass 2
- * charges each call Scalasca's wait:
+/* waits_coll.c — collective wait states, the replay's second exchange
+ * point.  Collectives on a communicator are matched in call order: the
+ * n-th call on it at each member is one instance.  Each member leaves its
+ * entry (and root, and what it needs to be charged) in the instance; the
+ * member that enters last folds the entries, in member order, into the
+ * latest entry, the root's entry and the latest non-root entry, charges
+ * every member Scalasca's wait, and the instance is freed:
  *   Wait at NxN / Barrier  min(last_enter, exit) - enter
  *   Late Broadcast         non-roots: min(root_enter, exit) - enter
  *   Early Reduce           the root: min(last_nonroot_enter, exit) - enter
- * (each only when the other side entered later). */
+ * (each only when the other side entered later).  An instance some member
+ * never enters charges nothing. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/seq_ring.h"
 #include "analysis/timeline_flows.h"
 #include "core/grow.h"
 
-/* The list of communicator instance `inst`, grown to hold it. */
-static struct mw_coll_list *coll_list(mw_rank *rk, uint32_t inst)
+/* One member's call in an instance. */
+typedef struct coll_member {
+    uint64_t enter;
+    int64_t exit, root; /* root: comm rank of the root, -1 when not rooted */
+    uint32_t schema, location;
+    int8_t kind;        /* mw_wait */
+    uint8_t entered, timed;
+} coll_member;
+
+/* An instance some members have entered: entries by comm rank. */
+typedef struct coll_instance {
+    uint32_t entered;
+    coll_member *m;
+} coll_instance;
+
+/* A communicator's instances in flight. */
+struct mw_comm_state {
+    pthread_mutex_t lock;
+    int tracked;         /* more than one member, each with records */
+    mw_seq_ring inst;    /* of coll_instance, by sequence number */
+};
+
+/* What the instance's entries tell each member (the fold). */
+typedef struct coll_fold {
+    uint64_t last_enter, root_enter, last_nonroot_enter;
+    uint32_t last_rank, last_nonroot_rank;
+} coll_fold;
+
+int mw_comms_init(mw_run *run)
 {
-    if (inst >= rk->n_coll) {
-        uint32_t n = inst + 1 > rk->n_coll * 2 ? inst + 1 : rk->n_coll * 2;
-        struct mw_coll_list *l = realloc(rk->coll, n * sizeof *l);
-        uint64_t *s = l ? realloc(rk->coll_seq, n * sizeof *s) : NULL;
-        if (l)
-            rk->coll = l;
-        if (!s) {
-            rk->failed = 1;
-            return NULL;
-        }
-        memset(l + rk->n_coll, 0, (n - rk->n_coll) * sizeof *l);
-        memset(s + rk->n_coll, 0, (n - rk->n_coll) * sizeof *s);
-        rk->coll_seq = s;
-        rk->n_coll = n;
+    run->n_comm = run->comms.comms.n_comms;
+    run->comm = calloc(run->n_comm ? run->n_comm : 1, sizeof *run->comm);
+    if (!run->comm)
+        return 0;
+    for (size_t c = 0; c < run->n_comm; c++) {
+        const pw_mpi_comm *cm = &run->comms.comms.comms[c];
+        struct mw_comm_state *cs = &run->comm[c];
+        pthread_mutex_init(&cs->lock, NULL);
+        cs->tracked = cm->size > 1;
+        for (uint32_t m = 0; m < cm->size && cs->tracked; m++)
+            cs->tracked = mw_rank_of(run, cm->members[m]) != NULL;
     }
-    return &rk->coll[inst];
+    return 1;
 }
 
-void mw_collect_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
+void mw_comms_free(mw_run *run)
 {
-    uint32_t inst = mw_comm_instance(run, rk, v, sc->coll.f_comm);
-    struct mw_coll_list *l = inst == PW_MPI_UNKNOWN ? NULL : coll_list(rk, inst);
-    if (!l)
-        return;
-    if (!pw_grow((void **)&l->e, l->n, &l->cap, sizeof *l->e)) {
-        rk->failed = 1;
-        return;
+    for (size_t c = 0; run->comm && c < run->n_comm; c++) {
+        struct mw_comm_state *cs = &run->comm[c];
+        for (uint64_t s = cs->inst.base; s < cs->inst.base + cs->inst.n; s++)
+            free(((coll_instance *)mw_seq_ring_at(&cs->inst, s, sizeof(coll_instance)))->m);
+        mw_seq_ring_free(&cs->inst);
+        pthread_mutex_destroy(&cs->lock);
     }
-    int64_t root = sc->coll.f_root >= 0 ? tl_field_int(v, sc->coll.f_root, -1) : -1;
-    l->e[l->n++] = (mw_coll_entry){rec->clock == PW_CLOCK_NS ? (uint64_t)rec->t : 0, root};
+    free(run->comm);
 }
 
-/* The instance list of world rank `w` on communicator c, or NULL. */
-static const struct mw_coll_list *member_list(const mw_run *run, uint32_t w, uint32_t c)
+/* Instance seq of communicator cs (size members), made when new; NULL when
+ * memory runs out.  *done: it was folded already (a rank whose two
+ * instances name one communicator entered it twice). */
+static coll_instance *instance(struct mw_comm_state *cs, uint64_t seq, uint32_t size, int *done)
 {
-    if (w >= run->n_world || run->rank_slot[w] < 0 || w >= run->comms.comms.n_ranks)
-        return NULL;
-    const mw_rank *rk = &run->ranks[run->rank_slot[w]];
-    for (uint32_t i = 0; i < rk->n_coll && i < run->comms.comms.n_inst[w]; i++)
-        if (run->comms.comms.inst_comm[w][i] == c && rk->coll[i].n)
-            return &rk->coll[i];
-    return NULL;
-}
-
-/* Communicator c's instances folded over its members. */
-static int fold_comm(mw_run *run, uint32_t c)
-{
-    const pw_mpi_comm *cm = &run->comms.comms.comms[c];
-    uint64_t n = UINT64_MAX;
-    for (uint32_t m = 0; m < cm->size; m++) {
-        const struct mw_coll_list *l = member_list(run, cm->members[m], c);
-        n = !l ? 0 : l->n < n ? l->n : n;
-    }
-    if (!n || n == UINT64_MAX)
-        return 1;
-    mw_coll_instance *in = calloc(n, sizeof *in);
+    *done = seq < cs->inst.base;
+    coll_instance *in = *done ? NULL : mw_seq_ring_at(&cs->inst, seq, sizeof *in);
     if (!in)
-        return 0;
+        return NULL;
+    *done = in->entered == UINT32_MAX;
+    if (*done || (!in->m && !(in->m = calloc(size, sizeof *in->m))))
+        return NULL;
+    return in;
+}
+
+/* The entries folded in member order. */
+static coll_fold fold(const pw_mpi_comm *cm, const coll_member *e)
+{
+    coll_fold in = {0};
     for (uint32_t m = 0; m < cm->size; m++) {
-        const struct mw_coll_list *l = member_list(run, cm->members[m], c);
-        for (uint64_t s = 0; s < n; s++) {
-            uint64_t t = l->e[s].enter;
-            int64_t root = l->e[s].root;
-            if (t > in[s].last_enter || m == 0) {
-                in[s].last_enter = t;
-                in[s].last_rank = cm->members[m];
-            }
-            if (root == (int64_t)m) {
-                in[s].root_enter = t;
-            } else if (t > in[s].last_nonroot_enter || !in[s].last_nonroot_enter) {
-                in[s].last_nonroot_enter = t;
-                in[s].last_nonroot_rank = cm->members[m];
-            }
+        uint64_t t = e[m].enter;
+        if (t > in.last_enter || m == 0) {
+            in.last_enter = t;
+            in.last_rank = cm->members[m];
+        }
+        if (e[m].root == (int64_t)m) {
+            in.root_enter = t;
+        } else if (t > in.last_nonroot_enter || !in.last_nonroot_enter) {
+            in.last_nonroot_enter = t;
+            in.last_nonroot_rank = cm->members[m];
         }
     }
-    run->inst[c] = in;
-    run->n_inst[c] = n;
-    return 1;
+    return in;
 }
 
-int mw_link_coll(mw_run *run)
+/* Member m's wait in a folded instance, charged to its rank. */
+static void charge_member(mw_run *run, const pw_mpi_comm *cm, const coll_fold *in, uint32_t m,
+                          const coll_member *e)
 {
-    size_t n = run->comms.comms.n_comms;
-    run->inst = calloc(n ? n : 1, sizeof *run->inst);
-    run->n_inst = calloc(n ? n : 1, sizeof *run->n_inst);
-    if (!run->inst || !run->n_inst)
-        return 0;
-    for (uint32_t c = 0; c < n; c++)
-        if (run->comms.comms.comms[c].size > 1 && !fold_comm(run, c))
-            return 0;
-    return 1;
-}
-
-void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
-{
-    uint32_t inst = mw_comm_instance(run, rk, v, sc->coll.f_comm);
-    if (inst == PW_MPI_UNKNOWN || inst >= rk->n_coll)
+    mw_rank *rk = mw_rank_of(run, cm->members[m]);
+    if (!rk || !e->timed)
         return;
-    uint64_t seq = rk->coll_seq[inst]++;
-    uint32_t c = pw_mpi_comm_of(&run->comms.comms, (size_t)rk->rank, inst);
-    if (c == PW_MPI_UNKNOWN || !run->inst || seq >= run->n_inst[c] || !rec->has_end || rec->clock != PW_CLOCK_NS)
-        return;
-    const mw_coll_instance *in = &run->inst[c][seq];
-    uint64_t enter = (uint64_t)rec->t, exit = (uint64_t)rec->t_end, other;
-    int64_t cause;
-    int64_t root = sc->coll.f_root >= 0 ? tl_field_int(v, sc->coll.f_root, -1) : -1;
-    const pw_mpi_comm *cm = &run->comms.comms.comms[c];
+    uint64_t enter = e->enter, exit = (uint64_t)e->exit, other;
+    int64_t cause, root = e->root;
     int is_root = root >= 0 && root < cm->size && cm->members[root] == (uint32_t)rk->rank;
-    switch (sc->coll_wait) {
+    switch (e->kind) {
     case MW_LATE_BROADCAST:
         other = is_root || root < 0 ? 0 : in->root_enter;
         cause = root >= 0 && root < cm->size ? (int64_t)cm->members[root] : -1;
@@ -140,6 +134,94 @@ void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_recor
         cause = in->last_rank;
         break;
     }
-    if (other > enter && exit >= enter)
-        mw_charge(rk, rec, (mw_wait)sc->coll_wait, (other < exit ? other : exit) - enter, cause);
+    if (other > enter && exit >= enter) {
+        mw_rank_lock(run, rk);
+        mw_charge(rk, e->schema, (int64_t)e->enter, e->location, (mw_wait)e->kind,
+                  (other < exit ? other : exit) - enter, cause);
+        mw_rank_unlock(run, rk);
+    }
+}
+
+/* The last member entered: every member charged, the instance freed, and
+ * the instances at the front that are done leave the ring. */
+static void complete(mw_run *run, struct mw_comm_state *cs, const pw_mpi_comm *cm, coll_instance *in)
+{
+    coll_fold f = fold(cm, in->m);
+    for (uint32_t m = 0; m < cm->size; m++)
+        charge_member(run, cm, &f, m, &in->m[m]);
+    free(in->m);
+    in->m = NULL;
+    in->entered = UINT32_MAX; /* done */
+    const coll_instance *front;
+    while ((front = mw_seq_ring_front(&cs->inst, sizeof *front)) && front->entered == UINT32_MAX)
+        mw_seq_ring_pop(&cs->inst);
+}
+
+/* The comm rank of world rank w in cm, or -1. */
+static int64_t member_index(const pw_mpi_comm *cm, int64_t w)
+{
+    for (uint32_t m = 0; m < cm->size; m++)
+        if (cm->members[m] == (uint32_t)w)
+            return m;
+    return -1;
+}
+
+/* Where rk stands on its communicator instance inst: its calls so far,
+ * the communicator and its comm rank there (looked up once); NULL when
+ * memory runs out. */
+static mw_coll_pos *position(const mw_run *run, mw_rank *rk, uint32_t inst)
+{
+    if (inst >= rk->n_coll) {
+        uint32_t n = inst + 1 > rk->n_coll * 2 ? inst + 1 : rk->n_coll * 2;
+        mw_coll_pos *p = realloc(rk->coll_pos, n * sizeof *p);
+        if (!p)
+            return NULL;
+        memset(p + rk->n_coll, 0, (n - rk->n_coll) * sizeof *p);
+        rk->coll_pos = p;
+        rk->n_coll = n;
+    }
+    mw_coll_pos *p = &rk->coll_pos[inst];
+    if (!p->known) {
+        p->known = 1;
+        p->comm = pw_mpi_comm_of(&run->comms.comms, (size_t)rk->rank, inst);
+        p->member = p->comm == PW_MPI_UNKNOWN || p->comm >= run->n_comm || !run->comm[p->comm].tracked
+                        ? -1
+                        : member_index(&run->comms.comms.comms[p->comm], rk->rank);
+    }
+    return p;
+}
+
+void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
+{
+    uint32_t inst = mw_comm_instance(run, rk, v, sc->coll.f_comm);
+    if (inst == PW_MPI_UNKNOWN)
+        return;
+    mw_coll_pos *pos = position(run, rk, inst);
+    if (!pos) {
+        rk->failed = 1;
+        return;
+    }
+    uint64_t seq = pos->calls++;
+    if (pos->member < 0)
+        return;
+    const pw_mpi_comm *cm = &run->comms.comms.comms[pos->comm];
+    struct mw_comm_state *cs = &run->comm[pos->comm];
+    uint32_t m = (uint32_t)pos->member;
+    coll_member e = {rec->clock == PW_CLOCK_NS ? (uint64_t)rec->t : 0, rec->t_end,
+                     sc->coll.f_root >= 0 ? tl_field_int(v, sc->coll.f_root, -1) : -1,
+                     rec->schema, rec->location, sc->coll_wait, 1,
+                     rec->has_end && rec->clock == PW_CLOCK_NS};
+    if (run->parallel)
+        pthread_mutex_lock(&cs->lock);
+    int done;
+    coll_instance *in = instance(cs, seq, cm->size, &done);
+    if (!in) {
+        rk->failed |= !done;
+    } else if (!in->m[m].entered) {
+        in->m[m] = e;
+        if (++in->entered == cm->size)
+            complete(run, cs, cm, in);
+    }
+    if (run->parallel)
+        pthread_mutex_unlock(&cs->lock);
 }

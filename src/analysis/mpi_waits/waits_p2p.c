@@ -1,9 +1,10 @@
-/* waits_p2p.c — point-to-point messages through both passes: pass 1 keeps
- * each message's send entry (sender side) and receive post (receiver side)
- * under the rank's matcher key; pass 2 replays the same matching and
- * charges Late Sender to the call that completes receives (MPI_Recv, the
- * receive half of MPI_Sendrecv, MPI_Wait*, MPI_Test*) and Late Receiver to
- * synchronous sends (MPI_Ssend, the completion of an MPI_Issend).
+/* waits_p2p.c — point-to-point messages in the replay: each rank numbers
+ * its sends and receives with its matcher, hands the entry of each send
+ * and the post of each receive to the message's channel (channels.c),
+ * and charges Late Sender to the call that completes receives (MPI_Recv,
+ * the receive half of MPI_Sendrecv, MPI_Wait*, MPI_Test*) and Late
+ * Receiver to synchronous sends (MPI_Ssend, the completion of an
+ * MPI_Issend), from the other sides there or, later, as they come.
  *
  * Keys in a rank's matcher: a send is (instance, -1, comm dest, tag), a
  * receive (instance, comm source, -1, tag); -1 stands for the rank itself,
@@ -11,99 +12,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/channels.h"
 #include "analysis/timeline_flows.h"
 
-/* The latest other side of a call's messages, and its world rank. */
-typedef struct p2p_latest {
-    int any;
-    uint64_t t;
-    int64_t rank;
-} p2p_latest;
-
-/* What one call's messages give pass 2: the latest entry of the sends it
- * received, the latest post of the receives of its synchronous sends. */
-typedef struct p2p_call {
-    int pass;
-    p2p_latest send, post;
-} p2p_call;
-
-/* The matcher's key number and sequence number of a flow id (msgmatch.c:
- * key number + 1 in the high 24 bits, sequence in the low 40). */
-static uint64_t flow_key(uint64_t id) { return (id >> 40) - 1; }
-static uint64_t flow_seq(uint64_t id) { return id & 0xffffffffffull; }
-
-int mw_times_set(mw_times *v, uint64_t i, uint64_t t)
+/* The other side of message id for the call (need). */
+static void need_side(mw_run *run, mw_rank *rk, uint64_t id, int want_send, mw_p2p_need *need)
 {
-    if (i >= v->cap) {
-        uint64_t cap = v->cap ? v->cap : 16;
-        while (cap <= i)
-            cap *= 2;
-        uint64_t *p = realloc(v->t, cap * sizeof *p);
-        if (!p)
-            return 0;
-        memset(p + v->cap, 0xff, (cap - v->cap) * sizeof *p); /* UINT64_MAX: not seen */
-        v->t = p;
-        v->cap = cap;
-    }
-    v->t[i] = t;
-    if (i >= v->n)
-        v->n = i + 1;
-    return 1;
+    mw_channel *ch = mw_channel_of(run, rk, id);
+    if (ch)
+        mw_msg_needed(run, rk, ch, mw_flow_seq(id), want_send, need);
 }
 
-/* Pass 1: the time of a message under its flow id. */
-static void keep_time(mw_rank *rk, uint64_t id, uint64_t t)
+static void posted(mw_run *run, mw_rank *rk, uint64_t id, uint64_t t)
 {
-    uint64_t k = flow_key(id);
-    if (k >= rk->n_chan) {
-        uint64_t n = rk->mm.cap_keys > k ? rk->mm.cap_keys : k + 1;
-        mw_times *c = realloc(rk->chan, n * sizeof *c);
-        if (!c) {
-            rk->failed = 1;
-            return;
-        }
-        memset(c + rk->n_chan, 0, (n - rk->n_chan) * sizeof *c);
-        rk->chan = c;
-        rk->n_chan = n;
-    }
-    if (!mw_times_set(&rk->chan[k], flow_seq(id), t))
-        rk->failed = 1;
-}
-
-/* Pass 2: the world channel of a flow id, or NULL when not known. */
-static const struct mw_link *link_of(const mw_run *run, const mw_rank *rk, uint64_t id)
-{
-    uint64_t k = flow_key(id);
-    return k < rk->n_chan_link && rk->chan_link[k] != UINT32_MAX ? &run->link[rk->chan_link[k]] : NULL;
-}
-
-/* The other side's time of a message (send entry for a receive, receive
- * post for a send), or UINT64_MAX when not known. */
-static uint64_t peer_time(const struct mw_link *l, uint64_t id, int want_send)
-{
-    const mw_times *v = !l ? NULL : want_send ? l->send : l->post;
-    uint64_t s = flow_seq(id);
-    return v && s < v->n ? v->t[s] : UINT64_MAX;
-}
-
-/* Pass 2: message id's other side (its send entry for a receive, its
- * receive post for a synchronous send) into the call's latest. */
-static void other_side(const mw_run *run, const mw_rank *rk, p2p_latest *latest, uint64_t id, int want_send)
-{
-    const struct mw_link *l = link_of(run, rk, id);
-    uint64_t t = peer_time(l, id, want_send);
-    if (t == UINT64_MAX)
-        return;
-    if (!latest->any || t > latest->t) {
-        latest->t = t;
-        latest->rank = want_send ? l->source : l->dest;
-    }
-    latest->any = 1;
+    mw_channel *ch = mw_channel_of(run, rk, id);
+    if (ch)
+        mw_msg_posted(run, rk, ch, mw_flow_seq(id), t);
 }
 
 static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
-                 uint32_t inst, p2p_call *c)
+                 uint32_t inst, mw_p2p_need *c)
 {
     int64_t dest = tl_field_int(v, sc->tl.f_dest, -1);
     if (dest < 0) /* MPI_PROC_NULL */
@@ -114,13 +42,12 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
         rk->failed = 1;
         return;
     }
-    if (c->pass == 1) {
-        keep_time(rk, id, (uint64_t)rec->t);
-        return;
-    }
+    mw_channel *ch = mw_channel_of(run, rk, id);
+    if (ch)
+        mw_msg_sent(run, rk, ch, mw_flow_seq(id), (uint64_t)rec->t, sc->sync);
     int has_req = sc->tl.f_request >= 0 && v[sc->tl.f_request].present;
     if (sc->sync && !has_req) {
-        other_side(run, rk, &c->post, id, 0);
+        need_side(run, rk, id, 0, c);
     } else if (sc->sync) {
         pw_key k = {{(uint64_t)tl_field_int(v, sc->tl.f_request, 0), 0, 0, 0}};
         int added;
@@ -134,21 +61,22 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
 
 /* A receive: posted now (with a request) or received now. */
 static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
-                    uint32_t inst, p2p_call *c)
+                    uint32_t inst, mw_p2p_need *c)
 {
     pw_msg m = {inst, tl_field_int(v, sc->tl.f_source, -1), -1,
                 tl_field_int(v, sc->tl.f_recvtag >= 0 ? sc->tl.f_recvtag : sc->tl.f_tag, 0)};
     if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0) {
         int64_t req = tl_field_int(v, sc->tl.f_request, 0);
-        if (!pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req))
-            rk->failed = 1;
-        uint64_t id = c->pass == 1 ? pw_msgmatch_posted(&rk->mm, rk->rank, req) : 0;
+        uint64_t id = pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req);
         pw_key k = {{(uint64_t)req, 0, 0, 0}};
-        if (id) { /* matched when posted: its post time goes straight to the table */
-            keep_time(rk, id, (uint64_t)rec->t);
-            pw_keymap_remove(&rk->post_t, &k); /* an older wildcard's, on a reused handle */
-        } else if (c->pass == 1) { /* a wildcard's waits for its status; a reused
-                                    * request handle names the newest receive */
+        if (!id) {
+            rk->failed = 1;
+        } else if (!(id & PW_MSG_WILD)) { /* matched when posted: its post goes to the channel at once */
+            posted(run, rk, id, (uint64_t)rec->t);
+            if (rk->post_t.n) /* an older wildcard's, on a reused handle */
+                pw_keymap_remove(&rk->post_t, &k);
+        } else { /* a wildcard's waits for its status; a reused
+                  * request handle names the newest receive */
             int added;
             uint64_t *slot = pw_keymap_get(&rk->post_t, &k, (uint64_t)rec->t, &added);
             if (!slot)
@@ -167,34 +95,33 @@ static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_reco
     if (m.source < 0 || m.tag < 0) /* MPI_PROC_NULL, or a wildcard never resolved */
         return;
     uint64_t id = pw_msgmatch_recv(&rk->mm, &m);
-    if (!id)
+    if (!id) {
         rk->failed = 1;
-    else if (c->pass == 1)
-        keep_time(rk, id, (uint64_t)rec->t);
-    else
-        other_side(run, rk, &c->send, id, 1);
+        return;
+    }
+    posted(run, rk, id, (uint64_t)rec->t);
+    need_side(run, rk, id, 1, c);
 }
 
-/* One request completed: a receive (its post time kept in pass 1, its
- * send looked up in pass 2) or, in pass 2, an MPI_Issend. */
-static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *status, p2p_call *c)
+/* One request completed: a receive (a wildcard's post known now, then
+ * its send needed) or an MPI_Issend (its receive's post needed). */
+static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *status, mw_p2p_need *c)
 {
     uint64_t id = pw_msgmatch_complete(&rk->mm, rk->rank, req, status);
     pw_key k = {{(uint64_t)req, 0, 0, 0}};
-    if (c->pass == 1) { /* only wildcards' post times wait in post_t */
-        uint64_t *t = pw_keymap_find(&rk->post_t, &k);
-        if (t && id)
-            keep_time(rk, id, *t);
-        if (t)
-            pw_keymap_remove(&rk->post_t, &k);
-    } else if (id) {
-        other_side(run, rk, &c->send, id, 1);
-    } else {
-        uint64_t *s = pw_keymap_find(&rk->sync_reqs, &k);
-        if (s) {
-            other_side(run, rk, &c->post, *s, 0);
-            pw_keymap_remove(&rk->sync_reqs, &k);
-        }
+    uint64_t *t = rk->post_t.n ? pw_keymap_find(&rk->post_t, &k) : NULL; /* only wildcards' wait there */
+    if (t && id)
+        posted(run, rk, id, *t);
+    if (t)
+        pw_keymap_remove(&rk->post_t, &k);
+    if (id) {
+        need_side(run, rk, id, 1, c);
+        return;
+    }
+    uint64_t *s = rk->sync_reqs.n ? pw_keymap_find(&rk->sync_reqs, &k) : NULL;
+    if (s) {
+        need_side(run, rk, *s, 0, c);
+        pw_keymap_remove(&rk->sync_reqs, &k);
     }
 }
 
@@ -206,7 +133,7 @@ static const pw_value *list_item(const pw_value *v, size_t i)
 /* The requests a completion call finished: one, a list (MPI_Waitall), the
  * entry "index" names (MPI_Waitany), the "indices" of "outcount"
  * (MPI_Waitsome); none when "flag" is 0 (MPI_Test*). */
-static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v, p2p_call *c)
+static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v, mw_p2p_need *c)
 {
     if (tl_field_int(v, sc->tl.f_flag, 1) == 0)
         return;
@@ -232,44 +159,22 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
     }
 }
 
-/* The messages of one call, in either pass. */
-static void p2p_call_walk(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
-                          p2p_call *c)
-{
-    uint32_t inst = mw_comm_instance(run, rk, v, sc->tl.f_comm);
-    if (sc->tl.f_dest >= 0 && v[sc->tl.f_dest].present)
-        send(run, rk, sc, rec, v, inst, c);
-    if (sc->tl.f_source >= 0 && v[sc->tl.f_source].present)
-        receive(run, rk, sc, rec, v, inst, c);
-    else if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0)
-        complete(run, rk, sc, v, c);
-}
-
-void mw_collect_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
-{
-    p2p_call c = {.pass = 1};
-    p2p_call_walk(run, rk, sc, rec, v, &c);
-}
-
-/* Scalasca's wait of a call that waited for `other` to start: the part of
- * the call before it, never more than the call. */
-static uint64_t waited(const pw_record *rec, uint64_t other)
-{
-    uint64_t enter = (uint64_t)rec->t, exit = (uint64_t)rec->t_end;
-    if (other <= enter || exit < enter)
-        return 0;
-    return (other < exit ? other : exit) - enter;
-}
-
 void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
 {
-    p2p_call c = {.pass = 2};
-    p2p_call_walk(run, rk, sc, rec, v, &c);
-    if (!rec->has_end || rec->clock != PW_CLOCK_NS)
-        return;
-    uint64_t late_sender = c.send.any ? waited(rec, c.send.t) : 0;
-    if (late_sender)
-        mw_charge(rk, rec, MW_LATE_SENDER, late_sender, c.send.rank);
-    else if (c.post.any) /* a call waits once: for its sender first */
-        mw_charge(rk, rec, MW_LATE_RECEIVER, waited(rec, c.post.t), c.post.rank);
+    mw_p2p_need c = {.rec = rec, .timed = rec->has_end && rec->clock == PW_CLOCK_NS};
+    uint32_t inst = mw_comm_instance(run, rk, v, sc->tl.f_comm);
+    if (sc->tl.f_dest >= 0 && v[sc->tl.f_dest].present)
+        send(run, rk, sc, rec, v, inst, &c);
+    if (sc->tl.f_source >= 0 && v[sc->tl.f_source].present)
+        receive(run, rk, sc, rec, v, inst, &c);
+    else if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0)
+        complete(run, rk, sc, v, &c);
+    if (c.pend) { /* some other side is still to come */
+        mw_pending_release(run, rk, &c);
+    } else if (c.timed && (c.send.any || c.post.any)) {
+        mw_pending now = {rec->t, rec->t_end, rec->schema, rec->location, 0, c.send, c.post, 0};
+        mw_rank_lock(run, rk);
+        mw_charge_latest(rk, &now);
+        mw_rank_unlock(run, rk);
+    }
 }

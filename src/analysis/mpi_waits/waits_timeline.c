@@ -1,10 +1,9 @@
 /* waits_timeline.c — a timeline sink in front of the writer's: it passes
- * every event on, and after the BEGIN of an MPI call replays the call as
- * pass 2 would (the records come merged in time, each rank's in its own
- * order) and, when the call waited, draws the wait as a child slice.  The
- * critical path, found first (pass 2 and its walk), is drawn as slices on
- * a track of its own under each process it visits; the sink numbers the
- * tracks again to fit those in.  ENDs and path boundaries wait in a small
+ * every event on, and after the BEGIN of an MPI call that waited draws the
+ * wait as a child slice.  The waits and the critical path are found first
+ * (the replay and its walk); the path is drawn as slices on a track of its
+ * own under each process it visits; the sink numbers the tracks again to
+ * fit those in.  ENDs and path boundaries wait in a small
  * heap until the stream reaches their time, so the writer still sees
  * events in time order. */
 #include <stdlib.h>
@@ -118,30 +117,39 @@ static int intern_names(wait_sink *w, const pw_names *names)
     return 1;
 }
 
-/* The call of ev replayed; its wait, if any, drawn. */
+/* Waits by the call they happen in (entry, then location). */
+static int by_call(const void *a, const void *b)
+{
+    const mw_wait_at *x = a, *y = b;
+    if (x->enter != y->enter)
+        return x->enter < y->enter ? -1 : 1;
+    return (x->location > y->location) - (x->location < y->location);
+}
+
+/* The wait of the call rec on rank rk, or NULL (waits sorted by_call). */
+static const mw_wait_at *wait_of(const mw_rank *rk, const pw_record *rec)
+{
+    mw_wait_at key = {.enter = rec->t, .location = rec->location};
+    size_t lo = 0, hi = rk->n_waits;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (by_call(&rk->waits[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < rk->n_waits && !by_call(&rk->waits[lo], &key) ? &rk->waits[lo] : NULL;
+}
+
+/* The wait of ev's call, if it waited, drawn inside it. */
 static pw_status draw_wait(wait_sink *w, const pw_names *names, const pw_tl_event *ev, uint32_t track,
                            pw_error *err)
 {
     mw_run *run = w->run;
-    const pw_record *rec = ev->rec;
-    int64_t r = pw_tl_rank_of(run->ds, rec->location);
-    if (r < 0 || (size_t)r >= run->n_world || run->rank_slot[r] < 0)
+    const mw_rank *rk = mw_rank_of(run, pw_tl_rank_of(run->ds, ev->rec->location));
+    const mw_wait_at *wt = rk ? wait_of(rk, ev->rec) : NULL;
+    if (!wt)
         return PW_OK;
-    mw_rank *rk = &run->ranks[run->rank_slot[r]];
-    const mw_schema *sc = &run->schemas[rec->schema];
-    int coll = sc->coll.op != PW_COLL_NONE;
-    const pw_value *v = sc->p2p || coll ? pw_record_fields(rec) : NULL;
-    rk->n_waits = 0; /* nothing kept: each wait is drawn at once */
-    if (sc->p2p)
-        mw_waits_p2p(run, rk, sc, rec, v);
-    if (coll)
-        mw_waits_coll(run, rk, sc, rec, v);
-    pw_comm_replay_feed(&run->comms, rec);
-    if (rk->failed)
-        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-    if (!rk->n_waits)
-        return PW_OK;
-    const mw_wait_at *wt = &rk->waits[0];
     pw_tl_event begin = {.kind = PW_TL_BEGIN, .track = track, .location = ev->location,
                          .name = w->names[wt->kind], .t = wt->enter};
     pw_status s = w->inner->event(w->inner->ctx, names, &begin, err);
@@ -225,18 +233,19 @@ static pw_status ws_finish(void *ctx, const pw_names *names, pw_error *err)
     return s;
 }
 
-/* Pass 2 over everything and the critical path's walk, then the replay
- * starts again for the drawing. */
-static pw_status find_path(mw_run *run, wait_sink *w, pw_error *err)
+/* The replay and the critical path's walk, then each rank's waits in
+ * call order for the drawing. */
+static pw_status find_waits(mw_run *run, wait_sink *w, pw_error *err)
 {
     w->path_track = calloc(run->n_ranks ? run->n_ranks : 1, sizeof *w->path_track);
     w->path_next = calloc(run->n_ranks ? run->n_ranks : 1, sizeof *w->path_next);
-    if (!w->path_track || !w->path_next || !mw_bins_init(run))
+    if (!w->path_track || !w->path_next)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-    mw_run_pass(run, 2);
-    if (run->failed || !mw_critical_path_walk(run) || !mw_rewind(run))
-        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-    return PW_OK;
+    pw_status s = mw_replay(run, err);
+    for (size_t i = 0; s == PW_OK && i < run->n_ranks; i++)
+        if (run->ranks[i].n_waits)
+            qsort(run->ranks[i].waits, run->ranks[i].n_waits, sizeof *run->ranks[i].waits, by_call);
+    return s;
 }
 
 pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
@@ -254,7 +263,7 @@ pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_c
         run.timed_only = 1;
         s = mw_prepare(&run, err);
         if (s == PW_OK)
-            s = find_path(&run, &w, err);
+            s = find_waits(&run, &w, err);
         pw_tl_sink wrapped = {&w, ws_track, ws_event, ws_finish, NULL, 0};
         if (s == PW_OK)
             s = pw_timeline_run(ds, &wrapped, rep, err);

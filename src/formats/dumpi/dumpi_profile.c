@@ -144,6 +144,13 @@ void dumpi_profile_call(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi
     uint64_t ns = which >= 0 ? call_ns(s, which) : 0;
     if (which > p->clock)
         p->clock = which;
+    if (which >= 0) { /* the times dumpi_stream_record gives the record */
+        int64_t t = (int64_t)(s->sec[which][0] * 1000000000u + s->nsec[which][0]);
+        int64_t end = (int64_t)(s->sec[which][1] * 1000000000u + s->nsec[which][1]);
+        end = end > t ? end : t;
+        p->t_min = t < p->t_min ? t : p->t_min;
+        p->t_max = end > p->t_max ? end : p->t_max;
+    }
     uint16_t l = rec->label;
     pw_mpi_fn_time *f = &p->fns[l];
     if (!f->calls++ || ns < f->min_ns)

@@ -1,0 +1,228 @@
+/* channels.c — the point-to-point exchange point between ranks.  Each
+ * rank numbers its messages with its own matcher (msgmatch.h) under keys
+ * (communicator instance, comm-relative peer, tag); a key turns into a
+ * world channel (communicator, world source, world destination, tag) on
+ * its first use.  Sender and receiver meet in the channel's FIFO: the
+ * n-th message on it is the n-th send and the n-th receive, as MPI does
+ * not let messages of one channel overtake each other.  A message holds
+ * what one side has seen and the other still needs (the send entry for
+ * the receive's completion, the receive post for a synchronous send), and
+ * leaves the FIFO once both sides are done with it.
+ *
+ * This is the one place where another process's messages would enter: a
+ * distributed replay would feed the sides of the channels whose other
+ * rank lives elsewhere (mw_msg_sent / mw_msg_posted) from what that
+ * process sends, and nothing else would change (docs/mpi-analyses.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mpi_waits/channels.h"
+#include "analysis/timeline_flows.h"
+#include "core/grow.h"
+
+uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *v, int f_comm)
+{
+    if (!run->comms.live) /* no communicator replay: every message on one world */
+        return PW_MPI_INST_WORLD;
+    if ((size_t)rk->rank >= run->comms.n_ranks)
+        return PW_MPI_UNKNOWN;
+    return pw_mpi_tracker_lookup(&run->comms.live[rk->rank], tl_field_int(v, f_comm, run->comms.world));
+}
+
+/* The world key of matcher key m of rank rk; 0 when it does not resolve. */
+static int world_key(const mw_run *run, const mw_rank *rk, const pw_msg *m, pw_key *out)
+{
+    size_t r = (size_t)rk->rank;
+    int sending = m->source == -1;
+    int64_t peer = sending ? m->dest : m->source, comm = 0;
+    if (run->comms.live) {
+        uint32_t c = pw_mpi_comm_of(&run->comms.comms, r, (uint32_t)m->comm);
+        peer = pw_mpi_world_rank(&run->comms.comms, r, (uint32_t)m->comm, peer);
+        if (c == PW_MPI_UNKNOWN || peer < 0)
+            return 0;
+        comm = c;
+    }
+    *out = (pw_key){{(uint64_t)comm, (uint64_t)(sending ? rk->rank : peer), (uint64_t)(sending ? peer : rk->rank),
+                     (uint64_t)m->tag}};
+    return 1;
+}
+
+static void links_lock(mw_run *run)
+{
+    if (run->parallel)
+        pthread_mutex_lock(&run->links_lock);
+}
+
+static void links_unlock(mw_run *run)
+{
+    if (run->parallel)
+        pthread_mutex_unlock(&run->links_lock);
+}
+
+/* The channel of world key wk, made on first use; NULL when memory runs out. */
+static mw_channel *channel_for(mw_run *run, const pw_key *wk)
+{
+    links_lock(run);
+    int added;
+    mw_channel *ch = NULL;
+    uint64_t *slot = pw_keymap_get(&run->links, wk, run->n_channels, &added);
+    if (slot && !added)
+        ch = run->channel[*slot];
+    else if (slot && pw_grow((void **)&run->channel, run->n_channels, &run->cap_channels, sizeof *run->channel) &&
+             (ch = calloc(1, sizeof *ch))) {
+        pthread_mutex_init(&ch->lock, NULL);
+        ch->source = (int64_t)wk->w[1];
+        ch->dest = (int64_t)wk->w[2];
+        run->channel[run->n_channels++] = ch;
+    } else if (slot) {
+        pw_keymap_remove(&run->links, wk);
+    }
+    links_unlock(run);
+    return ch;
+}
+
+mw_channel *mw_channel_of(mw_run *run, mw_rank *rk, uint64_t flow_id)
+{
+    uint64_t k = mw_flow_key(flow_id);
+    if (k >= rk->n_chan) {
+        uint64_t n = rk->mm.cap_keys > k ? rk->mm.cap_keys : k + 1;
+        mw_channel **c = realloc(rk->chan, n * sizeof *c);
+        if (!c) {
+            rk->failed = 1;
+            return NULL;
+        }
+        memset(c + rk->n_chan, 0, (n - rk->n_chan) * sizeof *c);
+        rk->chan = c;
+        rk->n_chan = n;
+    }
+    if (!rk->chan[k]) {
+        pw_key wk;
+        if (!world_key(run, rk, &rk->mm.counts[k].key, &wk))
+            return NULL; /* never resolves: asked again, answered the same */
+        if (!(rk->chan[k] = channel_for(run, &wk)))
+            rk->failed = 1;
+    }
+    return rk->chan[k];
+}
+
+static void channel_lock(const mw_run *run, mw_channel *ch)
+{
+    if (run->parallel)
+        pthread_mutex_lock(&ch->lock);
+}
+
+static void channel_unlock(const mw_run *run, mw_channel *ch)
+{
+    if (run->parallel)
+        pthread_mutex_unlock(&ch->lock);
+}
+
+/* Messages both sides are done with leave the front of the FIFO. */
+static void drop_done(mw_channel *ch)
+{
+    const mw_msg *m;
+    while ((m = mw_seq_ring_front(&ch->msgs, sizeof *m)) && (m->flags & MW_MSG_DONE) == MW_MSG_DONE)
+        mw_seq_ring_pop(&ch->msgs);
+}
+
+/* Message seq of ch, its channel locked (unlocked again when NULL: rk
+ * failed when memory ran out). */
+static mw_msg *locked_message(const mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq)
+{
+    channel_lock(run, ch);
+    mw_msg *m = mw_seq_ring_at(&ch->msgs, seq, sizeof *m);
+    if (!m) {
+        rk->failed |= seq >= ch->msgs.base; /* below: both sides were done, none asks again */
+        channel_unlock(run, ch);
+    }
+    return m;
+}
+
+/* A pending call of rank `world` (id: its index + 1) gets one other side. */
+static void deliver(mw_run *run, int64_t world, uint32_t id, int is_send, uint64_t t, int64_t from)
+{
+    mw_rank *rk = mw_rank_of(run, world);
+    if (!rk)
+        return;
+    mw_rank_lock(run, rk);
+    mw_pending_deliver(rk, id, is_send, t, from);
+    mw_rank_unlock(run, rk);
+}
+
+/* Registers pending call id of rk on a side still to come. */
+static void wait_for(mw_run *run, mw_rank *rk, uint32_t id)
+{
+    mw_rank_lock(run, rk);
+    rk->pend[id - 1].needs++;
+    mw_rank_unlock(run, rk);
+}
+
+void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t enter, int sync)
+{
+    mw_msg *m = locked_message(run, rk, ch, seq);
+    if (!m)
+        return;
+    m->send_enter = enter;
+    m->flags |= MW_MSG_SENT | (sync ? 0 : MW_MSG_SEND_DONE);
+    if (m->recv_wait) {
+        deliver(run, ch->dest, m->recv_wait, 1, enter, ch->source);
+        m->recv_wait = 0;
+    }
+    drop_done(ch);
+    channel_unlock(run, ch);
+}
+
+void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t post)
+{
+    mw_msg *m = locked_message(run, rk, ch, seq);
+    if (!m)
+        return;
+    m->post = post;
+    m->flags |= MW_MSG_POSTED;
+    if (m->sync_wait) {
+        deliver(run, ch->source, m->sync_wait, 0, post, ch->dest);
+        m->sync_wait = 0;
+    }
+    channel_unlock(run, ch);
+}
+
+void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int want_send, mw_p2p_need *need)
+{
+    mw_msg *m = locked_message(run, rk, ch, seq);
+    if (!m)
+        return;
+    m->flags |= want_send ? MW_MSG_RECV_DONE : MW_MSG_SEND_DONE;
+    int there = m->flags & (want_send ? MW_MSG_SENT : MW_MSG_POSTED);
+    mw_latest *latest = want_send ? &need->send : &need->post;
+    if (there) {
+        uint64_t t = want_send ? m->send_enter : m->post;
+        if (!latest->any || t > latest->t) {
+            latest->t = t;
+            latest->rank = want_send ? ch->source : ch->dest;
+        }
+        latest->any = 1;
+    } else if (need->timed) { /* the other side comes later: the call waits for it */
+        if (!need->pend && !(need->pend = mw_pending_new(run, rk, need->rec))) {
+            channel_unlock(run, ch);
+            return;
+        }
+        wait_for(run, rk, need->pend);
+        if (want_send)
+            m->recv_wait = need->pend;
+        else
+            m->sync_wait = need->pend;
+    }
+    drop_done(ch);
+    channel_unlock(run, ch);
+}
+
+void mw_channels_free(mw_run *run)
+{
+    for (size_t i = 0; i < run->n_channels; i++) {
+        pthread_mutex_destroy(&run->channel[i]->lock);
+        mw_seq_ring_free(&run->channel[i]->msgs);
+        free(run->channel[i]);
+    }
+    free(run->channel);
+    pw_keymap_free(&run->links);
+}

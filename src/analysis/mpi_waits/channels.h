@@ -1,0 +1,68 @@
+/* channels.h — the point-to-point exchange point of the replay (see
+ * channels.c): world channels, their FIFOs of messages in flight, and
+ * what each side of a message brings and needs. */
+#ifndef PW_ANALYSIS_MPI_WAITS_CHANNELS_H
+#define PW_ANALYSIS_MPI_WAITS_CHANNELS_H
+#include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/seq_ring.h"
+
+enum {
+    MW_MSG_SENT = 1,      /* send_enter holds the send's entry */
+    MW_MSG_POSTED = 2,    /* post holds the receive's post time */
+    MW_MSG_SEND_DONE = 4, /* the sending side needs nothing more */
+    MW_MSG_RECV_DONE = 8, /* the receiving side needs nothing more */
+    MW_MSG_DONE = MW_MSG_SEND_DONE | MW_MSG_RECV_DONE
+};
+
+/* One message of a channel as far as the replay has seen it. */
+typedef struct mw_msg {
+    uint64_t send_enter, post;
+    uint32_t recv_wait; /* the receiver's pending call waiting for send_enter (index + 1), 0: none */
+    uint32_t sync_wait; /* the synchronous sender's pending call waiting for post, 0: none */
+    uint32_t flags;
+} mw_msg;
+
+typedef struct mw_channel {
+    pthread_mutex_t lock;
+    int64_t source, dest; /* world ranks */
+    mw_seq_ring msgs;     /* of mw_msg, by sequence number */
+} mw_channel;
+
+/* What one call's messages need of the other sides: the latest send
+ * entry of the receives it completes, the latest post of the receives of
+ * its synchronous sends, and, once one is missing, its pending call. */
+typedef struct mw_p2p_need {
+    const pw_record *rec;
+    int timed;     /* only a timed call (entry and exit) can wait */
+    uint32_t pend; /* index + 1 of its pending call, 0: none */
+    mw_latest send, post;
+} mw_p2p_need;
+
+/* The matcher's key number and sequence number of a flow id (msgmatch.c:
+ * key number + 1 in the high 24 bits, sequence in the low 40). */
+static inline uint64_t mw_flow_key(uint64_t id) { return (id >> 40) - 1; }
+static inline uint64_t mw_flow_seq(uint64_t id) { return id & 0xffffffffffull; }
+
+/* The world channel of rk's flow id; NULL when its communicator or peer
+ * does not resolve (or memory ran out: rk failed). */
+mw_channel *mw_channel_of(mw_run *run, mw_rank *rk, uint64_t flow_id);
+/* The sender saw message seq enter at `enter`; a synchronous send is done
+ * only once its post is needed (mw_msg_needed). */
+void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t enter, int sync);
+/* The receiver posted message seq at `post`. */
+void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t post);
+/* A call of rk needs the other side of message seq (want_send: its send
+ * entry; else its post), now or, through a pending call, when it comes;
+ * that side of the message is then done. */
+void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int want_send, mw_p2p_need *need);
+/* Pending calls (pending.c): one made for rk's call rec, waiting for one
+ * side (index + 1; 0 when memory runs out: rk failed); a side delivered
+ * to it (the caller holds rk's lock); the call's own end, with the sides
+ * it found at once.  A pending call is charged when nothing is missing. */
+uint32_t mw_pending_new(const mw_run *run, mw_rank *rk, const pw_record *rec);
+void mw_pending_deliver(mw_rank *rk, uint32_t id, int is_send, uint64_t t, int64_t from);
+void mw_pending_release(const mw_run *run, mw_rank *rk, const mw_p2p_need *need);
+/* The wait of a call from the latest other sides: Late Sender first,
+ * else Late Receiver (a call waits once). */
+void mw_charge_latest(mw_rank *rk, const mw_pending *p);
+#endif

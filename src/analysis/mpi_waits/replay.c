@@ -1,0 +1,120 @@
+/* replay.c — every rank replayed together, once.  Time is cut into
+ * windows; in each, every rank (ranks in parallel) handles its records up
+ * to the window's end, so that the two sides of a message, or the members
+ * of a collective, are replayed at about the same moment and what one
+ * leaves for the other (channels.c, waits_coll.c) is taken soon after.
+ * A rank's record past the window waits in its cursor for the next one.
+ * Windows hold about MW_WINDOW_RECORDS records per rank, more when ranks
+ * run in parallel (each window starts the workers again). */
+#include <stdlib.h>
+
+#include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/timeline_flows.h"
+#include "core/error.h"
+#include "core/parallel.h"
+
+#define MW_WINDOW_RECORDS 1024
+#define MW_PARALLEL_WINDOW_RECORDS 8192
+#define MW_MAX_WINDOWS 65536
+
+typedef struct window_job {
+    mw_run *run;
+    int64_t end; /* records from this time on wait for the next window */
+} window_job;
+
+/* One record: its messages and collectives, profile, bins, compute gap. */
+static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec)
+{
+    const mw_schema *sc = &run->schemas[rec->schema];
+    int coll = sc->coll.op != PW_COLL_NONE;
+    if (run->timed_only && (rec->clock != PW_CLOCK_NS || !rec->has_end))
+        return; /* what the timeline does not draw, its replay never sees */
+    const pw_value *v = sc->p2p || coll ? pw_record_fields(rec) : NULL;
+    rk->seen[rec->schema] = 1;
+    if (sc->finalize && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end > rk->finalize_exit)
+        rk->finalize_exit = rec->t_end;
+    mw_profile_call(rk, sc, rec);
+    mw_compute_call(rk, rec, &rk->ends);
+    if (!mw_bins_call(run, bins, rec, &rk->bin_hint))
+        rk->failed = 1;
+    if (sc->p2p)
+        mw_waits_p2p(run, rk, sc, rec, v);
+    if (coll)
+        mw_waits_coll(run, rk, sc, rec, v);
+    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && tl_field_int(v, sc->tl.f_dest, -1) >= 0) {
+        pw_mpi_call call;
+        if (pw_mpi_calls_read(&run->calls, rec, &call))
+            mw_bins_message(run, bins, rec->t, call.sent, &rk->bin_hint);
+    }
+    pw_comm_replay_feed(&run->comms, rec); /* after the call's own lookups */
+}
+
+/* The rank's next record in its cursor (rk->cur->rec), its locations one
+ * after the other; 0 when it has no more. */
+static int next_record(mw_run *run, mw_rank *rk)
+{
+    pw_error err;
+    while (rk->loc < rk->n_locs) {
+        if (!rk->cur) {
+            if (pw_cursor_open(run->ds, rk->locs[rk->loc], &rk->cur, &err) != PW_OK) {
+                rk->cur = NULL;
+                rk->loc++;
+                continue; /* damage is the reader's to report */
+            }
+            rk->cur->args_only = 1; /* every time read here is rec->t / rec->t_end */
+        }
+        if (mw_reread_step(rk->cur, &err) == PW_OK)
+            return 1;
+        pw_cursor_close(rk->cur);
+        rk->cur = NULL;
+        rk->loc++;
+    }
+    return 0;
+}
+
+/* Rank `item` up to the window's end. */
+static void advance(void *ctx, size_t item, int worker)
+{
+    window_job *job = ctx;
+    mw_run *run = job->run;
+    mw_rank *rk = &run->ranks[item];
+    while (!rk->done && !rk->failed) {
+        if (!rk->held && !(rk->held = next_record(run, rk))) {
+            rk->done = 1;
+            break;
+        }
+        const pw_record *rec = &rk->cur->rec;
+        if (rec->clock == PW_CLOCK_NS && rec->t >= job->end)
+            break; /* the next window's */
+        handle(run, rk, &run->bins[worker], rec);
+        rk->held = 0;
+    }
+}
+
+/* Windows of equal time holding about as many records per rank as a
+ * window should. */
+static uint64_t window_count(const mw_run *run)
+{
+    uint64_t most = 0;
+    for (size_t i = 0; i < run->n_ranks; i++)
+        most = run->ranks[i].records > most ? run->ranks[i].records : most;
+    uint64_t n = most / (run->parallel ? MW_PARALLEL_WINDOW_RECORDS : MW_WINDOW_RECORDS) + 1;
+    return n < MW_MAX_WINDOWS ? n : MW_MAX_WINDOWS;
+}
+
+pw_status mw_replay(mw_run *run, pw_error *err)
+{
+    window_job job = {run, INT64_MIN};
+    uint64_t windows = run->t1 > run->t0 ? window_count(run) : 1;
+    double step = windows > 1 ? ((double)run->t1 - (double)run->t0) / (double)windows : 0;
+    for (uint64_t w = 1; w <= windows; w++) {
+        job.end = w == windows ? INT64_MAX : run->t0 + (int64_t)(step * (double)w);
+        pw_parallel_for(run->n_ranks, run->ds->threads, advance, &job);
+    }
+    mw_replay_finish(run);
+    for (size_t i = 0; i < run->n_ranks; i++)
+        run->failed |= run->ranks[i].failed;
+    if (run->failed || !mw_critical_path_walk(run))
+        return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
+    return PW_OK;
+}

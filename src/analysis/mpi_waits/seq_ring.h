@@ -1,0 +1,22 @@
+/* seq_ring.h — a FIFO of items numbered by sequence, as the replay's
+ * exchange points keep them (messages of a channel, collective instances
+ * of a communicator): items [base, base + n) live at [seq & (cap - 1)] of
+ * a ring whose size is a power of two; the oldest leave from the front. */
+#ifndef PW_ANALYSIS_MPI_WAITS_SEQ_RING_H
+#define PW_ANALYSIS_MPI_WAITS_SEQ_RING_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mw_seq_ring {
+    unsigned char *items;
+    uint64_t base, n, cap;
+} mw_seq_ring;
+
+/* Item seq of `size` bytes, made zeroed (with those before it) when new;
+ * NULL when seq left already (< base) or memory runs out (seq >= base). */
+void *mw_seq_ring_at(mw_seq_ring *r, uint64_t seq, size_t size);
+/* The oldest item, or NULL when none. */
+void *mw_seq_ring_front(const mw_seq_ring *r, size_t size);
+void mw_seq_ring_pop(mw_seq_ring *r);
+void mw_seq_ring_free(mw_seq_ring *r);
+#endif
