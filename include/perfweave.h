@@ -235,6 +235,8 @@ typedef enum pw_mpi_role {
     PW_ROLE_STATUS,     /* one status, or a list of them */
     PW_ROLE_INDEX,      /* which request of a list completed (MPI_Waitany) */
     PW_ROLE_FLAG,       /* whether a test completed it */
+    PW_ROLE_INDICES,    /* which requests of a list completed (MPI_Waitsome) */
+    PW_ROLE_OUTCOUNT,   /* how many of them */
     PW_N_MPI_ROLES
 } pw_mpi_role;
 

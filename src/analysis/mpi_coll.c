@@ -20,7 +20,7 @@ static const char *const coll_names[] = {
 void pw_coll_classify(const pw_schema *sc, pw_coll_schema *out)
 {
     out->op = PW_COLL_NONE;
-    for (size_t i = 0; i < sizeof coll_names / sizeof coll_names[0]; i++)
+    for (size_t i = 0; sc->mpi_fields && i < sizeof coll_names / sizeof coll_names[0]; i++)
         if (!strcmp(sc->name, coll_names[i]))
             out->op = (pw_coll_op)i;
     out->f_count = pw_mpi_role_in(sc, PW_ROLE_COUNT);

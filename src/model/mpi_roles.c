@@ -29,6 +29,8 @@ static const char *const role_names[PW_N_MPI_ROLES][2] = {
     [PW_ROLE_STATUS] = {"status", "statuses"},
     [PW_ROLE_INDEX] = {"index", NULL},
     [PW_ROLE_FLAG] = {"flag", NULL},
+    [PW_ROLE_INDICES] = {"indices", NULL},
+    [PW_ROLE_OUTCOUNT] = {"outcount", NULL},
 };
 
 pw_mpi_role pw_mpi_role_named(const char *argument)

@@ -1,10 +1,12 @@
 /* call_roles.c — what each schema's records mean to the wait analyses,
- * decided once from the schema's name and field names (mpi_waits.h). */
+ * decided once from the schema's name and the MPI roles of its fields
+ * (mpi_waits.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
 #include "analysis/timeline_schema.h"
+#include "model/mpi_roles.h"
 
 const char *const mw_wait_names[MW_N_WAITS] = {"late_sender",  "late_receiver",  "wait_nxn",
                                                "wait_barrier", "late_broadcast", "early_reduce"};
@@ -46,14 +48,16 @@ int mw_schemas_classify(const pw_dataset *ds, mw_schema *out)
         const pw_schema *sc = ds->schemas[i];
         mw_schema *m = &out[i];
         m->tl = tl[i];
-        m->f_indices = pw_field_index(sc, "indices");
-        m->f_outcount = pw_field_index(sc, "outcount");
+        m->f_indices = pw_mpi_role_in(sc, PW_ROLE_INDICES);
+        m->f_outcount = pw_mpi_role_in(sc, PW_ROLE_OUTCOUNT);
         pw_coll_classify(sc, &m->coll);
         m->coll_wait = (int8_t)coll_wait_of(m->coll.op);
+        m->p2p = m->tl.has_msg;
+        if (!sc->mpi_fields) /* no MPI call: its name says nothing more */
+            continue;
         m->sync = !strcmp(sc->name, "MPI_Ssend") || !strcmp(sc->name, "MPI_Issend");
         m->idle = named(idle_names, sc->name);
         m->finalize = !strcmp(sc->name, "MPI_Finalize");
-        m->p2p = m->tl.has_msg;
     }
     free(tl);
     return 1;
