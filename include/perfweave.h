@@ -782,6 +782,16 @@ PW_API FILE *pw_output_stream(pw_output *o);
 PW_API pw_status pw_output_commit(pw_output *o, pw_error *err);
 /* Removes what o wrote so far and frees o (after an error). */
 PW_API void pw_output_discard(pw_output *o);
+
+/* SVG charts of the energy analysis (power over time per repetition,
+ * energy vs time per benchmark) written into the directory `dir` while
+ * the next pw_stats of ds runs (flags: PW_OUTPUT_FORCE replaces an
+ * existing one); *out stays NULL for a dataset without power data.
+ * pw_plot_finish(p, ok) draws the last charts and renames the directory
+ * into place when ok, else removes it. */
+typedef struct pw_plot pw_plot;
+PW_API pw_status pw_plot_begin(pw_dataset *ds, const char *dir, unsigned flags, pw_plot **out, pw_error *err);
+PW_API pw_status pw_plot_finish(pw_plot *p, int ok, pw_error *err);
 /* Removes every temporary output in progress.  Async-signal-safe: the
  * library never handles signals, a program calls this from its SIGINT or
  * SIGTERM handler before it exits. */

@@ -138,6 +138,10 @@ struct pw_dataset {
     size_t share_first, share_end;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
+    /* Set by a format whose records carry power (model/energy_layout.h). */
+    const struct pw_energy_layout *energy;
+    /* Set by a sink that draws what the energy analysis finds. */
+    const struct pw_energy_watch *energy_watch;
 };
 
 /* An empty dataset of format fmt (pw_open uses it; tests build datasets by
