@@ -82,12 +82,13 @@ typedef struct pw_energy_layout {
     int subtract_baseline;       /* asked by the user */
 } pw_energy_layout;
 
-/* A unit name as W or J: the factor of its SI unit (mW: 0.001), or 0. */
-double pw_energy_si_factor(const char *unit);
-
-/* What the energy analysis hands a watcher (a chart sink, ds->energy_watch)
- * of each repetition that is not a baseline, after any idle power was
- * subtracted, while its phases are known. */
+/* What the energy analysis hands a watcher (a charts sink, ds->energy_watch).
+ * Repetitions are read in parallel: for each one that is not a baseline
+ * and whose window is known, unit_begin is called on the worker reading
+ * it, then sample for every reading of the primary source (in W, in file
+ * order); its figures follow on the reporting thread, after any idle
+ * power was subtracted, with what unit_begin returned (NULL for the
+ * others), which the watcher frees. */
 typedef struct pw_energy_span {
     const char *name; /* the phase kind */
     int64_t index, begin, end;
@@ -105,7 +106,9 @@ typedef struct pw_energy_figures {
 } pw_energy_figures;
 
 typedef struct pw_energy_watch {
-    void (*repetition)(void *ctx, pw_dataset *ds, const pw_energy_figures *f);
+    void *(*unit_begin)(void *ctx, size_t unit, int64_t begin, int64_t end);
+    void (*sample)(void *unit_state, int64_t t, double watts);
+    void (*repetition)(void *ctx, const pw_energy_figures *f, void *unit_state);
     void *ctx;
 } pw_energy_watch;
 #endif

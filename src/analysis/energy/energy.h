@@ -27,6 +27,7 @@ typedef struct energy_result {
     size_t n_phases;
     double baseline_w[ENERGY_MAX_SOURCES]; /* subtracted idle power, when asked */
     int baseline_applied;
+    void *watched; /* the watcher's state of this repetition (ds->energy_watch) */
 } energy_result;
 
 /* The analysis's state over one stats run. */
@@ -41,8 +42,9 @@ typedef struct energy_run {
 enum { CODE_NO_WINDOW_FILE = 0, CODE_NO_WINDOW, CODE_OPEN_PHASE, CODE_BAD_HEADER, CODE_UNREADABLE,
        CODE_PARTIAL, CODE_NO_FILE, CODE_NO_FIELD, CODE_NO_BASELINE };
 
-/* energy_repetition.c: reads one repetition's records into res. */
-void energy_repetition_read(const energy_run *run, const pw_energy_unit *u, energy_result *res);
+/* energy_repetition.c: reads the records of repetition i (a unit of the
+ * layout) into res. */
+void energy_repetition_read(const energy_run *run, size_t i, energy_result *res);
 /* Frees the phases; the repetition's own figures stay for the aggregates. */
 void energy_result_free(energy_result *res);
 

@@ -183,6 +183,20 @@ typedef struct source_pass {
     int present;  /* some record carried it */
 } source_pass;
 
+/* A unit as W or J: the factor of its SI unit, or 0 when unknown. */
+static double si_factor(const char *unit)
+{
+    static const struct {
+        const char *unit;
+        double factor;
+    } units[] = {{"W", 1.0}, {"J", 1.0}, {"mW", 0.001}, {"mJ", 0.001}, {"cW", 0.01}, {"kW", 1000.0},
+                 {"kJ", 1000.0}};
+    for (size_t i = 0; unit && i < sizeof units / sizeof *units; i++)
+        if (!strcmp(unit, units[i].unit))
+            return units[i].factor;
+    return 0;
+}
+
 /* Finds the source's field in the schema of the stream's records, and its
  * unit (the layout's when the schema names none). */
 static void resolve_field(source_pass *sp, const pw_schema *sc, const pw_energy_source *src)
@@ -190,7 +204,7 @@ static void resolve_field(source_pass *sp, const pw_schema *sc, const pw_energy_
     int f = pw_field_index(sc, src->field);
     sp->field = f >= 0 ? f : -2; /* resolved: the schema lacks it */
     if (f >= 0)
-        sp->scale = pw_energy_si_factor(src->unit ? src->unit : sc->fields[sp->field].unit);
+        sp->scale = si_factor(src->unit ? src->unit : sc->fields[sp->field].unit);
 }
 
 static int pass_init(source_pass *sp, const int64_t *edges, size_t n, int level, const energy_result *res)
@@ -279,6 +293,7 @@ static int next_row(pw_cursor *const *cs, uint32_t n)
 static void read_stream(const energy_run *run, const pw_energy_stream *st, const int64_t *edges,
                         size_t n_edges, energy_result *res)
 {
+    const pw_energy_watch *w = res->watched ? run->ds->energy_watch : NULL;
     const pw_energy_source *srcs = &run->lay->sources[st->first_source];
     if (st->first_loc < 0) {
         if (st->required)
@@ -299,6 +314,8 @@ static void read_stream(const energy_run *run, const pw_energy_stream *st, const
             if (row_value(cs, st->n_locs, &sp[k], &srcs[k], &v)) {
                 sp[k].present = 1;
                 energy_integral_add(&sp[k].g, cs[0]->rec.t, v);
+                if (w && srcs[k].primary)
+                    w->sample(res->watched, cs[0]->rec.t, v * sp[k].scale);
             }
         }
     }
@@ -316,8 +333,10 @@ static void read_stream(const energy_run *run, const pw_energy_stream *st, const
     free(cs);
 }
 
-void energy_repetition_read(const energy_run *run, const pw_energy_unit *u, energy_result *res)
+void energy_repetition_read(const energy_run *run, size_t i, energy_result *res)
 {
+    const pw_energy_unit *u = &run->lay->units[i];
+    const pw_energy_watch *w = run->ds->energy_watch;
     phase_list pl = {0};
     memset(res, 0, sizeof *res);
     if (read_marks(run, u, &pl) == 0) {
@@ -334,8 +353,10 @@ void energy_repetition_read(const energy_run *run, const pw_energy_unit *u, ener
         res->ok = 0;
         return;
     }
-    for (size_t i = 0; i < u->n_streams; i++)
-        read_stream(run, &u->streams[i], edges, n_edges, res);
+    if (w && !u->baseline)
+        res->watched = w->unit_begin(w->ctx, i, res->begin, res->end);
+    for (size_t k = 0; k < u->n_streams; k++)
+        read_stream(run, &u->streams[k], edges, n_edges, res);
     free(edges);
 }
 

@@ -26,7 +26,7 @@ static void stats_repetition(void *ctx, size_t item, int worker)
     (void)worker;
     stats_job *j = ctx;
     size_t i = j->items[item];
-    energy_repetition_read(j->run, &j->run->lay->units[i], &j->res[i]);
+    energy_repetition_read(j->run, i, &j->res[i]);
 }
 
 static void read_units(const energy_run *run, energy_result *res, const size_t *items, size_t n)
@@ -55,7 +55,8 @@ static energy_baselines *read_baselines(const energy_run *run, energy_result *re
     return run->lay->subtract_baseline ? energy_baselines_new(run, res) : NULL;
 }
 
-/* Hands a repetition's figures to the watcher (a chart sink). */
+/* Hands a repetition's figures to the watcher (a charts sink), with the
+ * state it kept while the repetition was read. */
 static void watch(const energy_run *run, size_t i, const energy_result *r)
 {
     const pw_energy_watch *w = run->ds->energy_watch;
@@ -69,7 +70,7 @@ static void watch(const energy_run *run, size_t i, const energy_result *r)
     pw_energy_figures f = {.unit = i, .ok = r->ok, .begin = r->begin, .end = r->end, .duration_s = r->duration_s,
                            .has_primary = p >= 0 && r->has[p], .primary_j = p >= 0 ? r->energy[p] : 0,
                            .phases = spans, .n_phases = n};
-    w->repetition(w->ctx, run->ds, &f);
+    w->repetition(w->ctx, &f, r->watched);
     free(spans);
 }
 

@@ -1,21 +1,19 @@
-/* energy_plot.c — SVG charts of the energy analysis for `stats --plot DIR`:
+/* svg_energy.c — SVG charts of the energy analysis for `stats --plot DIR`:
  *   <exp>_<bench>_<run>_<rep>_power.svg   primary power over time, phases shaded;
  *   <exp>_<bench>_energy_time.svg         energy vs time per setting (every
  *                                         repetition, run means, Pareto front).
- * The analysis hands each repetition's figures over as it reports them
- * (ds->energy_watch); power is re-read through the primary source's cursor
- * and reduced to one mean and one peak per pixel column, so a chart stays
- * small however long the run.  The directory is one output
- * (sinks/output.c): written under a temporary name, renamed when complete. */
-#include <errno.h>
+ * The analysis hands over each repetition's primary power as it reads it
+ * (ds->energy_watch), reduced here to one mean and one peak per pixel
+ * column, so a chart stays small however long the run; its figures follow
+ * when it is reported.  The directory is the plot driver's output
+ * (sinks/plot/plot.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "model/energy_layout.h"
-#include "sinks/output.h"
+#include "sinks/svg/svg_energy.h"
 
 #define PLOT_W 900
 #define PLOT_H 360
@@ -86,8 +84,11 @@ static void svg_begin(FILE *f, const char *title, const plot_box *b, const char 
     fprintf(f, "<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\">%s</text>\n", PLOT_H / 2, PLOT_H / 2, yl);
 }
 
-/* Mean and peak power per pixel column over the window. */
+/* Mean and peak power per pixel column over one repetition's window,
+ * filled on the worker that reads it. */
 typedef struct power_columns {
+    int64_t begin, end;
+    int seen; /* some reading of the primary source: a chart */
     double sum[PLOT_COLS], peak[PLOT_COLS];
     uint32_t n[PLOT_COLS];
 } power_columns;
@@ -98,92 +99,41 @@ typedef struct plot_point {
     double duration_s, energy_j;
 } plot_point;
 
-struct pw_plot {
-    pw_dataset *ds;
-    pw_output *out;
+typedef struct svg_plot {
+    const pw_energy_layout *lay;
+    const char *dir;
     pw_energy_watch watch;
-    power_columns columns; /* scratch, reused from one repetition to the next */
-    plot_point *points;    /* per unit */
-    int failed;            /* a chart could not be written */
+    pw_dataset *ds;
+    plot_point *points; /* per unit */
+    int failed;         /* a chart could not be written */
     pw_error err;
-};
-
-/* The primary source's stream of a unit and the source. */
-static const pw_energy_stream *primary_stream(const pw_energy_layout *lay, const pw_energy_unit *u,
-                                              const pw_energy_source **src)
-{
-    for (size_t i = 0; i < u->n_streams; i++) {
-        const pw_energy_stream *st = &u->streams[i];
-        for (uint32_t k = 0; k < st->n_sources; k++)
-            if (lay->sources[st->first_source + k].primary) {
-                *src = &lay->sources[st->first_source + k];
-                return st;
-            }
-    }
-    return NULL;
-}
-
-static int read_columns(pw_dataset *ds, const pw_energy_unit *u, const pw_energy_figures *r, power_columns *pc)
-{
-    const pw_energy_source *src = NULL;
-    const pw_energy_stream *st = primary_stream(ds->energy, u, &src);
-    pw_cursor *c = NULL;
-    pw_error e;
-    if (!st || st->first_loc < 0 || st->n_locs != 1 || pw_cursor_open(ds, (uint32_t)st->first_loc, &c, &e) != PW_OK)
-        return -1;
-    double span = (double)(r->end - r->begin), scale = 0;
-    int field = -1, rows = 0, seen = 0;
-    while (span > 0 && pw_cursor_step(c, &e) == PW_OK) {
-        if (!rows++) {
-            const pw_schema *sc = ds->schemas[c->rec.schema];
-            field = pw_field_index(sc, src->field);
-            scale = field >= 0 ? pw_energy_si_factor(src->unit ? src->unit : sc->fields[field].unit) : 0;
-        }
-        const pw_value *v = field >= 0 ? &pw_record_fields(&c->rec)[field] : NULL;
-        if (!v || !v->present)
-            continue;
-        seen = 1;
-        double x = (double)(c->rec.t - r->begin) / span * PLOT_COLS, p = v->v.f * scale;
-        if (x < 0 || x >= PLOT_COLS)
-            continue;
-        int col = (int)x;
-        pc->sum[col] += p;
-        pc->peak[col] = pc->n[col]++ && pc->peak[col] > p ? pc->peak[col] : p;
-    }
-    pw_cursor_close(c);
-    return seen ? 0 : -1; /* no power: no chart */
-}
+} svg_plot;
 
 /* A chart that cannot be created fails the whole output (noted once). */
-static FILE *chart(pw_plot *p, const char *const *parts, size_t n, const char *suffix)
+static FILE *chart(svg_plot *p, const char *const *parts, size_t n, const char *suffix, char *path,
+                   size_t cap)
 {
-    char path[4096];
-    FILE *f = open_chart(p->out->work, parts, n, suffix, path, sizeof path);
-    if (!f && !p->failed++) {
+    FILE *f = open_chart(p->dir, parts, n, suffix, path, cap);
+    if (!f && !p->failed++)
         pw_fail_errno(&p->err, path, "cannot create");
-        pw_output_rename_in(p->out, &p->err);
-    }
     return f;
 }
 
-static void close_chart(pw_plot *p, FILE *f)
+static void close_chart(svg_plot *p, FILE *f, const char *path)
 {
     if ((ferror(f) | fclose(f)) && !p->failed++)
-        pw_fail_errno(&p->err, p->out->final, "write failed");
+        pw_fail_errno(&p->err, path, "write failed");
 }
 
-static void plot_repetition(pw_plot *pl, const pw_energy_unit *rep, const pw_energy_figures *r)
+static void plot_repetition(svg_plot *pl, const pw_energy_unit *rep, const pw_energy_figures *r,
+                            const power_columns *pc)
 {
-    power_columns *pc = &pl->columns;
-    memset(pc, 0, sizeof *pc);
-    if (read_columns(pl->ds, rep, r, pc) != 0)
-        return;
     plot_box b = {0, r->duration_s > 0 ? r->duration_s : 1, 0, 1};
     for (int c = 0; c < PLOT_COLS; c++)
         b.y_max = pc->n[c] && pc->peak[c] * 1.1 > b.y_max ? pc->peak[c] * 1.1 : b.y_max;
     const char *parts[] = {rep->experiment, "_", rep->benchmark, "_", rep->run, "_", rep->repetition};
-    char title[512];
-    FILE *f = chart(pl, parts, 7, "_power.svg");
+    char path[4096], title[512];
+    FILE *f = chart(pl, parts, 7, "_power.svg", path, sizeof path);
     if (!f)
         return;
     snprintf(title, sizeof title, "%s / %s / %s / %s: GPU power", rep->experiment, rep->benchmark, rep->run,
@@ -192,7 +142,7 @@ static void plot_repetition(pw_plot *pl, const pw_energy_unit *rep, const pw_ene
     for (size_t i = 0; i < r->n_phases; i++) { /* phases under the curve */
         const pw_energy_span *p = &r->phases[i];
         double x0 = px(&b, (double)(p->begin - r->begin) * 1e-9), x1 = px(&b, (double)(p->end - r->begin) * 1e-9);
-        int first = !strcmp(p->name, pl->ds->energy->phase_kinds[0].name);
+        int first = !strcmp(p->name, pl->lay->phase_kinds[0].name);
         fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" opacity=\"0.25\"/>\n", x0,
                 PLOT_Y0 + (first ? 0 : 12), x1 - x0, PLOT_H - 2 * PLOT_Y0 - (first ? 0 : 12),
                 first ? "#cfe3f7" : p->index % 2 ? "#f7d9a8" : "#f2c27b");
@@ -205,14 +155,14 @@ static void plot_repetition(pw_plot *pl, const pw_energy_unit *rep, const pw_ene
         if (pc->n[c])
             fprintf(f, "%d,%.1f ", PLOT_X0 + c, py(&b, pc->sum[c] / pc->n[c]));
     fputs("\"/>\n</svg>\n", f);
-    close_chart(pl, f);
+    close_chart(pl, f, path);
 }
 
 /* Energy vs duration of every repetition of one benchmark, run means
  * marked, the Pareto front of the means joined. */
-static void plot_benchmark(pw_plot *pl, size_t first, size_t end)
+static void plot_benchmark(svg_plot *pl, size_t first, size_t end)
 {
-    const pw_energy_unit *units = pl->ds->energy->units;
+    const pw_energy_unit *units = pl->lay->units;
     const plot_point *pt = pl->points;
     plot_box b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     for (size_t i = first; i < end; i++) {
@@ -229,8 +179,8 @@ static void plot_benchmark(pw_plot *pl, size_t first, size_t end)
     b = (plot_box){b.x_min - dx, b.x_max + dx, b.y_min - dy, b.y_max + dy};
     const pw_energy_unit *r0 = &units[first];
     const char *parts[] = {r0->experiment, "_", r0->benchmark};
-    char title[512];
-    FILE *f = chart(pl, parts, 3, "_energy_time.svg");
+    char path[4096], title[512];
+    FILE *f = chart(pl, parts, 3, "_energy_time.svg", path, sizeof path);
     if (!f)
         return;
     snprintf(title, sizeof title, "%s / %s: GPU energy vs time per setting", r0->experiment, r0->benchmark);
@@ -281,52 +231,69 @@ static void plot_benchmark(pw_plot *pl, size_t first, size_t end)
         fputs("</text>\n", f);
     }
     fputs("</svg>\n", f);
-    close_chart(pl, f);
+    close_chart(pl, f, path);
 }
 
-static void on_repetition(void *ctx, pw_dataset *ds, const pw_energy_figures *f)
+static void *on_unit_begin(void *ctx, size_t unit, int64_t begin, int64_t end)
 {
-    pw_plot *p = ctx;
+    (void)ctx;
+    (void)unit;
+    power_columns *pc = calloc(1, sizeof *pc); /* no memory: no chart */
+    if (pc) {
+        pc->begin = begin;
+        pc->end = end;
+    }
+    return pc;
+}
+
+static void on_sample(void *state, int64_t t, double watts)
+{
+    power_columns *pc = state;
+    double span = (double)(pc->end - pc->begin), x = (double)(t - pc->begin) / span * PLOT_COLS;
+    pc->seen = 1;
+    if (span <= 0 || x < 0 || x >= PLOT_COLS)
+        return;
+    int c = (int)x;
+    pc->sum[c] += watts;
+    pc->peak[c] = pc->n[c]++ && pc->peak[c] > watts ? pc->peak[c] : watts;
+}
+
+static void on_repetition(void *ctx, const pw_energy_figures *f, void *state)
+{
+    svg_plot *p = ctx;
+    power_columns *pc = state;
     p->points[f->unit] = (plot_point){.usable = f->ok && f->has_primary, .duration_s = f->duration_s,
                                       .energy_j = f->primary_j};
-    if (f->ok)
-        plot_repetition(p, &ds->energy->units[f->unit], f);
+    if (f->ok && pc && pc->seen)
+        plot_repetition(p, &p->lay->units[f->unit], f, pc);
+    free(pc);
 }
 
-pw_status pw_plot_begin(pw_dataset *ds, const char *dir, unsigned flags, pw_plot **out, pw_error *err)
+pw_status svg_energy_begin(pw_dataset *ds, const char *dir, void **state, pw_error *err)
 {
-    *out = NULL;
-    if (!ds->energy) /* nothing to draw: no output either */
+    *state = NULL;
+    if (!ds->energy) /* nothing to draw */
         return PW_OK;
-    pw_plot *p = calloc(1, sizeof *p);
+    svg_plot *p = calloc(1, sizeof *p);
     if (!p || !(p->points = calloc(ds->energy->n_units + 1, sizeof *p->points))) {
         free(p);
         return pw_fail(err, PW_E_NOMEM, dir, PW_NO_OFFSET, "out of memory");
     }
-    pw_status s = pw_output_begin(dir, flags, PW_SINK_DIRECTORY, &p->out, err);
-    if (s == PW_OK && mkdir(p->out->work, 0777) != 0) {
-        s = pw_fail_errno(err, dir, "cannot create the plot directory");
-        pw_output_discard(p->out);
-    }
-    if (s != PW_OK) {
-        free(p->points);
-        free(p);
-        return s;
-    }
+    p->lay = ds->energy;
+    p->dir = dir;
     p->ds = ds;
-    p->watch = (pw_energy_watch){on_repetition, p};
+    p->watch = (pw_energy_watch){on_unit_begin, on_sample, on_repetition, p};
     ds->energy_watch = &p->watch;
-    *out = p;
+    *state = p;
     return PW_OK;
 }
 
 /* One energy/time chart per benchmark (adjacent units of one experiment
- * and benchmark), then the directory renamed into place. */
-pw_status pw_plot_finish(pw_plot *p, int ok, pw_error *err)
+ * and benchmark). */
+pw_status svg_energy_end(void *state, int ok, pw_error *err)
 {
-    if (!p)
-        return PW_OK;
-    const pw_energy_layout *lay = p->ds->energy;
+    svg_plot *p = state;
+    const pw_energy_layout *lay = p->lay;
     size_t first = 0, n = ok ? lay->n_units : 0;
     for (size_t i = 0; i < n; i++) {
         const pw_energy_unit *a = &lay->units[first], *c = &lay->units[i];
@@ -339,14 +306,9 @@ pw_status pw_plot_finish(pw_plot *p, int ok, pw_error *err)
         plot_benchmark(p, first, n);
     p->ds->energy_watch = NULL;
     pw_status s = PW_OK;
-    if (!ok) {
-        pw_output_discard(p->out);
-    } else if (p->failed) {
+    if (ok && p->failed) {
         *err = p->err;
         s = err->status;
-        pw_output_discard(p->out);
-    } else {
-        s = pw_output_finish(p->out, err);
     }
     free(p->points);
     free(p);
