@@ -42,6 +42,12 @@ typedef struct pw_cursor_ops {
      * come from scratch.  0 when the bytes cannot be such a record. */
     int (*reread)(const pw_dataset *ds, const uint8_t *bytes, size_t n, pw_record *rec,
                   pw_arena *scratch);
+    /* Optional, for formats whose sibling locations are columns of one
+     * file's rows (a power meter's channels): decodes the current record
+     * as the cursor of location `loc` (a sibling with the same schema)
+     * decodes the same row, so that one pass reads them all.  Values arrive
+     * as decode's do; decode_as uses no scratch memory. */
+    void (*decode_as)(pw_cursor *c, uint32_t loc, pw_value *values);
 } pw_cursor_ops;
 
 struct pw_cursor {
@@ -180,6 +186,10 @@ const char *pw_ds_option(const pw_dataset *ds, const char *key);
  * prefix, such as "timeline"), or NULL. */
 const char *pw_ds_common_option(const pw_dataset *ds, const char *key);
 
+/* The current record decoded as its sibling location loc would see the
+ * same row (pw_cursor_ops.decode_as), into values[0 .. n_fields); 0 when
+ * the format has no such rows. */
+int pw_record_decode_as(const pw_record *rec, uint32_t loc, pw_value *values);
 /* pw_record_fields into the caller's values[0 .. n_fields) (a consumer that
  * keeps a copy decodes straight into it).  Pointers in the values are valid
  * until the cursor's next call, as with pw_record_fields. */

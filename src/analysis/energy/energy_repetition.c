@@ -4,6 +4,7 @@
  * reported as findings and costs only what it touches: a bad record (the
  * cursor skips or reports it), a stream, or (without a window) the
  * repetition. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -243,47 +244,77 @@ static void pass_store(const energy_run *run, const char *path, source_pass *sp,
     }
 }
 
-/* The row's value of one source, summed over the stream's cursors in
- * location order; 0 when a cursor's record does not carry it. */
-static int row_value(pw_cursor *const *cs, uint32_t n, source_pass *sp, const pw_energy_source *src,
-                     double *out)
+/* The cursors of a stream: one per location, or one whose siblings share
+ * its rows (pw_record_decode_as: a meter's channels read in one pass). */
+typedef struct stream_rows {
+    pw_cursor **cs;
+    uint32_t n_cursors, n_locs;
+    int32_t first_loc;
+    pw_value *sibling; /* a sibling's values of the current row */
+} stream_rows;
+
+/* The row's value of one source, summed over the stream's locations in
+ * order; 0 when a location's record does not carry it (or it is no
+ * number). */
+static int row_value(stream_rows *rows, source_pass *sp, const pw_energy_source *src, double *out)
 {
+    const pw_record *rec = &rows->cs[0]->rec;
     if (sp->field == -1)
-        resolve_field(sp, cs[0]->ds->schemas[cs[0]->rec.schema], src);
+        resolve_field(sp, rows->cs[0]->ds->schemas[rec->schema], src);
     if (sp->field < 0)
         return 0;
     double sum = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const pw_value *v = &pw_record_fields(&cs[i]->rec)[sp->field];
+    for (uint32_t i = 0; i < rows->n_locs; i++) {
+        const pw_value *v;
+        if (i < rows->n_cursors) {
+            v = &pw_record_fields(&rows->cs[i]->rec)[sp->field];
+        } else {
+            pw_record_decode_as(rec, (uint32_t)rows->first_loc + i, rows->sibling);
+            v = &rows->sibling[sp->field];
+        }
         if (!v->present)
             return 0;
-        sum += v->v.f;
+        sum += v->type == PW_T_F64 ? v->v.f : pw_value_number(v);
     }
     *out = sum;
-    return 1;
+    return !isnan(sum);
 }
 
 /* Opens the stream's cursors; 0, or -1 (the first failure noted). */
-static int open_stream(const energy_run *run, const pw_energy_stream *st, pw_cursor **cs)
+static int open_stream(const energy_run *run, const pw_energy_stream *st, stream_rows *rows)
 {
+    *rows = (stream_rows){.n_locs = st->n_locs, .first_loc = st->first_loc};
+    rows->cs = calloc(st->n_locs ? st->n_locs : 1, sizeof *rows->cs);
+    if (!rows->cs || !st->n_locs)
+        return -1;
     for (uint32_t i = 0; i < st->n_locs; i++) {
         pw_error e;
-        if (pw_cursor_open(run->ds, (uint32_t)st->first_loc + i, &cs[i], &e) != PW_OK) {
+        if (pw_cursor_open(run->ds, (uint32_t)st->first_loc + i, &rows->cs[i], &e) != PW_OK) {
             note_open_failure(run, &e);
-            while (i-- > 0)
-                pw_cursor_close(cs[i]);
             return -1;
         }
+        rows->n_cursors++;
+        if (i == 0 && st->n_locs > 1 && rows->cs[0]->ops->decode_as &&
+            (rows->sibling = calloc(run->ds->max_fields ? run->ds->max_fields : 1, sizeof *rows->sibling)))
+            break; /* the siblings come from the first cursor's rows */
     }
     return 0;
 }
 
-/* The next row of every cursor of the stream, in step. */
-static int next_row(pw_cursor *const *cs, uint32_t n)
+static void close_stream(stream_rows *rows)
 {
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < rows->n_cursors; i++)
+        pw_cursor_close(rows->cs[i]);
+    free(rows->cs);
+    free(rows->sibling);
+}
+
+/* The next row of every cursor of the stream, in step. */
+static int next_row(const stream_rows *rows)
+{
+    for (uint32_t i = 0; i < rows->n_cursors; i++) {
         pw_error e;
-        if (pw_cursor_step(cs[i], &e) != PW_OK)
+        if (pw_cursor_step(rows->cs[i], &e) != PW_OK)
             return 0;
     }
     return 1;
@@ -301,36 +332,34 @@ static void read_stream(const energy_run *run, const pw_energy_stream *st, const
                        "missing: the data model says it is always present; no %s energy", srcs[0].name);
         return;
     }
-    pw_cursor **cs = calloc(st->n_locs ? st->n_locs : 1, sizeof *cs);
+    stream_rows rows;
     source_pass *sp = calloc(st->n_sources ? st->n_sources : 1, sizeof *sp);
-    int opened = cs && sp && st->n_locs && open_stream(run, st, cs) == 0, ok = opened;
+    int ok = open_stream(run, st, &rows) == 0 && sp;
     for (uint32_t k = 0; ok && k < st->n_sources; k++)
         ok = pass_init(&sp[k], edges, n_edges, srcs[k].counter, res) == 0;
-    uint64_t rows = 0;
-    while (ok && next_row(cs, st->n_locs)) {
-        rows++;
+    uint64_t n_rows = 0;
+    while (ok && next_row(&rows)) {
+        n_rows++;
         for (uint32_t k = 0; k < st->n_sources; k++) {
             double v;
-            if (row_value(cs, st->n_locs, &sp[k], &srcs[k], &v)) {
+            if (row_value(&rows, &sp[k], &srcs[k], &v)) {
                 sp[k].present = 1;
-                energy_integral_add(&sp[k].g, cs[0]->rec.t, v);
+                energy_integral_add(&sp[k].g, rows.cs[0]->rec.t, v);
                 if (w && srcs[k].primary)
-                    w->sample(res->watched, cs[0]->rec.t, v * sp[k].scale);
+                    w->sample(res->watched, rows.cs[0]->rec.t, v * sp[k].scale);
             }
         }
     }
     for (uint32_t k = 0; ok && k < st->n_sources; k++) {
-        if (srcs[k].required && rows && !sp[k].present)
+        if (srcs[k].required && n_rows && !sp[k].present)
             pw_ds_diag(run->ds, PW_SEV_ERROR, run->codes[CODE_NO_FIELD], st->file, 0,
                        "line 1: no '%s' column: the repetition has no %s energy", srcs[k].field, srcs[k].name);
         pass_store(run, st->file, &sp[k], res, st->first_source + k);
     }
     for (uint32_t k = 0; sp && k < st->n_sources; k++)
         free(sp[k].buf);
-    for (uint32_t i = 0; opened && i < st->n_locs; i++)
-        pw_cursor_close(cs[i]);
     free(sp);
-    free(cs);
+    close_stream(&rows);
 }
 
 void energy_repetition_read(const energy_run *run, size_t i, energy_result *res)

@@ -91,10 +91,23 @@ static void gp_cursor_decode(pw_cursor *c, pw_value *values)
     }
 }
 
+/* Another channel of the same meter file, from the current row. */
+static void gp_cursor_decode_as(pw_cursor *c, uint32_t loc, pw_value *values)
+{
+    gp_cursor *g = c->impl;
+    const gp_locinfo *li = &g->gd->locinfo[loc];
+    if (g->info.kind != GP_FILE_EXTERNAL || li->kind != GP_FILE_EXTERNAL || li->value < 0 ||
+        (size_t)li->value >= g->tab.n_values)
+        return;
+    set_f64(&values[0], g->tab.v[li->value] * g->gd->external_w_per_unit);
+    set_f64(&values[1], g->tab.v[li->value]);
+}
+
 static const pw_cursor_ops gp_cursor_ops = {
     .next = gp_cursor_next,
     .decode = gp_cursor_decode,
     .close = gp_cursor_close,
+    .decode_as = gp_cursor_decode_as,
 };
 
 static int32_t schema_of(const gp_dataset *gd, const gp_locinfo *li)
