@@ -79,16 +79,6 @@ static void values_blank(const pw_schema *sc, pw_value *values)
     }
 }
 
-int pw_record_decode_as(const pw_record *rec, uint32_t loc, pw_value *values)
-{
-    pw_cursor *c = rec->cursor;
-    if (!c->ops->decode_as)
-        return 0;
-    values_blank(c->ds->schemas[rec->schema], values);
-    c->ops->decode_as(c, loc, values);
-    return 1;
-}
-
 void pw_record_decode_into(const pw_record *rec, pw_value *values)
 {
     pw_cursor *c = rec->cursor;

@@ -42,12 +42,13 @@ typedef struct pw_cursor_ops {
      * come from scratch.  0 when the bytes cannot be such a record. */
     int (*reread)(const pw_dataset *ds, const uint8_t *bytes, size_t n, pw_record *rec,
                   pw_arena *scratch);
-    /* Optional, for formats whose sibling locations are columns of one
-     * file's rows (a power meter's channels): decodes the current record
-     * as the cursor of location `loc` (a sibling with the same schema)
-     * decodes the same row, so that one pass reads them all.  Values arrive
-     * as decode's do; decode_as uses no scratch memory. */
-    void (*decode_as)(pw_cursor *c, uint32_t loc, pw_value *values);
+    /* Optional: field f of the current record as the cursor of location
+     * loc decodes it, where loc is the cursor's own location or a sibling
+     * whose file shares its rows (a power meter's channels): a reader of
+     * a few fields decodes only those, and one cursor reads every channel
+     * (pw_record_field_as).  v arrives absent, of the field's type; no
+     * scratch memory is used. */
+    void (*field_as)(pw_cursor *c, uint32_t loc, size_t f, pw_value *v);
 } pw_cursor_ops;
 
 struct pw_cursor {
@@ -186,10 +187,21 @@ const char *pw_ds_option(const pw_dataset *ds, const char *key);
  * prefix, such as "timeline"), or NULL. */
 const char *pw_ds_common_option(const pw_dataset *ds, const char *key);
 
-/* The current record decoded as its sibling location loc would see the
- * same row (pw_cursor_ops.decode_as), into values[0 .. n_fields); 0 when
- * the format has no such rows. */
-int pw_record_decode_as(const pw_record *rec, uint32_t loc, pw_value *values);
+/* Field f of the current record as location loc (its own, or a sibling
+ * sharing its rows) decodes it (pw_cursor_ops.field_as); 0 when the format
+ * has no such op (then pw_record_fields).  Inline: readers call it for
+ * every field they use of every row. */
+static inline int pw_record_field_as(const pw_record *rec, uint32_t loc, size_t f, pw_value *v)
+{
+    pw_cursor *c = rec->cursor;
+    if (!c->ops->field_as)
+        return 0;
+    v->type = c->ds->schemas[rec->schema]->fields[f].type;
+    v->present = 0;
+    c->ops->field_as(c, loc, f, v);
+    return 1;
+}
+
 /* pw_record_fields into the caller's values[0 .. n_fields) (a consumer that
  * keeps a copy decodes straight into it).  Pointers in the values are valid
  * until the cursor's next call, as with pw_record_fields. */

@@ -180,6 +180,7 @@ typedef struct source_pass {
     energy_integral g;
     double *buf;
     int field;    /* in the stream's schema; -1 until the first record */
+    pw_type type; /* its type */
     double scale; /* the field's unit in W or J */
     int present;  /* some record carried it */
 } source_pass;
@@ -204,6 +205,8 @@ static void resolve_field(source_pass *sp, const pw_schema *sc, const pw_energy_
 {
     int f = pw_field_index(sc, src->field);
     sp->field = f >= 0 ? f : -2; /* resolved: the schema lacks it */
+    if (f >= 0)
+        sp->type = sc->fields[f].type;
     if (f >= 0)
         sp->scale = si_factor(src->unit ? src->unit : sc->fields[sp->field].unit);
 }
@@ -245,12 +248,14 @@ static void pass_store(const energy_run *run, const char *path, source_pass *sp,
 }
 
 /* The cursors of a stream: one per location, or one whose siblings share
- * its rows (pw_record_decode_as: a meter's channels read in one pass). */
+ * its rows (pw_record_field_as: a meter's channels read in one pass). */
 typedef struct stream_rows {
     pw_cursor **cs;
     uint32_t n_cursors, n_locs;
     int32_t first_loc;
-    pw_value *sibling; /* a sibling's values of the current row */
+    /* The cursors' field_as (pw_record_field_as without its look-ups in
+     * the loop over rows), or NULL: whole records are decoded. */
+    void (*field_as)(pw_cursor *c, uint32_t loc, size_t f, pw_value *v);
 } stream_rows;
 
 /* The row's value of one source, summed over the stream's locations in
@@ -265,13 +270,13 @@ static int row_value(stream_rows *rows, source_pass *sp, const pw_energy_source 
         return 0;
     double sum = 0;
     for (uint32_t i = 0; i < rows->n_locs; i++) {
-        const pw_value *v;
-        if (i < rows->n_cursors) {
-            v = &pw_record_fields(&rows->cs[i]->rec)[sp->field];
-        } else {
-            pw_record_decode_as(rec, (uint32_t)rows->first_loc + i, rows->sibling);
-            v = &rows->sibling[sp->field];
-        }
+        pw_cursor *c = rows->cs[i < rows->n_cursors ? i : 0];
+        pw_value one = {.type = sp->type};
+        const pw_value *v = &one;
+        if (rows->field_as)
+            rows->field_as(c, (uint32_t)rows->first_loc + i, (size_t)sp->field, &one);
+        else
+            v = &pw_record_fields(&c->rec)[sp->field];
         if (!v->present)
             return 0;
         sum += v->type == PW_T_F64 ? v->v.f : pw_value_number(v);
@@ -294,8 +299,7 @@ static int open_stream(const energy_run *run, const pw_energy_stream *st, stream
             return -1;
         }
         rows->n_cursors++;
-        if (i == 0 && st->n_locs > 1 && rows->cs[0]->ops->decode_as &&
-            (rows->sibling = calloc(run->ds->max_fields ? run->ds->max_fields : 1, sizeof *rows->sibling)))
+        if (i == 0 && (rows->field_as = rows->cs[0]->ops->field_as))
             break; /* the siblings come from the first cursor's rows */
     }
     return 0;
@@ -306,7 +310,6 @@ static void close_stream(stream_rows *rows)
     for (uint32_t i = 0; i < rows->n_cursors; i++)
         pw_cursor_close(rows->cs[i]);
     free(rows->cs);
-    free(rows->sibling);
 }
 
 /* The next row of every cursor of the stream, in step. */
