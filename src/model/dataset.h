@@ -46,8 +46,8 @@ typedef struct pw_cursor_ops {
      * loc decodes it, where loc is the cursor's own location or a sibling
      * whose file shares its rows (a power meter's channels): a reader of
      * a few fields decodes only those, and one cursor reads every channel
-     * (pw_record_field_as).  v arrives absent, of the field's type; no
-     * scratch memory is used. */
+     * (the energy analysis's streams).  The caller gives v absent
+     * (present = 0) with the field's type; no scratch memory is used. */
     void (*field_as)(pw_cursor *c, uint32_t loc, size_t f, pw_value *v);
 } pw_cursor_ops;
 
@@ -186,21 +186,6 @@ const char *pw_ds_option(const pw_dataset *ds, const char *key);
 /* The value of an option every format may read (a key with no format
  * prefix, such as "timeline"), or NULL. */
 const char *pw_ds_common_option(const pw_dataset *ds, const char *key);
-
-/* Field f of the current record as location loc (its own, or a sibling
- * sharing its rows) decodes it (pw_cursor_ops.field_as); 0 when the format
- * has no such op (then pw_record_fields).  Inline: readers call it for
- * every field they use of every row. */
-static inline int pw_record_field_as(const pw_record *rec, uint32_t loc, size_t f, pw_value *v)
-{
-    pw_cursor *c = rec->cursor;
-    if (!c->ops->field_as)
-        return 0;
-    v->type = c->ds->schemas[rec->schema]->fields[f].type;
-    v->present = 0;
-    c->ops->field_as(c, loc, f, v);
-    return 1;
-}
 
 /* pw_record_fields into the caller's values[0 .. n_fields) (a consumer that
  * keeps a copy decodes straight into it).  Pointers in the values are valid

@@ -248,13 +248,13 @@ static void pass_store(const energy_run *run, const char *path, source_pass *sp,
 }
 
 /* The cursors of a stream: one per location, or one whose siblings share
- * its rows (pw_record_field_as: a meter's channels read in one pass). */
+ * its rows (pw_cursor_ops.field_as: a meter's channels read in one pass). */
 typedef struct stream_rows {
     pw_cursor **cs;
     uint32_t n_cursors, n_locs;
     int32_t first_loc;
-    /* The cursors' field_as (pw_record_field_as without its look-ups in
-     * the loop over rows), or NULL: whole records are decoded. */
+    /* The cursors' field_as (kept here, not looked up for every value),
+     * or NULL: whole records are decoded. */
     void (*field_as)(pw_cursor *c, uint32_t loc, size_t f, pw_value *v);
 } stream_rows;
 
