@@ -1,6 +1,14 @@
 /* cmd_stats.c — perfweave stats: the summary a user of the format wants. */
 #include "cli.h"
 
+/* The charts directory a format's "plot" option names (--plot DIR), or NULL. */
+static const char *plot_dir(const cli_args *a, const pw_dataset *ds)
+{
+    char key[128];
+    snprintf(key, sizeof key, "%s.plot", pw_dataset_format(ds));
+    return pw_options_get(&a->opt, key);
+}
+
 static int stats_run(cli_args *a)
 {
     int code = EXIT_OK;
@@ -17,10 +25,20 @@ static int stats_run(cli_args *a)
     }
     pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
     pw_status s = out && r ? PW_OK : PW_E_IO;
-    if (out && r) {
+    pw_plot *plot = NULL;
+    const char *charts = out && r ? plot_dir(a, ds) : NULL;
+    if (charts)
+        s = pw_plot_begin(ds, charts, a->force ? PW_OUTPUT_FORCE : 0, &plot, &err);
+    if (out && r && s == PW_OK) {
         cli_progress *prog = cli_progress_start(a, ds, "reading");
         s = pw_stats(ds, r, &err);
         cli_progress_stop(prog);
+        pw_error perr;
+        pw_status ps = pw_plot_finish(plot, s == PW_OK, &perr);
+        if (s == PW_OK && ps != PW_OK) {
+            s = ps;
+            err = perr;
+        }
         if (s == PW_OK)
             s = pw_report_finish(r, &err);
         if (s != PW_OK)

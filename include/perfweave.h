@@ -773,7 +773,8 @@ PW_API pw_status pw_emu_write_chrome(pw_dataset *ds, const char *path, uint64_t 
 typedef enum pw_sink_kind {
     PW_SINK_RECORDS = 1, /* one line per record (pw_dump*) */
     PW_SINK_REPORT = 2,  /* renders a report tree (pw_report_*) */
-    PW_SINK_CONVERT = 4  /* writes a dataset as another tool's format (pw_convert) */
+    PW_SINK_CONVERT = 4, /* writes a dataset as another tool's format (pw_convert) */
+    PW_SINK_PLOT = 8     /* draws what an analysis finds (pw_plot_*) */
 } pw_sink_kind;
 
 /* What a sink's output is (pw_sink_caps). */
@@ -819,10 +820,22 @@ PW_API FILE *pw_output_stream(pw_output *o);
 PW_API pw_status pw_output_commit(pw_output *o, pw_error *err);
 /* Removes what o wrote so far and frees o (after an error). */
 PW_API void pw_output_discard(pw_output *o);
+
 /* Removes every temporary output in progress.  Async-signal-safe: the
  * library never handles signals, a program calls this from its SIGINT or
  * SIGTERM handler before it exits. */
 PW_API void pw_output_abandon_all(void);
+
+/* Charts of what an analysis finds (a PW_SINK_PLOT sink: SVG charts of the
+ * energy analysis, power over time per repetition and energy vs time per
+ * benchmark) written into the directory `dir` while the next pw_stats of
+ * ds runs (flags: PW_OUTPUT_FORCE replaces an existing one); *out stays
+ * NULL when no plot sink draws anything of ds.  pw_plot_finish(p, ok)
+ * draws the last charts and renames the directory into place when ok,
+ * else removes it; p may be NULL. */
+typedef struct pw_plot pw_plot;
+PW_API pw_status pw_plot_begin(pw_dataset *ds, const char *dir, unsigned flags, pw_plot **out, pw_error *err);
+PW_API pw_status pw_plot_finish(pw_plot *p, int ok, pw_error *err);
 
 /* pw_convert with flags: without PW_OUTPUT_FORCE an existing output is
  * refused (PW_E_USAGE).  pw_convert is this with PW_OUTPUT_FORCE. */

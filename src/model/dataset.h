@@ -42,6 +42,13 @@ typedef struct pw_cursor_ops {
      * come from scratch.  0 when the bytes cannot be such a record. */
     int (*reread)(const pw_dataset *ds, const uint8_t *bytes, size_t n, pw_record *rec,
                   pw_arena *scratch);
+    /* Optional: field f of the current record as the cursor of location
+     * loc decodes it, where loc is the cursor's own location or a sibling
+     * whose file shares its rows (a power meter's channels): a reader of
+     * a few fields decodes only those, and one cursor reads every channel
+     * (the energy analysis's streams).  The caller gives v absent
+     * (present = 0) with the field's type; no scratch memory is used. */
+    void (*field_as)(pw_cursor *c, uint32_t loc, size_t f, pw_value *v);
 } pw_cursor_ops;
 
 struct pw_cursor {
@@ -138,6 +145,10 @@ struct pw_dataset {
     size_t share_first, share_end;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
+    /* Set by a format whose records carry power (model/energy_layout.h). */
+    const struct pw_energy_layout *energy;
+    /* Set by a sink that draws what the energy analysis finds. */
+    const struct pw_energy_watch *energy_watch;
 };
 
 /* An empty dataset of format fmt (pw_open uses it; tests build datasets by

@@ -10,7 +10,9 @@
  *   - pw_report_open / pw_report_write (src/sinks/report/) render a report
  *     tree through a REPORT sink;
  *   - pw_convert (src/sinks/convert/) hands the dataset to a CONVERT sink's
- *     `convert`, which streams the merged records into its output.
+ *     `convert`, which streams the merged records into its output;
+ *   - pw_plot_begin / pw_plot_finish (src/sinks/plot/) let a PLOT sink draw
+ *     what an analysis hands it while pw_stats runs.
  * Outputs are created by the output discipline (src/sinks/output.c), never
  * by a sink under the final name. */
 #ifndef PW_SINKS_SINK_H
@@ -23,7 +25,7 @@ typedef struct pw_sink_ops pw_sink_ops;
 
 struct pw_sink_ops {
     const char *name;        /* unique within its kind: "jsonl", "perfetto" */
-    unsigned kind;           /* PW_SINK_RECORDS, PW_SINK_REPORT or PW_SINK_CONVERT */
+    unsigned kind;           /* PW_SINK_RECORDS, PW_SINK_REPORT, PW_SINK_CONVERT or PW_SINK_PLOT */
     unsigned caps;           /* PW_SINK_STREAMS, PW_SINK_DIRECTORY, ... */
     int style;               /* RECORDS: its pw_dump_style; REPORT: its pw_report_style */
     const char *extensions;  /* space-separated, e.g. ".json .json.gz"; NULL: none */
@@ -50,6 +52,13 @@ struct pw_sink_ops {
     /* CONVERT: writes every record of ds into `out` (a path the output
      * discipline chose); NULL when this build lacks the library it needs. */
     pw_status (*convert)(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
+
+    /* PLOT: starts drawing into the directory dir (made by the output
+     * discipline) what the analyses of the next pw_stats of ds hand over
+     * (ds->energy_watch): *state, or NULL when ds has nothing it draws.
+     * plot_end draws what needed every figure (when ok) and frees state. */
+    pw_status (*plot_begin)(pw_dataset *ds, const char *dir, void **state, pw_error *err);
+    pw_status (*plot_end)(void *state, int ok, pw_error *err);
 };
 
 /* The registry (generated): every sink of the build, in folder order. */

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "formats/gpupower/gpupower.h"
-#include "formats/gpupower/gpupower_energy.h"
+#include "analysis/energy/energy_integral.h"
 #include "harness.h"
 
 static int parse_d(const char *s, double *v) { return gp_parse_double(s, strlen(s), v); }
@@ -109,42 +109,42 @@ static void test_integral(void)
     const int64_t s = 1000000000;
     int64_t edges[] = {s / 2, 2 * s, 4 * s};
     double value[3], power[3];
-    gp_integral g;
-    gp_integral_init(&g, edges, 3, value, power, 0, s / 2, 4 * s);
-    gp_integral_add(&g, 0, 100);
-    gp_integral_add(&g, s, 100);
-    gp_integral_add(&g, 3 * s, 300);
-    gp_integral_add(&g, s / 2, 999); /* before the previous two: ignored, counted */
-    gp_integral_add(&g, 5 * s, 300);
-    gp_integral_finish(&g);
+    energy_integral g;
+    energy_integral_init(&g, edges, 3, value, power, 0, s / 2, 4 * s);
+    energy_integral_add(&g, 0, 100);
+    energy_integral_add(&g, s, 100);
+    energy_integral_add(&g, 3 * s, 300);
+    energy_integral_add(&g, s / 2, 999); /* before the previous two: ignored, counted */
+    energy_integral_add(&g, 5 * s, 300);
+    energy_integral_finish(&g);
     CHECK(fabs(value[1] - value[0] - 200.0) < 1e-12);
     CHECK(fabs(value[2] - value[1] - 550.0) < 1e-12);
     CHECK(g.backwards == 1);
-    CHECK(gp_integral_covers(&g, 0, 2));
-    CHECK(gp_integral_peak(&g, 0, 2) == 300.0);
+    CHECK(energy_integral_covers(&g, 0, 2));
+    CHECK(energy_integral_peak(&g, 0, 2) == 300.0);
     /* A sample far in the future, then time goes on from before it: the
      * future one was out of place and is taken back. */
-    gp_integral_init(&g, edges, 3, value, power, 0, 0, 4 * s);
-    gp_integral_add(&g, 0, 100);
-    gp_integral_add(&g, s, 100);
-    gp_integral_add(&g, 100 * s, 999);
-    gp_integral_add(&g, 2 * s, 100);
-    gp_integral_add(&g, 5 * s, 100);
-    gp_integral_finish(&g);
+    energy_integral_init(&g, edges, 3, value, power, 0, 0, 4 * s);
+    energy_integral_add(&g, 0, 100);
+    energy_integral_add(&g, s, 100);
+    energy_integral_add(&g, 100 * s, 999);
+    energy_integral_add(&g, 2 * s, 100);
+    energy_integral_add(&g, 5 * s, 100);
+    energy_integral_finish(&g);
     CHECK(fabs(value[1] - value[0] - 150.0) < 1e-12);
     CHECK(fabs(value[2] - value[1] - 200.0) < 1e-12);
-    CHECK(gp_integral_peak(&g, 0, 2) == 100.0 && g.backwards == 1);
+    CHECK(energy_integral_peak(&g, 0, 2) == 100.0 && g.backwards == 1);
     /* Level mode: the counter's interpolated values at the edges. */
-    gp_integral_init(&g, edges, 3, value, power, 1, 0, 0);
-    gp_integral_add(&g, 0, 10);
-    gp_integral_add(&g, 4 * s, 50);
-    gp_integral_finish(&g);
+    energy_integral_init(&g, edges, 3, value, power, 1, 0, 0);
+    energy_integral_add(&g, 0, 10);
+    energy_integral_add(&g, 4 * s, 50);
+    energy_integral_finish(&g);
     CHECK(value[0] == 15.0 && value[1] == 30.0 && value[2] == 50.0);
-    gp_spread sp;
+    energy_spread sp;
     double x[] = {1, 2, 3, 4};
-    gp_spread_of(x, 4, &sp);
+    energy_spread_of(x, 4, &sp);
     CHECK(sp.mean == 2.5 && sp.min == 1 && sp.max == 4 && fabs(sp.std - sqrt(5.0 / 3.0)) < 1e-15);
-    gp_spread_of(x, 1, &sp);
+    energy_spread_of(x, 1, &sp);
     CHECK(isnan(sp.std) && sp.mean == 1);
 }
 

@@ -14,6 +14,7 @@
 #include "formats/gpupower/gpupower_table.h"
 #include "formats/gpupower/gpupower_time.h"
 #include "model/dataset.h"
+#include "model/energy_layout.h"
 
 /* The NVML sample files the tool writes (facts §3.5); others named
  * *_samples.csv are read with a generic schema. */
@@ -36,6 +37,9 @@ typedef struct gp_rep {
     int has_power_limit, has_clocks; /* from the run name */
     int64_t power_limit_w, mem_clock_mhz, sm_clock_mhz;
     int32_t loc;                     /* the repetition's location */
+    int32_t gpu_loc, phases_loc, samples_loc; /* their locations, or -1 */
+    int32_t external_loc;            /* the first channel's location */
+    uint32_t external_channels;
     int external_ok;                 /* power-external.csv has a good header */
     const char *total_power_samples; /* its path, or NULL (the samples energy source) */
 } gp_rep;
@@ -50,7 +54,7 @@ typedef struct gp_dataset {
     double external_w_per_unit; /* cW: 0.01 */
     const char *external_unit;
     int subtract_baseline;
-    const char *plot_dir;
+    pw_energy_layout energy;    /* what the energy analysis reads (gpupower_energy.c) */
     int32_t schema_gpu, schema_external, schema_samples[GP_SAMPLE_KINDS];
     int32_t schema_begin, schema_end, schema_event;
 } gp_dataset;
@@ -71,10 +75,8 @@ pw_status gp_schemas_build(pw_dataset *ds, gp_dataset *gd, pw_error *err);
 /* gpupower_cursor.c */
 pw_status gp_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 
-/* gpupower_stats.c */
+/* gpupower_stats.c: the options the figures were read with. */
 pw_status gp_stats(pw_dataset *ds, pw_report *r, pw_error *err);
-/* gpupower_parts.c */
-pw_status gp_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size, pw_error *err);
-pw_status gp_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n_parts,
-                        pw_report *r, pw_error *err);
+/* gpupower_energy.c: the energy layout of the tree (gd->energy, ds->energy). */
+pw_status gp_energy_describe(pw_dataset *ds, gp_dataset *gd, pw_error *err);
 #endif

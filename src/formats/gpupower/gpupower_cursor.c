@@ -66,35 +66,54 @@ static void set_f64(pw_value *v, double x)
         pw_set_f64(v, x);
 }
 
+/* Field f of the current row as the cursor of a location with info li
+ * reads it: its own, or another channel of the same meter file. */
+static void field_of(const gp_cursor *g, const gp_locinfo *li, size_t f, pw_value *v)
+{
+    const gp_table *t = &g->tab;
+    switch (li->kind) {
+    case GP_FILE_GPU:
+        if (f < GP_GPU_METRICS && t->has_value[f])
+            set_f64(v, t->v[f]);
+        break;
+    case GP_FILE_EXTERNAL:
+        if (li->value >= 0 && (size_t)li->value < t->n_values && f < 2)
+            set_f64(v, f == 0 ? t->v[li->value] * g->gd->external_w_per_unit : t->v[li->value]);
+        break;
+    case GP_FILE_SAMPLES:
+        if (f == 0)
+            set_f64(v, t->v[0]);
+        break;
+    case GP_FILE_TIMESTAMPS:
+        if (f == 0)
+            pw_set_str(v, t->event, t->event_len);
+        else if (f == 1 && t->has_data)
+            pw_set_i64(v, t->data);
+        break;
+    }
+}
+
 static void gp_cursor_decode(pw_cursor *c, pw_value *values)
 {
     gp_cursor *g = c->impl;
-    const gp_table *t = &g->tab;
-    switch (g->info.kind) {
-    case GP_FILE_GPU:
-        for (int i = 0; i < GP_GPU_METRICS; i++)
-            if (t->has_value[i])
-                set_f64(&values[i], t->v[i]);
-        break;
-    case GP_FILE_EXTERNAL:
-        set_f64(&values[0], t->v[g->info.value] * g->gd->external_w_per_unit);
-        set_f64(&values[1], t->v[g->info.value]);
-        break;
-    case GP_FILE_SAMPLES:
-        set_f64(&values[0], t->v[0]);
-        break;
-    case GP_FILE_TIMESTAMPS:
-        pw_set_str(&values[0], t->event, t->event_len);
-        if (t->has_data)
-            pw_set_i64(&values[1], t->data);
-        break;
-    }
+    size_t n = c->ds->schemas[c->rec.schema]->n_fields;
+    for (size_t f = 0; f < n; f++)
+        field_of(g, &g->info, f, &values[f]);
+}
+
+static void gp_cursor_field_as(pw_cursor *c, uint32_t loc, size_t f, pw_value *v)
+{
+    gp_cursor *g = c->impl;
+    const gp_locinfo *li = loc == c->location ? &g->info : &g->gd->locinfo[loc];
+    if (li->kind == g->info.kind)
+        field_of(g, li, f, v);
 }
 
 static const pw_cursor_ops gp_cursor_ops = {
     .next = gp_cursor_next,
     .decode = gp_cursor_decode,
     .close = gp_cursor_close,
+    .field_as = gp_cursor_field_as,
 };
 
 static int32_t schema_of(const gp_dataset *gd, const gp_locinfo *li)

@@ -1,137 +1,107 @@
-/* gpupower_energy.c — streaming trapezoid integration at window edges, and
- * the spread of a figure over repetitions. */
-#include "formats/gpupower/gpupower_energy.h"
-
-#include <math.h>
+/* gpupower_energy.c — the tree as the energy analysis reads it
+ * (model/energy_layout.h): each repetition directory a unit, named by its
+ * experiment / benchmark / run / repetition, the run's setting from its
+ * name; the power it measures in three streams (gpu-power.csv: power and
+ * the NVML total-energy counter; power-external.csv: the meter's channels
+ * summed, in the unit the option names; total_power_samples.csv); the
+ * window and phases from timestamps.csv (issue #6: experiment, train,
+ * epochs). */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-void gp_integral_init(gp_integral *g, const int64_t *edges, size_t n_edges, double *value,
-                      double *power, int level, int64_t peak_lo, int64_t peak_hi)
+#include "formats/gpupower/gpupower.h"
+
+/* The report's sources, in its order (issue #6).  The external meter's raw
+ * cells are summed before scaling, as the tool's own analysis does; their
+ * unit is the option's (set per dataset below). */
+enum { SRC_GPU = 0, SRC_NVML, SRC_EXTERNAL, SRC_SAMPLES, N_SOURCES };
+static const pw_energy_source gp_sources[N_SOURCES] = {
+    [SRC_GPU] = {.name = "gpu", .field = "power", .primary = 1, .required = 1},
+    [SRC_NVML] = {.name = "nvml_counter", .field = "total-energy", .counter = 1},
+    [SRC_EXTERNAL] = {.name = "external", .field = "raw"},
+    [SRC_SAMPLES] = {.name = "samples", .field = "value"},
+};
+
+static const pw_energy_phase_kind gp_phase_kinds[] = {{"train", 0}, {"epoch", 1}};
+
+/* The file of location loc, or (when the file is missing) its path inside
+ * the repetition, living with the dataset. */
+static const char *rep_path(pw_dataset *ds, const gp_rep *rep, int32_t loc, const char *name)
 {
-    *g = (gp_integral){.edges = edges, .n_edges = n_edges, .value = value, .power = power,
-                       .level = level, .peak_lo = peak_lo, .peak_hi = peak_hi};
+    if (loc >= 0)
+        return ds->locs[loc].file;
+    char *p = gp_rep_file(rep, name);
+    const char *kept = p ? pw_ds_strdup(ds, p) : NULL;
+    free(p);
+    return kept;
 }
 
-static void note_peak(gp_integral *g, int64_t t, double v)
+static int describe_settings(pw_dataset *ds, const gp_rep *rep, pw_energy_unit *u)
 {
-    if (t >= g->peak_lo && t <= g->peak_hi && (!g->s.has_peak || v > g->s.peak)) {
-        g->s.peak = v;
-        g->s.has_peak = 1;
+    pw_energy_setting *s = pw_ds_alloc(ds, 3 * sizeof *s);
+    if (!s)
+        return -1;
+    size_t n = 0;
+    if (rep->has_power_limit)
+        s[n++] = (pw_energy_setting){"power_limit_w", rep->power_limit_w};
+    if (rep->has_clocks) {
+        s[n++] = (pw_energy_setting){"mem_clock_mhz", rep->mem_clock_mhz};
+        s[n++] = (pw_energy_setting){"sm_clock_mhz", rep->sm_clock_mhz};
     }
+    u->settings = s;
+    u->n_settings = n;
+    return 0;
 }
 
-/* Records edges up to t, interpolating between the previous sample and
- * (t, v).  Times are taken relative to the previous sample so that the
- * doubles stay small and exact. */
-static void pass_edges(gp_integral *g, int64_t t, double v)
+/* gpu-power.csv always (its absence is a finding), the external meter when
+ * its header was good, the total-power samples when present. */
+static int describe_streams(pw_dataset *ds, const gp_rep *rep, pw_energy_unit *u)
 {
-    gp_integral_state *s = &g->s;
-    int64_t dt = t - s->t_prev;
-    while (s->next < g->n_edges && g->edges[s->next] <= t) {
-        int64_t de = g->edges[s->next] - s->t_prev;
-        double pe = dt ? s->p_prev + (v - s->p_prev) * ((double)de / (double)dt) : v;
-        g->power[s->next] = pe;
-        g->value[s->next] = g->level ? pe : s->cum + (s->p_prev + pe) * 0.5 * (double)de * 1e-9;
-        s->next++;
-    }
-}
-
-void gp_integral_add(gp_integral *g, int64_t t, double v)
-{
-    gp_integral_state *s = &g->s;
-    if (g->have && t < s->t_prev) {
-        if (s->samples < 2 || t < g->undo.t_prev) {
-            g->backwards++;
-            return;
-        }
-        *s = g->undo; /* the previous sample was out of place */
-        g->backwards++;
-    }
-    g->undo = *s;
-    if (!g->have) {
-        g->have = 1;
-        g->t_first = s->t_prev = t;
-        s->p_prev = v;
-        /* Edges before the first sample: nothing integrated yet. */
-        while (s->next < g->n_edges && g->edges[s->next] <= t) {
-            g->power[s->next] = v;
-            g->value[s->next++] = g->level ? v : 0.0;
-        }
-    } else {
-        pass_edges(g, t, v);
-        s->cum += (s->p_prev + v) * 0.5 * (double)(t - s->t_prev) * 1e-9;
-        s->t_prev = t;
-        s->p_prev = v;
-    }
-    s->samples++;
-    note_peak(g, t, v);
-}
-
-void gp_integral_finish(gp_integral *g)
-{
-    gp_integral_state *s = &g->s;
-    for (size_t i = s->next; i < g->n_edges; i++) {
-        g->power[i] = s->p_prev;
-        g->value[i] = g->level ? s->p_prev : s->cum;
-    }
-}
-
-int gp_integral_covers(const gp_integral *g, size_t a, size_t b)
-{
-    return g->s.samples && g->t_first <= g->edges[a] && g->s.t_prev >= g->edges[b];
-}
-
-double gp_integral_peak(const gp_integral *g, size_t a, size_t b)
-{
-    double p = g->power[a] > g->power[b] ? g->power[a] : g->power[b];
-    return g->s.has_peak && g->s.peak > p ? g->s.peak : p;
-}
-
-size_t gp_edge_index(const int64_t *edges, size_t n, int64_t t)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (edges[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-size_t gp_edges_sort(int64_t *edges, size_t n)
-{
-    qsort(edges, n, sizeof *edges, cmp_i64);
-    size_t k = 0;
+    pw_energy_stream *st = pw_ds_alloc(ds, 3 * sizeof *st);
+    if (!st)
+        return -1;
+    size_t n = 0;
+    st[n++] = (pw_energy_stream){.file = rep_path(ds, rep, rep->gpu_loc, "gpu-power.csv"), .first_loc = rep->gpu_loc,
+                                 .n_locs = 1, .required = 1, .first_source = SRC_GPU, .n_sources = 2};
+    if (rep->external_ok)
+        st[n++] = (pw_energy_stream){.file = rep_path(ds, rep, rep->external_loc, "power-external.csv"),
+                                     .first_loc = rep->external_loc, .n_locs = rep->external_channels,
+                                     .first_source = SRC_EXTERNAL, .n_sources = 1};
+    if (rep->total_power_samples)
+        st[n++] = (pw_energy_stream){.file = rep->total_power_samples, .first_loc = rep->samples_loc,
+                                     .n_locs = 1, .first_source = SRC_SAMPLES, .n_sources = 1};
     for (size_t i = 0; i < n; i++)
-        if (!k || edges[i] != edges[k - 1])
-            edges[k++] = edges[i];
-    return k;
+        if (!st[i].file)
+            return -1;
+    u->streams = st;
+    u->n_streams = n;
+    return 0;
 }
 
-void gp_spread_of(const double *x, size_t n, gp_spread *out)
+pw_status gp_energy_describe(pw_dataset *ds, gp_dataset *gd, pw_error *err)
 {
-    *out = (gp_spread){.n = n, .mean = NAN, .std = NAN, .min = NAN, .max = NAN};
-    if (!n)
-        return;
-    double sum = 0, mn = x[0], mx = x[0];
-    for (size_t i = 0; i < n; i++) {
-        sum += x[i];
-        mn = x[i] < mn ? x[i] : mn;
-        mx = x[i] > mx ? x[i] : mx;
+    pw_energy_source *src = pw_ds_alloc(ds, sizeof gp_sources);
+    pw_energy_unit *units = pw_ds_alloc(ds, (gd->n_reps ? gd->n_reps : 1) * sizeof *units);
+    if (!src || !units)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    memcpy(src, gp_sources, sizeof gp_sources);
+    src[SRC_EXTERNAL].unit = gd->external_unit;
+    for (size_t i = 0; i < gd->n_reps; i++) {
+        const gp_rep *rep = &gd->reps[i];
+        pw_energy_unit *u = &units[i];
+        *u = (pw_energy_unit){.experiment = rep->experiment, .benchmark = rep->benchmark, .run = rep->run,
+                              .repetition = rep->repetition, .dir = rep->dir, .baseline = rep->baseline,
+                              .baseline_group = rep->baseline_group, .phases_loc = rep->phases_loc,
+                              .phases_file = rep_path(ds, rep, rep->phases_loc, "timestamps.csv")};
+        if (!u->phases_file || describe_settings(ds, rep, u) != 0 || describe_streams(ds, rep, u) != 0)
+            return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     }
-    double mean = sum / (double)n, ss = 0;
-    for (size_t i = 0; i < n; i++)
-        ss += (x[i] - mean) * (x[i] - mean);
-    out->mean = mean;
-    out->std = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
-    out->min = mn;
-    out->max = mx;
+    gd->energy = (pw_energy_layout){.sources = src, .n_sources = N_SOURCES, .units = units,
+                                    .n_units = gd->n_reps, .window = "experiment",
+                                    .phase_kinds = gp_phase_kinds,
+                                    .n_phase_kinds = sizeof gp_phase_kinds / sizeof *gp_phase_kinds,
+                                    .index_field = "data", .subtract_baseline = gd->subtract_baseline};
+    ds->energy = &gd->energy;
+    return PW_OK;
 }

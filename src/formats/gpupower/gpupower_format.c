@@ -12,6 +12,7 @@ static const pw_format_option gp_options[] = {
      "zone of timestamps without one: local (default), UTC, +HH:MM"},
     {"subtract_baseline", "subtract-baseline", NULL,
      "subtract the idle power of the experiment's _baseline runs from energies"},
+    /* Read by `stats` (the charts sink, src/sinks/plot/), not by the format. */
     {"plot", "plot", "DIR", "stats also writes SVG charts (power over time, energy vs time) to DIR"},
     {NULL, NULL, NULL, NULL},
 };
@@ -39,7 +40,6 @@ static pw_status read_options(pw_dataset *ds, gp_dataset *gd, pw_error *err)
                        "--tz wants local, UTC or an offset such as +01:00, not '%s'", gd->tz_text);
     const char *sub = pw_ds_option(ds, "subtract_baseline");
     gd->subtract_baseline = sub && strcmp(sub, "0");
-    gd->plot_dir = pw_ds_option(ds, "plot");
     return PW_OK;
 }
 
@@ -54,6 +54,8 @@ static pw_status gp_open(pw_dataset *ds, pw_error *err)
         s = gp_schemas_build(ds, gd, err);
     if (s == PW_OK)
         s = gp_layout_open(ds, gd, err);
+    if (s == PW_OK)
+        s = gp_energy_describe(ds, gd, err);
     return s;
 }
 
@@ -75,8 +77,6 @@ const pw_format_ops pw_format_gpupower = {
     .open = gp_open,
     .cursor_open = gp_cursor_open,
     .stats = gp_stats,
-    .stats_part = gp_stats_part,
-    .stats_join = gp_stats_join,
     .check = NULL,
     .close = gp_close,
     .options = gp_options,

@@ -182,9 +182,11 @@ static int add_external(layout_state *st, gp_rep *rep, const char *path)
         for (size_t i = 0; meter >= 0 && i < t->n_values; i++) {
             char name[32];
             snprintf(name, sizeof name, "d%dc%d", (int)t->channel_dev[i], (int)t->channel_ch[i]);
-            if (add_loc(st, meter, PW_LOC_METER, (int64_t)i, name, path, GP_FILE_EXTERNAL,
-                        (int32_t)i) < 0)
+            int32_t l = add_loc(st, meter, PW_LOC_METER, (int64_t)i, name, path, GP_FILE_EXTERNAL, (int32_t)i);
+            if (l < 0)
                 rc = -1;
+            else if (!rep->external_channels++)
+                rep->external_loc = l;
         }
         rc = meter < 0 ? -1 : rc;
     }
@@ -211,6 +213,7 @@ static int add_rep_locations(layout_state *st, gp_rep *rep, const pw_dirlist *fi
                           : add_loc(st, parent, PW_LOC_OTHER, *end ? -1 : id, rep->repetition, NULL, 0, 0);
     if (rep->loc < 0)
         return -1;
+    rep->gpu_loc = rep->phases_loc = rep->samples_loc = rep->external_loc = -1;
     int rc = 0;
     for (size_t i = 0; i < files->n && rc == 0; i++) {
         const char *name = files->items[i].name;
@@ -220,18 +223,23 @@ static int add_rep_locations(layout_state *st, gp_rep *rep, const pw_dirlist *fi
         if (!path)
             return -1;
         if (!strcmp(name, "gpu-power.csv")) {
-            rc = add_loc(st, rep->loc, PW_LOC_GPU, 0, "gpu", path, GP_FILE_GPU, 0) < 0;
+            rep->gpu_loc = add_loc(st, rep->loc, PW_LOC_GPU, 0, "gpu", path, GP_FILE_GPU, 0);
+            rc = rep->gpu_loc < 0;
         } else if (!strcmp(name, "timestamps.csv")) {
-            rc = add_loc(st, rep->loc, PW_LOC_OTHER, -1, "phases", path, GP_FILE_TIMESTAMPS, 0) < 0;
+            rep->phases_loc = add_loc(st, rep->loc, PW_LOC_OTHER, -1, "phases", path, GP_FILE_TIMESTAMPS, 0);
+            rc = rep->phases_loc < 0;
         } else if (!strcmp(name, "power-external.csv")) {
             rc = add_external(st, rep, path);
         } else if (ends_with(name, "_samples.csv")) {
             int k = sample_kind(name);
             char loc_name[256];
             snprintf(loc_name, sizeof loc_name, "%.*s", (int)(strlen(name) - 4), name);
-            rc = add_loc(st, rep->loc, PW_LOC_GPU, -1, loc_name, path, GP_FILE_SAMPLES, k) < 0;
-            if (k == GP_SAMPLES_TOTAL_POWER)
+            int32_t l = add_loc(st, rep->loc, PW_LOC_GPU, -1, loc_name, path, GP_FILE_SAMPLES, k);
+            rc = l < 0;
+            if (k == GP_SAMPLES_TOTAL_POWER) {
                 rep->total_power_samples = pw_ds_strdup(st->ds, path);
+                rep->samples_loc = l;
+            }
         }
         free(path);
     }

@@ -1,4 +1,5 @@
-/* gpupower_report.c — the stats report (issue #6 contract):
+/* energy_report.c — the energy tables of the stats report (issue #6
+ * contract):
  *   repetitions: names, settings, duration_s, energy_j per source, mean and
  *                peak power, EDP, ED²P, phases (train and each epoch);
  *   runs:        mean/std/min/max over repetitions per setting;
@@ -8,50 +9,47 @@
  * Repetitions of one run (and runs of one benchmark) are adjacent because
  * the tree is walked in sorted order.  Repetitions stream (a row each as it
  * is read); runs, benchmarks and baselines need only the figures every
- * gp_result keeps once its phases are freed. */
+ * energy_result keeps once its phases are freed. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/gpupower/gpupower_energy.h"
-#include "formats/gpupower/gpupower_result.h"
+#include "analysis/energy/energy.h"
+#include "analysis/energy/energy_integral.h"
 
-static void put_settings(pw_rnode *parent, const gp_rep *r)
+static void put_settings(pw_rnode *parent, const pw_energy_unit *r)
 {
     pw_rnode *o = pw_rnode_object(parent, "settings");
-    if (r->has_power_limit)
-        pw_rnode_int(o, "power_limit_w", r->power_limit_w);
-    if (r->has_clocks) {
-        pw_rnode_int(o, "mem_clock_mhz", r->mem_clock_mhz);
-        pw_rnode_int(o, "sm_clock_mhz", r->sm_clock_mhz);
-    }
+    for (size_t i = 0; i < r->n_settings; i++)
+        pw_rnode_int(o, r->settings[i].key, r->settings[i].value);
 }
 
-static void put_energy(pw_rnode *parent, const int has[GP_SOURCES], const double e[GP_SOURCES])
+static void put_energy(pw_rnode *parent, const energy_run *run, const int *has, const double *e)
 {
     pw_rnode *o = pw_rnode_object(parent, "energy_j");
-    for (int s = 0; s < GP_SOURCES; s++)
+    for (size_t s = 0; s < run->lay->n_sources; s++)
         if (has[s])
-            pw_rnode_num(o, gp_source_names[s], e[s]);
+            pw_rnode_num(o, run->lay->sources[s].name, e[s]);
 }
 
-static void put_names(pw_rnode *o, const gp_rep *r)
+static void put_names(pw_rnode *o, const pw_energy_unit *r)
 {
     pw_rnode_str(o, "experiment", r->experiment);
     pw_rnode_str(o, "benchmark", r->benchmark);
     pw_rnode_str(o, "run", r->run);
 }
 
-void gp_report_repetition(pw_rnode *arr, const gp_rep *rep, const gp_result *r)
+void energy_report_repetition(pw_rnode *arr, const energy_run *run, const pw_energy_unit *rep,
+                              const energy_result *r)
 {
     pw_rnode *o = pw_rnode_object(arr, NULL);
     put_names(o, rep);
     pw_rnode_str(o, "repetition", rep->repetition);
     put_settings(o, rep);
     pw_rnode_num(o, "duration_s", r->duration_s);
-    put_energy(o, r->has, r->energy);
-    if (r->has[GP_SRC_GPU]) {
-        double e = r->energy[GP_SRC_GPU], d = r->duration_s;
+    put_energy(o, run, r->has, r->energy);
+    if (run->primary >= 0 && r->has[run->primary]) {
+        double e = r->energy[run->primary], d = r->duration_s;
         pw_rnode_num(o, "mean_power_w", d > 0 ? e / d : NAN);
         pw_rnode_num(o, "peak_power_w", r->peak_w);
         pw_rnode_num(o, "edp_js", e * d);
@@ -59,26 +57,26 @@ void gp_report_repetition(pw_rnode *arr, const gp_rep *rep, const gp_result *r)
     }
     if (r->baseline_applied) {
         pw_rnode *b = pw_rnode_object(o, "baseline_power_w");
-        for (int s = 0; s < GP_SOURCES; s++)
+        for (size_t s = 0; s < run->lay->n_sources; s++)
             if (r->has[s] && !isnan(r->baseline_w[s]))
-                pw_rnode_num(b, gp_source_names[s], r->baseline_w[s]);
+                pw_rnode_num(b, run->lay->sources[s].name, r->baseline_w[s]);
     }
     pw_rnode *ph = pw_rnode_array(o, "phases");
     for (size_t i = 0; i < r->n_phases; i++) {
-        const gp_phase *p = &r->phases[i];
+        const energy_phase *p = &r->phases[i];
         pw_rnode *po = pw_rnode_object(ph, NULL);
         pw_rnode_str(po, "name", p->name);
         pw_rnode_int(po, "index", p->index);
         pw_rnode_num(po, "start_s", (double)(p->begin - r->begin) * 1e-9);
         pw_rnode_num(po, "duration_s", (double)(p->end - p->begin) * 1e-9);
-        put_energy(po, r->has, p->energy);
+        put_energy(po, run, r->has, p->energy);
     }
 }
 
 static void put_spread(pw_rnode *parent, const char *key, const double *x, size_t n)
 {
-    gp_spread sp;
-    gp_spread_of(x, n, &sp);
+    energy_spread sp;
+    energy_spread_of(x, n, &sp);
     pw_rnode *o = pw_rnode_object(parent, key);
     pw_rnode_num(o, "mean", sp.mean);
     pw_rnode_num(o, "std", sp.std);
@@ -88,29 +86,29 @@ static void put_spread(pw_rnode *parent, const char *key, const double *x, size_
 
 /* A run's means, kept for its benchmark's comparisons. */
 typedef struct run_summary {
-    const gp_rep *first;
+    const pw_energy_unit *first;
     double duration, energy, edp;
     int has_energy;
 } run_summary;
 
-static int same_run(const gp_rep *a, const gp_rep *b)
+static int same_run(const pw_energy_unit *a, const pw_energy_unit *b)
 {
     return !strcmp(a->experiment, b->experiment) && !strcmp(a->benchmark, b->benchmark) &&
            !strcmp(a->run, b->run);
 }
 
-static int same_benchmark(const gp_rep *a, const gp_rep *b)
+static int same_benchmark(const pw_energy_unit *a, const pw_energy_unit *b)
 {
     return !strcmp(a->experiment, b->experiment) && !strcmp(a->benchmark, b->benchmark);
 }
 
 /* The spread of one figure over the repetitions idx[0..n). */
-static void put_figure(pw_rnode *o, const char *key, const gp_result *res, const size_t *idx,
+static void put_figure(pw_rnode *o, const char *key, const energy_result *res, const size_t *idx,
                        size_t n, double *tmp, int src, int edp)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        const gp_result *r = &res[idx[i]];
+        const energy_result *r = &res[idx[i]];
         if (src < 0)
             tmp[k++] = r->duration_s;
         else if (r->has[src])
@@ -121,28 +119,30 @@ static void put_figure(pw_rnode *o, const char *key, const gp_result *res, const
 }
 
 /* One run object from the repetitions idx[0..n); fills its summary. */
-static void put_run(pw_rnode *arr, const gp_dataset *gd, const gp_result *res, const size_t *idx,
+static void put_run(pw_rnode *arr, const energy_run *run, const energy_result *res, const size_t *idx,
                     size_t n, double *tmp, run_summary *sum)
 {
-    const gp_rep *rep = &gd->reps[idx[0]];
+    const pw_energy_unit *rep = &run->lay->units[idx[0]];
+    int p = run->primary;
     pw_rnode *o = pw_rnode_object(arr, NULL);
     put_names(o, rep);
     put_settings(o, rep);
     pw_rnode_uint(o, "repetitions", n);
     put_figure(o, "duration_s", res, idx, n, tmp, -1, 0);
     pw_rnode *e = pw_rnode_object(o, "energy_j");
-    for (int s = 0; s < GP_SOURCES; s++)
-        put_figure(e, gp_source_names[s], res, idx, n, tmp, s, 0);
-    put_figure(o, "edp_js", res, idx, n, tmp, GP_SRC_GPU, 1);
+    for (size_t s = 0; s < run->lay->n_sources; s++)
+        put_figure(e, run->lay->sources[s].name, res, idx, n, tmp, (int)s, 0);
+    if (p >= 0)
+        put_figure(o, "edp_js", res, idx, n, tmp, p, 1);
     *sum = (run_summary){.first = rep};
     double d = 0, en = 0, edp = 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        const gp_result *r = &res[idx[i]];
+        const energy_result *r = &res[idx[i]];
         d += r->duration_s;
-        if (r->has[GP_SRC_GPU]) {
-            en += r->energy[GP_SRC_GPU];
-            edp += r->energy[GP_SRC_GPU] * r->duration_s;
+        if (p >= 0 && r->has[p]) {
+            en += r->energy[p];
+            edp += r->energy[p] * r->duration_s;
             k++;
         }
     }
@@ -195,22 +195,23 @@ static void put_benchmark(pw_rnode *arr, const run_summary *runs, size_t n)
 }
 
 /* runs and benchmarks from the repetitions that have a window. */
-static void put_runs_and_benchmarks(pw_rnode *root, const gp_dataset *gd, const gp_result *res)
+static void put_runs_and_benchmarks(pw_rnode *root, const energy_run *run, const energy_result *res)
 {
-    size_t *idx = malloc((gd->n_reps + 1) * sizeof *idx);
-    double *tmp = malloc((gd->n_reps + 1) * sizeof *tmp);
-    run_summary *runs = malloc((gd->n_reps + 1) * sizeof *runs);
+    const pw_energy_layout *gd = run->lay;
+    size_t *idx = malloc((gd->n_units + 1) * sizeof *idx);
+    double *tmp = malloc((gd->n_units + 1) * sizeof *tmp);
+    run_summary *runs = malloc((gd->n_units + 1) * sizeof *runs);
     pw_rnode *run_arr = pw_rnode_array(root, "runs"), *bench_arr = pw_rnode_array(root, "benchmarks");
     size_t n_idx = 0, n_runs = 0;
-    for (size_t i = 0; idx && tmp && runs && i <= gd->n_reps; i++) {
-        int usable = i < gd->n_reps && !gd->reps[i].baseline && res[i].ok;
-        if (i < gd->n_reps && !usable)
+    for (size_t i = 0; idx && tmp && runs && i <= gd->n_units; i++) {
+        int usable = i < gd->n_units && !gd->units[i].baseline && res[i].ok;
+        if (i < gd->n_units && !usable)
             continue;
-        const gp_rep *last = n_idx ? &gd->reps[idx[n_idx - 1]] : NULL;
-        if (last && (!usable || !same_run(last, &gd->reps[i]))) {
-            put_run(run_arr, gd, res, idx, n_idx, tmp, &runs[n_runs++]);
+        const pw_energy_unit *last = n_idx ? &gd->units[idx[n_idx - 1]] : NULL;
+        if (last && (!usable || !same_run(last, &gd->units[i]))) {
+            put_run(run_arr, run, res, idx, n_idx, tmp, &runs[n_runs++]);
             n_idx = 0;
-            if (!usable || !same_benchmark(last, &gd->reps[i])) {
+            if (!usable || !same_benchmark(last, &gd->units[i])) {
                 put_benchmark(bench_arr, runs, n_runs);
                 n_runs = 0;
             }
@@ -224,21 +225,22 @@ static void put_runs_and_benchmarks(pw_rnode *root, const gp_dataset *gd, const 
 }
 
 /* Idle power of each baseline group, per source. */
-static void put_baselines(pw_rnode *root, const gp_dataset *gd, const gp_result *res)
+static void put_baselines(pw_rnode *root, const energy_run *run, const energy_result *res)
 {
+    const pw_energy_layout *gd = run->lay;
     pw_rnode *arr = pw_rnode_array(root, "baselines");
-    for (size_t i = 0; i < gd->n_reps; i++) {
-        const gp_rep *b = &gd->reps[i];
-        if (!b->baseline || (i && gd->reps[i - 1].baseline &&
-                             !strcmp(gd->reps[i - 1].baseline_group, b->baseline_group)))
+    for (size_t i = 0; i < gd->n_units; i++) {
+        const pw_energy_unit *b = &gd->units[i];
+        if (!b->baseline || (i && gd->units[i - 1].baseline &&
+                             !strcmp(gd->units[i - 1].baseline_group, b->baseline_group)))
             continue;
-        double sum[GP_SOURCES] = {0};
-        size_t cnt[GP_SOURCES] = {0}, reps = 0;
-        for (size_t k = i; k < gd->n_reps && gd->reps[k].baseline &&
-                           !strcmp(gd->reps[k].baseline_group, b->baseline_group);
+        double sum[ENERGY_MAX_SOURCES] = {0};
+        size_t cnt[ENERGY_MAX_SOURCES] = {0}, reps = 0;
+        for (size_t k = i; k < gd->n_units && gd->units[k].baseline &&
+                           !strcmp(gd->units[k].baseline_group, b->baseline_group);
              k++) {
             reps++;
-            for (int s = 0; s < GP_SOURCES; s++)
+            for (size_t s = 0; s < gd->n_sources; s++)
                 if (res[k].ok && res[k].has[s] && res[k].duration_s > 0) {
                     sum[s] += res[k].energy[s] / res[k].duration_s;
                     cnt[s]++;
@@ -249,23 +251,14 @@ static void put_baselines(pw_rnode *root, const gp_dataset *gd, const gp_result 
         pw_rnode_str(o, "directory", b->baseline_group);
         pw_rnode_uint(o, "repetitions", reps);
         pw_rnode *p = pw_rnode_object(o, "power_w");
-        for (int s = 0; s < GP_SOURCES; s++)
+        for (size_t s = 0; s < gd->n_sources; s++)
             if (cnt[s])
-                pw_rnode_num(p, gp_source_names[s], sum[s] / (double)cnt[s]);
+                pw_rnode_num(p, gd->sources[s].name, sum[s] / (double)cnt[s]);
     }
 }
 
-void gp_report_begin(pw_dataset *ds, const gp_dataset *gd, pw_rnode *root)
+void energy_report_end(const energy_run *run, const energy_result *res, pw_rnode *root)
 {
-    pw_rnode_str(root, "format", "gpupower");
-    pw_rnode_str(root, "path", ds->path);
-    pw_rnode_str(root, "external_unit", gd->external_unit);
-    pw_rnode_str(root, "tz", gd->tz_text);
-    pw_rnode_bool(root, "baseline_subtracted", gd->subtract_baseline);
-}
-
-void gp_report_end(const gp_dataset *gd, const gp_result *res, pw_rnode *root)
-{
-    put_runs_and_benchmarks(root, gd, res);
-    put_baselines(root, gd, res);
+    put_runs_and_benchmarks(root, run, res);
+    put_baselines(root, run, res);
 }

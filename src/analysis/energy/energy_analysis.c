@@ -1,0 +1,11 @@
+/* energy_analysis.c — energy from power samples as a registered analysis:
+ * per repetition, phase, run and setting of a benchmark campaign whose
+ * format describes its power measurements (model/energy_layout.h). */
+#include "analysis/analysis.h"
+#include "analysis/energy/energy.h"
+
+const pw_analysis_ops pw_analysis_energy = {
+    .name = "energy",
+    .description = "energy per repetition, phase, run and setting from power samples; EDP, optima, Pareto front",
+    .report = energy_report,
+};

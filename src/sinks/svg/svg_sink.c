@@ -1,0 +1,13 @@
+/* svg_sink.c — the "svg" plot sink: SVG charts of the energy analysis
+ * (svg_energy.c), `stats --plot DIR`. */
+#include "sinks/sink.h"
+#include "sinks/svg/svg_energy.h"
+
+const pw_sink_ops pw_sink_svg = {
+    .name = "svg",
+    .kind = PW_SINK_PLOT,
+    .caps = PW_SINK_DIRECTORY,
+    .description = "SVG charts: power over time per repetition, energy vs time per benchmark",
+    .plot_begin = svg_energy_begin,
+    .plot_end = svg_energy_end,
+};
