@@ -44,4 +44,6 @@ int mpi_max_code(int code);
 
 int mpi_check_run(const mpi_world *w, cli_args *a);
 int mpi_stats_run(const mpi_world *w, cli_args *a);
+/* Perfetto in shards joined by rank 0; other targets on rank 0 alone. */
+int mpi_convert_run(const mpi_world *w, cli_args *a);
 #endif

@@ -800,8 +800,12 @@ PW_API pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *
  * count): the locations with records, in dataset order, are cut into
  * `count` consecutive runs of about equal bytes.  pw_check then reads only
  * the share's locations (the format's cross-file checks run in share 0);
- * pw_stats_part summarises only them.  The library does no communication:
- * a program (perfweave-mpi) moves the parts between its processes. */
+ * pw_stats_part summarises only them; pw_convert to "perfetto" writes a
+ * shard: every location is read, but only the share's packet sequences
+ * (and, in share 0, the track descriptors) are written, so the shards of
+ * all shares concatenated in order are the serial trace's content.  The
+ * library does no communication: a program (perfweave-mpi) moves the
+ * parts between its processes. */
 PW_API pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err);
 /* The stats state of this share's locations, serialized into *part
  * (malloc'd, release with free(); *size bytes).  A format that has no

@@ -9,8 +9,9 @@ lines: the serial program's worker threads already report in any order;
 mpirun's own notices are left out).
 P cycles over 2, 3, 4 from one dataset to the next, and the first dataset
 of each format runs with every P of 1 to 4, so that the test stays short.
-`info --json` and `convert --to perfetto` (run by rank 0) are compared on
-one dataset per format.
+`info --json` (run by rank 0) and `convert --to perfetto` (a shard per
+process, joined by rank 0; compared by decoded content with 2 and 3
+processes) are compared on one dataset per format.
 
 usage: mpi_same.py PERFWEAVE PERFWEAVE_MPI MPIEXEC SHARED_DATA GEN_GPUPOWER
 """
@@ -22,6 +23,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
 import golden  # noqa: E402  (the dataset list)
+import pftrace_content  # noqa: E402
+import pftrace_walk  # noqa: E402
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
            OMPI_MCA_rmaps_base_oversubscribe="1")
@@ -57,16 +60,25 @@ def compare(serial, mpi, mpiexec, cwd, rel, args, nprocs, failures):
 
 
 def convert_same(serial, mpi, mpiexec, cwd, rel, work, failures):
-    """convert (rank 0 writes) gives the serial bytes."""
-    outs = []
-    for i, argv in enumerate([[serial], [mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", "2", mpi]]):
-        dest = os.path.join(work, "%s.%d.pftrace" % (rel.replace("/", "_"), i))
-        rc, _, err = run(argv + ["convert", rel, "-q", "--to", "perfetto", "-o", dest], cwd)
-        err = [line.replace(dest.encode(), b"<OUT>") for line in err]  # messages name the output
-        with open(dest, "rb") if os.path.exists(dest) else open(os.devnull, "rb") as f:
-            outs.append((rc, err, f.read()))
-    if outs[0] != outs[1]:
-        failures.append("%s convert --to perfetto -np 2 differs" % rel)
+    """convert --to perfetto in shards joined by rank 0 holds what the
+    serial trace holds (pftrace_content: same tracks, same packets per
+    sequence), with the same exit code and messages."""
+    for nprocs in (2, 3):
+        outs = []
+        for i, argv in enumerate([[serial], [mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(nprocs),
+                                             mpi]]):
+            dest = os.path.join(work, "%s.%d.pftrace" % (rel.replace("/", "_"), i))
+            rc, _, err = run(argv + ["convert", rel, "-q", "--to", "perfetto", "--force", "-o", dest], cwd)
+            err = [line.replace(dest.encode(), b"<OUT>") for line in err]  # messages name the output
+            try:
+                held = pftrace_content.content(dest) if os.path.exists(dest) else None
+            except pftrace_walk.Problem as e:
+                held = "not a valid trace: %s" % e
+            outs.append((rc, err, held))
+        if outs[0] != outs[1]:
+            failures.append("%s convert --to perfetto -np %d: exit %d vs %d, stderr %s, content %s" % (
+                rel, nprocs, outs[0][0], outs[1][0], "same" if outs[0][1] == outs[1][1] else "differs",
+                "same" if outs[0][2] == outs[1][2] else "differs"))
 
 
 def one_dataset(serial, mpi, mpiexec, cwd, rel, counts, first, work):
