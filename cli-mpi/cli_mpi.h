@@ -39,6 +39,10 @@ void mpi_work_end(void);
  * (rank 0, when each is not NULL) is rank r's size. */
 char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *each, size_t *total);
 
+/* The library's collectives (pw_dataset_set_collectives) over MPI, with
+ * what they send counted in mpi_bytes_sent; w must outlive their use. */
+pw_collectives mpi_collectives(const mpi_world *w);
+
 /* The largest of every process's code, on every process. */
 int mpi_max_code(int code);
 

@@ -1,11 +1,13 @@
-/* mpi_convert.c — convert to Perfetto by P processes.  Each process draws
- * the whole timeline (so track uuids and flow ids are the serial ones) but
- * encodes and writes only the packets of its share's locations: a shard,
- * in a temporary file of its own node.  Rank 0 writes the trace under the
- * output discipline: its shard (which holds every track descriptor), then
- * each other rank's, sent over MPI in rank order.  A Perfetto trace is a
- * sequence of packets, so the joined shards are one trace with the serial
- * content.  The other targets are written by rank 0 alone (main.c). */
+/* mpi_convert.c — convert by P processes.  Each process draws the whole
+ * timeline (so track uuids, flow ids, regions and location refs are the
+ * serial ones) but encodes and writes only its share's locations.
+ * OTF2 (a PW_SINK_TOGETHER target): every process writes its locations'
+ * event files into the archive share 0 prepared, through libotf2's MPI
+ * collectives (collectives.c).  Perfetto: a shard of packets per process,
+ * in a temporary file of its own node; rank 0 writes the trace under the
+ * output discipline, its shard (which holds every track descriptor) then
+ * each other rank's, sent over MPI in rank order (a Perfetto trace is a
+ * sequence of packets).  The other targets: rank 0 alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +18,25 @@
 #define CHUNK (4u << 20)
 enum { TAG_DATA = 1, TAG_END = 2 };
 
+static const char *target_of(const cli_args *a)
+{
+    return a->to ? a->to : a->output ? pw_convert_target_for_path(a->output) : NULL;
+}
+
 static int in_shards(const cli_args *a)
 {
-    const char *target = a->to ? a->to : a->output ? pw_convert_target_for_path(a->output) : NULL;
+    const char *target = target_of(a);
     return a->output && target && !strcmp(target, "perfetto");
+}
+
+/* Does the library write this target with all processes together? */
+static int written_together(const cli_args *a)
+{
+    const char *target = target_of(a);
+    for (size_t i = 0; a->output && target && i < pw_sink_count(); i++)
+        if (pw_sink_kind_of(i) == PW_SINK_CONVERT && !strcmp(pw_sink_name(i), target))
+            return (pw_sink_caps(i) & (PW_SINK_TOGETHER | PW_SINK_MISSING)) == PW_SINK_TOGETHER;
+    return 0;
 }
 
 /* A node-local temporary directory and the shard's name in it. */
@@ -113,8 +130,60 @@ static int on_rank0(const mpi_world *w, cli_args *a)
     return code;
 }
 
+/* Rank 0 prints what perfweave convert prints after the conversion; every
+ * process read every location, so rank 0's findings are the serial ones. */
+static int rank0_account(const mpi_world *w, const cli_args *a, const pw_dataset *ds, pw_convert_report *rep,
+                         int code)
+{
+    if (w->rank)
+        return code;
+    if (!code && !a->quiet)
+        cli_print_convert_account(rep, a->output);
+    if (!code)
+        code = cli_convert_loss_code(a, rep);
+    int dcode = ds ? cli_report_diags(ds) : EXIT_OK;
+    return code ? code : dcode;
+}
+
+/* A target the processes write together into one output. */
+static int together(const mpi_world *w, cli_args *a)
+{
+    int code = EXIT_OK;
+    cli_convert_for_timelines(a);
+    mpi_work_begin();
+    pw_dataset *ds = cli_open(a, &code);
+    mpi_work_end();
+    if (mpi_max_code(ds ? 0 : 1)) {
+        pw_close(ds);
+        return mpi_max_code(code ? code : EXIT_SYSTEM);
+    }
+    pw_collectives c = mpi_collectives(w);
+    pw_dataset_set_collectives(ds, &c);
+    pw_error err;
+    pw_convert_report rep;
+    mpi_work_begin();
+    pw_status s = pw_dataset_set_share(ds, (unsigned)w->rank, (unsigned)w->size, &err);
+    if (s == PW_OK)
+        s = pw_convert_output(ds, a->output, a->to, a->force ? PW_OUTPUT_FORCE : 0, &rep, &err);
+    mpi_work_end();
+    /* a failure of rank 0 (an existing output, say) fails the others too:
+     * its message says why, theirs would only repeat it */
+    int rank0_failed = s != PW_OK;
+    MPI_Bcast(&rank0_failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (s != PW_OK && (!w->rank || !rank0_failed))
+        code = cli_fail(&err);
+    int rank0_code = code;
+    MPI_Bcast(&rank0_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    code = rank0_failed ? rank0_code : code;
+    code = rank0_account(w, a, ds, &rep, code);
+    pw_close(ds);
+    return mpi_max_code(code);
+}
+
 int mpi_convert_run(const mpi_world *w, cli_args *a)
 {
+    if (written_together(a))
+        return together(w, a);
     if (!in_shards(a))
         return on_rank0(w, a);
     int code = EXIT_OK;
@@ -143,14 +212,8 @@ int mpi_convert_run(const mpi_world *w, cli_args *a)
     if (!w->rank) {
         code = cli_close_output(a, code);
         rep.bytes_out = bytes;
-        if (!code && !a->quiet)
-            cli_print_convert_account(&rep, a->output);
-        if (!code)
-            code = cli_convert_loss_code(a, &rep);
-        /* every process read every location: rank 0's findings are the serial ones */
-        int dcode = ds ? cli_report_diags(ds) : EXIT_OK;
-        code = code ? code : dcode;
     }
+    code = rank0_account(w, a, ds, &rep, code);
     if (made) {
         unlink(path);
         rmdir(dir);

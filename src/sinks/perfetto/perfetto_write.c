@@ -292,24 +292,6 @@ static void pf_free(pf_writer *w, size_t n_locs)
     pw_outbuf_free(&w->out);
 }
 
-/* The locations whose sequences this shard writes: the share's record
- * locations, and in share 0 those without records (their records come
- * from other locations' cursors: ROSS LPs).  NULL with *whole set when
- * the share is the whole dataset. */
-static uint8_t *owned_locations(pw_dataset *ds, int *whole)
-{
-    size_t n, first, end;
-    uint32_t *locs = pw_ds_record_locations(ds, &n);
-    pw_ds_share(ds, n, &first, &end);
-    *whole = locs && first == 0 && end == n;
-    uint8_t *owned = locs && !*whole ? calloc(ds->n_locs ? ds->n_locs : 1, 1) : NULL;
-    for (size_t i = 0; owned && i < ds->n_locs; i++)
-        owned[i] = !ds->locs[i].has_records && ds->share_index == 0;
-    for (size_t i = first; owned && i < end; i++)
-        owned[locs[i]] = 1;
-    return owned;
-}
-
 pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
 {
     FILE *f = fopen(out, "wb");
@@ -320,7 +302,7 @@ pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report
     w.path = out;
     w.seqs = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *w.seqs);
     int whole = 0;
-    w.owned = owned_locations(ds, &whole);
+    w.owned = pw_ds_share_owned(ds, &whole);
     w.descriptors = ds->share_index == 0;
     pw_status s = w.seqs && (whole || w.owned) && pf_args_init(&w.args, ds) ? pw_outbuf_init(&w.out, f, err)
                                                        : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
