@@ -43,6 +43,10 @@ char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *e
  * what they send counted in mpi_bytes_sent; w must outlive their use. */
 pw_collectives mpi_collectives(const mpi_world *w);
 
+/* The dataset opened by every process (counted as work); NULL on every
+ * process, with *code the largest exit code, when one could not open it. */
+pw_dataset *mpi_open(cli_args *a, int *code);
+
 /* The largest of every process's code, on every process. */
 int mpi_max_code(int code);
 

@@ -1,6 +1,7 @@
 /* gather.c — the collectives the commands share: bytes of every process
- * joined on rank 0 (counted as traffic), the largest exit code, and the
- * CPU clock of each process's own work. */
+ * joined on rank 0 (counted as traffic), the dataset opened by every
+ * process, the largest exit code, and the CPU clock of each process's own
+ * work. */
 #include <stdlib.h>
 #include <time.h>
 
@@ -41,6 +42,19 @@ char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *e
     free(sizes);
     free(displs);
     return all;
+}
+
+pw_dataset *mpi_open(cli_args *a, int *code)
+{
+    mpi_work_begin();
+    pw_dataset *ds = cli_open(a, code);
+    mpi_work_end();
+    if (mpi_max_code(ds ? 0 : 1)) {
+        pw_close(ds);
+        *code = mpi_max_code(*code ? *code : EXIT_SYSTEM);
+        return NULL;
+    }
+    return ds;
 }
 
 int mpi_max_code(int code)

@@ -141,7 +141,7 @@ static int rank0_account(const mpi_world *w, const cli_args *a, const pw_dataset
         cli_print_convert_account(rep, a->output);
     if (!code)
         code = cli_convert_loss_code(a, rep);
-    int dcode = ds ? cli_report_diags(ds) : EXIT_OK;
+    int dcode = cli_report_diags(ds);
     return code ? code : dcode;
 }
 
@@ -150,13 +150,9 @@ static int together(const mpi_world *w, cli_args *a)
 {
     int code = EXIT_OK;
     cli_convert_for_timelines(a);
-    mpi_work_begin();
-    pw_dataset *ds = cli_open(a, &code);
-    mpi_work_end();
-    if (mpi_max_code(ds ? 0 : 1)) {
-        pw_close(ds);
-        return mpi_max_code(code ? code : EXIT_SYSTEM);
-    }
+    pw_dataset *ds = mpi_open(a, &code);
+    if (!ds)
+        return code;
     pw_collectives c = mpi_collectives(w);
     pw_dataset_set_collectives(ds, &c);
     pw_error err;
@@ -191,15 +187,19 @@ int mpi_convert_run(const mpi_world *w, cli_args *a)
     if (mpi_max_code(code))
         return mpi_max_code(code);
     cli_convert_for_timelines(a);
-    mpi_work_begin();
-    pw_dataset *ds = cli_open(a, &code);
+    pw_dataset *ds = mpi_open(a, &code);
+    if (!ds) { /* nothing was written: no output, whatever the code */
+        pw_output_discard(a->out);
+        a->out = NULL;
+        return code;
+    }
     char dir[4096], path[4200];
     pw_convert_report rep = {0};
-    int made = ds && shard_names(dir, sizeof dir, path, sizeof path);
-    if (ds)
-        code = made ? write_shard(w, ds, path, &rep) : EXIT_SYSTEM;
+    mpi_work_begin();
+    int made = shard_names(dir, sizeof dir, path, sizeof path);
+    code = made ? write_shard(w, ds, path, &rep) : EXIT_SYSTEM;
     mpi_work_end();
-    code = mpi_max_code(ds ? code : code ? code : EXIT_SYSTEM);
+    code = mpi_max_code(code);
     char *buf = code ? NULL : malloc(CHUNK);
     code = mpi_max_code(code ? code : buf ? EXIT_OK : EXIT_SYSTEM);
     uint64_t bytes = 0;
