@@ -257,4 +257,7 @@ int pw_field_index(const pw_schema *sc, const char *name);
  * PW_OK, or a system fault (I/O, memory); damage is in the diagnostics. */
 pw_status pw_check_records(pw_dataset *ds, pw_error *err);
 pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
+/* Whether the format's stats summary is made of parts of shares (its
+ * stats_part, and no filter that calls for the generic counts instead). */
+int pw_ds_summary_in_parts(const pw_dataset *ds);
 #endif
