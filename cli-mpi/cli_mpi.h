@@ -25,6 +25,9 @@ typedef struct mpi_opened {
 int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, const mpi_opened *opened, size_t *errors,
                      size_t *warnings);
 
+/* This process's rank in MPI_COMM_WORLD (set by main). */
+extern int mpi_rank;
+
 /* Bytes this process sent to others (parts, findings), for the traffic
  * line main prints to stderr when PERFWEAVE_MPI_TRAFFIC is set. */
 extern unsigned long long mpi_bytes_sent;
@@ -39,9 +42,20 @@ void mpi_work_end(void);
  * (rank 0, when each is not NULL) is rank r's size. */
 char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *each, size_t *total);
 
+/* The library's collectives (pw_dataset_set_collectives) over MPI, with
+ * what they send counted in mpi_bytes_sent; w must outlive their use. */
+pw_collectives mpi_collectives(const mpi_world *w);
+
+/* The dataset opened by every process (counted as work; rank 0 alone says
+ * what opening found); NULL on every
+ * process, with *code the largest exit code, when one could not open it. */
+pw_dataset *mpi_open(cli_args *a, int *code);
+
 /* The largest of every process's code, on every process. */
 int mpi_max_code(int code);
 
 int mpi_check_run(const mpi_world *w, cli_args *a);
 int mpi_stats_run(const mpi_world *w, cli_args *a);
+/* Perfetto in shards joined by rank 0; other targets on rank 0 alone. */
+int mpi_convert_run(const mpi_world *w, cli_args *a);
 #endif

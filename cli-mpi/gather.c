@@ -1,12 +1,16 @@
 /* gather.c — the collectives the commands share: bytes of every process
- * joined on rank 0 (counted as traffic), the largest exit code, and the
- * CPU clock of each process's own work. */
+ * joined on rank 0 (counted as traffic), the dataset opened by every
+ * process, the largest exit code, and the CPU clock of each process's own
+ * work. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli_mpi.h"
 
 unsigned long long mpi_bytes_sent;
+int mpi_rank;
 double mpi_work_cpu_s;
 static double work_started; /* CPU seconds at mpi_work_begin */
 
@@ -41,6 +45,57 @@ char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *e
     free(sizes);
     free(displs);
     return all;
+}
+
+/* cli_open with standard error held back in a temporary file (*held, NULL
+ * when it could not be made: then nothing is held back). */
+static pw_dataset *open_held_back(cli_args *a, int *code, FILE **held)
+{
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    *held = saved >= 0 ? tmpfile() : NULL;
+    if (*held)
+        dup2(fileno(*held), STDERR_FILENO);
+    pw_dataset *ds = cli_open(a, code);
+    fflush(stderr);
+    if (saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+    return ds;
+}
+
+/* Copies what was held back to standard error. */
+static void release(FILE *held)
+{
+    char buf[4096];
+    size_t n;
+    rewind(held);
+    while ((n = fread(buf, 1, sizeof buf, held)) > 0)
+        fwrite(buf, 1, n, stderr);
+}
+
+pw_dataset *mpi_open(cli_args *a, int *code)
+{
+    /* What rank 0 says about opening (a warning, why it failed) every
+     * process would say: the others' words are printed only when rank 0
+     * opened and they did not. */
+    FILE *held = NULL;
+    mpi_work_begin();
+    pw_dataset *ds = mpi_rank ? open_held_back(a, code, &held) : cli_open(a, code);
+    mpi_work_end();
+    int rank0_opened = ds != NULL;
+    MPI_Bcast(&rank0_opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (held && !ds && rank0_opened)
+        release(held);
+    if (held)
+        fclose(held);
+    if (mpi_max_code(ds ? 0 : 1)) {
+        pw_close(ds);
+        *code = mpi_max_code(*code ? *code : EXIT_SYSTEM);
+        return NULL;
+    }
+    return ds;
 }
 
 int mpi_max_code(int code)

@@ -1,6 +1,8 @@
 /* main.c — perfweave-mpi: the perfweave commands run by P processes under
  * mpirun or srun.  check and stats split the locations over the processes
- * (pw_dataset_set_share); the other commands run on rank 0 alone.  Rank 0
+ * (pw_dataset_set_share); convert to OTF2 and Perfetto writes each
+ * location on one process (mpi_convert.c); the other commands run on rank
+ * 0 alone.  Rank 0
  * prints; what it prints is what perfweave prints. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,7 @@ static const mpi_command commands[] = {{&cli_info, NULL},
                                        {&cli_dump, NULL},
                                        {&cli_stats, mpi_stats_run},
                                        {&cli_check, mpi_check_run},
-                                       {&cli_convert, NULL}};
+                                       {&cli_convert, mpi_convert_run}};
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 
 static const mpi_command *find_command(const char *name)
@@ -35,9 +37,10 @@ static void print_help(FILE *out)
             "perfweave-mpi %s - the perfweave commands over P processes\n\n"
             "usage: mpirun -np P perfweave-mpi COMMAND PATH [options]\n\n"
             "check and stats read a share of the locations on every process;\n"
-            "info, dump and convert run on rank 0.  Options and output are\n"
-            "those of 'perfweave COMMAND --help'; without -j, the processes on\n"
-            "one node share its cores.\n",
+            "convert to OTF2 or Perfetto writes each location on one process;\n"
+            "info, dump and the other convert targets run on rank 0.  Options\n"
+            "and output are those of 'perfweave COMMAND --help'; without -j, the\n"
+            "processes on one node share its cores.\n",
             PW_VERSION_STRING);
 }
 
@@ -76,6 +79,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     mpi_world w;
     MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+    mpi_rank = w.rank;
     MPI_Comm_size(MPI_COMM_WORLD, &w.size);
     const mpi_command *cmd = NULL;
     cli_args a;

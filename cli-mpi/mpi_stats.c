@@ -34,13 +34,9 @@ static int report_joined(const mpi_world *w, cli_args *a, pw_dataset *ds, const 
 int mpi_stats_run(const mpi_world *w, cli_args *a)
 {
     int code = EXIT_OK;
-    mpi_work_begin();
-    pw_dataset *ds = cli_open(a, &code);
-    mpi_work_end();
-    if (mpi_max_code(ds ? 0 : 1)) {
-        pw_close(ds);
-        return mpi_max_code(code ? code : EXIT_SYSTEM);
-    }
+    pw_dataset *ds = mpi_open(a, &code);
+    if (!ds)
+        return code;
     mpi_opened opened = {pw_dataset_diag_count(ds), pw_dataset_diag_dropped(ds)};
     pw_error err;
     void *part = NULL;

@@ -123,6 +123,13 @@ void cli_print_check_summary(const pw_dataset *ds, size_t errors, size_t warning
 int cli_fail(const pw_error *err);
 int cli_exit_code(pw_status s);
 
+/* convert's steps (cmd_convert.c), for perfweave-mpi's convert: the
+ * options a conversion sets, the account it prints, and its exit code
+ * for records the target could not hold. */
+void cli_convert_for_timelines(cli_args *a);
+void cli_print_convert_account(const pw_convert_report *rep, const char *out);
+int cli_convert_loss_code(const cli_args *a, const pw_convert_report *rep);
+
 /* Progress bar on stderr while long work runs (only when stderr is a
  * terminal and --quiet is not given). */
 typedef struct cli_progress cli_progress;

@@ -23,7 +23,7 @@ static uint64_t records_lost(const pw_convert_report *rep)
     return lost;
 }
 
-static void print_account(const pw_convert_report *rep, const char *out)
+void cli_print_convert_account(const pw_convert_report *rep, const char *out)
 {
     fprintf(stderr, "perfweave: converted to %s: %s (%llu records in, %llu out",
             rep->target ? rep->target : "?", out, (unsigned long long)rep->records_in,
@@ -41,7 +41,7 @@ static void print_account(const pw_convert_report *rep, const char *out)
 
 /* Records the target could not hold are never dropped without a word,
  * even with -q; they fail the run unless --allow-loss accepts them. */
-static int loss_code(const cli_args *a, const pw_convert_report *rep)
+int cli_convert_loss_code(const cli_args *a, const pw_convert_report *rep)
 {
     uint64_t lost = records_lost(rep);
     if (!lost)
@@ -55,7 +55,7 @@ static int loss_code(const cli_args *a, const pw_convert_report *rep)
 /* A conversion is for a timeline viewer: formats that can shape their
  * records for one do (the library option "timeline"); it asks for no
  * stats, so formats skip what they gather for them at open. */
-static void for_timelines(cli_args *a)
+void cli_convert_for_timelines(cli_args *a)
 {
     cli_default_option(a, "timeline", "1");
     cli_default_option(a, "stats", "0");
@@ -68,7 +68,7 @@ static int convert_run(cli_args *a)
         return EXIT_USAGE;
     }
     int code = EXIT_OK;
-    for_timelines(a);
+    cli_convert_for_timelines(a);
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;
@@ -80,9 +80,9 @@ static int convert_run(cli_args *a)
     if (s != PW_OK)
         code = cli_fail(&err);
     else if (!a->quiet)
-        print_account(&rep, a->output);
+        cli_print_convert_account(&rep, a->output);
     if (s == PW_OK)
-        code = loss_code(a, &rep);
+        code = cli_convert_loss_code(a, &rep);
     int dcode = cli_report_diags(ds);
     pw_close(ds);
     return code ? code : dcode;

@@ -782,7 +782,8 @@ enum {
     PW_SINK_STREAMS = 1,   /* can write to a stream: "-" (stdout), a FIFO, a device */
     PW_SINK_DIRECTORY = 2, /* its output is a directory */
     PW_SINK_SIBLINGS = 4,  /* also writes files beside its output (.prv: .pcf, .row) */
-    PW_SINK_MISSING = 8    /* this build lacks the library it needs */
+    PW_SINK_MISSING = 8,   /* this build lacks the library it needs */
+    PW_SINK_TOGETHER = 16  /* processes with shares write one output together (pw_collectives) */
 };
 
 PW_API size_t pw_sink_count(void);
@@ -850,8 +851,12 @@ PW_API pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *
  * count): the locations with records, in dataset order, are cut into
  * `count` consecutive runs of about equal bytes.  pw_check then reads only
  * the share's locations (the format's cross-file checks run in share 0);
- * pw_stats_part summarises only them.  The library does no communication:
- * a program (perfweave-mpi) moves the parts between its processes. */
+ * pw_stats_part summarises only them; pw_convert to "perfetto" writes a
+ * shard: every location is read, but only the share's packet sequences
+ * (and, in share 0, the track descriptors) are written, so the shards of
+ * all shares concatenated in order are the serial trace's content.  The
+ * library does no communication: a program (perfweave-mpi) moves the
+ * parts between its processes. */
 PW_API pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err);
 /* The stats state of this share's locations, serialized into *part
  * (malloc'd, release with free(); *size bytes).  A format that has no
@@ -862,6 +867,26 @@ PW_API pw_status pw_stats_part(pw_dataset *ds, void **part, size_t *size, pw_err
  * format without partial state, this process reads every location. */
 PW_API pw_status pw_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n,
                                pw_report *r, pw_error *err);
+
+/* How the processes of a program talk, for sinks that several processes
+ * write together (PW_SINK_TOGETHER: OTF2, each process writing its share's
+ * event files).  The program's functions (perfweave-mpi: MPI); every
+ * process calls them at the same points, in the same order. */
+typedef struct pw_collectives {
+    void *ctx;
+    /* Share 0's n bytes at buf, copied to buf on every process. */
+    void (*broadcast)(void *ctx, void *buf, size_t n);
+    /* values[0 .. n) summed over the processes, in place, on every process. */
+    void (*sum)(void *ctx, uint64_t *values, size_t n);
+    /* Makes an OTF2_Archive (passed as void *) collective over the
+     * processes (OTF2_Archive_SetCollectiveCallbacks); 0 on failure. */
+    int (*otf2_archive)(void *ctx, void *archive);
+} pw_collectives;
+/* With collectives set (c must outlive ds), pw_convert_output to a
+ * PW_SINK_TOGETHER target is called by every process with the same
+ * arguments: share 0 prepares and commits the output under the output
+ * discipline, every process writes its share into it.  NULL: alone. */
+PW_API void pw_dataset_set_collectives(pw_dataset *ds, const pw_collectives *c);
 
 #ifdef __cplusplus
 }

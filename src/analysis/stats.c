@@ -57,11 +57,12 @@ pw_status pw_stats_join(pw_dataset *ds, const void *const *parts, const size_t *
 {
     /* What follows reads every location on this process: the format's
      * summary where it has no parts, and the analyses. */
-    pw_status s = ds->fmt->stats_join ? ds->fmt->stats_join(ds, parts, sizes, n, r, err) : PW_OK;
+    int joined = pw_ds_summary_in_parts(ds);
+    pw_status s = joined ? ds->fmt->stats_join(ds, parts, sizes, n, r, err) : PW_OK;
     ds->share_index = 0;
     ds->share_first = 0;
     ds->share_end = SIZE_MAX;
-    if (!ds->fmt->stats_join)
+    if (!joined)
         return pw_stats(ds, r, err);
     return s == PW_OK ? add_analyses(ds, r, err) : s;
 }

@@ -143,6 +143,8 @@ struct pw_dataset {
      * items [share_first, share_end) of pw_ds_record_locations. */
     unsigned share_index;
     size_t share_first, share_end;
+    /* How the processes of the shares talk (pw_dataset_set_collectives), or NULL. */
+    const pw_collectives *collectives;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
     /* Set by a format whose records carry power (model/energy_layout.h). */
@@ -250,6 +252,12 @@ extern const size_t pw_n_formats;
 /* Items [*first, *end) of the n record locations are this process's share
  * (all of them unless pw_dataset_set_share chose fewer). */
 void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end);
+/* Per location (malloc'd): 1 when this share writes what is drawn on it:
+ * the share's record locations, and in share 0 the locations without
+ * records (their records come from other locations' cursors: ROSS LPs).
+ * NULL, with *whole set, when the share is every location; NULL with
+ * *whole clear when memory runs out. */
+uint8_t *pw_ds_share_owned(pw_dataset *ds, int *whole);
 /* A digest of the location paths, that a stats part carries so that the
  * join refuses the part of another dataset. */
 uint64_t pw_ds_locations_digest(const pw_dataset *ds);
@@ -263,4 +271,7 @@ int pw_field_index(const pw_schema *sc, const char *name);
  * PW_OK, or a system fault (I/O, memory); damage is in the diagnostics. */
 pw_status pw_check_records(pw_dataset *ds, pw_error *err);
 pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
+/* Whether the format's stats summary is made of parts of shares (its
+ * stats_part, and no filter that calls for the generic counts instead). */
+int pw_ds_summary_in_parts(const pw_dataset *ds);
 #endif

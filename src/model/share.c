@@ -3,6 +3,7 @@
  * about equal bytes (the size of each location's file), so that a program
  * running P processes (perfweave-mpi) splits the reading without the
  * library knowing how the processes talk. */
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include "model/dataset.h"
@@ -55,6 +56,22 @@ void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end)
     *first = ds->share_first < n ? ds->share_first : n;
     *end = ds->share_end < n ? ds->share_end : n;
 }
+
+uint8_t *pw_ds_share_owned(pw_dataset *ds, int *whole)
+{
+    size_t n, first, end;
+    uint32_t *locs = pw_ds_record_locations(ds, &n);
+    pw_ds_share(ds, n, &first, &end);
+    *whole = locs && first == 0 && end == n;
+    uint8_t *owned = locs && !*whole ? calloc(ds->n_locs ? ds->n_locs : 1, 1) : NULL;
+    for (size_t i = 0; owned && i < ds->n_locs; i++)
+        owned[i] = !ds->locs[i].has_records && ds->share_index == 0;
+    for (size_t i = first; owned && i < end; i++)
+        owned[locs[i]] = 1;
+    return owned;
+}
+
+void pw_dataset_set_collectives(pw_dataset *ds, const pw_collectives *c) { ds->collectives = c; }
 
 uint64_t pw_ds_locations_digest(const pw_dataset *ds)
 {

@@ -68,11 +68,18 @@ pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err)
     return PW_OK;
 }
 
+int pw_ds_summary_in_parts(const pw_dataset *ds)
+{
+    /* a filter makes a summary that reads files past the cursors give way
+     * to the generic counts (pw_stats), which the join computes alone */
+    return ds->fmt->stats_part && (!ds->filter || ds->fmt->stats_filtered);
+}
+
 pw_status pw_stats_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
 {
     *part = NULL;
     *size = 0;
-    if (!ds->fmt->stats_part)
+    if (!pw_ds_summary_in_parts(ds))
         return PW_OK; /* the join computes everything (pw_stats_join) */
     size_t n, first, end;
     if (!pw_ds_record_locations(ds, &n))

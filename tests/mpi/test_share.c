@@ -1,5 +1,5 @@
 /* test_share.c — the library's shares without MPI: for 1 to 5 shares of
- * every ovni and DUMPI fixture, the shares are consecutive runs that cover
+ * ovni, DUMPI, ROSS and HPCToolkit fixtures, the shares are consecutive runs that cover
  * the record locations once, and pw_stats_join of the parts of all shares
  * writes the bytes pw_stats writes (the contract perfweave-mpi relies on). */
 #include <stdlib.h>
@@ -11,6 +11,9 @@
 static const char *const fixtures[] = {
     PW_SHARED_DATA "/ovni/emu-1.10.0/ovni", PW_SHARED_DATA "/ovni/mix-1.14.0/ovni",
     PW_SHARED_DATA "/dumpi/collectives4", PW_SHARED_DATA "/ross/phold-np2-gvt-pekp",
+    PW_SHARED_DATA "/ross/known-np4-gvt-model-evtrace",
+    PW_SHARED_DATA "/hpctoolkit/hpctoolkit/tests-data-dbase@f9abaf11f/loops-cputime-t.d",
+    PW_SHARED_DATA "/hpctoolkit/pipit/ping-pong-hpctoolkit@7283ee4-prototype",
 };
 
 /* pw_stats' JSON of ds into a new string. */

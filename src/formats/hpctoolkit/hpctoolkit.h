@@ -15,6 +15,7 @@
 
 #include "core/window.h"
 #include "model/dataset.h"
+#include "model/part.h"
 
 #define HPC_NONE UINT32_MAX
 
@@ -239,18 +240,37 @@ pw_status hpc_profile_columns(const hpc_dataset *h, uint32_t p, const hpc_view_m
 void hpc_procedure_totals(const hpc_dataset *h, const double *incl, const double *excl,
                           double *proc_incl, double *proc_excl);
 /* Exclusive value of view metric vm per chosen procedure, for every
- * profile: out[prof * n_chosen + k] (summary profiles get 0). */
+ * profile: out[prof * n_chosen + k] (summary profiles, and those that
+ * `only` leaves out when not NULL, get 0). */
 pw_status hpc_procedure_by_profile(pw_dataset *ds, const hpc_view_metric *vm,
-                                   const uint32_t *chosen, uint32_t n_chosen, double *out,
-                                   pw_error *err);
+                                   const uint32_t *chosen, uint32_t n_chosen, const uint8_t *only,
+                                   double *out, pw_error *err);
 /* Per trace: samples, first and last time; and ns per procedure from
- * sample durations (index n_procs: not running / unknown). */
+ * sample durations (index n_procs: not running / unknown); only the
+ * traces of the profiles in `only` when not NULL. */
 typedef struct hpc_trace_figures {
     uint64_t samples, t_first, t_last;
 } hpc_trace_figures;
-pw_status hpc_trace_time(pw_dataset *ds, hpc_trace_figures *per_trace, double *proc_ns,
+pw_status hpc_trace_time(pw_dataset *ds, const uint8_t *only, hpc_trace_figures *per_trace, double *proc_ns,
                          pw_error *err);
 
 /* hpctoolkit_stats.c */
 pw_status hpc_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+/* The stats of several processes: a part holds the per-profile figures
+ * (imbalance values, trace lines) of a share's profiles; the join
+ * reports them with the views of the summary profile, as hpc_stats. */
+pw_status hpc_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size, pw_error *err);
+pw_status hpc_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n, pw_report *r,
+                         pw_error *err);
+
+/* hpctoolkit_stats_parts.c: the per-profile figures of stats in a part and
+ * back.  Rows: row p (width values) of every profile p in `mine`. */
+void hpc_part_put_rows(pw_part_writer *w, const uint8_t *mine, uint32_t n_profs, uint32_t width, const double *rows);
+/* Rows from every part into rows (n_profs x width); 0 when a part does not fit. */
+int hpc_part_get_rows(pw_part_reader *parts, size_t n_parts, uint32_t n_profs, uint32_t width, double *rows);
+/* Trace lines of the profiles in `mine`, and their ns per procedure. */
+void hpc_part_put_traces(pw_part_writer *w, const hpc_dataset *h, const uint8_t *mine,
+                         const hpc_trace_figures *fig, const double *ns);
+int hpc_part_get_traces(pw_part_reader *parts, size_t n_parts, const hpc_dataset *h, hpc_trace_figures *fig,
+                        double *ns);
 #endif

@@ -20,6 +20,14 @@ typedef struct stats_ctx {
     double **incl, **excl;     /* per view metric, per context id (summary profile) */
     double *proc_incl, *proc_excl; /* first view metric, per procedure */
     uint32_t *order;           /* procedures by exclusive value, descending */
+    /* Making a part: the profiles of the share, and where their figures go
+     * (the views are computed, not reported, and damage to the summary
+     * profile is left to the join to report). */
+    const uint8_t *mine;
+    pw_part_writer *part;
+    /* Joining: the parts, whose figures replace reading the profiles. */
+    pw_part_reader *parts;
+    size_t n_parts;
 } stats_ctx;
 
 static const double *sort_key;
@@ -177,7 +185,16 @@ static pw_status imbalance(stats_ctx *s, pw_rnode *root, pw_error *err)
     double *v = malloc((size_t)h->n_profs * k * sizeof *v);
     if (!v)
         return pw_fail(err, PW_E_NOMEM, s->ds->path, PW_NO_OFFSET, "out of memory");
-    pw_status st = hpc_procedure_by_profile(s->ds, &h->views[0], chosen, k, v, err);
+    pw_status st = PW_OK;
+    if (!s->parts)
+        st = hpc_procedure_by_profile(s->ds, &h->views[0], chosen, k, s->mine, v, err);
+    else if (!hpc_part_get_rows(s->parts, s->n_parts, h->n_profs, k, v))
+        st = pw_fail(err, PW_E_USAGE, s->ds->path, PW_NO_OFFSET, "a stats part does not fit this database");
+    if (s->part) {
+        hpc_part_put_rows(s->part, s->mine, h->n_profs, k, v);
+        free(v);
+        return st;
+    }
     pw_rnode *arr = pw_rnode_array(root, "imbalance");
     for (uint32_t j = 0; st == PW_OK && j < k; j++) {
         double mn = 0, mx = 0, sum = 0;
@@ -212,10 +229,14 @@ static pw_status traces(stats_ctx *s, pw_rnode *root, pw_error *err)
     hpc_trace_figures *fig = malloc(h->n_traces * sizeof *fig);
     double *ns = malloc(((size_t)h->n_procs + 1) * sizeof *ns);
     uint32_t *order = malloc(((size_t)h->n_procs + 1) * sizeof *order);
-    pw_status st = fig && ns && order ? hpc_trace_time(s->ds, fig, ns, err)
-                                      : pw_fail(err, PW_E_NOMEM, s->ds->path, PW_NO_OFFSET,
-                                                "out of memory");
-    if (st == PW_OK) {
+    pw_status st = fig && ns && order ? PW_OK : pw_fail(err, PW_E_NOMEM, s->ds->path, PW_NO_OFFSET, "out of memory");
+    if (st == PW_OK && !s->parts)
+        st = hpc_trace_time(s->ds, s->mine, fig, ns, err);
+    else if (st == PW_OK && !hpc_part_get_traces(s->parts, s->n_parts, h, fig, ns))
+        st = pw_fail(err, PW_E_USAGE, s->ds->path, PW_NO_OFFSET, "a stats part does not fit this database");
+    if (st == PW_OK && s->part)
+        hpc_part_put_traces(s->part, h, s->mine, fig, ns);
+    else if (st == PW_OK) {
         pw_rnode *arr = pw_rnode_array(root, "trace_lines");
         double all = 0;
         for (uint32_t i = 0; i < h->n_traces; i++) {
@@ -276,7 +297,7 @@ static pw_status add_columns(stats_ctx *s, uint32_t p, uint32_t m, double *incl,
     hpc_dataset *h = s->h;
     pw_error e;
     pw_status st = hpc_profile_columns(h, p, &h->views[m], incl, excl, &e);
-    if (st == PW_E_DATA) /* damage: the views show what could be read */
+    if (st == PW_E_DATA && !s->part) /* damage: the views show what could be read */
         pw_ds_diag_error(s->ds, PW_SEV_ERROR, "hpctoolkit.bad-values", &e);
     else if (st != PW_OK)
         return *err = e, st;
@@ -429,9 +450,12 @@ static pw_status lookup(pw_dataset *ds, hpc_dataset *h, pw_rnode *root, pw_error
     return st;
 }
 
-pw_status hpc_stats(pw_dataset *ds, pw_report *r, pw_error *err)
+/* The report of the database into r, as far as the context says: whole,
+ * a part's figures, or the report from joined parts. */
+static pw_status stats_run(stats_ctx *s, pw_report *r, pw_error *err)
 {
-    hpc_dataset *h = ds->impl;
+    pw_dataset *ds = s->ds;
+    hpc_dataset *h = s->h;
     pw_rnode *root = pw_report_root(r);
     if (h->has_lookup)
         return lookup(ds, h, root, err);
@@ -441,24 +465,86 @@ pw_status hpc_stats(pw_dataset *ds, pw_report *r, pw_error *err)
     pw_rnode_uint(root, "profiles", h->n_profs);
     pw_rnode_uint(root, "traces", h->n_traces);
     describe(h, root);
-    stats_ctx s = {ds, h, NULL, NULL, NULL, NULL, NULL};
-    s.incl = calloc(h->n_views ? h->n_views : 1, sizeof *s.incl);
-    s.excl = calloc(h->n_views ? h->n_views : 1, sizeof *s.excl);
-    pw_status st = s.incl && s.excl ? PW_OK
-                                    : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET,
-                                              "out of memory");
+    s->incl = calloc(h->n_views ? h->n_views : 1, sizeof *s->incl);
+    s->excl = calloc(h->n_views ? h->n_views : 1, sizeof *s->excl);
+    pw_status st = s->incl && s->excl ? PW_OK
+                                      : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET,
+                                                "out of memory");
     if (st == PW_OK && h->n_views && h->n_profs && (h->profs[0].summary || h->gen == HPC_OLD_XML))
-        st = views(&s, root, err);
+        st = views(s, root, err);
     if (st == PW_OK && !h->summary_only)
-        st = traces(&s, root, err);
-    for (uint32_t m = 0; s.incl && m < h->n_views; m++) {
-        free(s.incl[m]);
-        free(s.excl[m]);
+        st = traces(s, root, err);
+    for (uint32_t m = 0; s->incl && m < h->n_views; m++) {
+        free(s->incl[m]);
+        free(s->excl[m]);
     }
-    free(s.incl);
-    free(s.excl);
-    free(s.proc_incl);
-    free(s.proc_excl);
-    free(s.order);
+    free(s->incl);
+    free(s->excl);
+    free(s->proc_incl);
+    free(s->proc_excl);
+    free(s->order);
+    return st;
+}
+
+pw_status hpc_stats(pw_dataset *ds, pw_report *r, pw_error *err)
+{
+    stats_ctx s = {.ds = ds, .h = ds->impl};
+    return stats_run(&s, r, err);
+}
+
+/* Whether a part can hold this database's figures: the old format's
+ * summary columns are sums over every profile, and a look-up reads one
+ * profile; then the join computes the report alone. */
+static int parts_apply(const hpc_dataset *h)
+{
+    return h->gen != HPC_OLD_XML && !h->has_lookup;
+}
+
+pw_status hpc_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size, pw_error *err)
+{
+    hpc_dataset *h = ds->impl;
+    size_t n;
+    uint32_t *locs = pw_ds_record_locations(ds, &n);
+    uint8_t *mine = calloc(h->n_profs ? h->n_profs : 1, 1);
+    pw_report *scratch = pw_report_new(); /* the views a part computes, not sent */
+    pw_part_writer w = {0};
+    pw_status st = locs && mine && scratch ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    end = end < n ? end : n;
+    for (uint32_t p = 0; st == PW_OK && p < h->n_profs; p++)
+        for (size_t i = first; i < end; i++)
+            mine[p] |= locs[i] == (uint32_t)h->profs[p].location;
+    pw_part_put_word(&w, pw_ds_locations_digest(ds));
+    stats_ctx s = {.ds = ds, .h = h, .mine = mine, .part = &w};
+    if (st == PW_OK && parts_apply(h))
+        st = stats_run(&s, scratch, err);
+    pw_report_free(scratch);
+    free(mine);
+    if (st == PW_OK && w.nomem)
+        st = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    if (st != PW_OK) {
+        free(w.words);
+        return st;
+    }
+    *part = w.words;
+    *size = w.n * sizeof *w.words;
+    return PW_OK;
+}
+
+pw_status hpc_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n, pw_report *r,
+                         pw_error *err)
+{
+    pw_part_reader *readers = calloc(n ? n : 1, sizeof *readers);
+    if (!readers)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        readers[i] = pw_part_reader_of(parts[i], sizes[i]);
+        if (pw_part_next(&readers[i]) != pw_ds_locations_digest(ds)) {
+            free(readers);
+            return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET, "stats part %zu does not fit this dataset", i);
+        }
+    }
+    stats_ctx s = {.ds = ds, .h = ds->impl, .parts = parts_apply(ds->impl) ? readers : NULL, .n_parts = n};
+    pw_status st = stats_run(&s, r, err);
+    free(readers);
     return st;
 }

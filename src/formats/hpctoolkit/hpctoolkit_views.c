@@ -113,6 +113,7 @@ typedef struct by_profile {
     int32_t metric;
     const int32_t *slot;  /* procedure -> chosen index, or -1 */
     uint32_t n_chosen;
+    const uint8_t *only;  /* profiles to read (NULL: all) */
     double *out;
 } by_profile;
 
@@ -136,7 +137,7 @@ static void profile_job(void *arg, size_t item, int worker)
 {
     (void)worker;
     by_profile *job = arg;
-    if (job->h->profs[item].summary)
+    if (job->h->profs[item].summary || (job->only && !job->only[item]))
         return;
     profile_sum ps = {job, job->out + item * job->n_chosen};
     pw_error e;
@@ -145,8 +146,8 @@ static void profile_job(void *arg, size_t item, int worker)
 }
 
 pw_status hpc_procedure_by_profile(pw_dataset *ds, const hpc_view_metric *vm,
-                                   const uint32_t *chosen, uint32_t n_chosen, double *out,
-                                   pw_error *err)
+                                   const uint32_t *chosen, uint32_t n_chosen, const uint8_t *only,
+                                   double *out, pw_error *err)
 {
     const hpc_dataset *h = ds->impl;
     int32_t *slot = malloc((h->n_procs ? h->n_procs : 1) * sizeof *slot);
@@ -157,7 +158,7 @@ pw_status hpc_procedure_by_profile(pw_dataset *ds, const hpc_view_metric *vm,
     for (uint32_t k = 0; k < n_chosen; k++)
         slot[chosen[k]] = (int32_t)k;
     memset(out, 0, (size_t)h->n_profs * n_chosen * sizeof *out);
-    by_profile job = {ds, h, vm->prof_excl, slot, n_chosen, out};
+    by_profile job = {ds, h, vm->prof_excl, slot, n_chosen, only, out};
     pw_parallel_for(h->n_profs, ds->threads, profile_job, &job);
     free(slot);
     return PW_OK;
@@ -168,6 +169,7 @@ typedef struct trace_job {
     const hpc_dataset *h;
     hpc_trace_figures *fig;
     double *per_worker;   /* workers x (n_procs + 1) */
+    const uint8_t *only;  /* profiles whose traces to read (NULL: all) */
 } trace_job;
 
 static void trace_one(void *arg, size_t item, int worker)
@@ -175,6 +177,8 @@ static void trace_one(void *arg, size_t item, int worker)
     trace_job *job = arg;
     const hpc_dataset *h = job->h;
     const hpc_trace *t = &h->traces[item];
+    if (job->only && !job->only[t->prof])
+        return;
     double *ns = job->per_worker + (size_t)worker * (h->n_procs + 1);
     hpc_file f = {0};
     pw_error e;
@@ -207,7 +211,7 @@ static void trace_one(void *arg, size_t item, int worker)
     hpc_file_close(&f);
 }
 
-pw_status hpc_trace_time(pw_dataset *ds, hpc_trace_figures *per_trace, double *proc_ns,
+pw_status hpc_trace_time(pw_dataset *ds, const uint8_t *only, hpc_trace_figures *per_trace, double *proc_ns,
                          pw_error *err)
 {
     const hpc_dataset *h = ds->impl;
@@ -217,7 +221,7 @@ pw_status hpc_trace_time(pw_dataset *ds, hpc_trace_figures *per_trace, double *p
     if (!acc)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     memset(per_trace, 0, h->n_traces * sizeof *per_trace);
-    trace_job job = {ds, h, per_trace, acc};
+    trace_job job = {ds, h, per_trace, acc, only};
     pw_parallel_for(h->n_traces, ds->threads, trace_one, &job);
     memset(proc_ns, 0, width * sizeof *proc_ns);
     for (int w = 0; w < workers; w++)

@@ -181,6 +181,10 @@ int32_t ross_record_location(ross_stream *s);
 pw_status ross_stream_step(ross_stream *s, const char **code, pw_error *err);
 pw_status ross_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 
-/* ross_stats.c */
-pw_status ross_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+/* ross_stats_parts.c: stats as parts of the streams of a share, joined
+ * (the serial stats are one part over every stream). */
+pw_status ross_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size,
+                          pw_error *err);
+pw_status ross_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n,
+                          pw_report *r, pw_error *err);
 #endif

@@ -17,9 +17,6 @@
 #include "core/parallel.h"
 #include "formats/ross/ross_stats.h"
 
-/* PE sample body: 13 u32 counters, then 13 f32 (efficiency, 12 times). */
-enum { PE_PEID, PE_PROCESSED, PE_ABORT, PE_RBS, PE_RB_TOTAL, PE_RB_SECONDARY, PE_FC_ATTEMPTS,
-       PE_PQ_QSIZE, PE_NSEND, PE_NREAD, PE_NGVTS, PE_TIES, PE_ALLREDUCE };
 /* KP sample body counters, after peid and kpid. */
 enum { KP_PROCESSED = 2, KP_ABORT, KP_RBS, KP_RB_TOTAL, KP_RB_SECONDARY, KP_NSEND, KP_NREAD };
 
@@ -222,15 +219,22 @@ void ross_stats_free(ross_stats_acc *st)
     free(st->ev.per_lp);
 }
 
+/* The streams one pass reads, by index into ross_dataset.streams. */
+typedef struct scan_job {
+    ross_stats_acc *st;
+    const uint32_t *streams;
+} scan_job;
+
 static void stats_stream(void *ctx, size_t item, int worker)
 {
     (void)worker;
-    ross_stats_acc *st = ctx;
-    stream_acc *sa = &st->streams[item];
+    scan_job *job = ctx;
+    ross_stats_acc *st = job->st;
+    size_t si = job->streams[item];
+    stream_acc *sa = &st->streams[si];
     ross_stream s;
     pw_error e;
-    if (ross_stream_init(st->ds, &s, (uint32_t)st->rd->streams[item].loc, PW_WINDOW_DEFAULT_CAP, &e) !=
-        PW_OK) {
+    if (ross_stream_init(st->ds, &s, (uint32_t)st->rd->streams[si].loc, PW_WINDOW_DEFAULT_CAP, &e) != PW_OK) {
         pw_ds_diag_error(st->ds, PW_SEV_ERROR, "ross.unreadable", &e);
         ross_stream_close(&s);
         return;
@@ -244,16 +248,8 @@ static void stats_stream(void *ctx, size_t item, int worker)
     ross_stream_close(&s);
 }
 
-pw_status ross_stats(pw_dataset *ds, pw_report *r, pw_error *err)
+void ross_stats_scan(ross_stats_acc *st, const uint32_t *streams, size_t n)
 {
-    ross_stats_acc st;
-    pw_status rc = ross_stats_init(&st, ds, err);
-    if (rc != PW_OK) {
-        ross_stats_free(&st);
-        return rc;
-    }
-    pw_parallel_for(st.rd->n_streams, ds->threads, stats_stream, &st);
-    rc = ross_stats_report(&st, r, err);
-    ross_stats_free(&st);
-    return rc;
+    scan_job job = {st, streams};
+    pw_parallel_for(n, st->ds->threads, stats_stream, &job);
 }

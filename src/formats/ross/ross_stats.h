@@ -14,6 +14,10 @@
 #define ROSS_MAX_LP_COUNTS ((size_t)1 << 22) /* events-per-LP counts kept for ids below */
 #define ROSS_PAYLOAD_SIZES 8
 
+/* PE sample body: 13 u32 counters, then 13 f32 (efficiency, 12 times). */
+enum { PE_PEID, PE_PROCESSED, PE_ABORT, PE_RBS, PE_RB_TOTAL, PE_RB_SECONDARY, PE_FC_ATTEMPTS,
+       PE_PQ_QSIZE, PE_NSEND, PE_NREAD, PE_NGVTS, PE_TIES, PE_ALLREDUCE };
+
 /* Sums over the samples of one PE or KP in one mode. */
 typedef struct engine_acc {
     uint64_t samples;
@@ -69,5 +73,8 @@ typedef struct ross_stats_acc {
 pw_status ross_stats_init(ross_stats_acc *st, pw_dataset *ds, pw_error *err);
 void ross_stats_free(ross_stats_acc *st);
 void ross_stats_add_event(ross_stats_acc *st, const ross_hdr *h);
+/* Reads the listed streams (indexes into ross_dataset.streams) into the
+ * accumulators, in parallel: each accumulator is fed by one stream. */
+void ross_stats_scan(ross_stats_acc *st, const uint32_t *streams, size_t n);
 pw_status ross_stats_report(const ross_stats_acc *st, pw_report *r, pw_error *err);
 #endif

@@ -83,6 +83,35 @@ static pw_emulated_writer emulated_writer(const pw_dataset *ds, const pw_sink_op
     return NULL;
 }
 
+/* Several processes write one output (PW_SINK_TOGETHER, collectives set):
+ * share 0 prepares it and tells the others where to write; every process
+ * writes its share; share 0 commits it only when every process succeeded. */
+static pw_status convert_together(pw_dataset *ds, const pw_sink_ops *sink, const char *out, unsigned flags,
+                                  pw_convert_report *rep, pw_error *err)
+{
+    const pw_collectives *c = ds->collectives;
+    pw_output *o = NULL;
+    char work[sizeof o->work] = "";
+    pw_status s = ds->share_index == 0 ? pw_output_begin(out, flags, sink->caps, &o, err) : PW_OK;
+    if (o)
+        memcpy(work, o->work, sizeof work);
+    c->broadcast(c->ctx, work, sizeof work);
+    if (!work[0])
+        return s != PW_OK ? s : pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "the first process could not prepare the output");
+    s = sink->convert(ds, work, rep, err);
+    uint64_t failed = s != PW_OK;
+    c->sum(c->ctx, &failed, 1);
+    if (o && failed) {
+        pw_output_rename_in(o, err);
+        pw_output_discard(o);
+    } else if (o) {
+        s = pw_output_finish(o, err);
+    }
+    if (s == PW_OK && failed)
+        s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "another process could not write its part of the output");
+    return s;
+}
+
 pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
                             pw_convert_report *rep, pw_error *err)
 {
@@ -97,6 +126,8 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
     if (!sink)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown conversion target '%s'", target);
     rep->target = sink->name;
+    if (ds->collectives && (sink->caps & PW_SINK_TOGETHER))
+        return convert_together(ds, sink, out, flags, rep, err);
     pw_emulated_writer emulated = emulated_writer(ds, sink, out);
     pw_output *o;
     pw_status s = pw_output_begin(out, flags, emulated ? 0 : sink->caps, &o, err);

@@ -2,6 +2,7 @@
  * (see otf2_call_metrics.h). */
 #ifdef PW_HAVE_OTF2
 #include "sinks/otf2/otf2_call_metrics.h"
+#include "sinks/otf2/otf2_shard.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,7 @@ OTF2_ErrorCode ot_call_metrics_write(OTF2_EvtWriter *w, OTF2_TimeStamp t, const 
     OTF2_Type type = OTF2_TYPE_DOUBLE;
     for (uint32_t i = 0; rc == OTF2_SUCCESS && i < v->n; i++) {
         OTF2_MetricValue value = {.floating_point = v->v[i]};
-        rc = OTF2_EvtWriter_Metric(w, NULL, t, v->ref[i], 1, &type, &value);
+        rc = OT_WRITE(w, OTF2_EvtWriter_Metric(w, NULL, t, v->ref[i], 1, &type, &value));
         ++*events;
     }
     return rc;

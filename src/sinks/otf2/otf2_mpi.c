@@ -10,6 +10,7 @@
 
 #include "sinks/convert/convert.h"
 #include "sinks/otf2/otf2_mpi.h"
+#include "sinks/otf2/otf2_shard.h"
 
 void ot_mpi_free(ot_mpi *m)
 {
@@ -67,13 +68,13 @@ OTF2_ErrorCode ot_mpi_collective(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t,
 {
     ++*events;
     if (!end)
-        return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+        return OT_WRITE(w, OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t));
     uint32_t c = comm_ref(m, location, call->comm);
     if (c == UINT32_MAX)
         return OTF2_ERROR_MEM_ALLOC_FAILED;
     uint32_t root = call->root >= 0 && call->root <= UINT32_MAX - 1 ? (uint32_t)call->root : OTF2_UNDEFINED_UINT32;
-    return OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, (OTF2_CollectiveOp)call->op, c, root, call->sent,
-                                           call->received);
+    return OT_WRITE(w, OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, (OTF2_CollectiveOp)call->op, c, root,
+                                                       call->sent, call->received));
 }
 
 /* The nonblocking calls' request events at ev: a receive posted, sends
@@ -82,11 +83,11 @@ static OTF2_ErrorCode request_events(OTF2_EvtWriter *w, OTF2_TimeStamp t, const 
 {
     OTF2_ErrorCode rc = OTF2_SUCCESS;
     if (ev->request_posted != PW_TL_NO_REQUEST) {
-        rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, (uint64_t)ev->request_posted);
+        rc = OT_WRITE(w, OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, (uint64_t)ev->request_posted));
         ++*events;
     }
     for (size_t i = 0; rc == OTF2_SUCCESS && i < ev->n_sends_done; i++) {
-        rc = OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, (uint64_t)ev->sends_done[i]);
+        rc = OT_WRITE(w, OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, (uint64_t)ev->sends_done[i]));
         ++*events;
     }
     return rc;
@@ -105,10 +106,10 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
         see_rank(m, s->dest);
         uint64_t length = call ? call->sent : 0;
         if (ev->request_out != PW_TL_NO_REQUEST)
-            rc = OTF2_EvtWriter_MpiIsend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, length,
-                                         (uint64_t)ev->request_out);
+            rc = OT_WRITE(w, OTF2_EvtWriter_MpiIsend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, length,
+                                                     (uint64_t)ev->request_out));
         else
-            rc = OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, length);
+            rc = OT_WRITE(w, OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)s->dest, c, (uint32_t)s->tag, length));
         ++*events;
     }
     for (size_t i = 0; rc == OTF2_SUCCESS && i < ev->n_flows_in; i++) {
@@ -120,10 +121,10 @@ OTF2_ErrorCode ot_mpi_events(ot_mpi *m, OTF2_EvtWriter *w, OTF2_TimeStamp t, con
         see_rank(m, r->dest);
         uint64_t length = ev->bytes_in[i] != PW_TL_NO_BYTES ? ev->bytes_in[i] : call ? call->received : 0;
         if (ev->requests_in[i] != PW_TL_NO_REQUEST)
-            rc = OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length,
-                                         (uint64_t)ev->requests_in[i]);
+            rc = OT_WRITE(w, OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length,
+                                                     (uint64_t)ev->requests_in[i]));
         else
-            rc = OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length);
+            rc = OT_WRITE(w, OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)r->source, c, (uint32_t)r->tag, length));
         ++*events;
     }
     m->events += ev->msg_out != NULL;

@@ -14,7 +14,7 @@
 const pw_sink_ops pw_sink_otf2 = {
     .name = "otf2",
     .kind = PW_SINK_CONVERT,
-    .caps = PW_SINK_DIRECTORY | PW_SINK_OTF2_MISSING,
+    .caps = PW_SINK_DIRECTORY | PW_SINK_TOGETHER | PW_SINK_OTF2_MISSING,
     .extensions = ".otf2",
     .description = "OTF2 archive directory (Vampir, Score-P tools)",
     .convert = pw_convert_otf2,

@@ -9,7 +9,15 @@
  * events inside their call's region (otf2_mpi.c).  Definitions are written
  * at the end, when every name, region and event count is known; event
  * buffers are flushed to disk as they fill, so memory stays flat.  Times that go back on a location
- * (which OTF2 forbids) are raised to the location's last time and counted. */
+ * (which OTF2 forbids) are raised to the location's last time and counted.
+ *
+ * Several processes write one archive together (a share set, collectives
+ * given: pw_dataset_set_collectives): libotf2's collective callbacks are
+ * the program's; every process draws the whole timeline, so regions,
+ * communicators and location refs are the same everywhere, but writes
+ * only its share's event and local definition files (otf2_shard.h); the
+ * event counts are summed, and share 0 (libotf2's master) writes the
+ * global definitions. */
 #include <errno.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -27,6 +35,7 @@
 #include "analysis/timeline.h"
 #include "sinks/otf2/otf2_call_metrics.h"
 #include "sinks/otf2/otf2_mpi.h"
+#include "sinks/otf2/otf2_shard.h"
 
 typedef struct ot_loc {
     OTF2_EvtWriter *w;
@@ -35,6 +44,7 @@ typedef struct ot_loc {
     uint32_t ds_loc;    /* the dataset location it belongs to */
     uint64_t events;
     int64_t last_t;
+    int done;           /* its dataset location was drawn (writer closed, if any) */
     struct ot_open {
         uint32_t region;
         pw_mpi_call call; /* op PW_COLL_NONE: not a collective */
@@ -77,7 +87,20 @@ typedef struct ot_writer {
     pw_mpi_calls calls;
     int closed;         /* event writers closed */
     uint32_t open_from; /* locs before this one have their writers closed */
+    uint8_t *owned;     /* per dataset location: its files are written here (NULL: all) */
+    const pw_collectives *together; /* several processes write the archive, or NULL */
+    int agreed;         /* ot_agree was called */
 } ot_writer;
+
+/* An event writer for OTF2 location ref of dataset location ds_loc, when
+ * this process writes it; NULL (with *failed clear) when another does. */
+static OTF2_EvtWriter *ot_evt_writer(ot_writer *w, uint32_t ds_loc, uint32_t ref, int *failed)
+{
+    int mine = !w->owned || w->owned[ds_loc];
+    OTF2_EvtWriter *ew = mine ? OTF2_Archive_GetEvtWriter(w->archive, ref) : NULL;
+    *failed = mine && !ew;
+    return ew;
+}
 
 /* A flush of an event buffer while events are still written leaves a
  * BufferFlush event in the location's stream (libotf2): it counts in the
@@ -215,8 +238,9 @@ static pw_status ot_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
     l->track = tr->id;
     l->ds_loc = tr->location;
     l->group = t->owner;
-    l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs);
-    if (!l->w)
+    int failed;
+    l->w = ot_evt_writer(w, tr->location, w->n_locs, &failed);
+    if (failed)
         return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer: %s", ot_last_error);
     /* a thread of an MPI rank (a PROCESS location) speaks for that rank */
     int rank_thread = tr->kind == PW_TL_THREAD &&
@@ -279,7 +303,7 @@ static int region_ref(ot_writer *w, const pw_names *nm, uint32_t name, const pw_
 static ot_loc *ot_loc_of(ot_writer *w, uint32_t id)
 {
     struct ot_track *t = &w->tracks[id];
-    if (w->locs[t->loc - 1].w)
+    if (!w->locs[t->loc - 1].done)
         return &w->locs[t->loc - 1];
     if (!pw_grow_zeroed((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
         return NULL;
@@ -288,8 +312,10 @@ static ot_loc *ot_loc_of(ot_writer *w, uint32_t id)
     old->stack = NULL;
     old->n_stack = old->cap_stack = 0;
     l->events = 0;
-    l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs);
-    if (!l->w)
+    l->done = 0;
+    int failed;
+    l->w = ot_evt_writer(w, l->ds_loc, w->n_locs, &failed);
+    if (failed)
         return NULL;
     t->loc = ++w->n_locs;
     return l;
@@ -304,7 +330,7 @@ static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp t
     OTF2_ErrorCode rc = OTF2_SUCCESS;
     const ot_metric_values *leave_metrics = &metrics[1];
     if (ev->kind != PW_TL_END) {
-        rc = OTF2_EvtWriter_Enter(l->w, NULL, ts, region);
+        rc = OT_WRITE(l->w, OTF2_EvtWriter_Enter(l->w, NULL, ts, region));
         l->events++;
         if (rc == OTF2_SUCCESS)
             rc = ot_call_metrics_write(l->w, ts, &metrics[0], &l->events);
@@ -328,7 +354,7 @@ static OTF2_ErrorCode ot_region_events(ot_writer *w, ot_loc *l, OTF2_TimeStamp t
     if (rc == OTF2_SUCCESS)
         rc = ot_call_metrics_write(l->w, ts, leave_metrics, &l->events);
     if (rc == OTF2_SUCCESS)
-        rc = OTF2_EvtWriter_Leave(l->w, NULL, ts, region);
+        rc = OT_WRITE(l->w, OTF2_EvtWriter_Leave(l->w, NULL, ts, region));
     l->events++;
     return rc;
 }
@@ -344,7 +370,8 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     if (ev->kind == PW_TL_COUNTER) {
         OTF2_Type type = OTF2_TYPE_DOUBLE;
         OTF2_MetricValue v = {.floating_point = ev->value};
-        rc = OTF2_EvtWriter_Metric(l->w, NULL, ot_time(w, l, ev->t), t->loc - 1, 1, &type, &v);
+        OTF2_TimeStamp ts = ot_time(w, l, ev->t);
+        rc = OT_WRITE(l->w, OTF2_EvtWriter_Metric(l->w, NULL, ts, t->loc - 1, 1, &type, &v));
         l->events++;
     } else {
         OTF2_TimeStamp ts = ot_time(w, l, ev->t);
@@ -379,8 +406,9 @@ static pw_status ot_add_empty_locations(ot_writer *w, pw_error *err)
             return ot_nomem(err);
         ot_loc *l = &w->locs[w->n_locs];
         l->ds_loc = (uint32_t)i;
-        l->w = OTF2_Archive_GetEvtWriter(w->archive, w->n_locs++);
-        if (!l->w)
+        int failed;
+        l->w = ot_evt_writer(w, l->ds_loc, w->n_locs++, &failed);
+        if (failed)
             return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot open an event writer: %s", ot_last_error);
     }
     return PW_OK;
@@ -454,14 +482,39 @@ static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
     return PW_OK;
 }
 
+/* Whether every process of an archive written together got this far
+ * (each calls it once, failed or not); then each location's event count
+ * from the process that wrote it (the others drew it without its flushes). */
+static int ot_agree(ot_writer *w, int failed)
+{
+    w->agreed = 1;
+    const pw_collectives *c = w->together;
+    if (!c)
+        return !failed;
+    uint64_t any = failed != 0, counts[1024];
+    c->sum(c->ctx, &any, 1);
+    for (uint32_t from = 0; !any && from < w->n_locs; from += 1024) {
+        uint32_t n = w->n_locs - from < 1024 ? w->n_locs - from : 1024;
+        for (uint32_t i = 0; i < n; i++)
+            counts[i] = !w->owned || w->owned[w->locs[from + i].ds_loc] ? w->locs[from + i].events : 0;
+        c->sum(c->ctx, counts, n);
+        for (uint32_t i = 0; i < n; i++)
+            w->locs[from + i].events = counts[i];
+    }
+    return !any;
+}
+
 /* At the end of the run, while the names live: events closed, then the
- * definitions. */
+ * definitions (by share 0 alone when processes write together: libotf2's
+ * master). */
 static pw_status ot_close_events(ot_writer *w, pw_error *err);
 static pw_status ot_finish(void *ctx, const pw_names *nm, pw_error *err)
 {
     ot_writer *w = ctx;
     pw_status s = ot_close_events(w, err);
-    return s == PW_OK ? ot_definitions(w, nm, err) : s;
+    if (!ot_agree(w, s != PW_OK))
+        return s != PW_OK ? s : pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: another process failed");
+    return !w->together || w->ds->share_index == 0 ? ot_definitions(w, nm, err) : PW_OK;
 }
 
 /* A location is drawn (run by location): its writers are closed now, so
@@ -474,7 +527,8 @@ static pw_status ot_location_done(void *ctx, uint32_t loc, pw_error *err)
         ot_loc *l = &w->locs[w->open_from];
         OTF2_EvtWriter *ew = l->w;
         l->w = NULL; /* gone even when its last flush failed; its stack stays: ot_loc_of may carry it over */
-        if (OTF2_Archive_CloseEvtWriter(w->archive, ew) != OTF2_SUCCESS) {
+        l->done = 1;
+        if (ew && OTF2_Archive_CloseEvtWriter(w->archive, ew) != OTF2_SUCCESS) {
             w->open_from++;
             return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
         }
@@ -505,7 +559,7 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err)
     OTF2_Archive_CloseEvtFiles(w->archive);
     OTF2_Archive_OpenDefFiles(w->archive);
     for (uint32_t i = 0; i < w->n_locs; i++) {
-        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(w->archive, i);
+        OTF2_DefWriter *d = !w->owned || w->owned[w->locs[i].ds_loc] ? OTF2_Archive_GetDefWriter(w->archive, i) : NULL;
         if (d)
             OTF2_Archive_CloseDefWriter(w->archive, d);
     }
@@ -515,21 +569,44 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err)
 
 static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
 
-pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
+/* out ready for a new archive: a directory that holds none.  Processes
+ * writing together check in share 0 only (the others would see its files). */
+static pw_status ot_prepare(pw_dataset *ds, const char *out, pw_error *err)
 {
     if (mkdir(out, 0777) != 0 && errno != EEXIST)
         return pw_fail_errno(err, out, "cannot create directory");
     char anchor[4096];
     struct stat st;
-    for (int i = 0; i < 2; i++) { /* the anchor file, or event files of an earlier run */
+    for (int i = 0; i < 2 && (!ds->collectives || ds->share_index == 0); i++) { /* the anchor, or an earlier run's events */
         snprintf(anchor, sizeof anchor, "%s/%s", out, i ? "traces" : "traces.otf2");
         if (stat(anchor, &st) == 0)
             return pw_fail(err, PW_E_USAGE, anchor, PW_NO_OFFSET, "an OTF2 archive is already there: remove it first");
     }
+    return PW_OK;
+}
+
+/* Processes writing together go on only if all can: s, or a failure when
+ * another process failed. */
+static pw_status ot_all_ok(const pw_dataset *ds, pw_status s, const char *out, pw_error *err)
+{
+    const pw_collectives *c = ds->collectives;
+    uint64_t failed = s != PW_OK;
+    if (c)
+        c->sum(c->ctx, &failed, 1);
+    if (s == PW_OK && failed)
+        s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: another process could not start the archive");
+    return s;
+}
+
+pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
+{
+    pw_status s = ot_all_ok(ds, ot_prepare(ds, out, err), out, err);
+    if (s != PW_OK)
+        return s;
     ot_last_error[0] = '\0';
     ot_any_error = 0;
     OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(ot_error_callback, NULL);
-    pw_status s = ot_write_archive(ds, out, rep, err);
+    s = ot_write_archive(ds, out, rep, err);
     OTF2_Error_RegisterCallback(previous, NULL);
     return s;
 }
@@ -542,29 +619,43 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     w.path = out;
     w.ds = ds;
     w.drawn = calloc(ds->n_locs ? ds->n_locs : 1, 1);
-    if (!w.drawn || !pw_mpi_calls_init(&w.calls, ds)) {
-        free(w.drawn);
-        pw_mpi_calls_free(&w.calls);
-        return ot_nomem(err);
+    int whole = 1;
+    if (ds->collectives) {
+        w.together = ds->collectives;
+        w.owned = pw_ds_share_owned(ds, &whole);
     }
-    w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, OT_EVENT_CHUNK, OT_DEF_CHUNK,
-                                  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (!w.archive) {
+    pw_status s = w.drawn && (whole || w.owned) && pw_mpi_calls_init(&w.calls, ds) ? PW_OK : ot_nomem(err);
+    if (s == PW_OK) {
+        w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, OT_EVENT_CHUNK, OT_DEF_CHUNK,
+                                      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+        if (!w.archive)
+            s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive: %s", ot_last_error);
+    }
+    s = ot_all_ok(ds, s, out, err);
+    if (s != PW_OK) {
+        if (w.archive)
+            OTF2_Archive_Close(w.archive);
         free(w.drawn);
+        free(w.owned);
         pw_mpi_calls_free(&w.calls);
-        return pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive: %s", ot_last_error);
+        return s;
     }
     OTF2_Archive_SetFlushCallbacks(w.archive, &ot_flush, &w);
     OTF2_Archive_SetMemoryCallbacks(w.archive, &ot_memory, NULL);
-    OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
+    if (w.together)
+        w.together->otf2_archive(w.together->ctx, w.archive);
+    else
+        OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
-    pw_status s = pw_comm_replay_init(&w.mpi.replay, ds, err);
+    s = pw_comm_replay_init(&w.mpi.replay, ds, err);
     pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done,
                        OT_OPEN_BUFFERS_BUDGET / (OT_CHUNKS_PER_BUFFER * OT_EVENT_CHUNK)};
     if (s == PW_OK)
         s = pw_timeline_run_by_location(ds, &sink, rep, err);
     if (!w.closed)
         ot_close_events(&w, NULL);
+    if (!w.agreed) /* the run failed before its end: the other processes learn it */
+        ot_agree(&w, 1);
     if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
         s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive: %s", ot_last_error);
     if (ot_any_error && s == PW_OK)
@@ -578,6 +669,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     pw_mpi_calls_free(&w.calls);
     free(w.tracks);
     free(w.drawn);
+    free(w.owned);
     free(w.locs);
     free(w.region_of);
     free(w.region_names);

@@ -9,7 +9,14 @@
  * Track uuids are the timeline's small track ids; pids and tids are
  * location indexes + 1 (real ids repeat across nodes and would merge).
  * Slice begins and instants carry their record's fields as debug
- * annotations (perfetto_args.h). */
+ * annotations (perfetto_args.h).
+ *
+ * A dataset read as a share (pw_dataset_set_share) gives a shard: the
+ * packets of the share's sequences only, and the track descriptors only in
+ * share 0.  Every process draws the whole timeline (same track uuids, same
+ * flow ids), so shards concatenated in share order are a trace with the
+ * serial content (packets of a sequence stay in order; Perfetto sorts
+ * events by time when it loads). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +49,8 @@ typedef struct pf_writer {
     int nomem;
     const char *path;
     pf_args args;
+    uint8_t *owned;     /* per location: its sequence is written here (NULL: all) */
+    int descriptors;    /* track descriptors are written here */
 } pf_writer;
 
 /* Frames the packet built in w->packet as one Trace.packet field. */
@@ -74,22 +83,27 @@ static pw_status pf_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
     size_t n;
     const char *name = name_of(nm, tr->name, &n);
     pb_buf *d = &w->msg, *in = &w->inner;
+    if (tr->kind == PW_TL_THREAD)
+        w->seqs[tr->location].default_track = tr->id;
+    if (tr->kind == PW_TL_PROCESS)
+        w->track_pid[tr->id] = tr->location + 1;
+    else
+        w->track_pid[tr->id] = w->track_pid[tr->parent];
+    if (!w->descriptors)
+        return PW_OK;
     pb_uint(d, TRACK_DESC_UUID, tr->id);
     if (tr->parent)
         pb_uint(d, TRACK_DESC_PARENT_UUID, tr->parent);
     if (tr->kind == PW_TL_PROCESS) {
-        w->track_pid[tr->id] = tr->location + 1;
         pb_uint(in, PROCESS_PID, tr->location + 1);
         pb_bytes(in, PROCESS_NAME, name, n);
         pb_message(d, TRACK_DESC_PROCESS, in);
     } else if (tr->kind == PW_TL_THREAD) {
-        w->track_pid[tr->id] = w->track_pid[tr->parent];
         pb_uint(in, THREAD_PID, w->track_pid[tr->parent]);
         pb_uint(in, THREAD_TID, tr->location + 1);
         pb_bytes(in, THREAD_NAME, name, n);
         pb_message(d, TRACK_DESC_THREAD, in);
     } else {
-        w->track_pid[tr->id] = w->track_pid[tr->parent];
         pb_bytes(d, TRACK_DESC_NAME, name, n);
         if (tr->kind == PW_TL_COUNTER_TRACK) {
             if (!strcmp(tr->unit, PW_TL_COUNT_UNIT)) /* counter_descriptor.proto: UNIT_COUNT */
@@ -99,8 +113,6 @@ static pw_status pf_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
             pb_message(d, TRACK_DESC_COUNTER, in);
         }
     }
-    if (tr->kind == PW_TL_THREAD)
-        w->seqs[tr->location].default_track = tr->id;
     pb_uint(&w->packet, PACKET_SEQUENCE_ID, DESCRIPTOR_SEQUENCE);
     pb_message(&w->packet, PACKET_TRACK_DESCRIPTOR, d);
     emit_packet(w);
@@ -215,6 +227,8 @@ static void pf_fast_event(pf_writer *w, pf_seq *q, uint32_t seq, const pw_tl_eve
 static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
     pf_writer *w = ctx;
+    if (w->owned && !w->owned[ev->location])
+        return PW_OK; /* another shard's sequence */
     pf_seq *q = &w->seqs[ev->location];
     uint32_t seq = sequence_of(ev->location);
     int64_t t = ev->t < 0 ? 0 : ev->t;
@@ -270,6 +284,7 @@ static void pf_free(pf_writer *w, size_t n_locs)
     pf_args_free(&w->args);
     free(w->seqs);
     free(w->track_pid);
+    free(w->owned);
     pb_free(&w->packet);
     pb_free(&w->msg);
     pb_free(&w->inner);
@@ -286,7 +301,10 @@ pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report
     memset(&w, 0, sizeof w);
     w.path = out;
     w.seqs = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *w.seqs);
-    pw_status s = w.seqs && pf_args_init(&w.args, ds) ? pw_outbuf_init(&w.out, f, err)
+    int whole = 0;
+    w.owned = pw_ds_share_owned(ds, &whole);
+    w.descriptors = ds->share_index == 0;
+    pw_status s = w.seqs && (whole || w.owned) && pf_args_init(&w.args, ds) ? pw_outbuf_init(&w.out, f, err)
                                                        : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     pw_tl_sink sink = {&w, pf_track, pf_event, NULL, NULL, 0};
     if (s == PW_OK)
