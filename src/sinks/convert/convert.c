@@ -62,25 +62,29 @@ pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
     return s;
 }
 
-/* A writer of the states a runtime emulator derives from the records,
- * instead of the records themselves. */
-typedef pw_status (*pw_emulated_writer)(pw_dataset *ds, const char *path, uint64_t *events,
-                                        pw_error *err);
-
-/* Datasets whose records an emulator replays (property "emulation": ovni)
- * convert to what that emulator's users open: Paraver as the directory of
- * thread and CPU views ovniemu writes (an OUT named *.prv keeps the
- * records), and Chrome JSON named *.states.json as state slices. */
-static pw_emulated_writer emulated_writer(const pw_dataset *ds, const pw_sink_ops *sink, const char *out)
+/* 1 when `path` ends with one of the space-separated `exts`. */
+static int ends_with_one_of(const char *path, const char *exts)
 {
-    if (!pw_dataset_prop_get(ds, "emulation"))
+    size_t n = strlen(path);
+    while (*exts) {
+        size_t k = strcspn(exts, " ");
+        if (k && k < n && !strncmp(path + n - k, exts, k))
+            return 1;
+        exts += k + (exts[k] == ' ');
+    }
+    return 0;
+}
+
+/* The producer of the states to write instead of the records, or NULL:
+ * the sink writes states, an analysis derives them from ds, and `out` is
+ * named for states (sink.h: states_extensions). */
+static const pw_states_source *states_wanted(const pw_dataset *ds, const pw_sink_ops *sink, const char *out)
+{
+    if (!sink->convert_states)
         return NULL;
-    size_t n = strlen(out);
-    if (!strcmp(sink->name, "paraver") && !pw_sink_for_path(out))
-        return pw_emu_write_paraver;
-    if (!strcmp(sink->name, "chrome") && n > 12 && !strcmp(out + n - 12, ".states.json"))
-        return pw_emu_write_chrome;
-    return NULL;
+    int named = sink->states_extensions ? ends_with_one_of(out, sink->states_extensions)
+                                        : !pw_sink_for_path(out);
+    return named ? pw_states_source_for(ds) : NULL;
 }
 
 pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
@@ -97,17 +101,15 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
     if (!sink)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown conversion target '%s'", target);
     rep->target = sink->name;
-    pw_emulated_writer emulated = emulated_writer(ds, sink, out);
+    const pw_states_source *states = states_wanted(ds, sink, out);
     pw_output *o;
-    pw_status s = pw_output_begin(out, flags, emulated ? 0 : sink->caps, &o, err);
+    pw_status s = pw_output_begin(out, flags, states ? 0 : sink->caps, &o, err);
     if (s != PW_OK)
         return s;
-    if (emulated) {
-        s = emulated(ds, o->work, &rep->records_in, err);
-        rep->records_out = rep->records_in;
-    } else {
+    if (states)
+        s = sink->convert_states(ds, states, o->work, rep, err);
+    else
         s = sink->convert(ds, o->work, rep, err);
-    }
     if (s != PW_OK) {
         pw_output_rename_in(o, err);
         pw_output_discard(o);
