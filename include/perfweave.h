@@ -740,6 +740,11 @@ PW_API unsigned pw_sink_caps(size_t i);
 PW_API const char *pw_sink_extensions(size_t i); /* ".json .json.gz", or NULL */
 PW_API const char *pw_sink_description(size_t i);
 PW_API const char *pw_sink_hint(size_t i); /* what to do with the output, or NULL */
+/* How an output of a CONVERT sink is named to receive the states an
+ * analysis derives from the records (pw_dump_states) instead of the
+ * records: ".states.json" (space-separated endings), "" for a directory
+ * named for no sink; NULL when the sink writes no states. */
+PW_API const char *pw_sink_states_output(size_t i);
 
 /* ------------------------------------------------------------------------ */
 /* Outputs: how every output is created                                     */

@@ -50,3 +50,9 @@ unsigned pw_sink_caps(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->caps : 0;
 const char *pw_sink_extensions(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->extensions : NULL; }
 const char *pw_sink_description(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->description : NULL; }
 const char *pw_sink_hint(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->hint : NULL; }
+const char *pw_sink_states_output(size_t i)
+{
+    if (i >= pw_n_sinks || !pw_sinks[i]->convert_states)
+        return NULL;
+    return pw_sinks[i]->states_extensions ? pw_sinks[i]->states_extensions : "";
+}

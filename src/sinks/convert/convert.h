@@ -26,4 +26,6 @@ pw_status pw_convert_paraver_states(pw_dataset *ds, const pw_states_source *src,
                                     pw_convert_report *rep, pw_error *err);
 pw_status pw_convert_chrome_states(pw_dataset *ds, const pw_states_source *src, const char *out,
                                    pw_convert_report *rep, pw_error *err);
+pw_status pw_convert_perfetto_states(pw_dataset *ds, const pw_states_source *src, const char *out,
+                                     pw_convert_report *rep, pw_error *err);
 #endif

@@ -86,6 +86,27 @@ static inline void pb_message(pb_buf *b, uint32_t field, pb_buf *inner)
     inner->n = 0;
 }
 
+/* The longest tag and length that frame a field: pb_frame_head. */
+enum { PB_FRAME_HEAD = 16 };
+
+/* Writes to head the tag and length of a length-delimited field `field`
+ * of n bytes (the bytes follow it); returns how many bytes it wrote. */
+static inline size_t pb_frame_head(uint8_t *head, uint32_t field, uint64_t n)
+{
+    size_t k = 0;
+    for (uint64_t v = (uint64_t)field << 3 | PB_LEN;; v >>= 7) {
+        head[k++] = (uint8_t)(v | (v >= 0x80 ? 0x80 : 0));
+        if (v < 0x80)
+            break;
+    }
+    for (;; n >>= 7) {
+        head[k++] = (uint8_t)(n | (n >= 0x80 ? 0x80 : 0));
+        if (n < 0x80)
+            break;
+    }
+    return k;
+}
+
 static inline void pb_free(pb_buf *b)
 {
     free(b->p);

@@ -48,16 +48,8 @@ typedef struct pf_writer {
 static void emit_packet(pf_writer *w)
 {
     w->nomem |= w->packet.failed;
-    uint8_t head[12];
-    size_t n = 0;
-    head[n++] = TRACE_PACKET << 3 | PB_LEN;
-    uint64_t len = w->packet.n;
-    while (len >= 0x80) {
-        head[n++] = (uint8_t)(len | 0x80);
-        len >>= 7;
-    }
-    head[n++] = (uint8_t)len;
-    pw_out_mem(&w->out, head, n);
+    uint8_t head[PB_FRAME_HEAD];
+    pw_out_mem(&w->out, head, pb_frame_head(head, TRACE_PACKET, w->packet.n));
     pw_out_mem(&w->out, w->packet.p, w->packet.n);
     w->packet.n = 0;
 }

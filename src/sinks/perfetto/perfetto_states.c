@@ -1,0 +1,344 @@
+/* perfetto_states.c — states (analysis/states.h) as a Perfetto protobuf
+ * trace: a process per row of every view (a thread, a CPU; named by the
+ * row's title), in it a track per channel (named by the channel), on it
+ * a slice per value the channel held, named by the value's label
+ * ("Running", "MPI_Allreduce", a task type...; a value without a label by
+ * its number), and for counter channels (hardware counters) a counter
+ * track whose value follows the changes.  Value 0 (no state) draws no
+ * slice.
+ *
+ * The rules are the ones the record writer (perfetto_write.c) keeps for
+ * trace_processor: track descriptors before the events that use them
+ * (track_event_tokenizer.cc), every event on a sequence whose incremental
+ * state was cleared first and whose timestamps are deltas of its
+ * incremental clock (track_event_tokenizer.cc, clock_tracker.cc), names
+ * interned on that sequence before use (interned_data.proto), slices on a
+ * track ended in the order they began and none left open
+ * (slice_tracker.cc), counter tracks that state their unit
+ * (counter_descriptor.proto).  Changes stream through; memory grows with
+ * rows x channels and with the labels, never with the changes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/state_spans.h"
+#include "analysis/states.h"
+#include "core/outbuf.h"
+#include "sinks/convert/convert.h"
+#include "sinks/perfetto/pb.h"
+#include "sinks/perfetto/perfetto_fields.h"
+
+enum { DESCRIPTORS = 1, EVENTS = 2 }; /* the packet sequences */
+
+/* A row's channel: its track and the value it shows. */
+typedef struct channel_track {
+    uint64_t key;   /* pw_state_key; 0: a free slot */
+    uint64_t uuid;
+    int64_t value;
+    int counter;
+} channel_track;
+
+/* A labelled value's interned name. */
+typedef struct interned {
+    uint64_t key;   /* pw_state_key of (view, 0, channel); 0: a free slot */
+    int64_t value;
+    uint64_t iid;
+} interned;
+
+typedef struct pf_states {
+    pw_outbuf out;
+    const pw_states *st;
+    channel_track *tracks;
+    size_t n_tracks, cap_tracks;
+    interned *names;
+    size_t n_names, cap_names;
+    uint64_t next_uuid;
+    int64_t last_t;
+    pb_buf packet, msg, inner, scratch;
+    int failed; /* memory ran out */
+} pf_states;
+
+/* Frames the packet built in w->packet as one Trace.packet field. */
+static void emit_packet(pf_states *w)
+{
+    uint8_t head[PB_FRAME_HEAD];
+    w->failed |= w->packet.failed;
+    pw_out_mem(&w->out, head, pb_frame_head(head, TRACE_PACKET, w->packet.n));
+    pw_out_mem(&w->out, w->packet.p, w->packet.n);
+    w->packet.n = 0;
+}
+
+/* The process of every row: uuid = its index over all views + 1. */
+static void declare_rows(pf_states *w)
+{
+    const pw_states *st = w->st;
+    for (int v = 0; v < st->n_views; v++)
+        for (uint32_t r = 0; r < st->views[v].n_rows; r++) {
+            const char *title = st->views[v].rows[r].title;
+            pb_uint(&w->msg, TRACK_DESC_UUID, ++w->next_uuid);
+            pb_uint(&w->inner, PROCESS_PID, (uint64_t)v * 1000000 + r + 1);
+            pb_bytes(&w->inner, PROCESS_NAME, title, strlen(title));
+            pb_message(&w->msg, TRACK_DESC_PROCESS, &w->inner);
+            pb_uint(&w->packet, PACKET_SEQUENCE_ID, DESCRIPTORS);
+            pb_message(&w->packet, PACKET_TRACK_DESCRIPTOR, &w->msg);
+            emit_packet(w);
+        }
+}
+
+static uint64_t row_uuid(const pw_states *st, int view, uint32_t row)
+{
+    uint64_t before = 0;
+    for (int v = 0; v < view; v++)
+        before += st->views[v].n_rows;
+    return before + row + 1;
+}
+
+/* The events' sequence: its state cleared, its clock anchored at 0. */
+static void start_events(pf_states *w)
+{
+    pb_buf *p = &w->packet, *m = &w->msg, *in = &w->inner;
+    pb_uint(p, PACKET_TIMESTAMP, 0);
+    pb_uint(p, PACKET_TIMESTAMP_CLOCK_ID, PF_CLOCK_BOOTTIME);
+    pb_uint(p, PACKET_SEQUENCE_ID, EVENTS);
+    pb_uint(p, PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+    pb_uint(m, DEFAULTS_TIMESTAMP_CLOCK_ID, PF_CLOCK_SEQUENCE_INCREMENTAL);
+    pb_message(p, PACKET_DEFAULTS, m);
+    pb_uint(in, PF_CLOCK_ID, PF_CLOCK_SEQUENCE_INCREMENTAL);
+    pb_uint(in, PF_CLOCK_TIMESTAMP, 0);
+    pb_uint(in, PF_CLOCK_IS_INCREMENTAL, 1);
+    pb_message(m, PF_CLOCK_SNAPSHOT_CLOCKS, in);
+    pb_uint(in, PF_CLOCK_ID, PF_CLOCK_BOOTTIME);
+    pb_uint(in, PF_CLOCK_TIMESTAMP, 0);
+    pb_message(m, PF_CLOCK_SNAPSHOT_CLOCKS, in);
+    pb_message(p, PACKET_CLOCK_SNAPSHOT, m);
+    emit_packet(w);
+}
+
+static channel_track *track_slot(channel_track *t, size_t cap, uint64_t key)
+{
+    size_t i = pw_state_mix64(key) & (cap - 1);
+    while (t[i].key && t[i].key != key)
+        i = (i + 1) & (cap - 1);
+    return &t[i];
+}
+
+static int grow_tracks(pf_states *w)
+{
+    size_t cap = w->cap_tracks ? w->cap_tracks * 2 : 256;
+    channel_track *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < w->cap_tracks; i++)
+        if (w->tracks[i].key)
+            *track_slot(t, cap, w->tracks[i].key) = w->tracks[i];
+    free(w->tracks);
+    w->tracks = t;
+    w->cap_tracks = cap;
+    return 0;
+}
+
+static unsigned channel_flags(const pw_states *st, int view, int32_t channel)
+{
+    size_t n = st->n_channels(st, view);
+    for (size_t i = 0; i < n; i++) {
+        pw_state_channel ch = st->channel_at(st, view, i);
+        if (ch.id == channel)
+            return ch.flags;
+    }
+    return 0;
+}
+
+/* The track of a row's channel, declared the first time it changes. */
+static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t channel)
+{
+    uint64_t key = pw_state_key(view, row, channel);
+    if ((w->n_tracks + 1) * 2 > w->cap_tracks && grow_tracks(w) != 0)
+        return NULL;
+    channel_track *tr = track_slot(w->tracks, w->cap_tracks, key);
+    if (tr->key)
+        return tr;
+    const pw_states *st = w->st;
+    *tr = (channel_track){key, ++w->next_uuid, 0,
+                          (channel_flags(st, view, channel) & PW_STATE_COUNTER) != 0};
+    w->n_tracks++;
+    const char *name = st->channel_name(st, view, channel);
+    char fallback[32];
+    if (!name) {
+        snprintf(fallback, sizeof fallback, "type %d", channel);
+        name = fallback;
+    }
+    pb_uint(&w->msg, TRACK_DESC_UUID, tr->uuid);
+    pb_uint(&w->msg, TRACK_DESC_PARENT_UUID, row_uuid(st, view, row));
+    pb_bytes(&w->msg, TRACK_DESC_NAME, name, strlen(name));
+    if (tr->counter) {
+        pb_uint(&w->inner, COUNTER_UNIT, COUNTER_UNIT_COUNT);
+        pb_message(&w->msg, TRACK_DESC_COUNTER, &w->inner);
+    }
+    pb_uint(&w->packet, PACKET_SEQUENCE_ID, DESCRIPTORS);
+    pb_message(&w->packet, PACKET_TRACK_DESCRIPTOR, &w->msg);
+    emit_packet(w);
+    return tr;
+}
+
+static interned *name_slot(interned *t, size_t cap, uint64_t key, int64_t value)
+{
+    size_t i = pw_state_mix64(key ^ pw_state_mix64((uint64_t)value)) & (cap - 1);
+    while (t[i].key && (t[i].key != key || t[i].value != value))
+        i = (i + 1) & (cap - 1);
+    return &t[i];
+}
+
+static int grow_names(pf_states *w)
+{
+    size_t cap = w->cap_names ? w->cap_names * 2 : 256;
+    interned *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < w->cap_names; i++)
+        if (w->names[i].key)
+            *name_slot(t, cap, w->names[i].key, w->names[i].value) = w->names[i];
+    free(w->names);
+    w->names = t;
+    w->cap_names = cap;
+    return 0;
+}
+
+/* Names the slice in w->msg: a label by its iid (interned into the packet
+ * the first time: labels are few), a value without one (an id: many) by
+ * its number. */
+static void name_slice(pf_states *w, int view, int32_t channel, int64_t value)
+{
+    const char *label = w->st->value_label(w->st, view, channel, value);
+    if (!label) {
+        char number[24];
+        int n = snprintf(number, sizeof number, "%lld", (long long)value);
+        pb_bytes(&w->msg, TRACK_EVENT_NAME, number, (size_t)n);
+        return;
+    }
+    uint64_t key = pw_state_key(view, 0, channel);
+    if ((w->n_names + 1) * 2 > w->cap_names && grow_names(w) != 0) {
+        w->failed = 1;
+        return;
+    }
+    interned *in = name_slot(w->names, w->cap_names, key, value);
+    if (!in->key) {
+        *in = (interned){key, value, ++w->n_names};
+        pb_uint(&w->inner, EVENT_NAME_IID, in->iid);
+        pb_bytes(&w->inner, EVENT_NAME_NAME, label, strlen(label));
+        pb_message(&w->scratch, INTERNED_EVENT_NAMES, &w->inner);
+        pb_message(&w->packet, PACKET_INTERNED_DATA, &w->scratch);
+    }
+    pb_uint(&w->msg, TRACK_EVENT_NAME_IID, in->iid);
+}
+
+/* An event begins: its type and track in w->msg, where the caller adds
+ * the rest (a name, a counter value) before event_end. */
+static void event_begin(pf_states *w, uint64_t track, int type)
+{
+    pb_uint(&w->msg, TRACK_EVENT_TYPE, (uint64_t)type);
+    pb_uint(&w->msg, TRACK_EVENT_TRACK_UUID, track);
+}
+
+/* The event in w->msg as a packet of the events' sequence at time t (the
+ * packet may hold interned data already). */
+static void event_end(pf_states *w, int64_t t)
+{
+    pb_uint(&w->packet, PACKET_TIMESTAMP, (uint64_t)(t - w->last_t));
+    w->last_t = t;
+    pb_uint(&w->packet, PACKET_SEQUENCE_ID, EVENTS);
+    pb_uint(&w->packet, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+    pb_message(&w->packet, PACKET_TRACK_EVENT, &w->msg);
+    emit_packet(w);
+}
+
+static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t channel, int64_t value)
+{
+    pf_states *w = ctx;
+    channel_track *tr = track_of(w, view, row, channel);
+    if (!tr) {
+        w->failed = 1;
+        return;
+    }
+    if (time < w->last_t) /* states never go back (states.h); kept in order if they did */
+        time = w->last_t;
+    if (tr->counter) {
+        event_begin(w, tr->uuid, TYPE_COUNTER);
+        pb_double(&w->msg, TRACK_EVENT_DOUBLE_COUNTER_VALUE, (double)value);
+        event_end(w, time);
+        return;
+    }
+    if (tr->value) {
+        event_begin(w, tr->uuid, TYPE_SLICE_END);
+        event_end(w, time);
+    }
+    if (value) {
+        event_begin(w, tr->uuid, TYPE_SLICE_BEGIN);
+        name_slice(w, view, channel, value);
+        event_end(w, time);
+    }
+    tr->value = value;
+}
+
+/* Ends the slices still open when the states end. */
+static void close_slices(pf_states *w, int64_t end)
+{
+    if (end < w->last_t)
+        end = w->last_t;
+    for (size_t i = 0; i < w->cap_tracks; i++) {
+        channel_track *tr = &w->tracks[i];
+        if (tr->key && !tr->counter && tr->value) {
+            event_begin(w, tr->uuid, TYPE_SLICE_END);
+            event_end(w, end);
+        }
+    }
+}
+
+static void pf_states_free(pf_states *w)
+{
+    free(w->tracks);
+    free(w->names);
+    pb_free(&w->packet);
+    pb_free(&w->msg);
+    pb_free(&w->inner);
+    pb_free(&w->scratch);
+    pw_outbuf_free(&w->out);
+}
+
+pw_status pw_convert_perfetto_states(pw_dataset *ds, const pw_states_source *src, const char *path,
+                                     pw_convert_report *rep, pw_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return pw_fail_errno(err, path, "cannot create");
+    pf_states w;
+    memset(&w, 0, sizeof w);
+    pw_states *st = NULL;
+    pw_status s = pw_outbuf_init(&w.out, f, err);
+    if (s == PW_OK)
+        s = src->start(ds, on_change, &w, &st, err);
+    w.st = st;
+    if (s == PW_OK) {
+        declare_rows(&w);
+        start_events(&w);
+        s = src->play(st, err);
+    }
+    if (s == PW_OK) {
+        close_slices(&w, st->end);
+        if (w.failed)
+            s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    }
+    pw_error e2;
+    pw_status fs = w.out.buf ? pw_outbuf_flush(&w.out, s == PW_OK ? err : &e2) : PW_OK;
+    if (s == PW_OK)
+        s = fs;
+    long size = ftell(f);
+    rep->bytes_out = size > 0 ? (uint64_t)size : 0;
+    int bad = ferror(f);
+    if ((fclose(f) != 0 || bad) && s == PW_OK)
+        s = pw_fail_errno(err, path, "cannot write");
+    if (st)
+        rep->records_in = rep->records_out = st->events;
+    src->release(st);
+    pf_states_free(&w);
+    return s;
+}
