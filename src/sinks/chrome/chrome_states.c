@@ -12,10 +12,12 @@
 #include "analysis/states.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
+#include "sinks/convert/states_file.h"
 
 typedef struct chrome_out {
     pw_outbuf out;
     const pw_states *st;
+    pw_state_spans spans;
 } chrome_out;
 
 /* A NUL-terminated name as a JSON string. */
@@ -83,53 +85,40 @@ static void on_span(void *ctx, int view, uint32_t row, int32_t channel, int64_t 
     pw_out_str(o, "}}");
 }
 
-/* A process per row, named by its title. */
-static void name_rows(pw_outbuf *o, const pw_states *st)
+/* The head: the producer as process 0, then a process per row, named by
+ * its title. */
+static void begin(void *ctx, const pw_states *st)
 {
+    chrome_out *co = ctx;
+    pw_outbuf *o = &co->out;
+    co->st = st;
+    pw_out_str(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n{\"ph\":\"M\",\"name\":"
+                  "\"process_name\",\"pid\":0,\"args\":{\"name\":");
+    put_str(o, st->title);
+    pw_out_str(o, "}}");
     for (int v = 0; v < st->n_views; v++)
         for (uint32_t i = 0; i < st->views[v].n_rows; i++)
             metadata(o, "process_name", pid_of(v, i), 0, st->views[v].rows[i].title);
 }
 
+/* The tail: the spans still open end with the states. */
+static int end(void *ctx, const pw_states *st)
+{
+    chrome_out *co = ctx;
+    pw_state_spans_close(&co->spans, st->end);
+    pw_out_str(&co->out, "\n]}\n");
+    return co->spans.failed ? -1 : 0;
+}
+
 pw_status pw_convert_chrome_states(pw_dataset *ds, const pw_states_source *src, const char *path,
                                    pw_convert_report *rep, pw_error *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return pw_fail_errno(err, path, "cannot create");
     chrome_out co;
     memset(&co, 0, sizeof co);
-    pw_states *st = NULL;
-    pw_state_spans spans = {NULL, 0, 0, on_span, &co, 0};
-    pw_status s = pw_outbuf_init(&co.out, f, err);
-    if (s == PW_OK)
-        s = src->start(ds, pw_state_spans_change, &spans, &st, err);
-    co.st = st;
-    if (s == PW_OK) {
-        pw_out_str(&co.out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n{\"ph\":\"M\",\"name\":"
-                            "\"process_name\",\"pid\":0,\"args\":{\"name\":");
-        put_str(&co.out, st->title);
-        pw_out_str(&co.out, "}}");
-        name_rows(&co.out, st);
-        s = src->play(st, err);
-    }
-    if (s == PW_OK) {
-        pw_state_spans_close(&spans, st->end);
-        pw_out_str(&co.out, "\n]}\n");
-        if (spans.failed)
-            s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    }
-    pw_error e2;
-    pw_status fs = co.out.buf ? pw_outbuf_flush(&co.out, s == PW_OK ? err : &e2) : PW_OK;
+    co.spans = (pw_state_spans){NULL, 0, 0, on_span, &co, 0};
+    pw_states_file how = {&co.out, pw_state_spans_change, &co.spans, begin, end, &co, 0};
+    pw_status s = pw_states_write_file(ds, src, path, &how, rep, err);
     pw_outbuf_free(&co.out);
-    if (s == PW_OK)
-        s = fs;
-    int bad = ferror(f);
-    if ((fclose(f) != 0 || bad) && s == PW_OK)
-        s = pw_fail_errno(err, path, "cannot write");
-    if (st)
-        rep->records_in = rep->records_out = st->events;
-    src->release(st);
-    pw_state_spans_free(&spans);
+    pw_state_spans_free(&co.spans);
     return s;
 }

@@ -21,10 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/state_spans.h"
+#include "analysis/keymap.h"
 #include "analysis/states.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
+#include "sinks/convert/states_file.h"
 #include "sinks/perfetto/pb.h"
 #include "sinks/perfetto/perfetto_fields.h"
 
@@ -32,26 +33,18 @@ enum { DESCRIPTORS = 1, EVENTS = 2 }; /* the packet sequences */
 
 /* A row's channel: its track and the value it shows. */
 typedef struct channel_track {
-    uint64_t key;   /* pw_state_key; 0: a free slot */
     uint64_t uuid;
     int64_t value;
     int counter;
 } channel_track;
 
-/* A labelled value's interned name. */
-typedef struct interned {
-    uint64_t key;   /* pw_state_key of (view, 0, channel); 0: a free slot */
-    int64_t value;
-    uint64_t iid;
-} interned;
-
 typedef struct pf_states {
     pw_outbuf out;
     const pw_states *st;
+    pw_keymap track_of;   /* (view, row, channel) -> index into tracks */
     channel_track *tracks;
-    size_t n_tracks, cap_tracks;
-    interned *names;
-    size_t n_names, cap_names;
+    uint32_t n_tracks, cap_tracks;
+    pw_keymap iid_of;     /* (view, channel, value) of a label -> its iid */
     uint64_t next_uuid;
     int64_t last_t;
     pb_buf packet, msg, inner, scratch;
@@ -114,29 +107,6 @@ static void start_events(pf_states *w)
     emit_packet(w);
 }
 
-static channel_track *track_slot(channel_track *t, size_t cap, uint64_t key)
-{
-    size_t i = pw_state_mix64(key) & (cap - 1);
-    while (t[i].key && t[i].key != key)
-        i = (i + 1) & (cap - 1);
-    return &t[i];
-}
-
-static int grow_tracks(pf_states *w)
-{
-    size_t cap = w->cap_tracks ? w->cap_tracks * 2 : 256;
-    channel_track *t = calloc(cap, sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t i = 0; i < w->cap_tracks; i++)
-        if (w->tracks[i].key)
-            *track_slot(t, cap, w->tracks[i].key) = w->tracks[i];
-    free(w->tracks);
-    w->tracks = t;
-    w->cap_tracks = cap;
-    return 0;
-}
-
 static unsigned channel_flags(const pw_states *st, int view, int32_t channel)
 {
     size_t n = st->n_channels(st, view);
@@ -151,16 +121,20 @@ static unsigned channel_flags(const pw_states *st, int view, int32_t channel)
 /* The track of a row's channel, declared the first time it changes. */
 static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t channel)
 {
-    uint64_t key = pw_state_key(view, row, channel);
-    if ((w->n_tracks + 1) * 2 > w->cap_tracks && grow_tracks(w) != 0)
+    pw_key key = {{(uint64_t)view, row, (uint64_t)(uint32_t)channel, 0}};
+    int added = 0;
+    uint64_t *index = pw_keymap_get(&w->track_of, &key, w->n_tracks, &added);
+    if (!index)
         return NULL;
-    channel_track *tr = track_slot(w->tracks, w->cap_tracks, key);
-    if (tr->key)
-        return tr;
+    if (!added)
+        return &w->tracks[*index];
+    if (!pw_grow_zeroed((void **)&w->tracks, &w->cap_tracks, w->n_tracks, sizeof *w->tracks)) {
+        pw_keymap_remove(&w->track_of, &key);
+        return NULL;
+    }
     const pw_states *st = w->st;
-    *tr = (channel_track){key, ++w->next_uuid, 0,
-                          (channel_flags(st, view, channel) & PW_STATE_COUNTER) != 0};
-    w->n_tracks++;
+    channel_track *tr = &w->tracks[w->n_tracks++];
+    *tr = (channel_track){++w->next_uuid, 0, (channel_flags(st, view, channel) & PW_STATE_COUNTER) != 0};
     const char *name = st->channel_name(st, view, channel);
     char fallback[32];
     if (!name) {
@@ -180,29 +154,6 @@ static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t cha
     return tr;
 }
 
-static interned *name_slot(interned *t, size_t cap, uint64_t key, int64_t value)
-{
-    size_t i = pw_state_mix64(key ^ pw_state_mix64((uint64_t)value)) & (cap - 1);
-    while (t[i].key && (t[i].key != key || t[i].value != value))
-        i = (i + 1) & (cap - 1);
-    return &t[i];
-}
-
-static int grow_names(pf_states *w)
-{
-    size_t cap = w->cap_names ? w->cap_names * 2 : 256;
-    interned *t = calloc(cap, sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t i = 0; i < w->cap_names; i++)
-        if (w->names[i].key)
-            *name_slot(t, cap, w->names[i].key, w->names[i].value) = w->names[i];
-    free(w->names);
-    w->names = t;
-    w->cap_names = cap;
-    return 0;
-}
-
 /* Names the slice in w->msg: a label by its iid (interned into the packet
  * the first time: labels are few), a value without one (an id: many) by
  * its number. */
@@ -215,20 +166,20 @@ static void name_slice(pf_states *w, int view, int32_t channel, int64_t value)
         pb_bytes(&w->msg, TRACK_EVENT_NAME, number, (size_t)n);
         return;
     }
-    uint64_t key = pw_state_key(view, 0, channel);
-    if ((w->n_names + 1) * 2 > w->cap_names && grow_names(w) != 0) {
+    pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
+    int added = 0;
+    uint64_t *iid = pw_keymap_get(&w->iid_of, &key, w->iid_of.n + 1, &added);
+    if (!iid) {
         w->failed = 1;
         return;
     }
-    interned *in = name_slot(w->names, w->cap_names, key, value);
-    if (!in->key) {
-        *in = (interned){key, value, ++w->n_names};
-        pb_uint(&w->inner, EVENT_NAME_IID, in->iid);
+    if (added) {
+        pb_uint(&w->inner, EVENT_NAME_IID, *iid);
         pb_bytes(&w->inner, EVENT_NAME_NAME, label, strlen(label));
         pb_message(&w->scratch, INTERNED_EVENT_NAMES, &w->inner);
         pb_message(&w->packet, PACKET_INTERNED_DATA, &w->scratch);
     }
-    pb_uint(&w->msg, TRACK_EVENT_NAME_IID, in->iid);
+    pb_uint(&w->msg, TRACK_EVENT_NAME_IID, *iid);
 }
 
 /* An event begins: its type and track in w->msg, where the caller adds
@@ -279,14 +230,15 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t c
     tr->value = value;
 }
 
-/* Ends the slices still open when the states end. */
+/* Ends the slices still open when the states end (memory permitting:
+ * w->failed says when it did not). */
 static void close_slices(pf_states *w, int64_t end)
 {
     if (end < w->last_t)
         end = w->last_t;
-    for (size_t i = 0; i < w->cap_tracks; i++) {
+    for (uint32_t i = 0; i < w->n_tracks; i++) {
         channel_track *tr = &w->tracks[i];
-        if (tr->key && !tr->counter && tr->value) {
+        if (!tr->counter && tr->value) {
             event_begin(w, tr->uuid, TYPE_SLICE_END);
             event_end(w, end);
         }
@@ -295,8 +247,9 @@ static void close_slices(pf_states *w, int64_t end)
 
 static void pf_states_free(pf_states *w)
 {
+    pw_keymap_free(&w->track_of);
+    pw_keymap_free(&w->iid_of);
     free(w->tracks);
-    free(w->names);
     pb_free(&w->packet);
     pb_free(&w->msg);
     pb_free(&w->inner);
@@ -304,41 +257,28 @@ static void pf_states_free(pf_states *w)
     pw_outbuf_free(&w->out);
 }
 
+static void begin(void *ctx, const pw_states *st)
+{
+    pf_states *w = ctx;
+    w->st = st;
+    declare_rows(w);
+    start_events(w);
+}
+
+static int end(void *ctx, const pw_states *st)
+{
+    pf_states *w = ctx;
+    close_slices(w, st->end);
+    return w->failed ? -1 : 0;
+}
+
 pw_status pw_convert_perfetto_states(pw_dataset *ds, const pw_states_source *src, const char *path,
                                      pw_convert_report *rep, pw_error *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return pw_fail_errno(err, path, "cannot create");
     pf_states w;
     memset(&w, 0, sizeof w);
-    pw_states *st = NULL;
-    pw_status s = pw_outbuf_init(&w.out, f, err);
-    if (s == PW_OK)
-        s = src->start(ds, on_change, &w, &st, err);
-    w.st = st;
-    if (s == PW_OK) {
-        declare_rows(&w);
-        start_events(&w);
-        s = src->play(st, err);
-    }
-    if (s == PW_OK) {
-        close_slices(&w, st->end);
-        if (w.failed)
-            s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    }
-    pw_error e2;
-    pw_status fs = w.out.buf ? pw_outbuf_flush(&w.out, s == PW_OK ? err : &e2) : PW_OK;
-    if (s == PW_OK)
-        s = fs;
-    long size = ftell(f);
-    rep->bytes_out = size > 0 ? (uint64_t)size : 0;
-    int bad = ferror(f);
-    if ((fclose(f) != 0 || bad) && s == PW_OK)
-        s = pw_fail_errno(err, path, "cannot write");
-    if (st)
-        rep->records_in = rep->records_out = st->events;
-    src->release(st);
+    pw_states_file how = {&w.out, on_change, &w, begin, end, &w, 1};
+    pw_status s = pw_states_write_file(ds, src, path, &how, rep, err);
     pf_states_free(&w);
     return s;
 }
