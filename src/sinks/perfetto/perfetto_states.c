@@ -38,6 +38,22 @@ typedef struct channel_track {
     int counter;
 } channel_track;
 
+/* The last tracks and names looked up, by a hash of their key: rows x
+ * channels and the labels in use mostly fit, and a hit costs one compare
+ * instead of a lookup in the maps below. */
+enum { RECENT_BITS = 10, RECENT = 1 << RECENT_BITS };
+
+typedef struct recent_track {
+    int32_t view, channel;
+    uint32_t row, index_plus_1; /* 0: empty */
+} recent_track;
+
+typedef struct recent_name {
+    int32_t view, channel;
+    int64_t value;
+    uint64_t iid;               /* 0: empty */
+} recent_name;
+
 typedef struct pf_states {
     pw_outbuf out;
     const pw_states *st;
@@ -45,6 +61,8 @@ typedef struct pf_states {
     channel_track *tracks;
     uint32_t n_tracks, cap_tracks;
     pw_keymap iid_of;     /* (view, channel, value) of a label -> its iid */
+    recent_track recent_tracks[RECENT];
+    recent_name recent_names[RECENT];
     uint64_t next_uuid;
     int64_t last_t;
     pb_buf packet, msg, inner, scratch;
@@ -118,8 +136,14 @@ static unsigned channel_flags(const pw_states *st, int view, int32_t channel)
     return 0;
 }
 
-/* The track of a row's channel, declared the first time it changes. */
-static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t channel)
+static uint32_t recent_slot(int view, uint32_t a, uint64_t b)
+{
+    uint64_t h = ((uint64_t)view << 32 | a) * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)(h >> (64 - RECENT_BITS));
+}
+
+/* track_of past the recent ones: the map, or a new track. */
+static channel_track *track_lookup(pf_states *w, int view, uint32_t row, int32_t channel)
 {
     pw_key key = {{(uint64_t)view, row, (uint64_t)(uint32_t)channel, 0}};
     int added = 0;
@@ -154,36 +178,20 @@ static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t cha
     return tr;
 }
 
-/* Names the slice in w->msg: a label by its iid (interned into the packet
- * the first time: labels are few), a value without one (an id: many) by
- * its number. */
-static void name_slice(pf_states *w, int view, int32_t channel, int64_t value)
+/* The track of a row's channel, declared the first time it changes. */
+static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t channel)
 {
-    const char *label = w->st->value_label(w->st, view, channel, value);
-    if (!label) {
-        char number[24];
-        int n = snprintf(number, sizeof number, "%lld", (long long)value);
-        pb_bytes(&w->msg, TRACK_EVENT_NAME, number, (size_t)n);
-        return;
-    }
-    pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
-    int added = 0;
-    uint64_t *iid = pw_keymap_get(&w->iid_of, &key, w->iid_of.n + 1, &added);
-    if (!iid) {
-        w->failed = 1;
-        return;
-    }
-    if (added) {
-        pb_uint(&w->inner, EVENT_NAME_IID, *iid);
-        pb_bytes(&w->inner, EVENT_NAME_NAME, label, strlen(label));
-        pb_message(&w->scratch, INTERNED_EVENT_NAMES, &w->inner);
-        pb_message(&w->packet, PACKET_INTERNED_DATA, &w->scratch);
-    }
-    pb_uint(&w->msg, TRACK_EVENT_NAME_IID, *iid);
+    recent_track *r = &w->recent_tracks[recent_slot(view, row, (uint32_t)channel)];
+    if (r->index_plus_1 && r->row == row && r->channel == channel && r->view == view)
+        return &w->tracks[r->index_plus_1 - 1];
+    channel_track *tr = track_lookup(w, view, row, channel);
+    if (tr)
+        *r = (recent_track){view, channel, row, (uint32_t)(tr - w->tracks) + 1};
+    return tr;
 }
 
 /* An event begins: its type and track in w->msg, where the caller adds
- * the rest (a name, a counter value) before event_end. */
+ * the rest (a name) before event_end. */
 static void event_begin(pf_states *w, uint64_t track, int type)
 {
     pb_uint(&w->msg, TRACK_EVENT_TYPE, (uint64_t)type);
@@ -202,6 +210,88 @@ static void event_end(pf_states *w, int64_t t)
     emit_packet(w);
 }
 
+/* The common event — a slice's end, a begin named by an interned label
+ * (iid; 0: none), a counter value (or NULL) — encoded in place in the
+ * output buffer: packet and event are shorter than 128 bytes, so both
+ * lengths are one byte, filled in at the end (no nested buffers, no
+ * copies).  event_begin/event_end make the same bytes. */
+static void fast_event(pf_states *w, int64_t t, uint64_t track, int type, uint64_t iid,
+                       const double *counter)
+{
+    pw_outbuf_reserve(&w->out, 96);
+    uint8_t *start = (uint8_t *)w->out.buf + w->out.len, *p = start + 2;
+    start[0] = TRACE_PACKET << 3 | PB_LEN;
+    *p++ = PACKET_TIMESTAMP << 3;
+    p += pb_put_varint(p, (uint64_t)(t - w->last_t));
+    w->last_t = t;
+    *p++ = PACKET_SEQUENCE_ID << 3;
+    *p++ = EVENTS;
+    *p++ = PACKET_SEQUENCE_FLAGS << 3;
+    *p++ = SEQ_NEEDS_INCREMENTAL_STATE;
+    *p++ = PACKET_TRACK_EVENT << 3 | PB_LEN;
+    uint8_t *te = p++;
+    *p++ = TRACK_EVENT_TYPE << 3;
+    *p++ = (uint8_t)type;
+    *p++ = TRACK_EVENT_TRACK_UUID << 3;
+    p += pb_put_varint(p, track);
+    if (iid) {
+        *p++ = TRACK_EVENT_NAME_IID << 3;
+        p += pb_put_varint(p, iid);
+    }
+    if (counter) {
+        p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
+        uint64_t bits;
+        memcpy(&bits, counter, 8);
+        for (int i = 0; i < 8; i++)
+            *p++ = (uint8_t)(bits >> (8 * i));
+    }
+    *te = (uint8_t)(p - te - 1);
+    start[1] = (uint8_t)(p - start - 2);
+    w->out.len += (size_t)(p - start);
+}
+
+/* A slice begins, named by the value's label: by its iid, interned into
+ * the packet the first time (labels are few); a value without a label (an
+ * id: many) by its number, never interned. */
+static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32_t channel,
+                        int64_t value)
+{
+    recent_name *r = &w->recent_names[recent_slot(view, (uint32_t)channel, (uint64_t)value)];
+    if (r->iid && r->value == value && r->channel == channel && r->view == view) {
+        fast_event(w, t, track, TYPE_SLICE_BEGIN, r->iid, NULL);
+        return;
+    }
+    const char *label = w->st->value_label(w->st, view, channel, value);
+    if (!label) {
+        char number[24];
+        int n = snprintf(number, sizeof number, "%lld", (long long)value);
+        event_begin(w, track, TYPE_SLICE_BEGIN);
+        pb_bytes(&w->msg, TRACK_EVENT_NAME, number, (size_t)n);
+        event_end(w, t);
+        return;
+    }
+    pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
+    int added = 0;
+    uint64_t *found = pw_keymap_get(&w->iid_of, &key, w->iid_of.n + 1, &added);
+    if (!found) {
+        w->failed = 1;
+        return;
+    }
+    uint64_t iid = *found;
+    *r = (recent_name){view, channel, value, iid};
+    if (!added) {
+        fast_event(w, t, track, TYPE_SLICE_BEGIN, iid, NULL);
+        return;
+    }
+    pb_uint(&w->inner, EVENT_NAME_IID, iid);
+    pb_bytes(&w->inner, EVENT_NAME_NAME, label, strlen(label));
+    pb_message(&w->scratch, INTERNED_EVENT_NAMES, &w->inner);
+    pb_message(&w->packet, PACKET_INTERNED_DATA, &w->scratch);
+    event_begin(w, track, TYPE_SLICE_BEGIN);
+    pb_uint(&w->msg, TRACK_EVENT_NAME_IID, iid);
+    event_end(w, t);
+}
+
 static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t channel, int64_t value)
 {
     pf_states *w = ctx;
@@ -213,20 +303,14 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t c
     if (time < w->last_t) /* states never go back (states.h); kept in order if they did */
         time = w->last_t;
     if (tr->counter) {
-        event_begin(w, tr->uuid, TYPE_COUNTER);
-        pb_double(&w->msg, TRACK_EVENT_DOUBLE_COUNTER_VALUE, (double)value);
-        event_end(w, time);
+        double v = (double)value;
+        fast_event(w, time, tr->uuid, TYPE_COUNTER, 0, &v);
         return;
     }
-    if (tr->value) {
-        event_begin(w, tr->uuid, TYPE_SLICE_END);
-        event_end(w, time);
-    }
-    if (value) {
-        event_begin(w, tr->uuid, TYPE_SLICE_BEGIN);
-        name_slice(w, view, channel, value);
-        event_end(w, time);
-    }
+    if (tr->value)
+        fast_event(w, time, tr->uuid, TYPE_SLICE_END, 0, NULL);
+    if (value)
+        begin_slice(w, time, tr->uuid, view, channel, value);
     tr->value = value;
 }
 
@@ -238,10 +322,8 @@ static void close_slices(pf_states *w, int64_t end)
         end = w->last_t;
     for (uint32_t i = 0; i < w->n_tracks; i++) {
         channel_track *tr = &w->tracks[i];
-        if (!tr->counter && tr->value) {
-            event_begin(w, tr->uuid, TYPE_SLICE_END);
-            event_end(w, end);
-        }
+        if (!tr->counter && tr->value)
+            fast_event(w, end, tr->uuid, TYPE_SLICE_END, 0, NULL);
     }
 }
 
@@ -275,10 +357,12 @@ static int end(void *ctx, const pw_states *st)
 pw_status pw_convert_perfetto_states(pw_dataset *ds, const pw_states_source *src, const char *path,
                                      pw_convert_report *rep, pw_error *err)
 {
-    pf_states w;
-    memset(&w, 0, sizeof w);
-    pw_states_file how = {&w.out, on_change, &w, begin, end, &w, 1};
+    pf_states *w = calloc(1, sizeof *w); /* its recent lookups: 40 kB, not for the stack */
+    if (!w)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    pw_states_file how = {&w->out, on_change, w, begin, end, w, 1};
     pw_status s = pw_states_write_file(ds, src, path, &how, rep, err);
-    pf_states_free(&w);
+    pf_states_free(w);
+    free(w);
     return s;
 }
