@@ -43,6 +43,15 @@ const pw_sink_ops *pw_sink_for_path(const char *path)
     return NULL;
 }
 
+int pw_sink_names_states(const pw_sink_ops *sink, const char *path)
+{
+    if (!sink->convert_states)
+        return 0;
+    if (!sink->states_extensions)
+        return !pw_sink_for_path(path);
+    return has_extension(path, strlen(path), sink->states_extensions);
+}
+
 size_t pw_sink_count(void) { return pw_n_sinks; }
 const char *pw_sink_name(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->name : NULL; }
 pw_sink_kind pw_sink_kind_of(size_t i) { return i < pw_n_sinks ? (pw_sink_kind)pw_sinks[i]->kind : 0; }

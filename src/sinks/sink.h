@@ -78,4 +78,7 @@ const pw_sink_ops *pw_sink_find(unsigned kind, const char *name);
 const pw_sink_ops *pw_sink_of_style(unsigned kind, int style);
 /* The CONVERT sink whose extensions end `path` ("out.otf2/" counts). */
 const pw_sink_ops *pw_sink_for_path(const char *path);
+/* 1 when the sink writes states and `path` is named for them (ends with
+ * one of its states_extensions; without them, named for no sink). */
+int pw_sink_names_states(const pw_sink_ops *sink, const char *path);
 #endif

@@ -62,31 +62,6 @@ pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
     return s;
 }
 
-/* 1 when `path` ends with one of the space-separated `exts`. */
-static int ends_with_one_of(const char *path, const char *exts)
-{
-    size_t n = strlen(path);
-    while (*exts) {
-        size_t k = strcspn(exts, " ");
-        if (k && k < n && !strncmp(path + n - k, exts, k))
-            return 1;
-        exts += k + (exts[k] == ' ');
-    }
-    return 0;
-}
-
-/* The producer of the states to write instead of the records, or NULL:
- * the sink writes states, an analysis derives them from ds, and `out` is
- * named for states (sink.h: states_extensions). */
-static const pw_states_source *states_wanted(const pw_dataset *ds, const pw_sink_ops *sink, const char *out)
-{
-    if (!sink->convert_states)
-        return NULL;
-    int named = sink->states_extensions ? ends_with_one_of(out, sink->states_extensions)
-                                        : !pw_sink_for_path(out);
-    return named ? pw_states_source_for(ds) : NULL;
-}
-
 pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
                             pw_convert_report *rep, pw_error *err)
 {
@@ -101,7 +76,9 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
     if (!sink)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown conversion target '%s'", target);
     rep->target = sink->name;
-    const pw_states_source *states = states_wanted(ds, sink, out);
+    /* The states an analysis derives from the records, instead of the
+     * records, when the sink writes them and OUT is named for them. */
+    const pw_states_source *states = pw_sink_names_states(sink, out) ? pw_states_source_for(ds) : NULL;
     pw_output *o;
     pw_status s = pw_output_begin(out, flags, states ? 0 : sink->caps, &o, err);
     if (s != PW_OK)
