@@ -28,6 +28,9 @@ static void print_targets(FILE *out)
                 pw_sink_caps(i) & PW_SINK_MISSING ? " (not in this build)" : "");
         fprintf(out, "  %-10s %s%s\n", "", pw_sink_extensions(i),
                 pw_sink_caps(i) & PW_SINK_STREAMS ? "; streams to '-', FIFOs, devices" : "");
+        const char *states = pw_sink_states_output(i);
+        if (states)
+            fprintf(out, "  %-10s states: %s\n", "", *states ? states : "OUT without an extension (a directory)");
     }
 }
 

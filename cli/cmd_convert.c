@@ -100,6 +100,10 @@ const cli_command cli_convert = {
     "hold are reported even with -q and make the exit code 1 unless\n"
     "--allow-loss.  Records are shaped for timelines where a format can\n"
     "(call stacks as nested frames; see 'perfweave help FORMAT').\n\n"
+    "For traces whose records a runtime emulator replays into thread and CPU\n"
+    "states, an OUT named as a target's \"states:\" line says (below) gets\n"
+    "those states instead of the records: Paraver's thread.prv and cpu.prv as\n"
+    "the emulator writes them, or slices per state for the viewers.\n\n"
     "  --to NAME     the target (below)\n"
     "  --force       replace an existing OUT (a directory too)\n"
     "  --allow-loss  exit 0 even when the target could not hold some records\n",

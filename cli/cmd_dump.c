@@ -24,7 +24,7 @@ static int dump_run(cli_args *a)
     cli_progress *prog = cli_progress_start(a, ds, "dumping");
     pw_status s;
     if (a->states)
-        s = pw_emu_dump_states(ds, out, &err);
+        s = pw_dump_states(ds, out, PW_DUMP_JSONL, &err);
     else
         s = pw_dump_all(ds, out, a->jsonl ? PW_DUMP_JSONL : PW_DUMP_TEXT, &err);
     cli_progress_stop(prog);

@@ -730,38 +730,24 @@ typedef struct pw_time_window {
 PW_API int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
 
 /* ------------------------------------------------------------------------ */
-/* ovni emulation                                                            */
+/* States: what a runtime emulator derives from the records                 */
 /* ------------------------------------------------------------------------ */
 
-/* For datasets whose property "emulation" is "ovni": replays the records
- * through the runtime models as ovniemu 1.14 does and writes the states of
- * every thread and CPU to DIR/thread.{prv,pcf,row} and DIR/cpu.{prv,pcf,row}
- * (DIR is created when missing), with ovniemu's event types, values and
- * labels.  Transitions the models forbid become diagnostics of ds (codes
- * "ovniemu.*") and the emulation goes on.  *events (may be NULL) receives
- * the number of records emulated. */
-PW_API pw_status pw_emu_write_paraver(pw_dataset *ds, const char *dir, uint64_t *events, pw_error *err);
-/* The same emulation for its diagnostics alone; what ovniemu refuses to
- * start on (a thread that did not finish) is the diagnostic
- * "ovniemu.cannot-emulate". */
-PW_API pw_status pw_emu_check(pw_dataset *ds, pw_error *err);
-/* Adds to r the array "states": for every thread and CPU row, the time
- * each labelled value of each channel lasted (states, subsystems, MPI
- * functions, task types, marks, CPUs; ids and counters have no labels and
- * are left out): view, row, type, channel, value, label, time_ns and share
- * of the trace's duration. */
-PW_API pw_status pw_emu_stats(pw_dataset *ds, pw_report *r, pw_error *err);
-/* Every change of a thread's or CPU's channel as one JSON object per line
- * to out: {"loc" (the thread's location, or "<loom>/cpu.<phyid>" and
- * "<loom>/vcpu"), "view" ("thread" or "cpu"), "t" (ns since the first
- * event), "type" (the Paraver event type), "channel" (its label),
- * "value" (as Paraver gets it), "label" (the value's label, or null)}. */
-PW_API pw_status pw_emu_dump_states(pw_dataset *ds, FILE *out, pw_error *err);
-/* The states as Chrome JSON trace events at `path` (chrome://tracing,
- * ui.perfetto.dev): a process per thread and per CPU, a track per channel,
- * a slice per value held, named by its label.  *events (may be NULL)
- * receives the number of records emulated. */
-PW_API pw_status pw_emu_write_chrome(pw_dataset *ds, const char *path, uint64_t *events, pw_error *err);
+/* For datasets whose records an analysis replays into thread and CPU
+ * states (ovni: the ovniemu 1.14 emulation), the states are written by
+ * pw_convert when the output is named for them (Paraver: a directory,
+ * DIR/thread.{prv,pcf,row} and DIR/cpu.{prv,pcf,row} with ovniemu's event
+ * types, values and labels; Chrome JSON: *.states.json; Perfetto:
+ * *.states.pftrace), summed per state by pw_stats, and dumped here: every
+ * change of a thread's or CPU's channel as one JSON object per line to
+ * out (style PW_DUMP_JSONL): {"loc" (the thread's location, or
+ * "<node>/cpu.<phyid>" and "<node>/vcpu"), "view" ("thread" or "cpu"), "t"
+ * (ns since the first event), "type" (the Paraver event type), "channel"
+ * (its label), "value" (as Paraver gets it), "label" (the value's label,
+ * or null)}.  Transitions the models forbid become diagnostics of ds
+ * (codes "ovniemu.*") and the emulation goes on.  PW_E_USAGE when no
+ * analysis derives states from ds or the style cannot write them. */
+PW_API pw_status pw_dump_states(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Sinks: every place records and reports can go                            */
@@ -793,6 +779,11 @@ PW_API unsigned pw_sink_caps(size_t i);
 PW_API const char *pw_sink_extensions(size_t i); /* ".json .json.gz", or NULL */
 PW_API const char *pw_sink_description(size_t i);
 PW_API const char *pw_sink_hint(size_t i); /* what to do with the output, or NULL */
+/* How an output of a CONVERT sink is named to receive the states an
+ * analysis derives from the records (pw_dump_states) instead of the
+ * records: ".states.json" (space-separated endings), "" for a directory
+ * named for no sink; NULL when the sink writes no states. */
+PW_API const char *pw_sink_states_output(size_t i);
 
 /* ------------------------------------------------------------------------ */
 /* Outputs: how every output is created                                     */

@@ -11,6 +11,7 @@
  * format sets (such as "emulation") whether it has something to say. */
 #ifndef PW_ANALYSIS_ANALYSIS_H
 #define PW_ANALYSIS_ANALYSIS_H
+#include "analysis/states.h"
 #include "model/dataset.h"
 
 typedef struct pw_analysis_ops {
@@ -24,6 +25,9 @@ typedef struct pw_analysis_ops {
      * transition its model forbids), as diagnostics of ds; run by pw_check
      * after the records were read.  Returns PW_OK or a system fault. */
     pw_status (*check)(pw_dataset *ds, pw_error *err);
+    /* Optional: the thread and CPU states the analysis derives from the
+     * records (states.h), for the sinks that write states. */
+    const pw_states_source *states;
 } pw_analysis_ops;
 
 /* 0 when the caller asked for the format's own summary and reading only

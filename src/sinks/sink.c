@@ -43,6 +43,15 @@ const pw_sink_ops *pw_sink_for_path(const char *path)
     return NULL;
 }
 
+int pw_sink_names_states(const pw_sink_ops *sink, const char *path)
+{
+    if (!sink->convert_states)
+        return 0;
+    if (!sink->states_extensions)
+        return !pw_sink_for_path(path);
+    return has_extension(path, strlen(path), sink->states_extensions);
+}
+
 size_t pw_sink_count(void) { return pw_n_sinks; }
 const char *pw_sink_name(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->name : NULL; }
 pw_sink_kind pw_sink_kind_of(size_t i) { return i < pw_n_sinks ? (pw_sink_kind)pw_sinks[i]->kind : 0; }
@@ -50,3 +59,9 @@ unsigned pw_sink_caps(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->caps : 0;
 const char *pw_sink_extensions(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->extensions : NULL; }
 const char *pw_sink_description(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->description : NULL; }
 const char *pw_sink_hint(size_t i) { return i < pw_n_sinks ? pw_sinks[i]->hint : NULL; }
+const char *pw_sink_states_output(size_t i)
+{
+    if (i >= pw_n_sinks || !pw_sinks[i]->convert_states)
+        return NULL;
+    return pw_sinks[i]->states_extensions ? pw_sinks[i]->states_extensions : "";
+}

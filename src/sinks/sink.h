@@ -10,13 +10,18 @@
  *   - pw_report_open / pw_report_write (src/sinks/report/) render a report
  *     tree through a REPORT sink;
  *   - pw_convert (src/sinks/convert/) hands the dataset to a CONVERT sink's
- *     `convert`, which streams the merged records into its output;
+ *     `convert`, which streams the merged records into its output; or, when
+ *     an analysis derives states from the records (analysis/states.h) and
+ *     the output is named for them, to its `convert_states`;
+ *   - pw_dump_states streams those states through a RECORDS sink's
+ *     `dump_states`;
  *   - pw_plot_begin / pw_plot_finish (src/sinks/plot/) let a PLOT sink draw
  *     what an analysis hands it while pw_stats runs.
  * Outputs are created by the output discipline (src/sinks/output.c), never
  * by a sink under the final name. */
 #ifndef PW_SINKS_SINK_H
 #define PW_SINKS_SINK_H
+#include "analysis/states.h"
 #include "core/outbuf.h"
 #include "model/dataset.h"
 #include "model/report.h"
@@ -41,6 +46,9 @@ struct pw_sink_ops {
      * types are written as JSON strings (quoted and escaped). */
     const char *field_before, *field_after;
     int quoted_names;
+    /* RECORDS, optional: writes every change of the states src derives
+     * from ds to out (dump --states). */
+    pw_status (*dump_states)(pw_dataset *ds, const pw_states_source *src, FILE *out, pw_error *err);
 
     /* REPORT: renders what r holds (all of it, or what is left after its
      * streamed members went out) to out. */
@@ -52,6 +60,15 @@ struct pw_sink_ops {
     /* CONVERT: writes every record of ds into `out` (a path the output
      * discipline chose); NULL when this build lacks the library it needs. */
     pw_status (*convert)(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
+    /* CONVERT, optional: writes the states src derives from ds's records
+     * (thread and CPU views: rows, channels, changes) instead of the
+     * records, when the output is named for states: it ends with one of
+     * `states_extensions` (".states.json"), or, when that is NULL, is named
+     * for no sink at all (a directory: Paraver's DIR/thread.prv, ...).
+     * rep->records_in counts the records replayed. */
+    const char *states_extensions;
+    pw_status (*convert_states)(pw_dataset *ds, const pw_states_source *src, const char *out,
+                                pw_convert_report *rep, pw_error *err);
 
     /* PLOT: starts drawing into the directory dir (made by the output
      * discipline) what the analyses of the next pw_stats of ds hand over
@@ -70,4 +87,7 @@ const pw_sink_ops *pw_sink_find(unsigned kind, const char *name);
 const pw_sink_ops *pw_sink_of_style(unsigned kind, int style);
 /* The CONVERT sink whose extensions end `path` ("out.otf2/" counts). */
 const pw_sink_ops *pw_sink_for_path(const char *path);
+/* 1 when the sink writes states and `path` is named for them (ends with
+ * one of its states_extensions; without them, named for no sink). */
+int pw_sink_names_states(const pw_sink_ops *sink, const char *path);
 #endif

@@ -17,6 +17,10 @@ perfetto  (google/perfetto src/trace_processor)
   P4 debug_annotation.proto + interned_data.proto: slices carry their
      record's fields as debug annotations whose name_iid is interned on
      the sequence (pftrace_walk); DUMPI calls show theirs.
+  P5 importers/proto/track_event_tokenizer.cc (track descriptors, clock
+     of the sequence) + slice_tracker.cc: the runtime states of an ovni
+     trace (X.states.pftrace) keep P2 and P3 and pftrace_walk's rules, and
+     every thread and CPU row of the Paraver states is a process there.
 chrome    (src/trace_processor/importers/json/json_trace_parser_impl.cc)
   C1 "s" binds to the topmost open slice of its thread (FlowTracker::Begin
      on the thread track), "f" with "bp":"e" to the topmost open slice
@@ -26,6 +30,14 @@ chrome    (src/trace_processor/importers/json/json_trace_parser_impl.cc)
   C2 json_utils.cc: values are JSON numbers or strings; no null, NaN or
      infinity (json.loads with parse_constant refusing them).
   C3 timestamps count from the trace start, given as otherData.trace_start_ns.
+  C4 json_trace_parser_impl.cc (phase 'X': a complete slice of ts and dur)
+     + slice_tracker.cc (a slice that begins inside another on its track
+     must end inside it): the runtime states of an ovni trace
+     (X.states.json) are complete slices with dur >= 0 that never overlap
+     on their (pid, tid) track, named (process_name, thread_name) by
+     metadata events before them; and C2.
+waits     the same rules P1-P4 and C1-C3 for `convert --waits` of every DUMPI
+          fixture (MPI wait states as slices inside their calls).
 paraver   (bsc-performance-tools/paraver-kernel utils/traceparser/)
   V1 processmodel.cpp: the header's application/task/thread counts;
      tracebodyio_v1.cpp validRecordLocation: application, task and thread
@@ -34,6 +46,10 @@ paraver   (bsc-performance-tools/paraver-kernel utils/traceparser/)
      whose remote location is valid too.
   V2 a communication's logical and physical send come no later than its
      receive; for DUMPI one record per message of `stats`.
+  V3 the runtime states of an ovni trace (convert --to paraver -o DIR):
+     DIR/thread.prv and DIR/cpu.prv keep V1, and each .row file lists as
+     many rows as its .prv header declares threads (processmodel.cpp,
+     the RowFileParser of utils/traceparser/rowfileparser.h).
 otf2      (libotf2 through otf2-print: OTF2_GlobalDefReader / OTF2_EvtReader)
   O1 otf2-print reads it without warning; every location's number_of_events
      (definitions) equals the events otf2-print reads for it, libotf2's own
@@ -71,11 +87,11 @@ def fail(fx, rule, what):
     failures.append("%s: %s %s" % (fx, rule, what))
 
 
-def convert(fx, out):
+def convert(fx, out, *options):
     """Converts; the number of messages the summary says cannot be drawn
     (received before sent by unsynchronised clocks: no viewer draws a flow
     that ends before it starts)."""
-    r = subprocess.run([CLI, "convert", fx, "-o", out], capture_output=True, text=True)
+    r = subprocess.run([CLI, "convert", fx, "-o", out, *options], capture_output=True, text=True)
     if r.returncode not in (0, 1):
         raise RuntimeError("convert %s -> %s: exit %d: %s" % (fx, out, r.returncode, r.stderr[-400:]))
     m = re.search(r"(\d+) messages received before they were sent", r.stderr)
@@ -266,12 +282,73 @@ def check_sqlite(fx, path, stats):
             fail(fx, "S2", "%s: %g s in SQL, stats %g s" % (f["function"], got, f["time_s"]))
 
 
+def check_chrome_states(fx, path):
+    try:
+        doc = json.load(open(path), parse_constant=refuse_constant)
+    except ValueError as e:
+        return fail(fx, "C2", str(e))
+    named, end = set(), {}
+    for e in doc["traceEvents"]:
+        if "args" in e and has_null(e["args"]):
+            return fail(fx, "C2", "a null value in %s" % e)
+        key = (e["pid"], e.get("tid"))
+        if e["ph"] == "M":
+            named.add((e["name"], key))
+            continue
+        if e["ph"] != "X" or e["dur"] < 0:
+            return fail(fx, "C4", "not a complete slice: %s" % e)
+        if ("process_name", (e["pid"], None)) not in named or ("thread_name", key) not in named:
+            return fail(fx, "C4", "a slice on a track not named before it: %s" % e)
+        ts_ns = round(e["ts"] * 1000)  # µs with 3 decimals: whole ns
+        if ts_ns < end.get(key, 0):
+            return fail(fx, "C4", "slices overlap on %s at %s" % (key, e["ts"]))
+        end[key] = ts_ns + round(e["dur"] * 1000)
+
+
+def check_paraver_states(fx, d):
+    rows = {}
+    for view in ("thread", "cpu"):
+        check_paraver(fx, os.path.join(d, view + ".prv"), None)
+        with open(os.path.join(d, view + ".prv")) as f:
+            declared = paraver_header(f.readline())[2][0]
+        with open(os.path.join(d, view + ".row")) as f:
+            listed = f.read().split("LEVEL THREAD SIZE ")[1].splitlines()
+        if int(listed[0]) != declared or len(listed) - 1 != declared:
+            fail(fx, "V3", "%s.row lists %d rows, the .prv declares %d" % (view, len(listed) - 1, declared))
+        rows[view] = declared
+    return rows
+
+
+def check_states(fx, base):
+    """The runtime states, where an emulator replays the trace (ovni)."""
+    convert(fx, base + ".states", "--to", "paraver")
+    if not os.path.isdir(base + ".states"):
+        return  # the emulator refuses this trace (check says why)
+    rows = check_paraver_states(fx, base + ".states")
+    convert(fx, base + ".states.json")
+    check_chrome_states(fx, base + ".states.json")
+    convert(fx, base + ".states.pftrace")
+    check_perfetto(fx, base + ".states.pftrace", None)
+    try:
+        counts, _ = pftrace_walk.walk(base + ".states.pftrace")
+    except pftrace_walk.Problem:
+        return
+    if counts["process_tracks"] != rows["thread"] + rows["cpu"]:
+        fail(fx, "P5", "%d processes for %d rows" % (counts["process_tracks"], rows["thread"] + rows["cpu"]))
+
+
 def check_fixture(fmt, fx, base):
     stats = stats_of(fx) if fmt == "dumpi" else None
     messages = stats["point_to_point"]["messages"] if stats else None
     for ext, check in ((".pftrace", check_perfetto), (".json", check_chrome), (".prv", check_paraver)):
         backwards = convert(fx, base + ext)
         check(fx, base + ext, None if messages is None else messages - backwards)
+    if fmt == "dumpi":
+        for ext, check in ((".pftrace", check_perfetto), (".json", check_chrome)):
+            backwards = convert(fx, base + ".waits" + ext, "--waits", "--allow-loss")
+            check(fx + " --waits", base + ".waits" + ext, None if messages is None else messages - backwards)
+    if fmt == "ovni":
+        check_states(fx, base)
     convert(fx, base + ".sqlite")
     check_sqlite(fx, base + ".sqlite", stats)
     convert(fx, base + ".otf2")
@@ -302,7 +379,8 @@ def main():
     check_otf2(big, big + ".otf2", True)
     for f in failures:
         print("FAIL", f)
-    print("%d fixtures x 5 targets read under the consumers' rules, %d violations" % (n, len(failures)))
+    print("%d fixtures x 5 targets (and DUMPI --waits, ovni states) read under the consumers' rules, "
+          "%d violations" % (n, len(failures)))
     return 1 if failures else 0
 
 

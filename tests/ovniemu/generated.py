@@ -12,8 +12,11 @@ labels and rows (paraver_oracle.compare).  The scenario "forbidden" holds
 transitions the models refuse: `check` must report each with its clock.
 `stats --json` "states" must hold the time each labelled value lasted on
 each row, as computed here from ovniemu's own .prv and .pcf, `dump
---states` one line per line of ovniemu's .prv files, and `convert -o
-X.states.json` one Chrome slice per value each row held.
+--states` one line per line of ovniemu's .prv files, `convert -o
+X.states.json` one Chrome slice per value each row held, and `convert -o
+X.states.pftrace` the same slices on Perfetto tracks (and counter tracks
+for the hardware counters), read with tests/convert/pftrace_walk.py's
+decoder after its checks (declared tracks, nesting, interning).
 
 usage: generated.py PERFWEAVE [--regen OVNIEMU]   (regen needs
 OVNI_CONFIG_DIR set to ovni's cfg/ directory)
@@ -27,8 +30,10 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "convert"))
 import ovnigen  # noqa: E402
 import paraver_oracle  # noqa: E402
+import pftrace_walk  # noqa: E402
 
 # (clock, code, words) of each finding ovniemu's model refuses.
 FORBIDDEN = [(120, "ovniemu.bad-transition", "task body does not exist"),
@@ -150,6 +155,76 @@ def check_chrome_states(exe, name, tmp, fails):
         fails.append(f"{name}: Chrome state slices differ from ovniemu's rows")
 
 
+def chrome_slices(path):
+    """{(pid, track name): sorted [(t0 ns, t1 ns, slice name)]} of a states .json."""
+    with open(path) as f:
+        events = json.load(f)["traceEvents"]
+    tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
+              if e["ph"] == "M" and e["name"] == "thread_name"}
+    out = {}
+    for e in events:
+        if e["ph"] == "X":
+            t0 = round(e["ts"] * 1000)
+            out.setdefault((e["pid"], tracks[(e["pid"], e["tid"])]), []).append(
+                (t0, t0 + round(e["dur"] * 1000), e["name"]))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def perfetto_slices(path):
+    """The same from a states .pftrace (slices of zero length left out, as
+    Chrome's spans leave them out), and the names of its counter tracks."""
+    M = pftrace_walk.msg
+    pids, tracks, counters, names, clock = {}, {}, set(), {}, 0
+    out, open_at = {}, {}
+    for _, _, pkt in pftrace_walk.fields(open(path, "rb").read()):
+        p = M(pkt)
+        if p[60]:
+            td = M(p[60][0])
+            if td[3]:
+                pids[td[1][0]] = M(td[3][0])[1][0]
+            else:
+                tracks[td[1][0]] = (pids[td[5][0]], td[2][0].decode())
+                if td[8]:
+                    counters.add(tracks[td[1][0]])
+            continue
+        for idata in p[12]:
+            for en in M(idata)[2]:
+                e = M(en)
+                names[e[1][0]] = e[2][0].decode()
+        if not p[11]:
+            continue
+        clock += p[8][0] if p[8] else 0
+        ev = M(p[11][0])
+        key = tracks[ev[11][0]]
+        if ev[9][0] == 1:
+            open_at[key] = (clock, names[ev[10][0]] if ev[10] else ev[23][0].decode())
+        elif ev[9][0] == 2:
+            t0, name = open_at.pop(key)
+            if clock > t0:
+                out.setdefault(key, []).append((t0, clock, name))
+    return {k: sorted(v) for k, v in out.items()}, counters
+
+
+def check_perfetto_states(exe, name, tmp, fails):
+    """convert -o X.states.pftrace: the slices of X.states.json (checked
+    against ovniemu above) on tracks of the same names, counters apart."""
+    out = os.path.join(tmp, "x.states.pftrace")
+    subprocess.run([exe, "convert", tmp, "-o", out, "-q"], check=True)
+    try:
+        counts, _ = pftrace_walk.walk(out)
+    except pftrace_walk.Problem as e:
+        fails.append(f"{name}: Perfetto states: {e}")
+        return
+    if counts["open_at_end"] or counts["counters_without_unit"]:
+        fails.append(f"{name}: Perfetto states: slices left open or counters without a unit")
+    ours, counters = perfetto_slices(out)
+    want = {k: v for k, v in chrome_slices(os.path.join(tmp, "x.states.json")).items()
+            if k not in counters}
+    if ours != want:
+        diff = sorted(set(ours) ^ set(want))[:4] or [k for k in ours if ours[k] != want.get(k)][:4]
+        fails.append(f"{name}: Perfetto state slices differ from Chrome's: {diff}")
+
+
 def check_stats(exe, name, tmp, fails):
     r = subprocess.run([exe, "stats", tmp, "--json", "-q"], capture_output=True, text=True)
     ours = {}
@@ -184,6 +259,7 @@ def main():
             check_stats(exe, name, tmp, fails)
             check_dump_states(exe, name, tmp, fails)
             check_chrome_states(exe, name, tmp, fails)
+            check_perfetto_states(exe, name, tmp, fails)
     for f in fails:
         print("FAIL:", f)
     print(f"{len(ovnigen.SCENARIOS)} scenarios, {len(fails)} failures")

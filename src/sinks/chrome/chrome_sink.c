@@ -11,4 +11,6 @@ const pw_sink_ops pw_sink_chrome = {
     .extensions = ".json .json.gz",
     .description = "Chrome JSON trace events (chrome://tracing, Perfetto)",
     .convert = pw_convert_chrome,
+    .states_extensions = ".states.json",
+    .convert_states = pw_convert_chrome_states,
 };

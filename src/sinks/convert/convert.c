@@ -62,27 +62,6 @@ pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
     return s;
 }
 
-/* A writer of the states a runtime emulator derives from the records,
- * instead of the records themselves. */
-typedef pw_status (*pw_emulated_writer)(pw_dataset *ds, const char *path, uint64_t *events,
-                                        pw_error *err);
-
-/* Datasets whose records an emulator replays (property "emulation": ovni)
- * convert to what that emulator's users open: Paraver as the directory of
- * thread and CPU views ovniemu writes (an OUT named *.prv keeps the
- * records), and Chrome JSON named *.states.json as state slices. */
-static pw_emulated_writer emulated_writer(const pw_dataset *ds, const pw_sink_ops *sink, const char *out)
-{
-    if (!pw_dataset_prop_get(ds, "emulation"))
-        return NULL;
-    size_t n = strlen(out);
-    if (!strcmp(sink->name, "paraver") && !pw_sink_for_path(out))
-        return pw_emu_write_paraver;
-    if (!strcmp(sink->name, "chrome") && n > 12 && !strcmp(out + n - 12, ".states.json"))
-        return pw_emu_write_chrome;
-    return NULL;
-}
-
 /* Several processes write one output (PW_SINK_TOGETHER, collectives set):
  * share 0 prepares it and tells the others where to write; every process
  * writes its share; share 0 commits it only when every process succeeded. */
@@ -128,17 +107,17 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
     rep->target = sink->name;
     if (ds->collectives && (sink->caps & PW_SINK_TOGETHER))
         return convert_together(ds, sink, out, flags, rep, err);
-    pw_emulated_writer emulated = emulated_writer(ds, sink, out);
+    /* The states an analysis derives from the records, instead of the
+     * records, when the sink writes them and OUT is named for them. */
+    const pw_states_source *states = pw_sink_names_states(sink, out) ? pw_states_source_for(ds) : NULL;
     pw_output *o;
-    pw_status s = pw_output_begin(out, flags, emulated ? 0 : sink->caps, &o, err);
+    pw_status s = pw_output_begin(out, flags, states ? 0 : sink->caps, &o, err);
     if (s != PW_OK)
         return s;
-    if (emulated) {
-        s = emulated(ds, o->work, &rep->records_in, err);
-        rep->records_out = rep->records_in;
-    } else {
+    if (states)
+        s = sink->convert_states(ds, states, o->work, rep, err);
+    else
         s = sink->convert(ds, o->work, rep, err);
-    }
     if (s != PW_OK) {
         pw_output_rename_in(o, err);
         pw_output_discard(o);

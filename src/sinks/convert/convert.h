@@ -3,6 +3,7 @@
  * (<target>_sink.c) adapt to the sink contract. */
 #ifndef PW_SINKS_CONVERT_H
 #define PW_SINKS_CONVERT_H
+#include "analysis/states.h"
 #include "core/grow.h"
 #include "model/account.h"
 #include "model/dataset.h"
@@ -20,4 +21,11 @@ pw_status pw_convert_csv(pw_dataset *ds, const char *out, pw_convert_report *rep
 pw_status pw_convert_sqlite(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
 pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
 pw_status pw_convert_paraver(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
+/* The states writers: each writes the states src derives from ds into `out`. */
+pw_status pw_convert_paraver_states(pw_dataset *ds, const pw_states_source *src, const char *out,
+                                    pw_convert_report *rep, pw_error *err);
+pw_status pw_convert_chrome_states(pw_dataset *ds, const pw_states_source *src, const char *out,
+                                   pw_convert_report *rep, pw_error *err);
+pw_status pw_convert_perfetto_states(pw_dataset *ds, const pw_states_source *src, const char *out,
+                                     pw_convert_report *rep, pw_error *err);
 #endif

@@ -13,4 +13,5 @@ const pw_sink_ops pw_sink_jsonl = {
     .field_before = ",\"",
     .field_after = "\":",
     .quoted_names = 1,
+    .dump_states = pw_dump_jsonl_states,
 };

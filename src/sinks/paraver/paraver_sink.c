@@ -11,4 +11,5 @@ const pw_sink_ops pw_sink_paraver = {
     .extensions = ".prv",
     .description = "Paraver .prv/.pcf/.row (wxparaver)",
     .convert = pw_convert_paraver,
+    .convert_states = pw_convert_paraver_states, /* to a directory: DIR/thread.prv, DIR/cpu.prv */
 };

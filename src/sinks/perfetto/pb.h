@@ -86,6 +86,30 @@ static inline void pb_message(pb_buf *b, uint32_t field, pb_buf *inner)
     inner->n = 0;
 }
 
+/* v as a varint at p (up to 10 bytes); returns how many bytes it wrote.
+ * For encoders that write in place, without a pb_buf. */
+static inline size_t pb_put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+/* The longest tag and length that frame a field: pb_frame_head. */
+enum { PB_FRAME_HEAD = 16 };
+
+/* Writes to head the tag and length of a length-delimited field `field`
+ * of n bytes (the bytes follow it); returns how many bytes it wrote. */
+static inline size_t pb_frame_head(uint8_t *head, uint32_t field, uint64_t n)
+{
+    size_t k = pb_put_varint(head, (uint64_t)field << 3 | PB_LEN);
+    return k + pb_put_varint(head + k, n);
+}
+
 static inline void pb_free(pb_buf *b)
 {
     free(b->p);

@@ -12,4 +12,6 @@ const pw_sink_ops pw_sink_perfetto = {
     .description = "Perfetto protobuf trace (ui.perfetto.dev)",
     .hint = "open it at https://ui.perfetto.dev (Open trace file)",
     .convert = pw_convert_perfetto,
+    .states_extensions = ".states.pftrace .states.perfetto-trace",
+    .convert_states = pw_convert_perfetto_states,
 };

@@ -57,16 +57,8 @@ typedef struct pf_writer {
 static void emit_packet(pf_writer *w)
 {
     w->nomem |= w->packet.failed;
-    uint8_t head[12];
-    size_t n = 0;
-    head[n++] = TRACE_PACKET << 3 | PB_LEN;
-    uint64_t len = w->packet.n;
-    while (len >= 0x80) {
-        head[n++] = (uint8_t)(len | 0x80);
-        len >>= 7;
-    }
-    head[n++] = (uint8_t)len;
-    pw_out_mem(&w->out, head, n);
+    uint8_t head[PB_FRAME_HEAD];
+    pw_out_mem(&w->out, head, pb_frame_head(head, TRACE_PACKET, w->packet.n));
     pw_out_mem(&w->out, w->packet.p, w->packet.n);
     w->packet.n = 0;
 }
@@ -167,17 +159,6 @@ static const uint8_t event_type[] = {
     [PW_TL_BEGIN] = TYPE_SLICE_BEGIN, [PW_TL_END] = TYPE_SLICE_END,
     [PW_TL_INSTANT] = TYPE_INSTANT, [PW_TL_COUNTER] = TYPE_COUNTER};
 
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
 /* The common event — name already interned on its sequence, no flows —
  * encoded in place in the output buffer: both lengths fit one byte, so
  * they are left blank and filled in at the end (no nested buffers, no
@@ -189,15 +170,15 @@ static void pf_fast_event(pf_writer *w, pf_seq *q, uint32_t seq, const pw_tl_eve
     start[0] = TRACE_PACKET << 3 | PB_LEN;
     *p++ = PACKET_TIMESTAMP << 3;
     if (t >= q->last_t) {
-        p += put_varint(p, (uint64_t)(t - q->last_t));
+        p += pb_put_varint(p, (uint64_t)(t - q->last_t));
         q->last_t = t;
     } else { /* time went back (ovni unordered regions): absolute, clock untouched */
-        p += put_varint(p, (uint64_t)t);
-        p += put_varint(p, (uint64_t)PACKET_TIMESTAMP_CLOCK_ID << 3);
+        p += pb_put_varint(p, (uint64_t)t);
+        p += pb_put_varint(p, (uint64_t)PACKET_TIMESTAMP_CLOCK_ID << 3);
         *p++ = PF_CLOCK_BOOTTIME;
     }
     *p++ = PACKET_SEQUENCE_ID << 3;
-    p += put_varint(p, seq);
+    p += pb_put_varint(p, seq);
     *p++ = PACKET_SEQUENCE_FLAGS << 3;
     *p++ = SEQ_NEEDS_INCREMENTAL_STATE;
     *p++ = PACKET_TRACK_EVENT << 3 | PB_LEN;
@@ -206,14 +187,14 @@ static void pf_fast_event(pf_writer *w, pf_seq *q, uint32_t seq, const pw_tl_eve
     *p++ = event_type[ev->kind];
     if (ev->track != q->default_track) {
         *p++ = TRACK_EVENT_TRACK_UUID << 3;
-        p += put_varint(p, ev->track);
+        p += pb_put_varint(p, ev->track);
     }
     if (ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT) {
         *p++ = TRACK_EVENT_NAME_IID << 3;
-        p += put_varint(p, ev->name);
+        p += pb_put_varint(p, ev->name);
     }
     if (ev->kind == PW_TL_COUNTER) {
-        p += put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
+        p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
         uint64_t bits;
         memcpy(&bits, &ev->value, 8);
         for (int i = 0; i < 8; i++)

@@ -1,8 +1,9 @@
-/* emu_paraver.c — the emulator's channels as ovniemu's Paraver traces:
- * DIR/thread.{prv,pcf,row} and DIR/cpu.{prv,pcf,row} (formats of ovni
- * src/emu/pv/prv.c, pcf.c, prf.c).  Records stream through; each .prv is
- * written under a temporary name with a placeholder header that is
- * rewritten with the duration at the end, then every file is renamed. */
+/* paraver_states.c — states (analysis/states.h) as the Paraver traces a
+ * runtime emulator writes: DIR/<view>.{prv,pcf,row} for every view
+ * (ovniemu: thread and cpu; formats of ovni src/emu/pv/prv.c, pcf.c,
+ * prf.c).  Changes stream through; each .prv is written under a temporary
+ * name with a placeholder header that is rewritten with the duration at
+ * the end, then every file is renamed. */
 #include "perfweave.h"
 
 #include <errno.h>
@@ -11,15 +12,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/ovniemu/emu.h"
+#include "analysis/states.h"
 #include "core/outbuf.h"
+#include "sinks/convert/convert.h"
 
-static const char *const view_name[EMU_VIEWS] = {"thread", "cpu"};
+/* The views a Paraver states directory holds (a thread and a CPU view). */
+enum { VIEWS = 2 };
+
 static const char *const exts[3] = {"prv", "pcf", "row"};
 
 typedef struct writer {
-    pw_outbuf out[EMU_VIEWS];
-    FILE *f[EMU_VIEWS];
+    pw_outbuf out[VIEWS];
+    FILE *f[VIEWS];
 } writer;
 
 /* ovniemu's palette (pv/pcf.c): state colours by value. */
@@ -52,7 +56,7 @@ static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t t
     pw_out_char(o, '\n');
 }
 
-static pw_status write_pcf(const char *path, const emu_pcf *pcf, pw_error *err)
+static pw_status write_pcf(const char *path, const pw_states *st, int view, pw_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -64,11 +68,14 @@ static pw_status write_pcf(const char *path, const emu_pcf *pcf, pw_error *err)
           f);
     for (size_t i = 0; i < sizeof palette / sizeof *palette; i++)
         fprintf(f, "%-3zu {%3d, %3d, %3d}\n", i, palette[i][0], palette[i][1], palette[i][2]);
-    for (size_t t = 0; t < pcf->n_types; t++) {
-        const emu_pcf_type *ty = &pcf->types[t];
-        fprintf(f, "\n\nEVENT_TYPE\n0 %-10d %s\nVALUES\n", ty->id, ty->label);
-        for (size_t v = 0; v < ty->n_values; v++)
-            fprintf(f, "%-4lld %s\n", (long long)ty->values[v].value, ty->values[v].label);
+    for (size_t t = 0; t < st->n_channels(st, view); t++) {
+        pw_state_channel ch = st->channel_at(st, view, t);
+        fprintf(f, "\n\nEVENT_TYPE\n0 %-10d %s\nVALUES\n", ch.id, ch.name);
+        for (size_t k = 0; k < ch.n_labels; k++) {
+            int64_t value;
+            const char *label = st->label_at(st, view, t, k, &value);
+            fprintf(f, "%-4lld %s\n", (long long)value, label);
+        }
     }
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
@@ -76,41 +83,34 @@ static pw_status write_pcf(const char *path, const emu_pcf *pcf, pw_error *err)
     return PW_OK;
 }
 
-static pw_status write_row(const char *path, const emu_system *sys, int view, pw_error *err)
+static pw_status write_row(const char *path, const pw_state_view *v, pw_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return pw_fail_errno(err, path, "cannot create");
-    uint32_t n = view == EMU_VIEW_THREAD ? sys->n_threads : sys->n_cpus;
-    fprintf(f, "LEVEL NODE SIZE 1\nhostname\n\nLEVEL THREAD SIZE %u\n", n);
-    for (uint32_t i = 0; i < n; i++) {
-        if (view == EMU_VIEW_CPU) {
-            fprintf(f, "%s\n", sys->cpus[i].name);
-            continue;
-        }
-        const emu_thread *th = &sys->threads[i];
-        fprintf(f, "TH %lld.%lld\n", (long long)th->proc->appid, (long long)th->tid);
-    }
+    fprintf(f, "LEVEL NODE SIZE 1\nhostname\n\nLEVEL THREAD SIZE %u\n", v->n_rows);
+    for (uint32_t i = 0; i < v->n_rows; i++)
+        fprintf(f, "%s\n", v->rows[i].paraver);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
         return pw_fail_errno(err, path, "cannot write");
     return PW_OK;
 }
 
-static void name_of(char *buf, size_t n, const char *dir, int view, int ext, int tmp)
+static void name_of(char *buf, size_t n, const char *dir, const char *view, int ext, int tmp)
 {
-    snprintf(buf, n, "%s/%s%s.%s", dir, tmp ? ".tmp." : "", view_name[view], exts[ext]);
+    snprintf(buf, n, "%s/%s%s.%s", dir, tmp ? ".tmp." : "", view, exts[ext]);
 }
 
 /* The .prv files: placeholder headers, then the lines as they come. */
-static pw_status open_prv(writer *w, const char *dir, const emu_system *sys, pw_error *err)
+static pw_status open_prv(writer *w, const char *dir, const pw_states *st, pw_error *err)
 {
-    for (int v = 0; v < EMU_VIEWS; v++) {
+    for (int v = 0; v < VIEWS; v++) {
         char path[4096];
-        name_of(path, sizeof path, dir, v, 0, 1);
+        name_of(path, sizeof path, dir, st->views[v].name, 0, 1);
         if (!(w->f[v] = fopen(path, "w")))
             return pw_fail_errno(err, path, "cannot create");
-        header(w->f[v], 0, v == EMU_VIEW_THREAD ? sys->n_threads : sys->n_cpus);
+        header(w->f[v], 0, st->views[v].n_rows);
         pw_status s = pw_outbuf_init(&w->out[v], w->f[v], err);
         if (s != PW_OK)
             return s;
@@ -119,19 +119,19 @@ static pw_status open_prv(writer *w, const char *dir, const emu_system *sys, pw_
 }
 
 /* Flushes the lines and rewrites the headers with the true duration. */
-static pw_status close_prv(writer *w, const char *dir, const emu *e, pw_status s, pw_error *err)
+static pw_status close_prv(writer *w, const char *dir, const pw_states *st, pw_status s, pw_error *err)
 {
-    for (int v = 0; v < EMU_VIEWS; v++) {
+    for (int v = 0; v < VIEWS; v++) {
         if (!w->f[v])
             continue;
         char path[4096];
-        name_of(path, sizeof path, dir, v, 0, 1);
+        name_of(path, sizeof path, dir, st->views[v].name, 0, 1);
         pw_error e2;
         pw_status fs = pw_outbuf_flush(&w->out[v], &e2);
         pw_outbuf_free(&w->out[v]);
         if (fs == PW_OK && s == PW_OK) {
             rewind(w->f[v]);
-            header(w->f[v], e->last_time, v == EMU_VIEW_THREAD ? e->sys.n_threads : e->sys.n_cpus);
+            header(w->f[v], st->end, st->views[v].n_rows);
         }
         int bad = ferror(w->f[v]);
         if ((fclose(w->f[v]) != 0 || bad || fs != PW_OK) && s == PW_OK)
@@ -141,21 +141,21 @@ static pw_status close_prv(writer *w, const char *dir, const emu *e, pw_status s
     return s;
 }
 
-static pw_status finish_files(const char *dir, emu *e, pw_status s, pw_error *err)
+static pw_status finish_files(const char *dir, const pw_states *st, pw_status s, pw_error *err)
 {
-    for (int v = 0; s == PW_OK && v < EMU_VIEWS; v++) {
+    for (int v = 0; s == PW_OK && v < VIEWS; v++) {
         char path[4096];
-        name_of(path, sizeof path, dir, v, 1, 1);
-        s = write_pcf(path, &e->pcf[v], err);
-        name_of(path, sizeof path, dir, v, 2, 1);
+        name_of(path, sizeof path, dir, st->views[v].name, 1, 1);
+        s = write_pcf(path, st, v, err);
+        name_of(path, sizeof path, dir, st->views[v].name, 2, 1);
         if (s == PW_OK)
-            s = write_row(path, &e->sys, v, err);
+            s = write_row(path, &st->views[v], err);
     }
-    for (int v = 0; v < EMU_VIEWS; v++)
+    for (int v = 0; st && v < VIEWS; v++)
         for (int x = 0; x < 3; x++) {
             char tmp[4096], final[4096];
-            name_of(tmp, sizeof tmp, dir, v, x, 1);
-            name_of(final, sizeof final, dir, v, x, 0);
+            name_of(tmp, sizeof tmp, dir, st->views[v].name, x, 1);
+            name_of(final, sizeof final, dir, st->views[v].name, x, 0);
             if (s == PW_OK && rename(tmp, final) != 0)
                 s = pw_fail_errno(err, final, "cannot rename into place");
             else if (s != PW_OK)
@@ -164,37 +164,28 @@ static pw_status finish_files(const char *dir, emu *e, pw_status s, pw_error *er
     return s;
 }
 
-pw_status pw_emu_write_paraver(pw_dataset *ds, const char *dir, uint64_t *events, pw_error *err)
+pw_status pw_convert_paraver_states(pw_dataset *ds, const pw_states_source *src, const char *dir,
+                                    pw_convert_report *rep, pw_error *err)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return pw_fail_errno(err, dir, "cannot create the output directory");
     writer w;
     memset(&w, 0, sizeof w);
-    emu e;
-    pw_status s = emu_start(&e, ds, emit_line, &w, err);
+    pw_states *st = NULL;
+    pw_status s = src->start(ds, emit_line, &w, &st, err);
+    if (s == PW_OK && st->n_views != VIEWS)
+        s = pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                    "Paraver states need a thread and a CPU view");
     if (s == PW_OK)
-        s = open_prv(&w, dir, &e.sys, err);
+        s = open_prv(&w, dir, st, err);
     if (s == PW_OK)
-        s = emu_play(&e, err);
-    s = close_prv(&w, dir, &e, s, err);
-    s = finish_files(dir, &e, s, err);
-    if (events)
-        *events = e.events;
-    emu_free(&e);
-    return s;
-}
-
-pw_status pw_emu_check(pw_dataset *ds, pw_error *err)
-{
-    emu e;
-    pw_status s = emu_start(&e, ds, NULL, NULL, err);
-    if (s == PW_OK)
-        s = emu_play(&e, err);
-    else if (s == PW_E_DATA) {
-        /* What ovniemu refuses to start on is a finding of its own. */
-        pw_ds_diag_error(ds, PW_SEV_WARNING, "ovniemu.cannot-emulate", err);
-        s = PW_OK;
+        s = src->play(st, err);
+    if (st && st->n_views == VIEWS) {
+        s = close_prv(&w, dir, st, s, err);
+        s = finish_files(dir, st, s, err);
     }
-    emu_free(&e);
+    if (st)
+        rep->records_in = rep->records_out = st->events;
+    src->release(st);
     return s;
 }

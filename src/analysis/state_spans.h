@@ -1,0 +1,45 @@
+/* state_spans.h — state changes (states.h) turned into spans: each row's
+ * channel holds a value from one change to the next (or to the end), and
+ * each such span goes to a callback.  The time-per-state analysis sums
+ * them; writers that draw complete slices (Chrome JSON) draw them. */
+#ifndef PW_ANALYSIS_STATE_SPANS_H
+#define PW_ANALYSIS_STATE_SPANS_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* A value held on (view, row, channel) over [t0, t1); first: the first
+ * span of this row's channel (value 0 spans included, so callers can skip
+ * them). */
+typedef void (*pw_state_span_fn)(void *ctx, int view, uint32_t row, int32_t channel, int64_t value,
+                                 int64_t t0, int64_t t1, int first);
+
+typedef struct pw_state_track {
+    uint64_t key;  /* view, row, channel; 0: a free slot */
+    int64_t value, since;
+} pw_state_track;
+
+typedef struct pw_state_spans {
+    pw_state_track *tracks;
+    size_t n, cap;
+    pw_state_span_fn fn;
+    void *ctx;
+    int failed;    /* memory ran out */
+} pw_state_spans;
+
+/* A pw_state_change_fn (ctx: the pw_state_spans). */
+void pw_state_spans_change(void *ctx, int64_t time, int view, uint32_t row, int32_t channel,
+                           int64_t value);
+/* Ends every open span at `end`. */
+void pw_state_spans_close(pw_state_spans *s, int64_t end);
+void pw_state_spans_free(pw_state_spans *s);
+/* The key of (view, row, channel), and its parts. */
+static inline uint64_t pw_state_key(int view, uint32_t row, int32_t channel)
+{
+    return (uint64_t)(view + 1) << 62 | (uint64_t)row << 31 | (uint32_t)channel;
+}
+static inline int pw_state_key_view(uint64_t key) { return (int)(key >> 62) - 1; }
+static inline uint32_t pw_state_key_row(uint64_t key) { return (uint32_t)(key >> 31 & 0x7FFFFFFF); }
+static inline int32_t pw_state_key_channel(uint64_t key) { return (int32_t)(key & 0x7FFFFFFF); }
+/* splitmix64's finalizer: every bit of h reaches the low bits. */
+uint64_t pw_state_mix64(uint64_t h);
+#endif

@@ -1,0 +1,368 @@
+/* perfetto_states.c — states (analysis/states.h) as a Perfetto protobuf
+ * trace: a process per row of every view (a thread, a CPU; named by the
+ * row's title), in it a track per channel (named by the channel), on it
+ * a slice per value the channel held, named by the value's label
+ * ("Running", "MPI_Allreduce", a task type...; a value without a label by
+ * its number), and for counter channels (hardware counters) a counter
+ * track whose value follows the changes.  Value 0 (no state) draws no
+ * slice.
+ *
+ * The rules are the ones the record writer (perfetto_write.c) keeps for
+ * trace_processor: track descriptors before the events that use them
+ * (track_event_tokenizer.cc), every event on a sequence whose incremental
+ * state was cleared first and whose timestamps are deltas of its
+ * incremental clock (track_event_tokenizer.cc, clock_tracker.cc), names
+ * interned on that sequence before use (interned_data.proto), slices on a
+ * track ended in the order they began and none left open
+ * (slice_tracker.cc), counter tracks that state their unit
+ * (counter_descriptor.proto).  Changes stream through; memory grows with
+ * rows x channels and with the labels, never with the changes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/keymap.h"
+#include "analysis/states.h"
+#include "core/outbuf.h"
+#include "sinks/convert/convert.h"
+#include "sinks/convert/states_file.h"
+#include "sinks/perfetto/pb.h"
+#include "sinks/perfetto/perfetto_fields.h"
+
+enum { DESCRIPTORS = 1, EVENTS = 2 }; /* the packet sequences */
+
+/* A row's channel: its track and the value it shows. */
+typedef struct channel_track {
+    uint64_t uuid;
+    int64_t value;
+    int counter;
+} channel_track;
+
+/* The last tracks and names looked up, by a hash of their key: rows x
+ * channels and the labels in use mostly fit, and a hit costs one compare
+ * instead of a lookup in the maps below. */
+enum { RECENT_BITS = 10, RECENT = 1 << RECENT_BITS };
+
+typedef struct recent_track {
+    int32_t view, channel;
+    uint32_t row, index_plus_1; /* 0: empty */
+} recent_track;
+
+typedef struct recent_name {
+    int32_t view, channel;
+    int64_t value;
+    uint64_t iid;               /* 0: empty */
+} recent_name;
+
+typedef struct pf_states {
+    pw_outbuf out;
+    const pw_states *st;
+    pw_keymap track_of;   /* (view, row, channel) -> index into tracks */
+    channel_track *tracks;
+    uint32_t n_tracks, cap_tracks;
+    pw_keymap iid_of;     /* (view, channel, value) of a label -> its iid */
+    recent_track recent_tracks[RECENT];
+    recent_name recent_names[RECENT];
+    uint64_t next_uuid;
+    int64_t last_t;
+    pb_buf packet, msg, inner, scratch;
+    int failed; /* memory ran out */
+} pf_states;
+
+/* Frames the packet built in w->packet as one Trace.packet field. */
+static void emit_packet(pf_states *w)
+{
+    uint8_t head[PB_FRAME_HEAD];
+    w->failed |= w->packet.failed;
+    pw_out_mem(&w->out, head, pb_frame_head(head, TRACE_PACKET, w->packet.n));
+    pw_out_mem(&w->out, w->packet.p, w->packet.n);
+    w->packet.n = 0;
+}
+
+/* The process of every row: uuid = its index over all views + 1. */
+static void declare_rows(pf_states *w)
+{
+    const pw_states *st = w->st;
+    for (int v = 0; v < st->n_views; v++)
+        for (uint32_t r = 0; r < st->views[v].n_rows; r++) {
+            const char *title = st->views[v].rows[r].title;
+            pb_uint(&w->msg, TRACK_DESC_UUID, ++w->next_uuid);
+            pb_uint(&w->inner, PROCESS_PID, (uint64_t)v * 1000000 + r + 1);
+            pb_bytes(&w->inner, PROCESS_NAME, title, strlen(title));
+            pb_message(&w->msg, TRACK_DESC_PROCESS, &w->inner);
+            pb_uint(&w->packet, PACKET_SEQUENCE_ID, DESCRIPTORS);
+            pb_message(&w->packet, PACKET_TRACK_DESCRIPTOR, &w->msg);
+            emit_packet(w);
+        }
+}
+
+static uint64_t row_uuid(const pw_states *st, int view, uint32_t row)
+{
+    uint64_t before = 0;
+    for (int v = 0; v < view; v++)
+        before += st->views[v].n_rows;
+    return before + row + 1;
+}
+
+/* The events' sequence: its state cleared, its clock anchored at 0. */
+static void start_events(pf_states *w)
+{
+    pb_buf *p = &w->packet, *m = &w->msg, *in = &w->inner;
+    pb_uint(p, PACKET_TIMESTAMP, 0);
+    pb_uint(p, PACKET_TIMESTAMP_CLOCK_ID, PF_CLOCK_BOOTTIME);
+    pb_uint(p, PACKET_SEQUENCE_ID, EVENTS);
+    pb_uint(p, PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+    pb_uint(m, DEFAULTS_TIMESTAMP_CLOCK_ID, PF_CLOCK_SEQUENCE_INCREMENTAL);
+    pb_message(p, PACKET_DEFAULTS, m);
+    pb_uint(in, PF_CLOCK_ID, PF_CLOCK_SEQUENCE_INCREMENTAL);
+    pb_uint(in, PF_CLOCK_TIMESTAMP, 0);
+    pb_uint(in, PF_CLOCK_IS_INCREMENTAL, 1);
+    pb_message(m, PF_CLOCK_SNAPSHOT_CLOCKS, in);
+    pb_uint(in, PF_CLOCK_ID, PF_CLOCK_BOOTTIME);
+    pb_uint(in, PF_CLOCK_TIMESTAMP, 0);
+    pb_message(m, PF_CLOCK_SNAPSHOT_CLOCKS, in);
+    pb_message(p, PACKET_CLOCK_SNAPSHOT, m);
+    emit_packet(w);
+}
+
+static unsigned channel_flags(const pw_states *st, int view, int32_t channel)
+{
+    size_t n = st->n_channels(st, view);
+    for (size_t i = 0; i < n; i++) {
+        pw_state_channel ch = st->channel_at(st, view, i);
+        if (ch.id == channel)
+            return ch.flags;
+    }
+    return 0;
+}
+
+static uint32_t recent_slot(int view, uint32_t a, uint64_t b)
+{
+    uint64_t h = ((uint64_t)view << 32 | a) * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)(h >> (64 - RECENT_BITS));
+}
+
+/* track_of past the recent ones: the map, or a new track. */
+static channel_track *track_lookup(pf_states *w, int view, uint32_t row, int32_t channel)
+{
+    pw_key key = {{(uint64_t)view, row, (uint64_t)(uint32_t)channel, 0}};
+    int added = 0;
+    uint64_t *index = pw_keymap_get(&w->track_of, &key, w->n_tracks, &added);
+    if (!index)
+        return NULL;
+    if (!added)
+        return &w->tracks[*index];
+    if (!pw_grow_zeroed((void **)&w->tracks, &w->cap_tracks, w->n_tracks, sizeof *w->tracks)) {
+        pw_keymap_remove(&w->track_of, &key);
+        return NULL;
+    }
+    const pw_states *st = w->st;
+    channel_track *tr = &w->tracks[w->n_tracks++];
+    *tr = (channel_track){++w->next_uuid, 0, (channel_flags(st, view, channel) & PW_STATE_COUNTER) != 0};
+    const char *name = st->channel_name(st, view, channel);
+    char fallback[32];
+    if (!name) {
+        snprintf(fallback, sizeof fallback, "type %d", channel);
+        name = fallback;
+    }
+    pb_uint(&w->msg, TRACK_DESC_UUID, tr->uuid);
+    pb_uint(&w->msg, TRACK_DESC_PARENT_UUID, row_uuid(st, view, row));
+    pb_bytes(&w->msg, TRACK_DESC_NAME, name, strlen(name));
+    if (tr->counter) {
+        pb_uint(&w->inner, COUNTER_UNIT, COUNTER_UNIT_COUNT);
+        pb_message(&w->msg, TRACK_DESC_COUNTER, &w->inner);
+    }
+    pb_uint(&w->packet, PACKET_SEQUENCE_ID, DESCRIPTORS);
+    pb_message(&w->packet, PACKET_TRACK_DESCRIPTOR, &w->msg);
+    emit_packet(w);
+    return tr;
+}
+
+/* The track of a row's channel, declared the first time it changes. */
+static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t channel)
+{
+    recent_track *r = &w->recent_tracks[recent_slot(view, row, (uint32_t)channel)];
+    if (r->index_plus_1 && r->row == row && r->channel == channel && r->view == view)
+        return &w->tracks[r->index_plus_1 - 1];
+    channel_track *tr = track_lookup(w, view, row, channel);
+    if (tr)
+        *r = (recent_track){view, channel, row, (uint32_t)(tr - w->tracks) + 1};
+    return tr;
+}
+
+/* An event begins: its type and track in w->msg, where the caller adds
+ * the rest (a name) before event_end. */
+static void event_begin(pf_states *w, uint64_t track, int type)
+{
+    pb_uint(&w->msg, TRACK_EVENT_TYPE, (uint64_t)type);
+    pb_uint(&w->msg, TRACK_EVENT_TRACK_UUID, track);
+}
+
+/* The event in w->msg as a packet of the events' sequence at time t (the
+ * packet may hold interned data already). */
+static void event_end(pf_states *w, int64_t t)
+{
+    pb_uint(&w->packet, PACKET_TIMESTAMP, (uint64_t)(t - w->last_t));
+    w->last_t = t;
+    pb_uint(&w->packet, PACKET_SEQUENCE_ID, EVENTS);
+    pb_uint(&w->packet, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+    pb_message(&w->packet, PACKET_TRACK_EVENT, &w->msg);
+    emit_packet(w);
+}
+
+/* The common event — a slice's end, a begin named by an interned label
+ * (iid; 0: none), a counter value (or NULL) — encoded in place in the
+ * output buffer: packet and event are shorter than 128 bytes, so both
+ * lengths are one byte, filled in at the end (no nested buffers, no
+ * copies).  event_begin/event_end make the same bytes. */
+static void fast_event(pf_states *w, int64_t t, uint64_t track, int type, uint64_t iid,
+                       const double *counter)
+{
+    pw_outbuf_reserve(&w->out, 96);
+    uint8_t *start = (uint8_t *)w->out.buf + w->out.len, *p = start + 2;
+    start[0] = TRACE_PACKET << 3 | PB_LEN;
+    *p++ = PACKET_TIMESTAMP << 3;
+    p += pb_put_varint(p, (uint64_t)(t - w->last_t));
+    w->last_t = t;
+    *p++ = PACKET_SEQUENCE_ID << 3;
+    *p++ = EVENTS;
+    *p++ = PACKET_SEQUENCE_FLAGS << 3;
+    *p++ = SEQ_NEEDS_INCREMENTAL_STATE;
+    *p++ = PACKET_TRACK_EVENT << 3 | PB_LEN;
+    uint8_t *te = p++;
+    *p++ = TRACK_EVENT_TYPE << 3;
+    *p++ = (uint8_t)type;
+    *p++ = TRACK_EVENT_TRACK_UUID << 3;
+    p += pb_put_varint(p, track);
+    if (iid) {
+        *p++ = TRACK_EVENT_NAME_IID << 3;
+        p += pb_put_varint(p, iid);
+    }
+    if (counter) {
+        p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
+        uint64_t bits;
+        memcpy(&bits, counter, 8);
+        for (int i = 0; i < 8; i++)
+            *p++ = (uint8_t)(bits >> (8 * i));
+    }
+    *te = (uint8_t)(p - te - 1);
+    start[1] = (uint8_t)(p - start - 2);
+    w->out.len += (size_t)(p - start);
+}
+
+/* A slice begins, named by the value's label: by its iid, interned into
+ * the packet the first time (labels are few); a value without a label (an
+ * id: many) by its number, never interned. */
+static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32_t channel,
+                        int64_t value)
+{
+    recent_name *r = &w->recent_names[recent_slot(view, (uint32_t)channel, (uint64_t)value)];
+    if (r->iid && r->value == value && r->channel == channel && r->view == view) {
+        fast_event(w, t, track, TYPE_SLICE_BEGIN, r->iid, NULL);
+        return;
+    }
+    const char *label = w->st->value_label(w->st, view, channel, value);
+    if (!label) {
+        char number[24];
+        int n = snprintf(number, sizeof number, "%lld", (long long)value);
+        event_begin(w, track, TYPE_SLICE_BEGIN);
+        pb_bytes(&w->msg, TRACK_EVENT_NAME, number, (size_t)n);
+        event_end(w, t);
+        return;
+    }
+    pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
+    int added = 0;
+    uint64_t *found = pw_keymap_get(&w->iid_of, &key, w->iid_of.n + 1, &added);
+    if (!found) {
+        w->failed = 1;
+        return;
+    }
+    uint64_t iid = *found;
+    *r = (recent_name){view, channel, value, iid};
+    if (!added) {
+        fast_event(w, t, track, TYPE_SLICE_BEGIN, iid, NULL);
+        return;
+    }
+    pb_uint(&w->inner, EVENT_NAME_IID, iid);
+    pb_bytes(&w->inner, EVENT_NAME_NAME, label, strlen(label));
+    pb_message(&w->scratch, INTERNED_EVENT_NAMES, &w->inner);
+    pb_message(&w->packet, PACKET_INTERNED_DATA, &w->scratch);
+    event_begin(w, track, TYPE_SLICE_BEGIN);
+    pb_uint(&w->msg, TRACK_EVENT_NAME_IID, iid);
+    event_end(w, t);
+}
+
+static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t channel, int64_t value)
+{
+    pf_states *w = ctx;
+    channel_track *tr = track_of(w, view, row, channel);
+    if (!tr) {
+        w->failed = 1;
+        return;
+    }
+    if (time < w->last_t) /* states never go back (states.h); kept in order if they did */
+        time = w->last_t;
+    if (tr->counter) {
+        double v = (double)value;
+        fast_event(w, time, tr->uuid, TYPE_COUNTER, 0, &v);
+        return;
+    }
+    if (tr->value)
+        fast_event(w, time, tr->uuid, TYPE_SLICE_END, 0, NULL);
+    if (value)
+        begin_slice(w, time, tr->uuid, view, channel, value);
+    tr->value = value;
+}
+
+/* Ends the slices still open when the states end (memory permitting:
+ * w->failed says when it did not). */
+static void close_slices(pf_states *w, int64_t end)
+{
+    if (end < w->last_t)
+        end = w->last_t;
+    for (uint32_t i = 0; i < w->n_tracks; i++) {
+        channel_track *tr = &w->tracks[i];
+        if (!tr->counter && tr->value)
+            fast_event(w, end, tr->uuid, TYPE_SLICE_END, 0, NULL);
+    }
+}
+
+static void pf_states_free(pf_states *w)
+{
+    pw_keymap_free(&w->track_of);
+    pw_keymap_free(&w->iid_of);
+    free(w->tracks);
+    pb_free(&w->packet);
+    pb_free(&w->msg);
+    pb_free(&w->inner);
+    pb_free(&w->scratch);
+    pw_outbuf_free(&w->out);
+}
+
+static void begin(void *ctx, const pw_states *st)
+{
+    pf_states *w = ctx;
+    w->st = st;
+    declare_rows(w);
+    start_events(w);
+}
+
+static int end(void *ctx, const pw_states *st)
+{
+    pf_states *w = ctx;
+    close_slices(w, st->end);
+    return w->failed ? -1 : 0;
+}
+
+pw_status pw_convert_perfetto_states(pw_dataset *ds, const pw_states_source *src, const char *path,
+                                     pw_convert_report *rep, pw_error *err)
+{
+    pf_states *w = calloc(1, sizeof *w); /* its recent lookups: 40 kB, not for the stack */
+    if (!w)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    pw_states_file how = {&w->out, on_change, w, begin, end, w, 1};
+    pw_status s = pw_states_write_file(ds, src, path, &how, rep, err);
+    pf_states_free(w);
+    free(w);
+    return s;
+}
