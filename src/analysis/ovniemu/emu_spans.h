@@ -12,13 +12,30 @@ typedef void (*emu_span_fn)(void *ctx, int view, uint32_t row, int32_t type, int
                             int64_t t0, int64_t t1, int first);
 
 typedef struct emu_span_track {
-    uint64_t key;  /* view, row, type; 0: a free slot */
+    uint64_t key;  /* view, row, type */
     int64_t value, since;
+    uint32_t user; /* free for the callback: data it keeps per track (0 at first) */
 } emu_span_track;
 
+/* Where each change finds its track without hashing: per view, a row's
+ * tracks by column (track index + 1, 0: none yet), the columns being the
+ * types in order of first use. */
+typedef struct emu_span_index {
+    emu_span_track *tracks;  /* in the order of their first change */
+    emu_span_track *current; /* while the callback runs: its span's track */
+    uint32_t *cells[2];
+    uint32_t n_rows[2], row_width;
+    uint64_t *columns;       /* open addressing: type << 32 | column + 1 */
+    uint32_t n_columns, columns_cap;
+    /* The tracks by a hash of their key (track index + 1): the order in
+     * which emu_spans_close ends them. */
+    uint32_t *order;
+    size_t order_cap;
+} emu_span_index;
+
 typedef struct emu_spans {
-    emu_span_track *tracks;
-    size_t n, cap;
+    emu_span_index *index; /* made at the first change */
+    size_t n, cap;         /* the tracks */
     emu_span_fn fn;
     void *ctx;
     int failed;    /* memory ran out */
