@@ -49,6 +49,9 @@ static int widen(emu_span_index *s, uint32_t width)
 /* The column of `type`, made on its first use; -1 when memory runs out. */
 static int64_t column_of(emu_span_index *s, int32_t type)
 {
+    int small = type >= 0 && type < 256;
+    if (small && s->small[type])
+        return s->small[type] - 1;
     if (s->columns_cap) {
         uint64_t c = *column_slot(s->columns, s->columns_cap, type);
         if (c)
@@ -69,6 +72,8 @@ static int64_t column_of(emu_span_index *s, int32_t type)
     if (s->n_columns == s->row_width && widen(s, s->row_width ? s->row_width * 2 : 16) != 0)
         return -1;
     *column_slot(s->columns, s->columns_cap, type) = (uint64_t)(uint32_t)type << 32 | ++s->n_columns;
+    if (small && s->n_columns < 256)
+        s->small[type] = (uint8_t)s->n_columns;
     return s->n_columns - 1;
 }
 

@@ -26,6 +26,7 @@ typedef struct emu_span_index {
     uint32_t *cells[2];
     uint32_t n_rows[2], row_width;
     uint64_t *columns;       /* open addressing: type << 32 | column + 1 */
+    uint8_t small[256];      /* column + 1 of the types below 256 (all ovniemu's but marks') */
     uint32_t n_columns, columns_cap;
     /* The tracks by a hash of their key (track index + 1): the order in
      * which emu_spans_close ends them. */
