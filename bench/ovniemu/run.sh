@@ -2,13 +2,13 @@
 # bench/ovniemu/run.sh [EVENTS] [THREADS] — generates an emulable ovni
 # trace (default 5 M events, 8 threads running nOS-V, Nanos6 + NODES and
 # OpenMP in turn, with MPI, TAMPI and marks; a new task per 16 events:
-# gen_emu_trace.c) under bench/out/, then measures the emulator: `convert
-# --to paraver` (thread.* and cpu.*), `convert` to Chrome JSON states,
-# `convert --to perfetto`, `stats` and `check`, and, when OVNIEMU names an
-# ovniemu binary (built from bsc-pm/ovni in /tmp; OVNI_CONFIG_DIR set to
-# its cfg/), ovniemu on a copy of the trace.  Each row: the best CPU
-# seconds (user + system) of REPEAT runs (default 3), events per CPU
-# second, the best wall seconds and the largest peak RSS.
+# bench/ovni/gen_emu_trace.c) under bench/out/, then measures the
+# emulator: `convert --to paraver` (thread.* and cpu.*), `convert` to
+# Chrome JSON states, `convert --to perfetto`, `stats` and `check`, and,
+# when OVNIEMU names an ovniemu binary (built from bsc-pm/ovni in /tmp;
+# OVNI_CONFIG_DIR set to its cfg/), ovniemu on a copy of the trace.  Each
+# row: the best CPU seconds (user + system) of REPEAT runs (default 3),
+# events per CPU second, the best wall seconds and the largest peak RSS.
 set -eu
 EVENTS=${1:-5000000}
 THREADS=${2:-8}
@@ -38,7 +38,7 @@ cpu_measure() {
 
 if [ ! -d "$OUT" ]; then
     echo "generating $OUT ..."
-    "$B/bench/ovniemu/gen_emu_trace" "$OUT" "$EVENTS" "$THREADS"
+    "$B/bench/ovni/gen_emu_trace" "$OUT" "$EVENTS" "$THREADS"
 fi
 bytes=$(find "$OUT" -name stream.obs -exec cat {} + | wc -c)
 echo "ovniemu: $EVENTS events, $((bytes / 1000000)) MB in $THREADS streams ($(nproc) cores)"

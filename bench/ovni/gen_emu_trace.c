@@ -10,51 +10,12 @@
  * memory that grows with tasks shows at large sizes.
  *
  * usage: gen_emu_trace OUT_DIR EVENTS [THREADS]   (THREADS defaults to 8) */
-#include <errno.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
+#include "ovni_writer.h"
 
 enum { NOSV, NANOS6, OPENMP, RUNTIMES };
 
-static void mkdirs(const char *path)
-{
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(tmp, 0755);
-            *p = '/';
-        }
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-        perror(tmp);
-        exit(1);
-    }
-}
-
-static void put_le(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* An event with n payload bytes (0, 2..16). */
-static void ev(FILE *f, const char *mcv, uint64_t clock, const uint8_t *payload, size_t n)
-{
-    uint8_t h[12];
-    h[0] = (uint8_t)(n ? n - 1 : 0);
-    memcpy(h + 1, mcv, 3);
-    put_le(h + 4, clock, 8);
-    fwrite(h, 1, 12, f);
-    fwrite(payload, 1, n, f);
-}
-
 /* An event without payload. */
-static void plain(FILE *f, const char *mcv, uint64_t clock) { ev(f, mcv, clock, (const uint8_t *)"", 0); }
+static void plain(FILE *f, const char *mcv, uint64_t clock) { put_event(f, mcv, clock, (const uint8_t *)"", 0); }
 
 /* Events whose payload is two u32 (a task and its type or body), or one. */
 static void ev32(FILE *f, const char *mcv, uint64_t clock, uint32_t a, uint32_t b, int two)
@@ -62,23 +23,18 @@ static void ev32(FILE *f, const char *mcv, uint64_t clock, uint32_t a, uint32_t 
     uint8_t p[8];
     put_le(p, a, 4);
     put_le(p + 4, b, 4);
-    ev(f, mcv, clock, p, two ? 8 : 4);
+    put_event(f, mcv, clock, p, two ? 8 : 4);
 }
 
 /* A task type declaration: jumbo event of u32 type id and the label. */
 static void type_event(FILE *f, const char *mcv, uint64_t clock, uint32_t id, const char *label)
 {
-    size_t n = 4 + strlen(label) + 1;
-    uint8_t h[16];
-    h[0] = 0x13;
-    memcpy(h + 1, mcv, 3);
-    put_le(h + 4, clock, 8);
-    put_le(h + 12, n, 4);
-    fwrite(h, 1, 16, f);
+    size_t n = strlen(label) + 1;
+    put_jumbo_header(f, mcv, clock, 4 + n);
     uint8_t idb[4];
     put_le(idb, id, 4);
     fwrite(idb, 1, 4, f);
-    fwrite(label, 1, n - 4, f);
+    fwrite(label, 1, n, f);
 }
 
 /* A mark value (i64) of type 1 (i32). */
@@ -87,7 +43,7 @@ static void mark(FILE *f, uint64_t clock, uint64_t value)
     uint8_t p[12];
     put_le(p, value, 8);
     put_le(p + 8, 1, 4);
-    ev(f, "OM=", clock, p, 12);
+    put_event(f, "OM=", clock, p, 12);
 }
 
 static const char *const requires[RUNTIMES] = {
@@ -99,11 +55,7 @@ static void write_meta(const char *dir, int i, int threads)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/stream.json", dir);
-    FILE *j = fopen(path, "w");
-    if (!j) {
-        perror(path);
-        exit(1);
-    }
+    FILE *j = open_or_exit(path, "w");
     fprintf(j, "{\"version\": 3, \"ovni\": {\"lib\": {\"version\": \"1.14.0\", \"commit\": \"bench\"}, "
                "\"part\": \"thread\", \"tid\": %d, \"pid\": %d, \"loom\": \"bench\", \"app_id\": 1, "
                "\"require\": {\"ovni\": \"1.1.0\", %s}, \"rank\": %d, \"nranks\": %d, ",
@@ -153,11 +105,7 @@ static void write_stream(const char *dir, int i, uint64_t iterations)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/stream.obs", dir);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
+    FILE *f = open_or_exit(path, "wb");
     static char buf[1 << 20];
     setvbuf(f, buf, _IOFBF, sizeof buf);
     fwrite("ovni\1\0\0\0", 1, 8, f);
@@ -165,7 +113,7 @@ static void write_stream(const char *dir, int i, uint64_t iterations)
     uint8_t x[16] = {0};
     put_le(x, (uint32_t)i, 4);
     put_le(x + 4, (uint32_t)-1, 4);
-    ev(f, "OHx", 1000 + (uint64_t)i, x, 16);
+    put_event(f, "OHx", 1000 + (uint64_t)i, x, 16);
     static const char *const decl[RUNTIMES] = {"VYc", "6Yc", "POc"};
     static const char *const start[RUNTIMES] = {"VHw", "6Hw", "PH["};
     static const char *const end[RUNTIMES] = {"VHW", "6HW", "PH]"};
