@@ -5,8 +5,10 @@
 # bench/ovni/gen_emu_trace.c) under bench/out/, then measures the
 # emulator: `convert --to paraver` (thread.* and cpu.*), `convert` to
 # Chrome JSON states, `convert --to perfetto`, `stats` and `check`, and,
-# when OVNIEMU names an ovniemu binary (built from bsc-pm/ovni in /tmp;
-# OVNI_CONFIG_DIR set to its cfg/), ovniemu on a copy of the trace.  Each
+# when OVNIEMU names an ovniemu binary, ovniemu on a copy of the trace
+# (built outside the repository, e.g. bsc-pm/ovni 1.14.0 cloned to
+# /tmp/ovni-src, `cmake -S /tmp/ovni-src -B /tmp/ovni-src/build && make -C
+# /tmp/ovni-src/build ovniemu`; OVNI_CONFIG_DIR=/tmp/ovni-src/cfg).  Each
 # row: the best CPU seconds (user + system) of REPEAT runs (default 3),
 # events per CPU second, the best wall seconds and the largest peak RSS.
 set -eu
