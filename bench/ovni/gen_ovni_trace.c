@@ -5,12 +5,7 @@
  *
  * usage: gen_ovni_trace OUT_DIR EVENTS [STREAMS]
  * (STREAMS defaults to 12: 2 looms x 2 processes x 3 threads) */
-#include <errno.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
+#include "ovni_writer.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rng(void)
@@ -21,49 +16,14 @@ static uint64_t rng(void)
     return rng_state;
 }
 
-static void mkdirs(const char *path)
-{
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(tmp, 0755);
-            *p = '/';
-        }
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-        perror(tmp);
-        exit(1);
-    }
-}
-
 /* MCVs by payload size: a realistic vocabulary of the built-in models. */
 static const char *const plain[] = {"OHp", "OHr", "OHc", "OHw", "6W[", "6W]", "VS[", "VS]", "MUi", "MUI"};
 static const char *const with4[] = {"6Tx", "6Te", "VTx", "VTe", "OAs"};
 static const char *const with8[] = {"6Tc", "OAr", "TCs", "TCe"};
 
-static void put_event(FILE *f, const char *mcv, uint64_t clock, const uint8_t *payload, size_t n)
-{
-    uint8_t h[12];
-    h[0] = (uint8_t)(n ? n - 1 : 0);
-    memcpy(h + 1, mcv, 3);
-    for (int i = 0; i < 8; i++)
-        h[4 + i] = (uint8_t)(clock >> (8 * i));
-    fwrite(h, 1, 12, f);
-    fwrite(payload, 1, n, f);
-}
-
 static void put_jumbo(FILE *f, const char *mcv, uint64_t clock, size_t n)
 {
-    uint8_t h[16];
-    h[0] = 0x13;
-    memcpy(h + 1, mcv, 3);
-    for (int i = 0; i < 8; i++)
-        h[4 + i] = (uint8_t)(clock >> (8 * i));
-    for (int i = 0; i < 4; i++)
-        h[12 + i] = (uint8_t)(n >> (8 * i));
-    fwrite(h, 1, 16, f);
+    put_jumbo_header(f, mcv, clock, n);
     uint8_t data[1024];
     memset(data, 'x', sizeof data);
     fwrite(data, 1, n, f);
@@ -73,7 +33,7 @@ static void write_stream(const char *dir, int loom, int pid, int tid, uint64_t e
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/stream.json", dir);
-    FILE *j = fopen(path, "w");
+    FILE *j = open_or_exit(path, "w");
     fprintf(j, "{\n    \"version\": 3,\n    \"ovni\": {\n        \"lib\": {\"version\": \"1.14.0\", "
                "\"commit\": \"bench\"},\n        \"part\": \"thread\",\n        \"tid\": %d,\n"
                "        \"pid\": %d,\n        \"loom\": \"node%d\",\n        \"app_id\": 1,\n"
@@ -88,7 +48,7 @@ static void write_stream(const char *dir, int loom, int pid, int tid, uint64_t e
     fprintf(j, "        \"finished\": 1\n    }\n}\n");
     fclose(j);
     snprintf(path, sizeof path, "%s/stream.obs", dir);
-    FILE *f = fopen(path, "wb");
+    FILE *f = open_or_exit(path, "wb");
     static char buf[1 << 20];
     setvbuf(f, buf, _IOFBF, sizeof buf);
     fwrite("ovni\1\0\0\0", 1, 8, f);

@@ -14,13 +14,31 @@ typedef void (*pw_state_span_fn)(void *ctx, int view, uint32_t row, int32_t chan
                                  int64_t t0, int64_t t1, int first);
 
 typedef struct pw_state_track {
-    uint64_t key;  /* view, row, channel; 0: a free slot */
+    uint64_t key;  /* view, row, channel */
     int64_t value, since;
+    uint32_t user; /* free for the callback: data it keeps per track (0 at first) */
 } pw_state_track;
 
+/* Where each change finds its track without hashing: per view, a row's
+ * tracks by column (track index + 1, 0: none yet), the columns being the
+ * channels in order of first use. */
+typedef struct pw_state_index {
+    pw_state_track *tracks;  /* in the order of their first change */
+    pw_state_track *current; /* while the callback runs: its span's track */
+    uint32_t *cells[2];
+    uint32_t n_rows[2], row_width;
+    uint64_t *columns;       /* open addressing: channel << 32 | column + 1 */
+    uint8_t small[256];      /* column + 1 of the channels below 256 */
+    uint32_t n_columns, columns_cap;
+    /* The tracks by a hash of their key (track index + 1): the order in
+     * which pw_state_spans_close ends them. */
+    uint32_t *order;
+    size_t order_cap;
+} pw_state_index;
+
 typedef struct pw_state_spans {
-    pw_state_track *tracks;
-    size_t n, cap;
+    pw_state_index *index; /* made at the first change */
+    size_t n, cap;         /* the tracks */
     pw_state_span_fn fn;
     void *ctx;
     int failed;    /* memory ran out */
@@ -32,6 +50,12 @@ void pw_state_spans_change(void *ctx, int64_t time, int view, uint32_t row, int3
 /* Ends every open span at `end`. */
 void pw_state_spans_close(pw_state_spans *s, int64_t end);
 void pw_state_spans_free(pw_state_spans *s);
+/* The track of the span the callback is given (its `user` field is the
+ * callback's). */
+static inline pw_state_track *pw_state_spans_current(const pw_state_spans *s)
+{
+    return s->index->current;
+}
 /* The key of (view, row, channel), and its parts. */
 static inline uint64_t pw_state_key(int view, uint32_t row, int32_t channel)
 {

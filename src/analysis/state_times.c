@@ -4,69 +4,104 @@
 #include "analysis/state_times.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "analysis/state_spans.h"
 
-typedef struct time_acc {
-    uint64_t key; /* a span key; 0: a free slot */
+/* The time of one labelled value of a row's channel. */
+typedef struct value_time {
     int64_t value;
     uint64_t ns;
-} time_acc;
+} value_time;
+
+/* A row channel's labelled values (few: a channel's states), found from
+ * the span's track by a short walk, without hashing. */
+typedef struct track_times {
+    value_time *v;
+    uint32_t n, cap;
+} track_times;
 
 typedef struct state_times {
     const pw_states *st;
-    time_acc *acc;
+    const pw_state_spans *spans;
+    track_times *tracks;  /* by the span track's user field - 1 */
     size_t n, cap;
+    size_t n_values;
     int failed;
 } state_times;
 
-static time_acc *slot_of(time_acc *t, size_t cap, uint64_t key, int64_t value)
+/* The times of the span's track, made on its first span. */
+static track_times *times_of(state_times *st, pw_state_track *tr)
 {
-    size_t i = pw_state_mix64(key ^ pw_state_mix64((uint64_t)value)) & (cap - 1);
-    while (t[i].key && (t[i].key != key || t[i].value != value))
-        i = (i + 1) & (cap - 1);
-    return &t[i];
+    if (tr->user)
+        return &st->tracks[tr->user - 1];
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 256;
+        track_times *t = realloc(st->tracks, cap * sizeof *t);
+        if (!t)
+            return NULL;
+        st->tracks = t;
+        st->cap = cap;
+    }
+    st->tracks[st->n] = (track_times){NULL, 0, 0};
+    tr->user = (uint32_t)++st->n;
+    return &st->tracks[st->n - 1];
 }
 
-static int grow(state_times *st)
+static value_time *value_of(track_times *tt, int64_t value)
 {
-    size_t cap = st->cap ? st->cap * 2 : 256;
-    time_acc *t = calloc(cap, sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t i = 0; i < st->cap; i++)
-        if (st->acc[i].key)
-            *slot_of(t, cap, st->acc[i].key, st->acc[i].value) = st->acc[i];
-    free(st->acc);
-    st->acc = t;
-    st->cap = cap;
-    return 0;
+    for (uint32_t i = 0; i < tt->n; i++)
+        if (tt->v[i].value == value)
+            return &tt->v[i];
+    return NULL;
+}
+
+static value_time *add_value(state_times *st, track_times *tt, int64_t value)
+{
+    if (tt->n == tt->cap) {
+        uint32_t cap = tt->cap ? tt->cap * 2 : 4;
+        value_time *v = realloc(tt->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        tt->v = v;
+        tt->cap = cap;
+    }
+    st->n_values++;
+    tt->v[tt->n] = (value_time){value, 0};
+    return &tt->v[tt->n++];
 }
 
 static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t value, int64_t t0,
                     int64_t t1, int first)
 {
+    (void)row;
     state_times *st = ctx;
     if (first || !value)
         return;
+    track_times *tt = times_of(st, pw_state_spans_current(st->spans));
+    if (!tt) {
+        st->failed = 1;
+        return;
+    }
     /* A value already counted had a label (labels are never taken back):
      * only a new one looks its label up. */
-    uint64_t key = pw_state_key(view, row, type);
-    time_acc *a = st->cap ? slot_of(st->acc, st->cap, key, value) : NULL;
-    if (!a || !a->key) {
+    value_time *a = value_of(tt, value);
+    if (!a) {
         if (!st->st->value_label(st->st, view, type, value))
             return;
-        if ((st->n + 1) * 2 > st->cap && grow(st) != 0) {
+        if (!(a = add_value(st, tt, value))) {
             st->failed = 1;
             return;
         }
-        a = slot_of(st->acc, st->cap, key, value);
-        *a = (time_acc){key, value, 0};
-        st->n++;
     }
     a->ns += (uint64_t)t1 - (uint64_t)t0;
 }
+
+/* A report row's data: the track's key, the value, its time. */
+typedef struct time_acc {
+    uint64_t key;
+    int64_t value;
+    uint64_t ns;
+} time_acc;
 
 static int by_key_value(const void *a, const void *b)
 {
@@ -83,17 +118,24 @@ static const char *row_name(const pw_states *st, int view, uint32_t row)
 }
 
 /* One report row per (row, channel, value), in that order. */
-static void report_rows(state_times *times, pw_rnode *rows)
+static int report_rows(const state_times *times, pw_rnode *rows)
 {
     const pw_states *st = times->st;
+    const pw_state_spans *spans = times->spans;
+    time_acc *acc = malloc((times->n_values + 1) * sizeof *acc);
+    if (!acc)
+        return -1;
     size_t n = 0;
-    for (size_t i = 0; i < times->cap; i++)
-        if (times->acc[i].key)
-            times->acc[n++] = times->acc[i];
+    for (size_t i = 0; i < spans->n; i++) {
+        const pw_state_track *tr = &spans->index->tracks[i];
+        const track_times *tt = tr->user ? &times->tracks[tr->user - 1] : NULL;
+        for (uint32_t k = 0; tt && k < tt->n; k++)
+            acc[n++] = (time_acc){tr->key, tt->v[k].value, tt->v[k].ns};
+    }
     if (n > 1)
-        qsort(times->acc, n, sizeof *times->acc, by_key_value);
+        qsort(acc, n, sizeof *acc, by_key_value);
     for (size_t i = 0; i < n; i++) {
-        const time_acc *a = &times->acc[i];
+        const time_acc *a = &acc[i];
         int view = pw_state_key_view(a->key);
         int32_t type = pw_state_key_channel(a->key);
         pw_rnode *r = pw_rnode_object(rows, NULL);
@@ -106,14 +148,17 @@ static void report_rows(state_times *times, pw_rnode *rows)
         pw_rnode_uint(r, "time_ns", a->ns);
         pw_rnode_num(r, "share", st->end > 0 ? (double)a->ns / (double)st->end : 0.0);
     }
+    free(acc);
+    return 0;
 }
 
 pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_report *r,
                                 pw_error *err)
 {
     pw_states *st = NULL;
-    state_times times = {NULL, NULL, 0, 0, 0};
-    pw_state_spans spans = {NULL, 0, 0, on_span, &times, 0};
+    pw_state_spans spans = {NULL, 0, 0, on_span, NULL, 0};
+    state_times times = {NULL, &spans, NULL, 0, 0, 0, 0};
+    spans.ctx = &times;
     pw_status s = src->start(ds, pw_state_spans_change, &spans, &st, err);
     times.st = st;
     if (s == PW_OK)
@@ -125,11 +170,13 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
     }
     if (s == PW_OK || s == PW_E_DATA) {
         pw_rnode *rows = pw_report_stream(r, "states");
-        if (rows)
-            report_rows(&times, rows);
+        if (rows && report_rows(&times, rows) != 0)
+            s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     }
     src->release(st);
     pw_state_spans_free(&spans);
-    free(times.acc);
+    for (size_t i = 0; i < times.n; i++)
+        free(times.tracks[i].v);
+    free(times.tracks);
     return s;
 }

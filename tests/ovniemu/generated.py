@@ -41,6 +41,28 @@ FORBIDDEN = [(120, "ovniemu.bad-transition", "task body does not exist"),
              (150, "ovniemu.bad-transition", "pop of a value")]
 
 
+# The same for "ended-tasks": references to tasks after they ended are
+# refused as ovni src/emu/body.c and task.c refuse them for tasks it kept.
+ENDED_FINDINGS = [(580, "ovniemu.bad-transition", "not allowed to run again"),
+                  (590, "ovniemu.bad-transition", "body is not running"),
+                  (600, "ovniemu.bad-transition", "body is not running"),
+                  (610, "ovniemu.bad-transition", "body is not paused"),
+                  (620, "ovniemu.bad-transition", "id already exists"),
+                  (680, "ovniemu.bad-transition", "not allowed to run again"),
+                  (690, "ovniemu.bad-transition", "id already exists"),
+                  (700, "ovniemu.bad-transition", "task was not created"),
+                  (1270, "ovniemu.bad-transition", "id already exists"),
+                  (1280, "ovniemu.bad-transition", "body is not running"),
+                  (1290, "ovniemu.bad-transition", "body is not running"),
+                  (1300, "ovniemu.bad-transition", "body is not paused"),
+                  (1380, "ovniemu.bad-transition", "not allowed to run again"),
+                  (1410, "ovniemu.bad-transition", "parallel task needs a body id"),
+                  (1420, "ovniemu.bad-transition", "not parallel has body id 0"),
+                  (1730, "ovniemu.bad-transition", "id already exists"),
+                  (1740, "ovniemu.bad-transition", "task was not created"),
+                  (1750, "ovniemu.bad-transition", "without a task id")]
+
+
 def regen(ovniemu, name, tmp):
     ovnigen.write(tmp, name)
     subprocess.run([ovniemu, "ovni"], cwd=tmp, check=True, capture_output=True)
@@ -51,16 +73,16 @@ def regen(ovniemu, name, tmp):
             shutil.copy(os.path.join(tmp, "ovni", f"{view}.{ext}"), out)
 
 
-def check_forbidden(exe, tmp, fails):
-    ovnigen.write(tmp, "forbidden")
+def check_forbidden(exe, tmp, fails, name="forbidden", expected=FORBIDDEN):
+    ovnigen.write(tmp, name)
     r = subprocess.run([exe, "check", tmp], capture_output=True, text=True)
     lines = [l for l in r.stderr.splitlines() if "[ovniemu." in l]
-    if len(lines) != len(FORBIDDEN) or r.returncode != 1:
-        fails.append(f"forbidden: exit {r.returncode}, findings {lines}")
+    if len(lines) != len(expected) or r.returncode != 1:
+        fails.append(f"{name}: exit {r.returncode}, findings {lines}")
         return
-    for line, (clock, code, words) in zip(lines, FORBIDDEN):
+    for line, (clock, code, words) in zip(lines, expected):
         if f"clock {clock}:" not in line or f"[{code}]" not in line or words not in line:
-            fails.append(f"forbidden: {line!r} lacks clock {clock}, {code}, {words!r}")
+            fails.append(f"{name}: {line!r} lacks clock {clock}, {code}, {words!r}")
 
 
 def golden_times(gold):
@@ -244,6 +266,9 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             if name == "forbidden":
                 check_forbidden(exe, tmp, fails)
+                continue
+            if name == "ended-tasks":
+                check_forbidden(exe, tmp, fails, name, ENDED_FINDINGS)
                 continue
             if len(sys.argv) > 3 and sys.argv[2] == "--regen":
                 regen(sys.argv[3], name, tmp)

@@ -239,8 +239,50 @@ def forbidden(root):
     return [a]
 
 
+def ended_tasks(root):
+    """Tasks referenced after they ended (the emulator keeps them as runs
+    of ids, emu_task_ended.h): Nanos6 tasks of interleaved types ended out
+    of order and then run, ended, paused and resumed again, ids created
+    twice; nOS-V tasks run again several times, a parallel task's bodies;
+    OpenMP tasks run twice.  Each refusal is a finding (ENDED_FINDINGS in
+    generated.py); the rest emulates."""
+    a = Stream("n0", 60, 60, cpus=[0, 1],
+               require={"nanos6": "1.1.0", "nosv": "2.7.0", "openmp": "1.2.1"})
+    execute(a, 100, 0)
+    for k, (mcv, typeid, label) in enumerate([("6Yc", 1, "t1"), ("6Yc", 2, "t2"), ("VYc", 1, "v1"),
+                                               ("VYc", 2, "v2"), ("POc", 1, "o1"),
+                                               ("POc", 2, "o2")]):
+        type_event(a, mcv, 105 + k, typeid, label)
+    events = [("6Hw", b""), ("VHw", b"")]
+    events += [("6Tc", u32(i, 1 + i % 2)) for i in range(1, 13)]
+    for i in [3, 1, 2, 5, 4, 7, 9, 8, 6, 12, 10, 11]:
+        events += [("6Tx", u32(i)), ("6Te", u32(i))]
+    events += [("6Tx", u32(5)), ("6Te", u32(5)), ("6Tp", u32(6)), ("6Tr", u32(7)),
+               ("6Tc", u32(4, 1)), ("6Tc", u32(13, 2)), ("6Tx", u32(13)), ("6Tp", u32(13)),
+               ("6Tr", u32(13)), ("6Te", u32(13)), ("6Tx", u32(13)), ("6Tc", u32(13, 1)),
+               ("6Tx", u32(99))]
+    events += [("VTc", u32(i, 1 + (i // 3) % 2)) for i in range(1, 9)]
+    for _ in range(3):
+        for i in [2, 1, 4, 3, 8, 5, 7, 6]:
+            events += [("VTx", u32(i, 0)), ("VTe", u32(i, 0))]
+    events += [("VTc", u32(3, 1)), ("VTe", u32(3, 0)), ("VTp", u32(4, 0)), ("VTr", u32(5, 0)),
+               ("VTx", u32(6, 0)), ("VTp", u32(6, 0)), ("VTr", u32(6, 0)), ("VTe", u32(6, 0)),
+               ("VTC", u32(20, 1)), ("VTx", u32(20, 1)), ("VTe", u32(20, 1)),
+               ("VTx", u32(20, 1)), ("VTx", u32(20, 2)), ("VTe", u32(20, 2)),
+               ("VTx", u32(20, 0)), ("VTx", u32(2, 1))]
+    events += [("PPc", u32(i, 1 + i % 2)) for i in range(1, 7)]
+    for _ in range(2):
+        for i in [1, 3, 2, 6, 5, 4]:
+            events += [("PPx", u32(i)), ("PPe", u32(i))]
+    events += [("PPc", u32(2, 1)), ("PPx", u32(77)), ("PPx", u32(0)), ("VHW", b""), ("6HW", b"")]
+    for k, (mcv, payload) in enumerate(events):
+        a.ev(mcv, 200 + 10 * k, payload)
+    a.ev("OHe", 200 + 10 * len(events))
+    return [a]
+
+
 SCENARIOS = {"forbidden": forbidden, "ovni-threads": ovni_threads, "nosv-tasks": nosv_tasks,
-             "nanos6-tasks": nanos6_tasks, "runtimes": runtimes}
+             "nanos6-tasks": nanos6_tasks, "runtimes": runtimes, "ended-tasks": ended_tasks}
 
 
 def write(root, name):

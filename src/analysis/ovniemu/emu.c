@@ -237,6 +237,8 @@ void emu_free(emu *e)
     for (size_t i = 0; i < N_MODELS; i++)
         if (e->enabled[(unsigned char)models[i]->letter] && models[i]->destroy)
             models[i]->destroy(e);
+    for (size_t i = 0; i < sizeof e->dispatch / sizeof *e->dispatch; i++)
+        free(e->dispatch[i]);
     emu_system_free(&e->sys);
     emu_bay_free(&e->bay);
     emu_pcf_free(&e->pcf[0]);

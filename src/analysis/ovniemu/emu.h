@@ -4,6 +4,7 @@
  * reads locations, properties and records (types are the MCV codes). */
 #ifndef PW_EMU_H
 #define PW_EMU_H
+#include "analysis/ovniemu/emu_dispatch.h"
 #include "analysis/ovniemu/emu_pcf.h"
 #include "analysis/ovniemu/emu_system.h"
 
@@ -38,6 +39,7 @@ struct emu {
     int enabled[256];
     uint8_t unknown_seen[256]; /* letters of unknown or disabled models met */
     void *model_state[12];     /* per-model global state, by slot */
+    emu_dispatch *dispatch[12]; /* each model's event table by MCV, made at its first event */
     const char *fault;         /* a model's own fault text for this event */
     int64_t first_clock;
     int64_t last_time;         /* of the last event, since the first */

@@ -9,17 +9,19 @@
 
 static uint64_t key_of(uint32_t task, uint32_t id) { return (uint64_t)task << 32 | id; }
 
+/* By task as the task table does; a parallel task's bodies follow. */
+static size_t home_of(uint32_t task, uint32_t id) { return emu_task_home(task) + id * 0x9E3779B1u; }
+
 static size_t slot_of(const emu_body_table *t, uint32_t task, uint32_t id)
 {
     size_t mask = t->cap - 1;
-    /* By task as the task table does; a parallel task's bodies follow. */
-    size_t i = (emu_task_home(task) + id * 0x9E3779B1u) & mask;
+    size_t i = home_of(task, id) & mask;
     while (t->b[i].task && (t->b[i].task != task || t->b[i].id != id))
         i = (i + 1) & mask;
     return i;
 }
 
-static emu_body *find(const emu_body_table *t, uint32_t task, uint32_t id)
+emu_body *emu_body_find(const emu_body_table *t, uint32_t task, uint32_t id)
 {
     if (!t->cap)
         return NULL;
@@ -51,7 +53,7 @@ emu_body *emu_body_running(const emu_body_table *t, const emu_body_stack *s)
     if (!s->n)
         return NULL;
     uint64_t k = s->keys[s->n - 1];
-    emu_body *b = find(t, (uint32_t)(k >> 32), (uint32_t)k);
+    emu_body *b = emu_body_find(t, (uint32_t)(k >> 32), (uint32_t)k);
     return b && b->state == EMU_BODY_RUNNING ? b : NULL;
 }
 
@@ -59,7 +61,7 @@ const char *emu_body_execute(emu_body_table *t, emu_body_stack *s, emu_task *tas
 {
     if (!id)
         return "a body id must be non-zero";
-    emu_body *b = find(t, task->id, id);
+    emu_body *b = emu_body_find(t, task->id, id);
     if (!b) {
         if (!(task->flags & EMU_TASK_PARALLEL) && task->n_bodies > 0)
             return "a task that is not parallel has only one body";
@@ -97,7 +99,7 @@ const char *emu_body_execute(emu_body_table *t, emu_body_stack *s, emu_task *tas
 static const char *top_in(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id,
                           int from, emu_body **out)
 {
-    emu_body *b = find(t, task->id, id);
+    emu_body *b = emu_body_find(t, task->id, id);
     if (!b)
         return "the task body does not exist";
     if (b->state != from)
@@ -111,7 +113,7 @@ static const char *top_in(emu_body_table *t, emu_body_stack *s, const emu_task *
 const char *emu_body_pause(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id)
 {
     emu_body *b;
-    const emu_body *found = find(t, task->id, id);
+    const emu_body *found = emu_body_find(t, task->id, id);
     if (found && !(found->flags & EMU_TASK_PAUSE))
         return "the task body is not allowed to pause";
     const char *why = top_in(t, s, task, id, EMU_BODY_RUNNING, &b);
@@ -139,6 +141,31 @@ const char *emu_body_end(emu_body_table *t, emu_body_stack *s, const emu_task *t
     b->on_stack = 0;
     s->n--;
     return NULL;
+}
+
+void emu_body_remove(emu_body_table *t, uint32_t task, uint32_t id)
+{
+    size_t mask = t->cap - 1, hole = slot_of(t, task, id);
+    /* Linear probing's deletion, as the task table's. */
+    for (size_t i = (hole + 1) & mask; t->b[i].task; i = (i + 1) & mask) {
+        size_t home = home_of(t->b[i].task, t->b[i].id) & mask;
+        if (((i - home) & mask) < ((i - hole) & mask))
+            continue;
+        t->b[hole] = t->b[i];
+        hole = i;
+    }
+    t->b[hole].task = 0;
+    t->n--;
+}
+
+/* A body that ended, for a task brought back from the ended ones. */
+int emu_body_add_dead(emu_body_table *t, const emu_task *task, uint32_t id)
+{
+    emu_body *b = create(t, task, id);
+    if (!b)
+        return -1;
+    b->state = EMU_BODY_DEAD;
+    return 0;
 }
 
 void emu_body_table_free(emu_body_table *t)

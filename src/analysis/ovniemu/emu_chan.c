@@ -34,13 +34,6 @@ void emu_chan_bind(emu_chan *c, int view, uint32_t row, int32_t type, unsigned f
     c->prv_flags = (uint8_t)flags;
 }
 
-emu_value emu_chan_read(const emu_chan *c)
-{
-    if (!c->is_stack)
-        return c->value;
-    return c->n_stack ? c->stack[c->n_stack - 1] : emu_null();
-}
-
 static int fault(emu_bay *bay, const emu_chan *c, const char *what)
 {
     if (!bay->fault) {
@@ -50,22 +43,30 @@ static int fault(emu_bay *bay, const emu_chan *c, const char *what)
     return -1;
 }
 
-int emu_bay_dirty(emu_bay *bay, emu_chan *c)
+static int grow_dirty(emu_bay *bay, const emu_chan *c)
+{
+    uint32_t cap = bay->cap_dirty ? bay->cap_dirty * 2 : 64;
+    emu_chan **d = realloc(bay->dirty, cap * sizeof *d);
+    if (!d)
+        return fault(bay, c, "out of memory");
+    bay->dirty = d;
+    bay->cap_dirty = cap;
+    return 0;
+}
+
+/* emu_bay_dirty, inlined where every change calls it. */
+static inline int mark_dirty(emu_bay *bay, emu_chan *c)
 {
     if (c->dirty)
         return c->dirty_write ? 0 : fault(bay, c, "channel already changed in this event");
-    if (bay->n_dirty == bay->cap_dirty) {
-        uint32_t cap = bay->cap_dirty ? bay->cap_dirty * 2 : 64;
-        emu_chan **d = realloc(bay->dirty, cap * sizeof *d);
-        if (!d)
-            return fault(bay, c, "out of memory");
-        bay->dirty = d;
-        bay->cap_dirty = cap;
-    }
+    if (bay->n_dirty == bay->cap_dirty && grow_dirty(bay, c) != 0)
+        return -1;
     c->dirty = 1;
     bay->dirty[bay->n_dirty++] = c;
     return 0;
 }
+
+int emu_bay_dirty(emu_bay *bay, emu_chan *c) { return mark_dirty(bay, c); }
 
 /* The checks every change makes: one change per event, and a change to
  * the value of the previous event only where duplicates are allowed.
@@ -93,7 +94,7 @@ int emu_chan_set(emu_bay *bay, emu_chan *c, emu_value v)
     if (change_allowed(bay, c, v, &ignore) || ignore)
         return ignore ? 0 : -1;
     c->value = v;
-    return emu_bay_dirty(bay, c);
+    return mark_dirty(bay, c);
 }
 
 int emu_chan_push(emu_bay *bay, emu_chan *c, emu_value v)
@@ -112,7 +113,7 @@ int emu_chan_push(emu_bay *bay, emu_chan *c, emu_value v)
         c->cap_stack = cap;
     }
     c->stack[c->n_stack++] = v;
-    return emu_bay_dirty(bay, c);
+    return mark_dirty(bay, c);
 }
 
 int emu_chan_pop(emu_bay *bay, emu_chan *c, emu_value expected)
@@ -126,7 +127,7 @@ int emu_chan_pop(emu_bay *bay, emu_chan *c, emu_value expected)
     if (!emu_value_eq(c->stack[c->n_stack - 1], expected))
         return fault(bay, c, "pop of a value other than the top of the stack");
     c->n_stack--;
-    return emu_bay_dirty(bay, c);
+    return mark_dirty(bay, c);
 }
 
 int emu_chan_subscribe(emu_chan *c, emu_mux *m, int is_input)
@@ -184,20 +185,22 @@ static int emit(emu_bay *bay, emu_chan *c)
 int emu_bay_propagate(emu_bay *bay)
 {
     int rc = 0;
-    /* Subscribers may dirty more channels: the list grows as it is walked. */
+    /* Subscribers may dirty more channels: the list grows as it is walked.
+     * A changed input sets its mux's output itself (the hottest path). */
     for (uint32_t i = 0; i < bay->n_dirty; i++) {
         emu_chan *c = bay->dirty[i];
         for (uint32_t k = 0; k < c->n_subs; k++) {
-            emu_sub s = c->subs[k];
-            if ((s.is_input ? emu_mux_on_input(bay, s.mux) : emu_mux_on_select(bay, s.mux)) != 0)
+            emu_mux *m = c->subs[k].mux;
+            if ((c->subs[k].is_input ? emu_chan_set(bay, m->output, emu_chan_read(c))
+                                     : emu_mux_on_select(bay, m)) != 0)
                 rc = -1;
         }
     }
-    for (uint32_t i = 0; i < bay->n_dirty; i++)
-        if (bay->dirty[i]->view >= 0 && emit(bay, bay->dirty[i]) != 0)
-            rc = -1;
+    /* Every output is final now: emit each and make it clean. */
     for (uint32_t i = 0; i < bay->n_dirty; i++) {
         emu_chan *c = bay->dirty[i];
+        if (c->view >= 0 && emit(bay, c) != 0)
+            rc = -1;
         c->last = emu_chan_read(c);
         c->dirty = 0;
     }

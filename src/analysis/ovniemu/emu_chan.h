@@ -84,7 +84,13 @@ void emu_chan_init(emu_chan *c, const char *name, int is_stack);
 void emu_chan_free(emu_chan *c);
 /* Binds the channel to row `row` of the `view` trace as event `type`. */
 void emu_chan_bind(emu_chan *c, int view, uint32_t row, int32_t type, unsigned flags);
-emu_value emu_chan_read(const emu_chan *c);
+/* The channel's value: a stack's top (null when empty). */
+static inline emu_value emu_chan_read(const emu_chan *c)
+{
+    if (!c->is_stack)
+        return c->value;
+    return c->n_stack ? c->stack[c->n_stack - 1] : emu_null();
+}
 
 /* The model operations; each returns 0, or -1 with bay->fault set. */
 int emu_chan_set(emu_bay *bay, emu_chan *c, emu_value v);

@@ -67,8 +67,3 @@ int emu_mux_on_select(emu_bay *bay, emu_mux *m)
     }
     return emu_chan_set(bay, m->output, input ? emu_chan_read(input) : m->def);
 }
-
-int emu_mux_on_input(emu_bay *bay, emu_mux *m)
-{
-    return emu_chan_set(bay, m->output, emu_chan_read(m->selected));
-}

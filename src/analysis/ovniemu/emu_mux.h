@@ -38,7 +38,7 @@ int emu_select_running(const emu_mux *m, emu_value key, emu_chan **input);
 int emu_select_active(const emu_mux *m, emu_value key, emu_chan **input);
 int emu_select_index(const emu_mux *m, emu_value key, emu_chan **input);
 
-/* Called by propagation: the select or the selected input changed. */
+/* Called by propagation: the select changed.  (When the selected input
+ * changes, propagation copies it to the output itself.) */
 int emu_mux_on_select(emu_bay *bay, emu_mux *m);
-int emu_mux_on_input(emu_bay *bay, emu_mux *m);
 #endif

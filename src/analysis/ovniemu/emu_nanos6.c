@@ -112,9 +112,9 @@ static int task_event(emu *e, emu_ev *ev, emu_task_state *st)
         return emu_task_create_event(e, ev, ti, EMU_TASK_PAUSE | EMU_TASK_RELAX_NESTING);
     if (!ok)
         return fail(e, "a task event without a task id");
-    emu_task *task = emu_task_find(ti, id);
+    emu_task *task = emu_task_lookup(e, ti, &st->bodies[e->th->proc->gindex], id);
     if (!task)
-        return fail(e, "the task was not created");
+        return -1;
     return emu_task_transition(e, ev, &task_chans, ti, &st->bodies[e->th->proc->gindex],
                                &st->stacks[e->th->gindex], task, 1);
 }

@@ -103,9 +103,9 @@ static int task_transition(emu *e, emu_ev *ev, nosv_state *st)
     if (!ok)
         return fail(e, "a task event without task and body ids");
     emu_task_info *ti = &st->ts.tasks[e->th->proc->gindex];
-    emu_task *task = emu_task_find(ti, id);
+    emu_task *task = emu_task_lookup(e, ti, &st->ts.bodies[e->th->proc->gindex], id);
     if (!task)
-        return fail(e, "the task was not created");
+        return -1;
     if (task->flags & EMU_TASK_PARALLEL) {
         if (!body_id)
             return fail(e, "a parallel task needs a body id");

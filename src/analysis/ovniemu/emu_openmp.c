@@ -94,10 +94,11 @@ static int task_event(emu *e, emu_ev *ev)
     uint32_t id = (uint32_t)emu_ev_int(ev, 0, &ok);
     /* Tasks may nest without pausing and run again after ending. */
     if (ev->v == 'c')
-        return emu_task_create_event(e, ev, ti, EMU_TASK_RELAX_NESTING | EMU_TASK_RESURRECT);
+        return emu_task_create_event(e, ev, ti,
+                                     EMU_TASK_RELAX_NESTING | EMU_TASK_RESURRECT | EMU_TASK_BODILESS);
     if (!ok || !id)
         return fail(e, "a task event without a task id");
-    emu_task *task = emu_task_find(ti, id);
+    const emu_task_run *task = emu_task_ended_find(&ti->ended, id);
     if (!task)
         return fail(e, "the task was not created");
     emu_chan *tid = emu_tracks_chan(e->th, SLOT_OPENMP, CH_TASKID);

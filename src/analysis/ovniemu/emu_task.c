@@ -140,18 +140,45 @@ static int grow_tasks(emu_task_info *ti)
     return 0;
 }
 
-emu_task *emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags,
-                       int *dup)
+int emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags, int *dup)
 {
-    *dup = emu_task_find(ti, id) != NULL;
+    *dup = emu_task_find(ti, id) != NULL || emu_task_ended_find(&ti->ended, id) != NULL;
     if (*dup || !id)
-        return NULL;
+        return -1;
+    if (flags & EMU_TASK_BODILESS)
+        return emu_task_ended_add(&ti->ended, id, type_index, (uint8_t)flags);
     if ((ti->n_tasks + 1) * 4 > ti->cap_tasks * 3 && grow_tasks(ti) != 0)
-        return NULL;
-    emu_task *t = &ti->tasks[slot_of(ti, id)];
-    *t = (emu_task){id, type_index, 0, (uint8_t)flags};
+        return -1;
+    ti->tasks[slot_of(ti, id)] = (emu_task){id, type_index, 0, (uint8_t)flags};
     ti->n_tasks++;
-    return t;
+    return 0;
+}
+
+/* Linear probing's deletion: the entries after the hole that may not
+ * stay past it move back into it. */
+static void delete_slot(emu_task_info *ti, size_t hole)
+{
+    size_t mask = ti->cap_tasks - 1;
+    for (size_t i = (hole + 1) & mask; ti->tasks[i].id; i = (i + 1) & mask) {
+        size_t home = emu_task_home(ti->tasks[i].id) & mask;
+        /* Stays when its home lies cyclically in (hole, i]. */
+        if (((i - home) & mask) < ((i - hole) & mask))
+            continue;
+        ti->tasks[hole] = ti->tasks[i];
+        hole = i;
+    }
+    ti->tasks[hole].id = 0;
+}
+
+int emu_task_remove(emu_task_info *ti, uint32_t id, int ended)
+{
+    size_t i = slot_of(ti, id);
+    emu_task t = ti->tasks[i];
+    if (ended && emu_task_ended_add(&ti->ended, id, t.type, t.flags) != 0)
+        return -1;
+    delete_slot(ti, i);
+    ti->n_tasks--;
+    return 0;
 }
 
 void emu_task_info_free(emu_task_info *ti)
@@ -160,5 +187,6 @@ void emu_task_info_free(emu_task_info *ti)
         free(ti->types[i].label);
     free(ti->types);
     free(ti->tasks);
+    emu_task_ended_free(&ti->ended);
     memset(ti, 0, sizeof *ti);
 }

@@ -52,8 +52,8 @@ static int show_body(emu *e, const emu_task_chans *c, const emu_task_info *ti, c
     return 0;
 }
 
-int emu_task_transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_info *ti,
-                        emu_body_table *bt, emu_body_stack *bs, emu_task *task, uint32_t body_id)
+static int transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_info *ti,
+                      emu_body_table *bt, emu_body_stack *bs, emu_task *task, uint32_t body_id)
 {
     const emu_body *prev = emu_body_running(bt, bs);
     const char *why = ev->v == 'x'   ? emu_body_execute(bt, bs, task, body_id)
@@ -82,6 +82,50 @@ int emu_task_transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_in
         return -1;
     }
     return 0;
+}
+
+/* A task whose only body ended leaves the tables for the ended runs. */
+static int retire(emu *e, emu_task_info *ti, emu_body_table *bt, const emu_task *task)
+{
+    const emu_body *b = emu_body_find(bt, task->id, 1);
+    if ((task->flags & EMU_TASK_PARALLEL) || !b || b->state != EMU_BODY_DEAD)
+        return 0;
+    uint32_t id = task->id;
+    if (emu_task_remove(ti, id, 1) != 0) {
+        e->fault = "out of memory";
+        return -1;
+    }
+    emu_body_remove(bt, id, 1);
+    return 0;
+}
+
+int emu_task_transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_info *ti,
+                        emu_body_table *bt, emu_body_stack *bs, emu_task *task, uint32_t body_id)
+{
+    int rc = transition(e, ev, c, ti, bt, bs, task, body_id);
+    return retire(e, ti, bt, task) != 0 ? -1 : rc;
+}
+
+emu_task *emu_task_lookup(emu *e, emu_task_info *ti, emu_body_table *bt, uint32_t id)
+{
+    emu_task *t = emu_task_find(ti, id);
+    const emu_task_run *r = t ? NULL : emu_task_ended_find(&ti->ended, id);
+    if (!r) {
+        if (!t)
+            e->fault = "the task was not created";
+        return t;
+    }
+    /* Brought back as it ended: its one body dead. */
+    uint32_t type = r->type;
+    uint8_t flags = r->flags;
+    int dup;
+    if (emu_task_ended_remove(&ti->ended, id) != 0 || emu_task_add(ti, id, type, flags, &dup) != 0 ||
+        emu_body_add_dead(bt, t = emu_task_find(ti, id), 1) != 0) {
+        e->fault = "out of memory";
+        return NULL;
+    }
+    t->n_bodies = 1;
+    return t;
 }
 
 int emu_task_state_init(emu_task_state *ts, const emu *e)
@@ -118,7 +162,7 @@ int emu_task_create_event(emu *e, emu_ev *ev, emu_task_info *ti, unsigned flags)
         e->fault = "the task's type was not declared";
         return -1;
     }
-    if (!emu_task_add(ti, id, (uint32_t)(type - ti->types), flags, &dup)) {
+    if (emu_task_add(ti, id, (uint32_t)(type - ti->types), flags, &dup) != 0) {
         e->fault = dup ? "the task id already exists" : "a task id must be non-zero";
         return -1;
     }

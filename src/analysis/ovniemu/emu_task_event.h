@@ -22,9 +22,15 @@ typedef struct emu_task_chans {
 /* A task's x/e/p/r event on body `body_id` of the current thread: the
  * body's state, the subsystem, then the task channels, which show the
  * body running on the thread or null (ovni src/emu/nosv/event.c and
- * nanos6/event.c update_task). */
+ * nanos6/event.c update_task).  A task whose only body ended then leaves
+ * for the ended runs (emu_task_ended.h). */
 int emu_task_transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_info *ti,
                         emu_body_table *bt, emu_body_stack *bs, emu_task *task, uint32_t body_id);
+
+/* The task of `id` in a model with bodies: in flight, or ended and
+ * brought back (its body dead) for the event to run again or be refused
+ * as before.  NULL with e->fault set when it was not created. */
+emu_task *emu_task_lookup(emu *e, emu_task_info *ti, emu_body_table *bt, uint32_t id);
 
 /* A task model's state: tasks and bodies per process, body stacks per
  * thread (all indexed by global index). */
