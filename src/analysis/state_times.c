@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "analysis/state_spans.h"
+#include "core/grow.h"
 
 /* The time of one labelled value of a row's channel. */
 typedef struct value_time {
@@ -34,14 +35,8 @@ static track_times *times_of(state_times *st, pw_state_track *tr)
 {
     if (tr->user)
         return &st->tracks[tr->user - 1];
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 256;
-        track_times *t = realloc(st->tracks, cap * sizeof *t);
-        if (!t)
-            return NULL;
-        st->tracks = t;
-        st->cap = cap;
-    }
+    if (!pw_grow((void **)&st->tracks, st->n, &st->cap, sizeof *st->tracks))
+        return NULL;
     st->tracks[st->n] = (track_times){NULL, 0, 0};
     tr->user = (uint32_t)++st->n;
     return &st->tracks[st->n - 1];

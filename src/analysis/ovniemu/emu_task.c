@@ -3,6 +3,7 @@
  * through uthash), plus 666, kept positive and away from the reserved
  * values below 1000 (ovni src/emu/task.c task_get_type_gid). */
 #include "analysis/ovniemu/emu_task.h"
+#include "core/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,14 +76,8 @@ emu_task_type *emu_task_type_add(emu_task_info *ti, uint32_t id, const char *lab
     *dup = emu_task_type_find(ti, id) != NULL;
     if (*dup)
         return NULL;
-    if (ti->n_types == ti->cap_types) {
-        size_t cap = ti->cap_types ? ti->cap_types * 2 : 16;
-        emu_task_type *t = realloc(ti->types, cap * sizeof *t);
-        if (!t)
-            return NULL;
-        ti->types = t;
-        ti->cap_types = cap;
-    }
+    if (!pw_grow((void **)&ti->types, ti->n_types, &ti->cap_types, sizeof *ti->types))
+        return NULL;
     char *copy = malloc(n ? n + 1 : 48);
     if (!copy)
         return NULL;

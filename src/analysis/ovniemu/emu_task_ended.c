@@ -2,6 +2,7 @@
  * near the newest ids, so runs are extended or added at the end and the
  * array moves little. */
 #include "analysis/ovniemu/emu_task_ended.h"
+#include "core/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +33,8 @@ const emu_task_run *emu_task_ended_find(const emu_task_ended *s, uint32_t id)
 /* Room for one more run at index p. */
 static int open_at(emu_task_ended *s, size_t p)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 8;
-        emu_task_run *r = realloc(s->runs, cap * sizeof *r);
-        if (!r)
-            return -1;
-        s->runs = r;
-        s->cap = cap;
-    }
+    if (!pw_grow((void **)&s->runs, s->n, &s->cap, sizeof *s->runs))
+        return -1;
     memmove(&s->runs[p + 1], &s->runs[p], (s->n - p) * sizeof *s->runs);
     s->n++;
     return 0;
