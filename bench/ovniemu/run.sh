@@ -4,7 +4,7 @@
 # OpenMP in turn, with MPI, TAMPI and marks; a new task per 16 events:
 # bench/ovni/gen_emu_trace.c) under bench/out/, then measures the
 # emulator: `convert --to paraver` (thread.* and cpu.*), `convert` to
-# Chrome JSON states, `convert --to perfetto`, `stats` and `check`, and,
+# Chrome JSON and Perfetto states, `convert --to perfetto` (the records), `stats` and `check`, and,
 # when OVNIEMU names an ovniemu binary, ovniemu on a copy of the trace
 # (built outside the repository, e.g. bsc-pm/ovni 1.14.0 cloned to
 # /tmp/ovni-src, `cmake -S /tmp/ovni-src -B /tmp/ovni-src/build && make -C
@@ -50,6 +50,8 @@ cpu_measure "convert (states.json)" "$B/perfweave" convert "$OUT" -o "$OUT.state
 rm -f "$OUT.states.json"
 cpu_measure "convert --to perfetto" "$B/perfweave" convert "$OUT" --to perfetto -o "$OUT.pftrace" -q --force
 rm -f "$OUT.pftrace"
+cpu_measure "convert (states.pftrace)" "$B/perfweave" convert "$OUT" -o "$OUT.states.pftrace" -q --force
+rm -f "$OUT.states.pftrace"
 cpu_measure "stats" "$B/perfweave" stats "$OUT" -q
 cpu_measure "check" "$B/perfweave" check "$OUT" -q
 cpu_measure "stats --set analyses=0" "$B/perfweave" stats "$OUT" -q --set analyses=0

@@ -23,6 +23,7 @@
 
 #include "analysis/keymap.h"
 #include "analysis/states.h"
+#include "core/digits.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/convert/states_file.h"
@@ -211,12 +212,13 @@ static void event_end(pf_states *w, int64_t t)
 }
 
 /* The common event — a slice's end, a begin named by an interned label
- * (iid; 0: none), a counter value (or NULL) — encoded in place in the
+ * (iid; 0: none) or by a number's text (name, at most 20 bytes; or NULL),
+ * a counter value (or NULL) — encoded in place in the
  * output buffer: packet and event are shorter than 128 bytes, so both
  * lengths are one byte, filled in at the end (no nested buffers, no
  * copies).  event_begin/event_end make the same bytes. */
 static void fast_event(pf_states *w, int64_t t, uint64_t track, int type, uint64_t iid,
-                       const double *counter)
+                       const char *name, size_t name_len, const double *counter)
 {
     pw_outbuf_reserve(&w->out, 96);
     uint8_t *start = (uint8_t *)w->out.buf + w->out.len, *p = start + 2;
@@ -238,6 +240,12 @@ static void fast_event(pf_states *w, int64_t t, uint64_t track, int type, uint64
         *p++ = TRACK_EVENT_NAME_IID << 3;
         p += pb_put_varint(p, iid);
     }
+    if (name) {
+        p += pb_put_varint(p, (uint64_t)TRACK_EVENT_NAME << 3 | PB_LEN);
+        *p++ = (uint8_t)name_len;
+        memcpy(p, name, name_len);
+        p += name_len;
+    }
     if (counter) {
         p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
         uint64_t bits;
@@ -258,16 +266,16 @@ static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32
 {
     recent_name *r = &w->recent_names[recent_slot(view, (uint32_t)channel, (uint64_t)value)];
     if (r->iid && r->value == value && r->channel == channel && r->view == view) {
-        fast_event(w, t, track, TYPE_SLICE_BEGIN, r->iid, NULL);
+        fast_event(w, t, track, TYPE_SLICE_BEGIN, r->iid, NULL, 0, NULL);
         return;
     }
     const char *label = w->st->value_label(w->st, view, channel, value);
     if (!label) {
-        char number[24];
-        int n = snprintf(number, sizeof number, "%lld", (long long)value);
-        event_begin(w, track, TYPE_SLICE_BEGIN);
-        pb_bytes(&w->msg, TRACK_EVENT_NAME, number, (size_t)n);
-        event_end(w, t);
+        char number[24], *end = number + sizeof number;
+        char *text = u64_digits(value < 0 ? 0 - (uint64_t)value : (uint64_t)value, end);
+        if (value < 0)
+            *--text = '-';
+        fast_event(w, t, track, TYPE_SLICE_BEGIN, 0, text, (size_t)(end - text), NULL);
         return;
     }
     pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
@@ -280,7 +288,7 @@ static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32
     uint64_t iid = *found;
     *r = (recent_name){view, channel, value, iid};
     if (!added) {
-        fast_event(w, t, track, TYPE_SLICE_BEGIN, iid, NULL);
+        fast_event(w, t, track, TYPE_SLICE_BEGIN, iid, NULL, 0, NULL);
         return;
     }
     pb_uint(&w->inner, EVENT_NAME_IID, iid);
@@ -304,11 +312,11 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t c
         time = w->last_t;
     if (tr->counter) {
         double v = (double)value;
-        fast_event(w, time, tr->uuid, TYPE_COUNTER, 0, &v);
+        fast_event(w, time, tr->uuid, TYPE_COUNTER, 0, NULL, 0, &v);
         return;
     }
     if (tr->value)
-        fast_event(w, time, tr->uuid, TYPE_SLICE_END, 0, NULL);
+        fast_event(w, time, tr->uuid, TYPE_SLICE_END, 0, NULL, 0, NULL);
     if (value)
         begin_slice(w, time, tr->uuid, view, channel, value);
     tr->value = value;
@@ -323,7 +331,7 @@ static void close_slices(pf_states *w, int64_t end)
     for (uint32_t i = 0; i < w->n_tracks; i++) {
         channel_track *tr = &w->tracks[i];
         if (!tr->counter && tr->value)
-            fast_event(w, end, tr->uuid, TYPE_SLICE_END, 0, NULL);
+            fast_event(w, end, tr->uuid, TYPE_SLICE_END, 0, NULL, 0, NULL);
     }
 }
 
