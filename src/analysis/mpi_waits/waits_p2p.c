@@ -142,9 +142,11 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
     size_t n = req->type == PW_T_LIST ? req->v.list.n : 1;
     const pw_value *indices = sc->f_indices >= 0 && v[sc->f_indices].present ? &v[sc->f_indices] : NULL;
     int64_t index = tl_field_int(v, sc->tl.f_index, -2);
-    if (indices)
-        n = (size_t)(tl_field_int(v, sc->f_outcount, 0) > 0 ? tl_field_int(v, sc->f_outcount, 0) : 0);
-    else if (sc->tl.f_index >= 0)
+    if (indices) { /* outcount is the record's word: never more than the indices it lists */
+        int64_t out = tl_field_int(v, sc->f_outcount, 0);
+        size_t listed = indices->type == PW_T_LIST ? indices->v.list.n : 1;
+        n = out <= 0 ? 0 : (uint64_t)out < listed ? (size_t)out : listed;
+    } else if (sc->tl.f_index >= 0)
         n = index >= 0 ? 1 : 0;
     for (size_t i = 0; i < n; i++) {
         int64_t which = indices ? (list_item(indices, i) ? tl_value_int(list_item(indices, i)) : -1)
