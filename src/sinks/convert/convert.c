@@ -111,7 +111,10 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
      * records, when the sink writes them and OUT is named for them. */
     const pw_states_source *states = pw_sink_names_states(sink, out) ? pw_states_source_for(ds) : NULL;
     pw_output *o;
-    pw_status s = pw_output_begin(out, flags, states ? 0 : sink->caps, &o, err);
+    /* States named by an extension are one file; the others a directory
+     * (sink.h, states_extensions), which --force replaces as a directory. */
+    unsigned caps = !states ? sink->caps : sink->states_extensions ? 0 : PW_SINK_DIRECTORY;
+    pw_status s = pw_output_begin(out, flags, caps, &o, err);
     if (s != PW_OK)
         return s;
     if (states)

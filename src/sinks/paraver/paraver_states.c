@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "analysis/states.h"
+#include "core/digits.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 
@@ -21,10 +22,50 @@ enum { VIEWS = 2 };
 
 static const char *const exts[3] = {"prv", "pcf", "row"};
 
+/* A line's text pieces that repeat, made once: per row "2:0:1:1:<row+1>:"
+ * (a state record as ovniemu writes it: cpu 0, application 1, task 1, the
+ * row as thread), and per event type ":<type>:" in a small cache.  Most
+ * of a line is then two fixed-size copies and two numbers. */
+enum { PIECE = 24, TYPE_SLOTS = 64 };
+typedef struct piece {
+    char text[PIECE];
+    uint8_t len;
+} piece;
+typedef struct view_text {
+    piece *row;           /* n_rows */
+    uint32_t n_rows;
+    int32_t type_of[TYPE_SLOTS];
+    piece type[TYPE_SLOTS];
+} view_text;
+
 typedef struct writer {
     pw_outbuf out[VIEWS];
     FILE *f[VIEWS];
+    view_text text[VIEWS];
 } writer;
+
+static void piece_set(piece *p, const char *before, uint64_t v, char after)
+{
+    char digits[24], *end = digits + sizeof digits, *d = u64_digits(v, end);
+    size_t nb = strlen(before), nd = (size_t)(end - d);
+    memcpy(p->text, before, nb);
+    memcpy(p->text + nb, d, nd);
+    p->text[nb + nd] = after;
+    p->len = (uint8_t)(nb + nd + 1);
+}
+
+static pw_status view_text_init(view_text *vt, uint32_t n_rows, pw_error *err)
+{
+    vt->row = calloc(n_rows ? n_rows : 1, sizeof *vt->row);
+    if (!vt->row)
+        return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    vt->n_rows = n_rows;
+    for (uint32_t r = 0; r < n_rows; r++)
+        piece_set(&vt->row[r], "2:0:1:1:", (uint64_t)r + 1, ':');
+    for (int i = 0; i < TYPE_SLOTS; i++)
+        vt->type_of[i] = -1; /* Paraver types are positive */
+    return PW_OK;
+}
 
 /* ovniemu's palette (pv/pcf.c): state colours by value. */
 static const unsigned char palette[][3] = {
@@ -43,15 +84,31 @@ static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t t
 {
     writer *w = ctx;
     pw_outbuf *o = &w->out[view];
-    pw_outbuf_reserve(o, PW_OUTBUF_SLACK);
-    pw_out_mem(o, "2:0:1:1:", 8);
-    pw_out_u64(o, (uint64_t)row + 1);
-    pw_out_char(o, ':');
+    view_text *vt = &w->text[view];
+    pw_outbuf_reserve(o, 3 * PIECE + 24);
+    if (row < vt->n_rows && o->cap - o->len >= 3 * PIECE + 24) {
+        memcpy(o->buf + o->len, vt->row[row].text, PIECE); /* fixed size: the rest is overwritten */
+        o->len += vt->row[row].len;
+    } else {
+        pw_out_mem(o, "2:0:1:1:", 8);
+        pw_out_u64(o, (uint64_t)row + 1);
+        pw_out_char(o, ':');
+    }
     /* Times are non-negative and rise: their high digits are reused. */
     pw_out_u64_width(o, (uint64_t)time, 0);
-    pw_out_char(o, ':');
-    pw_out_i64(o, type);
-    pw_out_char(o, ':');
+    unsigned slot = (uint32_t)type % TYPE_SLOTS;
+    if (type >= 0 && o->cap - o->len >= PIECE) {
+        if (vt->type_of[slot] != type) {
+            vt->type_of[slot] = type;
+            piece_set(&vt->type[slot], ":", (uint64_t)type, ':');
+        }
+        memcpy(o->buf + o->len, vt->type[slot].text, PIECE);
+        o->len += vt->type[slot].len;
+    } else {
+        pw_out_char(o, ':');
+        pw_out_i64(o, type);
+        pw_out_char(o, ':');
+    }
     pw_out_i64(o, value);
     pw_out_char(o, '\n');
 }
@@ -111,7 +168,9 @@ static pw_status open_prv(writer *w, const char *dir, const pw_states *st, pw_er
         if (!(w->f[v] = fopen(path, "w")))
             return pw_fail_errno(err, path, "cannot create");
         header(w->f[v], 0, st->views[v].n_rows);
-        pw_status s = pw_outbuf_init(&w->out[v], w->f[v], err);
+        pw_status s = view_text_init(&w->text[v], st->views[v].n_rows, err);
+        if (s == PW_OK)
+            s = pw_outbuf_init(&w->out[v], w->f[v], err);
         if (s != PW_OK)
             return s;
     }
@@ -186,6 +245,8 @@ pw_status pw_convert_paraver_states(pw_dataset *ds, const pw_states_source *src,
     }
     if (st)
         rep->records_in = rep->records_out = st->events;
+    for (int v = 0; v < VIEWS; v++)
+        free(w.text[v].row);
     src->release(st);
     return s;
 }
