@@ -63,6 +63,25 @@ ENDED_FINDINGS = [(580, "ovniemu.bad-transition", "not allowed to run again"),
                   (1750, "ovniemu.bad-transition", "without a task id")]
 
 
+# The same for "parallel-bodies": what ovni src/emu/body.c refuses for the
+# bodies of parallel tasks, whether the emulator still holds them or only
+# counts them as ended (emu_body.c, emu_task.h).
+PARALLEL_FINDINGS = [(260, "ovniemu.bad-transition", "body is not running"),
+                     (290, "ovniemu.bad-transition", "body is not running"),
+                     (300, "ovniemu.bad-transition", "not allowed to pause"),
+                     (310, "ovniemu.bad-transition", "body is not paused"),
+                     (320, "ovniemu.bad-transition", "not allowed to run again"),
+                     (350, "ovniemu.bad-transition", "parallel task needs a body id"),
+                     (400, "ovniemu.bad-transition", "body is not running"),
+                     (410, "ovniemu.bad-transition", "body does not exist"),
+                     (440, "ovniemu.bad-transition", "not allowed to run again"),
+                     (450, "ovniemu.bad-transition", "body is not paused"),
+                     (470, "ovniemu.bad-transition", "cannot nest a task body"),
+                     (530, "ovniemu.bad-transition", "not allowed to run again"),
+                     (560, "ovniemu.bad-transition", "body is not running"),
+                     (570, "ovniemu.bad-transition", "task was not created")]
+
+
 def regen(ovniemu, name, tmp):
     ovnigen.write(tmp, name)
     subprocess.run([ovniemu, "ovni"], cwd=tmp, check=True, capture_output=True)
@@ -269,6 +288,9 @@ def main():
                 continue
             if name == "ended-tasks":
                 check_forbidden(exe, tmp, fails, name, ENDED_FINDINGS)
+                continue
+            if name == "parallel-bodies":
+                check_forbidden(exe, tmp, fails, name, PARALLEL_FINDINGS)
                 continue
             if len(sys.argv) > 3 and sys.argv[2] == "--regen":
                 regen(sys.argv[3], name, tmp)

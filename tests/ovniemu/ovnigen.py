@@ -281,8 +281,37 @@ def ended_tasks(root):
     return [a]
 
 
+def parallel_bodies(root):
+    """nOS-V parallel tasks (VTC) whose bodies end out of order, skip an
+    id, run nested over a paused task, and are referenced after they
+    ended: in the ended prefix the emulator keeps as a count (emu_body.c),
+    above it, and after the task left the table with its bodies ended.
+    Each refusal is a finding (PARALLEL_FINDINGS in generated.py)."""
+    a = Stream("n0", 70, 70, cpus=[0], require={"nosv": "2.7.0"})
+    execute(a, 100, 0)
+    type_event(a, "VYc", 105, 1, "p1")
+    type_event(a, "VYc", 106, 2, "p2")
+    events = [("VHw", b""), ("VTC", u32(1, 1)), ("VTC", u32(2, 2)), ("VTc", u32(3, 1))]
+    events += [("VTx", u32(1, 2)), ("VTe", u32(1, 2)), ("VTe", u32(1, 2)),
+               ("VTx", u32(1, 1)), ("VTe", u32(1, 1)), ("VTe", u32(1, 1)), ("VTp", u32(1, 2)),
+               ("VTr", u32(1, 1)), ("VTx", u32(1, 2)), ("VTx", u32(1, 3)), ("VTe", u32(1, 3)),
+               ("VTx", u32(1, 0))]
+    events += [("VTx", u32(2, 1)), ("VTe", u32(2, 1)), ("VTx", u32(2, 3)), ("VTe", u32(2, 3)),
+               ("VTe", u32(2, 3)), ("VTe", u32(2, 2)), ("VTx", u32(2, 2)), ("VTe", u32(2, 2)),
+               ("VTx", u32(2, 3)), ("VTr", u32(2, 2))]
+    events += [("VTx", u32(3, 0)), ("VTx", u32(1, 4)), ("VTp", u32(3, 0)), ("VTx", u32(1, 4)),
+               ("VTe", u32(1, 4)), ("VTr", u32(3, 0)), ("VTe", u32(3, 0)), ("VTx", u32(1, 4)),
+               ("VTx", u32(1, 5)), ("VTe", u32(1, 5)), ("VTe", u32(1, 5)), ("VTx", u32(9, 1)),
+               ("VHW", b"")]
+    for k, (mcv, payload) in enumerate(events):
+        a.ev(mcv, 200 + 10 * k, payload)
+    a.ev("OHe", 200 + 10 * len(events))
+    return [a]
+
+
 SCENARIOS = {"forbidden": forbidden, "ovni-threads": ovni_threads, "nosv-tasks": nosv_tasks,
-             "nanos6-tasks": nanos6_tasks, "runtimes": runtimes, "ended-tasks": ended_tasks}
+             "nanos6-tasks": nanos6_tasks, "runtimes": runtimes, "ended-tasks": ended_tasks,
+             "parallel-bodies": parallel_bodies}
 
 
 def write(root, name):

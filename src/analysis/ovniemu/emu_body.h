@@ -29,7 +29,7 @@ typedef struct emu_body_stack {
 const char *emu_body_execute(emu_body_table *t, emu_body_stack *s, emu_task *task, uint32_t id);
 const char *emu_body_pause(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id);
 const char *emu_body_resume(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id);
-const char *emu_body_end(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id);
+const char *emu_body_end(emu_body_table *t, emu_body_stack *s, emu_task *task, uint32_t id);
 /* The body on top of the stack when it is running, or NULL. */
 emu_body *emu_body_running(const emu_body_table *t, const emu_body_stack *s);
 /* Body `id` of a task, or NULL. */
