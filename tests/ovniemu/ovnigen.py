@@ -240,8 +240,8 @@ def forbidden(root):
 
 
 def ended_tasks(root):
-    """Tasks referenced after they ended (the emulator keeps them as runs
-    of ids, emu_task_ended.h): Nanos6 tasks of interleaved types ended out
+    """Tasks referenced after they ended (the emulator keeps only their
+    kind in an id map, emu_task_map.h): Nanos6 tasks of interleaved types ended out
     of order and then run, ended, paused and resumed again, ids created
     twice; nOS-V tasks run again several times, a parallel task's bodies;
     OpenMP tasks run twice.  Each refusal is a finding (ENDED_FINDINGS in
