@@ -3,7 +3,10 @@
 lack: pauses, cooling and warming, migrations, the virtual CPU, marks of
 every kind, nOS-V bodies (paused, nested over a paused task, parallel, run
 again) and counters, Nanos6 tasks nested over running ones, MPI, TAMPI,
-OpenMP, NODES and kernel context switches.
+OpenMP, NODES and kernel context switches, every subsystem, thread type
+and function state of the nOS-V, Nanos6, OpenMP, TAMPI, MPI and NODES
+models, and tasks running or paused on threads that migrate or leave the
+CPU.
 
 golden/<scenario>/ holds what ovniemu 1.14.0 (bsc-pm/ovni cf025e2, built
 from source) wrote for the same trace; perfweave's thread/cpu .prv must
