@@ -402,10 +402,50 @@ def migrating_tasks(root):
     return [a, b]
 
 
+def parallel_tasks(root):
+    """nOS-V parallel tasks (VTC) of alternating types whose bodies run on
+    two threads at once and end out of order, tasks ended out of id
+    order, a task given a new body after all its bodies ended (it left
+    the emulator's table, emu_task.h), and a body run over a paused
+    task."""
+    a = Stream("n0", 95, 95, cpus=[0, 1], require={"nosv": "2.7.0"})
+    b = Stream("n0", 95, 96, require={"nosv": "2.7.0"})
+    execute(a, 100, 0)
+    execute(b, 101, 1)
+    type_event(a, "VYc", 105, 1, "even")
+    type_event(a, "VYc", 106, 2, "odd")
+    t = 110
+    for task in range(1, 7):
+        a.ev("VTC", t, u32(task, 1 + task % 2))
+        t += 1
+    a.ev("VTc", t, u32(7, 1))
+    t = 200
+    # Bodies 2 on a and 1 on b at once; the later tasks end first.
+    for task in (3, 1, 2, 6, 4, 5):
+        a.ev("VTx", t, u32(task, 2))
+        b.ev("VTx", t + 2, u32(task, 1))
+        b.ev("VTe", t + 5, u32(task, 1))
+        a.ev("VTe", t + 7, u32(task, 2))
+        t += 10
+    a.ev("VTx", t, u32(2, 3))            # task 2 again, a third body
+    a.ev("VTe", t + 5, u32(2, 3))
+    a.ev("VTx", t + 10, u32(7, 0))
+    a.ev("VTp", t + 15, u32(7, 0))
+    a.ev("VTx", t + 20, u32(4, 3))       # over the paused task 7
+    b.ev("VTx", t + 22, u32(4, 4))
+    a.ev("VTe", t + 25, u32(4, 3))
+    a.ev("VTr", t + 30, u32(7, 0))
+    b.ev("VTe", t + 32, u32(4, 4))
+    a.ev("VTe", t + 35, u32(7, 0))
+    b.ev("OHe", t + 40)
+    a.ev("OHe", t + 45)
+    return [a, b]
+
+
 SCENARIOS = {"forbidden": forbidden, "ovni-threads": ovni_threads, "nosv-tasks": nosv_tasks,
              "nanos6-tasks": nanos6_tasks, "runtimes": runtimes, "ended-tasks": ended_tasks,
              "parallel-bodies": parallel_bodies, "subsystems": subsystems,
-             "migrating-tasks": migrating_tasks}
+             "migrating-tasks": migrating_tasks, "parallel-tasks": parallel_tasks}
 
 
 def write(root, name):
