@@ -1,8 +1,8 @@
 /* test_task_map.c — the task id map (src/analysis/ovniemu/emu_task_map.h)
  * against a plain array of every id, in the orders traces give ids: in
  * order with types repeating in a loop, a few ids apart (threads creating
- * and ending tasks at once), every other id (processes sharing nOS-V's
- * numbering), far below the newest (a long task), values changed (a
+ * and ending tasks at once), every other id (parallel tasks among
+ * others), far below the newest (a long task), values changed (a
  * parallel task ending again), and big jumps.  Each also checks that the
  * runs stay within the bound the header states. */
 #include "harness.h"
@@ -49,7 +49,7 @@ static void periodic_types_in_order(void)
 }
 
 /* Ids set in shuffled blocks of 64 (within the window), every other id
- * (another process has the rest), with two alternating values. */
+ * (tasks of another kind have the rest), with two alternating values. */
 static void out_of_order_within_window(void)
 {
     start();

@@ -1,9 +1,10 @@
 /* emu_task_map.h — a value for each task id of a process (0: none), in
  * memory that does not grow with the tasks of a realistic trace.
  *
- * Runtimes number tasks in order, but threads create and end them a few
- * ids apart, task types alternate in the order a program's loop creates
- * them, and processes sharing one numbering (nOS-V) see every other id.
+ * Runtimes number a process's tasks in order, but threads create and end
+ * them a few ids apart, task types alternate in the order a program's
+ * loop creates them, and a map of one kind of task (the parallel ones)
+ * has holes where the other kinds are.
  * So the newest EMU_TASK_MAP_WINDOW ids are held one value each, where
  * any order costs nothing, and the ids below that low-water mark as runs
  * whose values repeat with a period of up to EMU_TASK_MAP_PERIOD ids.
