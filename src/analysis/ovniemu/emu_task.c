@@ -150,7 +150,7 @@ static int insert(emu_task_info *ti, emu_task t)
 int emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags, int *dup)
 {
     *dup = id && emu_task_map_get(&ti->kinds, id) != 0;
-    if (*dup || !id)
+    if (*dup || !id || type_index >= UINT32_MAX >> 5)
         return -1;
     if (emu_task_map_set(&ti->kinds, id, kind_of(type_index, flags)) != 0)
         return -1;
