@@ -9,7 +9,14 @@
  * EVENTS in all; the tasks created grow with them (one per iteration), so
  * memory that grows with tasks shows at large sizes.
  *
- * usage: gen_emu_trace OUT_DIR EVENTS [THREADS]   (THREADS defaults to 8) */
+ * The shape "tasks" makes what fragments task bookkeeping: task types
+ * that alternate in id order (three, in a loop) in every runtime, and
+ * nOS-V parallel tasks (VTC) with two bodies ended out of order: body 2
+ * in the task's own iteration, body 1 in the next block of 8 iterations
+ * in reverse order, so tasks also end out of id order and up to 16 stay
+ * in flight per thread (the last block's never end).
+ *
+ * usage: gen_emu_trace OUT_DIR EVENTS [THREADS [tasks]]   (THREADS defaults to 8) */
 #include "ovni_writer.h"
 
 enum { NOSV, NANOS6, OPENMP, RUNTIMES };
@@ -71,6 +78,46 @@ static void write_meta(const char *dir, int i, int threads)
     fclose(j);
 }
 
+/* The "tasks" shape (see the top). */
+static int tasks_shape;
+enum { TYPES = 3, BLOCK = 8 };
+
+/* A task's type: in a loop of three, or always the first. */
+static uint32_t type_of(uint32_t task) { return tasks_shape ? 1 + task % TYPES : 1; }
+
+/* The task whose body 1 runs in iteration `task` (1-based): the previous
+ * block's, last first; 0 in the first block. */
+static uint32_t late_body_task(uint32_t task)
+{
+    uint32_t block = (task - 1) / BLOCK, slot = (task - 1) % BLOCK;
+    return block ? (block - 1) * BLOCK + (BLOCK - 1 - slot) + 1 : 0;
+}
+
+/* One iteration of the "tasks" shape for nOS-V: parallel task `task`
+ * created, its body 2 run, and an older task's body 1. */
+static uint64_t parallel_iteration(FILE *f, uint64_t t, uint32_t task)
+{
+    static const char *const loop[16] = {"VAs", "VTC", "VAS", "VTx", "MAr", "MAR", "OM=", "VTe",
+                                         "late", "TLi", "TLI", "late", "VSh", "VSf", "Ms[", "Ms]"};
+    uint32_t late = late_body_task(task);
+    for (int k = 0; k < 16; k++, t += 37) {
+        const char *m = loop[k];
+        if (!strcmp(m, "OM="))
+            mark(f, t, task);
+        else if (!strcmp(m, "VTC"))
+            ev32(f, m, t, task, type_of(task), 1);
+        else if (!strcmp(m, "VTx") || !strcmp(m, "VTe"))
+            ev32(f, m, t, task, 2, 1);
+        else if (strcmp(m, "late"))
+            plain(f, m, t);
+        else if (late)
+            ev32(f, k == 8 ? "VTx" : "VTe", t, late, 1, 1);
+        else
+            plain(f, k == 8 ? "VPr" : "VPp", t);
+    }
+    return t;
+}
+
 /* One iteration of 16 events running task `task`; returns the next clock. */
 static uint64_t iteration(FILE *f, int runtime, uint64_t t, uint32_t task)
 {
@@ -86,13 +133,13 @@ static uint64_t iteration(FILE *f, int runtime, uint64_t t, uint32_t task)
         if (!strcmp(m, "OM="))
             mark(f, t, task);
         else if (m[1] == 'T' && m[2] == 'c')
-            ev32(f, m, t, task, 1, 1);
+            ev32(f, m, t, task, type_of(task), 1);
         else if (!strcmp(m, "VTx") || !strcmp(m, "VTe"))
             ev32(f, m, t, task, 0, 1);
         else if (!strcmp(m, "6Tx") || !strcmp(m, "6Te") || !strcmp(m, "PPx") || !strcmp(m, "PPe"))
             ev32(f, m, t, task, 0, 0);
         else if (!strcmp(m, "PPc"))
-            ev32(f, m, t, task, 1, 1);
+            ev32(f, m, t, task, type_of(task) == 2 ? 3 : type_of(task), 1);
         else if (m[1] == 'Q')
             ev32(f, m, t, 2, 0, 0);
         else
@@ -118,12 +165,15 @@ static void write_stream(const char *dir, int i, uint64_t iterations)
     static const char *const start[RUNTIMES] = {"VHw", "6Hw", "PH["};
     static const char *const end[RUNTIMES] = {"VHW", "6HW", "PH]"};
     type_event(f, decl[runtime], 1001 + (uint64_t)i, 1, "work");
-    if (runtime == OPENMP)
-        type_event(f, decl[runtime], 1001 + (uint64_t)i, 2, "loop");
+    if (runtime == OPENMP || tasks_shape)
+        type_event(f, decl[runtime], 1001 + (uint64_t)i, 2, runtime == OPENMP ? "loop" : "halo");
+    if (tasks_shape)
+        type_event(f, decl[runtime], 1001 + (uint64_t)i, 3, "reduce");
     plain(f, start[runtime], 1002 + (uint64_t)i);
     uint64_t t = 2000 + (uint64_t)i;
     for (uint64_t k = 0; k < iterations; k++)
-        t = iteration(f, runtime, t, (uint32_t)(k + 1));
+        t = tasks_shape && runtime == NOSV ? parallel_iteration(f, t, (uint32_t)(k + 1))
+                                           : iteration(f, runtime, t, (uint32_t)(k + 1));
     plain(f, end[runtime], t);
     plain(f, "OHe", t + 1);
     if (fclose(f) != 0) {
@@ -135,9 +185,10 @@ static void write_stream(const char *dir, int i, uint64_t iterations)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: gen_emu_trace OUT_DIR EVENTS [THREADS]\n");
+        fprintf(stderr, "usage: gen_emu_trace OUT_DIR EVENTS [THREADS [tasks]]\n");
         return 2;
     }
+    tasks_shape = argc > 4 && !strcmp(argv[4], "tasks");
     uint64_t events = strtoull(argv[2], NULL, 10);
     int threads = argc > 3 ? atoi(argv[3]) : 8;
     if (threads < 1)

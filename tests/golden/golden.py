@@ -9,6 +9,12 @@ The manifest was recorded before the sink/analysis refactoring (issue 11) so
 that a refactoring that changes a byte fails here.  A branch that changes an
 output on purpose regenerates the manifest with --update.
 
+Every ovni dataset also gives the emulator's states outputs: `convert --to
+paraver -o DIR` (a row per file of DIR: thread and cpu .prv, .pcf, .row),
+`convert -o X.states.json`, `convert -o X.states.pftrace` and `dump --jsonl
+--states`, so that a change to the emulation or to a states writer that
+moves a byte fails here too.
+
 Binary outputs are hashed through their reference readers so that the hash
 does not depend on bytes the readers ignore: OTF2 archives through
 `otf2-print`, SQLite databases through `sqlite3 .dump`; directories hash
@@ -117,6 +123,34 @@ def one_dataset(pw, cwd, rel, extra, out_root):
         for f in files:
             p = os.path.join(out_dir, f)
             shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
+    if rel.startswith("ovni/"):
+        rows += states_rows(pw, cwd, rel, out_dir)
+    return rows
+
+
+STATES_FILES = ["%s.%s" % (view, ext) for view in ("thread", "cpu") for ext in ("prv", "pcf", "row")]
+STATES_OUTPUTS = [("states.json", "x.states.json"), ("states.pftrace", "x.states.pftrace")]
+
+
+def states_rows(pw, cwd, rel, out_dir):
+    """The emulator's states outputs of an ovni dataset."""
+    rows = []
+    common = [rel, "-q", "-j", "2"]
+    pv = os.path.join(out_dir, "states-pv")
+    rc, _, err = run(pw, cwd, ["convert"] + common + ["--to", "paraver", "-o", pv], out_dir)
+    for name in STATES_FILES:
+        rows.append(("%s states.paraver/%s" % (rel, name),
+                     "%d %s %s" % (rc, hash_output(os.path.join(pv, name)), sha(err))))
+    for key, name in STATES_OUTPUTS:
+        dest = os.path.join(out_dir, name)
+        rc, _, err = run(pw, cwd, ["convert"] + common + ["-o", dest], out_dir)
+        rows.append(("%s %s" % (rel, key), "%d %s %s" % (rc, hash_output(dest), sha(err))))
+    rc, out, err = run(pw, cwd, ["dump"] + common + ["--jsonl", "--states"], out_dir)
+    rows.append(("%s dump.states.jsonl" % rel, "%d %s %s" % (rc, sha(out), sha(err))))
+    shutil.rmtree(pv, ignore_errors=True)
+    for _, name in STATES_OUTPUTS:
+        if os.path.lexists(os.path.join(out_dir, name)):
+            os.unlink(os.path.join(out_dir, name))
     return rows
 
 

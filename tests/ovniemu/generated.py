@@ -3,7 +3,10 @@
 lack: pauses, cooling and warming, migrations, the virtual CPU, marks of
 every kind, nOS-V bodies (paused, nested over a paused task, parallel, run
 again) and counters, Nanos6 tasks nested over running ones, MPI, TAMPI,
-OpenMP, NODES and kernel context switches.
+OpenMP, NODES and kernel context switches, every subsystem, thread type
+and function state of the nOS-V, Nanos6, OpenMP, TAMPI, MPI and NODES
+models, and tasks running or paused on threads that migrate or leave the
+CPU.
 
 golden/<scenario>/ holds what ovniemu 1.14.0 (bsc-pm/ovni cf025e2, built
 from source) wrote for the same trace; perfweave's thread/cpu .prv must
@@ -61,6 +64,25 @@ ENDED_FINDINGS = [(580, "ovniemu.bad-transition", "not allowed to run again"),
                   (1730, "ovniemu.bad-transition", "id already exists"),
                   (1740, "ovniemu.bad-transition", "task was not created"),
                   (1750, "ovniemu.bad-transition", "without a task id")]
+
+
+# The same for "parallel-bodies": what ovni src/emu/body.c refuses for the
+# bodies of parallel tasks, whether the emulator still holds them or only
+# counts them as ended (emu_body.c, emu_task.h).
+PARALLEL_FINDINGS = [(260, "ovniemu.bad-transition", "body is not running"),
+                     (290, "ovniemu.bad-transition", "body is not running"),
+                     (300, "ovniemu.bad-transition", "not allowed to pause"),
+                     (310, "ovniemu.bad-transition", "body is not paused"),
+                     (320, "ovniemu.bad-transition", "not allowed to run again"),
+                     (350, "ovniemu.bad-transition", "parallel task needs a body id"),
+                     (400, "ovniemu.bad-transition", "body is not running"),
+                     (410, "ovniemu.bad-transition", "body does not exist"),
+                     (440, "ovniemu.bad-transition", "not allowed to run again"),
+                     (450, "ovniemu.bad-transition", "body is not paused"),
+                     (470, "ovniemu.bad-transition", "cannot nest a task body"),
+                     (530, "ovniemu.bad-transition", "not allowed to run again"),
+                     (560, "ovniemu.bad-transition", "body is not running"),
+                     (570, "ovniemu.bad-transition", "task was not created")]
 
 
 def regen(ovniemu, name, tmp):
@@ -269,6 +291,9 @@ def main():
                 continue
             if name == "ended-tasks":
                 check_forbidden(exe, tmp, fails, name, ENDED_FINDINGS)
+                continue
+            if name == "parallel-bodies":
+                check_forbidden(exe, tmp, fails, name, PARALLEL_FINDINGS)
                 continue
             if len(sys.argv) > 3 and sys.argv[2] == "--regen":
                 regen(sys.argv[3], name, tmp)

@@ -240,8 +240,8 @@ def forbidden(root):
 
 
 def ended_tasks(root):
-    """Tasks referenced after they ended (the emulator keeps them as runs
-    of ids, emu_task_ended.h): Nanos6 tasks of interleaved types ended out
+    """Tasks referenced after they ended (the emulator keeps only their
+    kind in an id map, emu_task_map.h): Nanos6 tasks of interleaved types ended out
     of order and then run, ended, paused and resumed again, ids created
     twice; nOS-V tasks run again several times, a parallel task's bodies;
     OpenMP tasks run twice.  Each refusal is a finding (ENDED_FINDINGS in
@@ -281,8 +281,171 @@ def ended_tasks(root):
     return [a]
 
 
+def parallel_bodies(root):
+    """nOS-V parallel tasks (VTC) whose bodies end out of order, skip an
+    id, run nested over a paused task, and are referenced after they
+    ended: in the ended prefix the emulator keeps as a count (emu_body.c),
+    above it, and after the task left the table with its bodies ended.
+    Each refusal is a finding (PARALLEL_FINDINGS in generated.py)."""
+    a = Stream("n0", 70, 70, cpus=[0], require={"nosv": "2.7.0"})
+    execute(a, 100, 0)
+    type_event(a, "VYc", 105, 1, "p1")
+    type_event(a, "VYc", 106, 2, "p2")
+    events = [("VHw", b""), ("VTC", u32(1, 1)), ("VTC", u32(2, 2)), ("VTc", u32(3, 1))]
+    events += [("VTx", u32(1, 2)), ("VTe", u32(1, 2)), ("VTe", u32(1, 2)),
+               ("VTx", u32(1, 1)), ("VTe", u32(1, 1)), ("VTe", u32(1, 1)), ("VTp", u32(1, 2)),
+               ("VTr", u32(1, 1)), ("VTx", u32(1, 2)), ("VTx", u32(1, 3)), ("VTe", u32(1, 3)),
+               ("VTx", u32(1, 0))]
+    events += [("VTx", u32(2, 1)), ("VTe", u32(2, 1)), ("VTx", u32(2, 3)), ("VTe", u32(2, 3)),
+               ("VTe", u32(2, 3)), ("VTe", u32(2, 2)), ("VTx", u32(2, 2)), ("VTe", u32(2, 2)),
+               ("VTx", u32(2, 3)), ("VTr", u32(2, 2))]
+    events += [("VTx", u32(3, 0)), ("VTx", u32(1, 4)), ("VTp", u32(3, 0)), ("VTx", u32(1, 4)),
+               ("VTe", u32(1, 4)), ("VTr", u32(3, 0)), ("VTe", u32(3, 0)), ("VTx", u32(1, 4)),
+               ("VTx", u32(1, 5)), ("VTe", u32(1, 5)), ("VTe", u32(1, 5)), ("VTx", u32(9, 1)),
+               ("VHW", b"")]
+    for k, (mcv, payload) in enumerate(events):
+        a.ev(mcv, 200 + 10 * k, payload)
+    a.ev("OHe", 200 + 10 * len(events))
+    return [a]
+
+
+# Every begin/end pair of each model's subsystem, thread type and function
+# channels (ovni-events.tsv order), and the events of them that set or
+# are ignored.
+SUBSYSTEM_EVENTS = {
+    ("V", "nosv", "2.7.0"): ("Sh Sf S[ S] SN Sn U[ U] Ma MA Mf MF Ar AR Ad AD As AS Ap AP Ay AY "
+                             "Aw AW Ac AC Aa AA Ae AE Al AL At AT Au AU Ab AB Ao AO Ag AG Ak AK "
+                             "Aj AJ Am AM Ai AI An AN Ha HA Hw HW Hd HD", "Sr Ss S@ Pr Pa Pp"),
+    ("6", "nanos6", "1.1.0"): ("W[ W] Wt WT Ww WW Wm WM Ws WS Wr WR Wg WG C[ C] U[ U] F[ F] t[ t] "
+                               "O[ O] Ma MA Mf MF Dr DR Du DU S[ S] Sa SA Sp SP Bb BB Bu BU Bw BW "
+                               "Bf BF He HE Hw HW Hl HL Hm HM", "W* S@ Sr Ss Pr Pa Pp"),
+    ("P", "openmp", "1.2.1"): ("Bb BB Bj BJ Bf BF Bt BT Bs BS Ia IA Ir IR I[ I] Wd WD Wy WY Wc WC "
+                               "Ws WS We WE Wi WI Ta TA Tc TC Td TD Tr TR T[ T] Ti TI Ts TS Tg TG "
+                               "Tt TT Tw TW Ty TY A[ A] Mi MI Mu MU H[ H] Cf CF Ci CI", ""),
+    ("T", "tampi", "1.0.0"): ("Ci CI Gc GC Li LI Lp LP Qa QA Qt QT Rc RC Rt RT Ra RA Rs RS Tc TC "
+                              "Tw TW", ""),
+    ("M", "mpi", "1.0.0"): ("Uf UF Ui UI Ut UT W[ W] Wa WA Ws WS Wy WY T[ T] Ta TA Ty TY Ts TS S[ S] "
+                            "Sb SB Sr SR Ss SS R[ R] Rs RS Ro RO Ag AG Ar AR Aa AA Cb CB Ce CE Cs "
+                            "CS Db DB Dg DG Ds DS E[ E] Es ES Eb EB s[ s] sb sB sr sR ss sS r[ r] "
+                            "rs rS ro rO ag aG ar aR aa aA cb cB ce cE cs cS db dB dg dG ds dS "
+                            "e[ e] es eS eb eB", ""),
+    ("D", "nodes", "1.0.0"): ("R[ R] U[ U] W[ W] I[ I] T[ T] C[ C] S[ S] P[ P]", ""),
+}
+
+
+def subsystems(root):
+    """Each model's every subsystem state (and thread type, MPI and TAMPI
+    function), a thread per model: the pairs two by two, the second
+    nested in the first, then the events that set a state or are
+    ignored."""
+    streams = []
+    for k, ((letter, model, version), (pairs, singles)) in enumerate(SUBSYSTEM_EVENTS.items()):
+        tid = 80 + k
+        s = Stream("n0", tid, tid, cpus=list(range(len(SUBSYSTEM_EVENTS))) if k == 0 else None,
+                   rank=0, nranks=1, require={model: version})
+        execute(s, 100 + k, k)
+        t = 200
+        codes = pairs.split()
+        for i in range(0, len(codes), 4):
+            group = codes[i:i + 4]
+            order = group[0::2] + group[1::2][::-1] if len(group) == 4 else group
+            for c in order:
+                s.ev(letter + c, t)
+                t += 10
+        for c in singles.split():
+            s.ev(letter + c, t)
+            t += 10
+        s.ev("OHe", t)
+        streams.append(s)
+    return streams
+
+
+def migrating_tasks(root):
+    """Threads that migrate while running or pausing a task: a nOS-V
+    thread moves itself (OAs) with a task in its body and again with it
+    paused, and leaves the CPU for the kernel (KCO/KCI) with it running;
+    a Nanos6 thread paused with a task paused (OHp) is moved by the other
+    one (OAr) and resumes there.  Also the ovni events that change no
+    state (OHC, OCn, OB., OU[ and OU])."""
+    a = Stream("n0", 90, 90, cpus=[0, 1, 2, 3], require={"nosv": "2.7.0", "kernel": "1.0.0"})
+    b = Stream("n0", 91, 91, require={"nanos6": "1.1.0"})
+    execute(a, 100, 0)
+    execute(b, 101, 3)
+    a.ev("VHw", 105)
+    type_event(a, "VYc", 106, 1, "moving")
+    type_event(b, "6Yc", 107, 1, "moved")
+    a.ev("VTc", 110, u32(1, 1))
+    b.ev("6Tc", 111, u32(1, 1))
+    a.ev("VTx", 120, u32(1, 0))
+    b.ev("6Tx", 121, u32(1))
+    a.ev("OAs", 130, i32(1))             # to CPU 1 in the task body
+    a.ev("KCO", 140)
+    b.ev("6Tp", 145, u32(1))
+    b.ev("OHp", 150)
+    a.ev("KCI", 155)
+    a.ev("OAr", 160, i32(0, 91))         # b, paused, to the CPU a left
+    a.ev("VTp", 165, u32(1, 0))
+    a.ev("OAs", 170, i32(2))
+    a.ev("OHC", 175, i32(3) + struct.pack("<Q", 7))
+    a.ev("OCn", 176, i32(4))
+    a.ev("OB.", 177)
+    a.ev("OU[", 178)
+    a.ev("OU]", 179)
+    b.ev("OHr", 180)
+    b.ev("6Tr", 185, u32(1))
+    a.ev("VTr", 190, u32(1, 0))
+    b.ev("6Te", 195, u32(1))
+    a.ev("VTe", 200, u32(1, 0))
+    a.ev("VHW", 205)
+    b.ev("OHe", 210)
+    a.ev("OHe", 220)
+    return [a, b]
+
+
+def parallel_tasks(root):
+    """nOS-V parallel tasks (VTC) of alternating types whose bodies run on
+    two threads at once and end out of order, tasks ended out of id
+    order, a task given a new body after all its bodies ended (it left
+    the emulator's table, emu_task.h), and a body run over a paused
+    task."""
+    a = Stream("n0", 95, 95, cpus=[0, 1], require={"nosv": "2.7.0"})
+    b = Stream("n0", 95, 96, require={"nosv": "2.7.0"})
+    execute(a, 100, 0)
+    execute(b, 101, 1)
+    type_event(a, "VYc", 105, 1, "even")
+    type_event(a, "VYc", 106, 2, "odd")
+    t = 110
+    for task in range(1, 7):
+        a.ev("VTC", t, u32(task, 1 + task % 2))
+        t += 1
+    a.ev("VTc", t, u32(7, 1))
+    t = 200
+    # Bodies 2 on a and 1 on b at once; the later tasks end first.
+    for task in (3, 1, 2, 6, 4, 5):
+        a.ev("VTx", t, u32(task, 2))
+        b.ev("VTx", t + 2, u32(task, 1))
+        b.ev("VTe", t + 5, u32(task, 1))
+        a.ev("VTe", t + 7, u32(task, 2))
+        t += 10
+    a.ev("VTx", t, u32(2, 3))            # task 2 again, a third body
+    a.ev("VTe", t + 5, u32(2, 3))
+    a.ev("VTx", t + 10, u32(7, 0))
+    a.ev("VTp", t + 15, u32(7, 0))
+    a.ev("VTx", t + 20, u32(4, 3))       # over the paused task 7
+    b.ev("VTx", t + 22, u32(4, 4))
+    a.ev("VTe", t + 25, u32(4, 3))
+    a.ev("VTr", t + 30, u32(7, 0))
+    b.ev("VTe", t + 32, u32(4, 4))
+    a.ev("VTe", t + 35, u32(7, 0))
+    b.ev("OHe", t + 40)
+    a.ev("OHe", t + 45)
+    return [a, b]
+
+
 SCENARIOS = {"forbidden": forbidden, "ovni-threads": ovni_threads, "nosv-tasks": nosv_tasks,
-             "nanos6-tasks": nanos6_tasks, "runtimes": runtimes, "ended-tasks": ended_tasks}
+             "nanos6-tasks": nanos6_tasks, "runtimes": runtimes, "ended-tasks": ended_tasks,
+             "parallel-bodies": parallel_bodies, "subsystems": subsystems,
+             "migrating-tasks": migrating_tasks, "parallel-tasks": parallel_tasks}
 
 
 def write(root, name):

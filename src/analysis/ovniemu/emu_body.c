@@ -1,7 +1,14 @@
 /* emu_body.c — body states: Created -> Running <-> Paused, Running ->
  * Dead, and Dead -> Running again for tasks that may resurrect.  Only the
  * body on top of a thread's stack may pause, resume or end; a body may
- * start over a running one only when that one's task relaxes nesting. */
+ * start over a running one only when that one's task relaxes nesting.
+ *
+ * A parallel task may start a body at any time (ovni src/emu/task.c keeps
+ * them all), but the bodies of one that may not run again only change
+ * while they live: once bodies 1..k are dead, k says it all, so they
+ * leave the table and the task keeps k (emu_task.dead_bodies).  nOS-V
+ * numbers a parallel task's bodies from 1, so the table holds only the
+ * bodies running, paused, or dead above one that still lives. */
 #include "analysis/ovniemu/emu_body.h"
 
 #include <stdlib.h>
@@ -48,6 +55,32 @@ static emu_body *create(emu_body_table *t, const emu_task *task, uint32_t id)
     return b;
 }
 
+/* Body `id` of a task, in the table or, dead, in its ended prefix (held
+ * in `scratch`: every transition refuses it before changing it). */
+static emu_body *lookup(const emu_body_table *t, const emu_task *task, uint32_t id, emu_body *scratch)
+{
+    if (id && id <= task->dead_bodies) {
+        *scratch = (emu_body){task->id, id, EMU_BODY_DEAD, task->flags, 0};
+        return scratch;
+    }
+    return emu_body_find(t, task->id, id);
+}
+
+/* The dead bodies just above a parallel task's ended prefix join it. */
+static void sweep(emu_body_table *t, emu_task *task)
+{
+    if (!(task->flags & EMU_TASK_PARALLEL) || (task->flags & EMU_TASK_RESURRECT))
+        return;
+    for (;;) {
+        uint32_t next = task->dead_bodies + 1;
+        const emu_body *b = next ? emu_body_find(t, task->id, next) : NULL;
+        if (!b || b->state != EMU_BODY_DEAD)
+            return;
+        emu_body_remove(t, task->id, next);
+        task->dead_bodies = next;
+    }
+}
+
 emu_body *emu_body_running(const emu_body_table *t, const emu_body_stack *s)
 {
     if (!s->n)
@@ -61,7 +94,8 @@ const char *emu_body_execute(emu_body_table *t, emu_body_stack *s, emu_task *tas
 {
     if (!id)
         return "a body id must be non-zero";
-    emu_body *b = emu_body_find(t, task->id, id);
+    emu_body scratch;
+    emu_body *b = lookup(t, task, id, &scratch);
     if (!b) {
         if (!(task->flags & EMU_TASK_PARALLEL) && task->n_bodies > 0)
             return "a task that is not parallel has only one body";
@@ -99,7 +133,8 @@ const char *emu_body_execute(emu_body_table *t, emu_body_stack *s, emu_task *tas
 static const char *top_in(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id,
                           int from, emu_body **out)
 {
-    emu_body *b = emu_body_find(t, task->id, id);
+    emu_body scratch;
+    emu_body *b = lookup(t, task, id, &scratch);
     if (!b)
         return "the task body does not exist";
     if (b->state != from)
@@ -112,8 +147,8 @@ static const char *top_in(emu_body_table *t, emu_body_stack *s, const emu_task *
 
 const char *emu_body_pause(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id)
 {
-    emu_body *b;
-    const emu_body *found = emu_body_find(t, task->id, id);
+    emu_body *b, scratch;
+    const emu_body *found = lookup(t, task, id, &scratch);
     if (found && !(found->flags & EMU_TASK_PAUSE))
         return "the task body is not allowed to pause";
     const char *why = top_in(t, s, task, id, EMU_BODY_RUNNING, &b);
@@ -131,7 +166,7 @@ const char *emu_body_resume(emu_body_table *t, emu_body_stack *s, const emu_task
     return why;
 }
 
-const char *emu_body_end(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id)
+const char *emu_body_end(emu_body_table *t, emu_body_stack *s, emu_task *task, uint32_t id)
 {
     emu_body *b;
     const char *why = top_in(t, s, task, id, EMU_BODY_RUNNING, &b);
@@ -140,6 +175,7 @@ const char *emu_body_end(emu_body_table *t, emu_body_stack *s, const emu_task *t
     b->state = EMU_BODY_DEAD;
     b->on_stack = 0;
     s->n--;
+    sweep(t, task);
     return NULL;
 }
 

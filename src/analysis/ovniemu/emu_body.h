@@ -29,10 +29,11 @@ typedef struct emu_body_stack {
 const char *emu_body_execute(emu_body_table *t, emu_body_stack *s, emu_task *task, uint32_t id);
 const char *emu_body_pause(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id);
 const char *emu_body_resume(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id);
-const char *emu_body_end(emu_body_table *t, emu_body_stack *s, const emu_task *task, uint32_t id);
+const char *emu_body_end(emu_body_table *t, emu_body_stack *s, emu_task *task, uint32_t id);
 /* The body on top of the stack when it is running, or NULL. */
 emu_body *emu_body_running(const emu_body_table *t, const emu_body_stack *s);
-/* Body `id` of a task, or NULL. */
+/* Body `id` of a task in the table, or NULL (a parallel task's ended
+ * prefix is not there: emu_body.c). */
 emu_body *emu_body_find(const emu_body_table *t, uint32_t task, uint32_t id);
 /* Takes out body `id` of a task, which the table holds. */
 void emu_body_remove(emu_body_table *t, uint32_t task, uint32_t id);

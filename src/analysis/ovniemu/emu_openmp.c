@@ -98,12 +98,13 @@ static int task_event(emu *e, emu_ev *ev)
                                      EMU_TASK_RELAX_NESTING | EMU_TASK_RESURRECT | EMU_TASK_BODILESS);
     if (!ok || !id)
         return fail(e, "a task event without a task id");
-    const emu_task_run *task = emu_task_ended_find(&ti->ended, id);
-    if (!task)
+    uint32_t type;
+    unsigned flags;
+    if (!emu_task_ended(ti, id, &type, &flags))
         return fail(e, "the task was not created");
     emu_chan *tid = emu_tracks_chan(e->th, SLOT_OPENMP, CH_TASKID);
     emu_chan *label = emu_tracks_chan(e->th, SLOT_OPENMP, CH_LABEL);
-    emu_value gid = emu_int(ti->types[task->type].gid);
+    emu_value gid = emu_int(ti->types[type].gid);
     if (ev->v == 'x')
         return emu_chan_push(&e->bay, tid, emu_int(id)) || emu_chan_push(&e->bay, label, gid) ? -1 : 0;
     if (ev->v == 'e')

@@ -135,18 +135,38 @@ static int grow_tasks(emu_task_info *ti)
     return 0;
 }
 
-int emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags, int *dup)
+/* A task's type and flags as one non-zero value (flags take 5 bits). */
+static uint32_t kind_of(uint32_t type_index, unsigned flags) { return (type_index << 5 | flags) + 1; }
+
+static int insert(emu_task_info *ti, emu_task t)
 {
-    *dup = emu_task_find(ti, id) != NULL || emu_task_ended_find(&ti->ended, id) != NULL;
-    if (*dup || !id)
-        return -1;
-    if (flags & EMU_TASK_BODILESS)
-        return emu_task_ended_add(&ti->ended, id, type_index, (uint8_t)flags);
     if ((ti->n_tasks + 1) * 4 > ti->cap_tasks * 3 && grow_tasks(ti) != 0)
         return -1;
-    ti->tasks[slot_of(ti, id)] = (emu_task){id, type_index, 0, (uint8_t)flags};
+    ti->tasks[slot_of(ti, t.id)] = t;
     ti->n_tasks++;
     return 0;
+}
+
+int emu_task_add(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags, int *dup)
+{
+    *dup = id && emu_task_map_get(&ti->kinds, id) != 0;
+    if (*dup || !id || type_index >= UINT32_MAX >> 5)
+        return -1;
+    if (emu_task_map_set(&ti->kinds, id, kind_of(type_index, flags)) != 0)
+        return -1;
+    if (flags & EMU_TASK_BODILESS)
+        return 0;
+    return insert(ti, (emu_task){.id = id, .type = type_index, .flags = (uint8_t)flags});
+}
+
+int emu_task_ended(const emu_task_info *ti, uint32_t id, uint32_t *type_index, unsigned *flags)
+{
+    uint32_t kind = emu_task_map_get(&ti->kinds, id);
+    if (!kind || emu_task_find(ti, id))
+        return 0;
+    *type_index = (kind - 1) >> 5;
+    *flags = (kind - 1) & 31;
+    return 1;
 }
 
 /* Linear probing's deletion: the entries after the hole that may not
@@ -165,15 +185,25 @@ static void delete_slot(emu_task_info *ti, size_t hole)
     ti->tasks[hole].id = 0;
 }
 
-int emu_task_remove(emu_task_info *ti, uint32_t id, int ended)
+int emu_task_retire(emu_task_info *ti, uint32_t id)
 {
     size_t i = slot_of(ti, id);
-    emu_task t = ti->tasks[i];
-    if (ended && emu_task_ended_add(&ti->ended, id, t.type, t.flags) != 0)
+    const emu_task *t = &ti->tasks[i];
+    if ((t->flags & EMU_TASK_PARALLEL) && emu_task_map_set(&ti->parallel_ended, id, t->n_bodies) != 0)
         return -1;
     delete_slot(ti, i);
     ti->n_tasks--;
     return 0;
+}
+
+emu_task *emu_task_revive(emu_task_info *ti, uint32_t id, uint32_t type_index, unsigned flags)
+{
+    emu_task t = {.id = id, .type = type_index, .flags = (uint8_t)flags};
+    if (flags & EMU_TASK_PARALLEL)
+        t.n_bodies = t.dead_bodies = emu_task_map_get(&ti->parallel_ended, id);
+    if (insert(ti, t) != 0)
+        return NULL;
+    return emu_task_find(ti, id);
 }
 
 void emu_task_info_free(emu_task_info *ti)
@@ -182,6 +212,7 @@ void emu_task_info_free(emu_task_info *ti)
         free(ti->types[i].label);
     free(ti->types);
     free(ti->tasks);
-    emu_task_ended_free(&ti->ended);
+    emu_task_map_free(&ti->kinds);
+    emu_task_map_free(&ti->parallel_ended);
     memset(ti, 0, sizeof *ti);
 }

@@ -84,18 +84,25 @@ static int transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_info
     return 0;
 }
 
-/* A task whose only body ended leaves the tables for the ended runs. */
+/* A task whose bodies all ended leaves the table (emu_task.h): a parallel
+ * one once its bodies' ids are all in its ended prefix, another once its
+ * one body is dead. */
 static int retire(emu *e, emu_task_info *ti, emu_body_table *bt, const emu_task *task)
 {
-    const emu_body *b = emu_body_find(bt, task->id, 1);
-    if ((task->flags & EMU_TASK_PARALLEL) || !b || b->state != EMU_BODY_DEAD)
-        return 0;
     uint32_t id = task->id;
-    if (emu_task_remove(ti, id, 1) != 0) {
+    if (task->flags & EMU_TASK_PARALLEL) {
+        if (!task->n_bodies || task->dead_bodies != task->n_bodies)
+            return 0;
+    } else {
+        const emu_body *b = emu_body_find(bt, id, 1);
+        if (!b || b->state != EMU_BODY_DEAD)
+            return 0;
+        emu_body_remove(bt, id, 1);
+    }
+    if (emu_task_retire(ti, id) != 0) {
         e->fault = "out of memory";
         return -1;
     }
-    emu_body_remove(bt, id, 1);
     return 0;
 }
 
@@ -109,22 +116,25 @@ int emu_task_transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_in
 emu_task *emu_task_lookup(emu *e, emu_task_info *ti, emu_body_table *bt, uint32_t id)
 {
     emu_task *t = emu_task_find(ti, id);
-    const emu_task_run *r = t ? NULL : emu_task_ended_find(&ti->ended, id);
-    if (!r) {
-        if (!t)
-            e->fault = "the task was not created";
+    uint32_t type;
+    unsigned flags;
+    if (t)
         return t;
-    }
-    /* Brought back as it ended: its one body dead. */
-    uint32_t type = r->type;
-    uint8_t flags = r->flags;
-    int dup;
-    if (emu_task_ended_remove(&ti->ended, id) != 0 || emu_task_add(ti, id, type, flags, &dup) != 0 ||
-        emu_body_add_dead(bt, t = emu_task_find(ti, id), 1) != 0) {
-        e->fault = "out of memory";
+    if (!emu_task_ended(ti, id, &type, &flags)) {
+        e->fault = "the task was not created";
         return NULL;
     }
-    t->n_bodies = 1;
+    /* Brought back as it ended: a parallel one with its bodies ended, any
+     * other with its one body dead. */
+    t = emu_task_revive(ti, id, type, flags);
+    if (t && !(flags & EMU_TASK_PARALLEL)) {
+        if (emu_body_add_dead(bt, t, 1) != 0)
+            t = NULL;
+        else
+            t->n_bodies = 1;
+    }
+    if (!t)
+        e->fault = "out of memory";
     return t;
 }
 

@@ -22,8 +22,8 @@ typedef struct emu_task_chans {
 /* A task's x/e/p/r event on body `body_id` of the current thread: the
  * body's state, the subsystem, then the task channels, which show the
  * body running on the thread or null (ovni src/emu/nosv/event.c and
- * nanos6/event.c update_task).  A task whose only body ended then leaves
- * for the ended runs (emu_task_ended.h). */
+ * nanos6/event.c update_task).  A task whose bodies all ended then
+ * leaves the table of tasks in flight (emu_task.h). */
 int emu_task_transition(emu *e, emu_ev *ev, const emu_task_chans *c, emu_task_info *ti,
                         emu_body_table *bt, emu_body_stack *bs, emu_task *task, uint32_t body_id);
 
