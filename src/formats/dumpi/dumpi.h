@@ -106,6 +106,10 @@ pw_status dumpi_rankfile_props(pw_dataset *ds, const dumpi_rank *r, pw_error *er
  * end-of-stream label. */
 pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes,
                      const char **code, pw_error *err);
+/* dumpi_walk's common case alone: 1 when a known label's record lies
+ * whole in what the window holds at off (set as dumpi_walk sets them);
+ * 0 when the general walk must decide (nothing is reported). */
+int dumpi_walk_buffered(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes);
 /* A scalar argument of the record at p (0 when absent). */
 static inline int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg)
 {

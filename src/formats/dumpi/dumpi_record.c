@@ -181,9 +181,77 @@ static pw_status read_label(pw_window *w, uint64_t off, uint64_t end, dumpi_rec 
     return PW_OK;
 }
 
+/* Bytes of a scalar argument, by encoding (DUMPI_ENC_I32 .. U8). */
+static const uint8_t scalar_width[4] = {4, 8, 2, 1};
+
+/* Time blocks after the thread id, by the mask's CPU and wall bits. */
+static const uint8_t times_width[4] = {0, 12, 12, 24};
+
+/* The common case: a known label whose record lies whole in the bytes
+ * the window already holds, parsed with one bounds check per part (the
+ * prefix, each variable argument, or all the scalars of a fixed-size
+ * call).  0 sends the caller to the general walk (refills, the end label,
+ * errors), which parses the record again from its start. */
+int dumpi_walk_buffered(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec,
+                                const uint8_t **bytes)
+{
+    const uint8_t *p;
+    uint64_t n = pw_window_have(w, off, &p);
+    if (n > end - off)
+        n = end - off;
+    if (n < 5) /* label, mask and a thread id */
+        return 0;
+    uint16_t label = pw_be16(p);
+    if (label >= DUMPI_N_LABELS)
+        return 0;
+    const dumpi_function *fn = &dumpi_functions[label];
+    if (!fn->writable)
+        return 0;
+    uint8_t mask = p[2];
+    uint64_t pos = 3;
+    rec->label = label;
+    rec->mask = mask;
+    rec->thread = 0;
+    if (mask & DUMPI_MASK_THREAD) {
+        rec->thread = pw_be16(p + 3);
+        pos = 5;
+    }
+    rec->times_off = (uint32_t)pos;
+    pos += times_width[(mask >> 2) & 3];
+    rec->perf_off = (uint32_t)pos;
+    rec->n_perf = 0;
+    if (mask & DUMPI_MASK_PERF) {
+        if (pos >= n)
+            return 0;
+        rec->n_perf = p[pos];
+        pos += 1 + (uint64_t)rec->n_perf * 16;
+    }
+    if (fn->fixed_size >= 0) {
+        if (pos + (uint64_t)fn->fixed_size > n)
+            return 0;
+        uint32_t at = (uint32_t)pos;
+        for (int i = 0; i < fn->n_args; i++) {
+            rec->arg_off[i] = at;
+            at += scalar_width[fn->args[i].enc];
+        }
+        rec->size = (uint32_t)(pos + (uint64_t)fn->fixed_size);
+    } else {
+        if (pos > n)
+            return 0;
+        span s = {p, n, pos, 0};
+        if (!parse_args(&s, fn, rec))
+            return 0;
+        rec->size = (uint32_t)s.pos;
+    }
+    *bytes = p;
+    return 1;
+}
+
 pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes,
                      const char **code, pw_error *err)
 {
+    if (dumpi_walk_buffered(w, off, end, rec, bytes))
+        return PW_OK;
     const uint8_t *p;
     uint64_t avail;
     pw_status st = read_label(w, off, end, rec, &p, &avail, code, err);
