@@ -20,7 +20,6 @@
 #define DUMPI_FOOTER_MAGIC 0x00000000F007FEE7ull
 #define DUMPI_INDEX_SIZE 64
 #define DUMPI_FOOTER_ENTRIES 291 /* labels 0..290; 290 = total */
-#define DUMPI_MAX_ARGS 16
 /* The largest single record accepted (arrays of a huge communicator). */
 #define DUMPI_MAX_RECORD ((size_t)256 << 20)
 #define DUMPI_MASK_STATUS 0x03
@@ -144,6 +143,7 @@ typedef struct dumpi_stream {
     uint64_t wraps[2];         /* 16-bit second wraps seen: cpu, wall */
     uint16_t last_sec[2];
     int seen_sec[2];
+    uint64_t last_full[2];     /* last_sec with bias and wraps, once seen */
 } dumpi_stream;
 pw_status dumpi_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 /* Advances an open stream to its next record without the pw_cursor

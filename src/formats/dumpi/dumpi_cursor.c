@@ -41,25 +41,21 @@ static uint64_t unwrap_slow(dumpi_stream *s, int which, uint16_t raw)
     return wraps * 0x10000 + raw;
 }
 
-/* The common case first: the same second as the last value, or a little
- * later (what unwrap_slow does then, without its other cases). */
-static inline uint64_t unwrap(dumpi_stream *s, int which, uint16_t raw)
-{
-    uint16_t last = s->last_sec[which];
-    if (raw >= last && raw - last <= 0x8000 && s->seen_sec[which]) {
-        s->last_sec[which] = raw;
-        return s->wraps[which] * 0x10000 + raw;
-    }
-    return unwrap_slow(s, which, raw);
-}
-
-/* One clock's entry and exit (6 bytes each: u16 seconds, u32 ns). */
+/* One clock's entry and exit (6 bytes each: u16 seconds, u32 ns).  Most
+ * calls start and end in the second of the call before: then both are
+ * that second, as unwrap_slow would find. */
 static inline void read_clock(dumpi_stream *s, int which, const uint8_t *p, uint32_t bias)
 {
-    s->sec[which][0] = bias + unwrap(s, which, pw_be16(p));
+    uint16_t entry = pw_be16(p), leave = pw_be16(p + 6);
     s->nsec[which][0] = pw_be32(p + 2);
-    s->sec[which][1] = bias + unwrap(s, which, pw_be16(p + 6));
     s->nsec[which][1] = pw_be32(p + 8);
+    if (entry == s->last_sec[which] && leave == entry && s->seen_sec[which]) {
+        s->sec[which][0] = s->sec[which][1] = s->last_full[which];
+        return;
+    }
+    s->sec[which][0] = bias + unwrap_slow(s, which, entry);
+    s->sec[which][1] = bias + unwrap_slow(s, which, leave);
+    s->last_full[which] = bias + s->wraps[which] * 0x10000 + s->last_sec[which];
 }
 
 /* The CPU block comes first when both clocks are there. */
@@ -303,10 +299,10 @@ static void set_statuses(pw_value *x, const uint8_t *p, pw_arena *a)
 {
     uint32_t n = pw_be32(p);
     p += 4;
-    pw_value *items = alloc_values(a, n);
-    pw_value *f = alloc_values(a, 5 * (size_t)n);
-    if (!items || !f)
+    pw_value *items = alloc_values(a, 6 * (size_t)n); /* then 5 fields each */
+    if (!items)
         return;
+    pw_value *f = items + n;
     for (uint32_t i = 0; i < n; i++, p += 14, f += 5) {
         pw_set_i64(&f[0], (int32_t)pw_be32(p));
         pw_set_i64(&f[1], (int32_t)pw_be32(p + 4));
@@ -359,13 +355,17 @@ static void decode_args(const dumpi_call *s, pw_arena *a, pw_value *values)
         if (o == UINT32_MAX)
             continue;
         const uint8_t *q = s->p + o;
-        switch (fn->args[i].enc) {
-        case DUMPI_ENC_I32: pw_set_i64(x, (int32_t)pw_be32(q)); break;
-        case DUMPI_ENC_I64: pw_set_i64(x, (int64_t)pw_be64(q)); break;
-        case DUMPI_ENC_U16: pw_set_i64(x, pw_be16(q)); break;
-        case DUMPI_ENC_U8: pw_set_i64(x, q[0]); break;
-        default: set_list_arg(x, q, fn->args[i].enc, a); break;
-        }
+        int enc = fn->args[i].enc;
+        if (enc == DUMPI_ENC_I32) /* the most common: counts, ranks, tags, requests */
+            pw_set_i64(x, (int32_t)pw_be32(q));
+        else if (enc == DUMPI_ENC_U16) /* handles */
+            pw_set_i64(x, pw_be16(q));
+        else if (enc == DUMPI_ENC_I64)
+            pw_set_i64(x, (int64_t)pw_be64(q));
+        else if (enc == DUMPI_ENC_U8)
+            pw_set_i64(x, q[0]);
+        else
+            set_list_arg(x, q, enc, a);
     }
 }
 

@@ -181,9 +181,6 @@ static pw_status read_label(pw_window *w, uint64_t off, uint64_t end, dumpi_rec 
     return PW_OK;
 }
 
-/* Bytes of a scalar argument, by encoding (DUMPI_ENC_I32 .. U8). */
-static const uint8_t scalar_width[4] = {4, 8, 2, 1};
-
 /* Time blocks after the thread id, by the mask's CPU and wall bits. */
 static const uint8_t times_width[4] = {0, 12, 12, 24};
 
@@ -229,11 +226,9 @@ int dumpi_walk_buffered(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec
     if (fn->fixed_size >= 0) {
         if (pos + (uint64_t)fn->fixed_size > n)
             return 0;
-        uint32_t at = (uint32_t)pos;
-        for (int i = 0; i < fn->n_args; i++) {
-            rec->arg_off[i] = at;
-            at += scalar_width[fn->args[i].enc];
-        }
+        /* All entries, used or not: a fixed count the compiler unrolls. */
+        for (int i = 0; i < DUMPI_MAX_ARGS; i++)
+            rec->arg_off[i] = (uint32_t)pos + fn->arg_at[i];
         rec->size = (uint32_t)(pos + (uint64_t)fn->fixed_size);
     } else {
         if (pos > n)

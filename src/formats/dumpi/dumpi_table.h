@@ -33,6 +33,9 @@ typedef struct dumpi_arg {
     int8_t cond_a, cond_b;
 } dumpi_arg;
 
+/* The most arguments a function has (MPI_Comm_spawn_multiple: 11). */
+#define DUMPI_MAX_ARGS 16
+
 /* Fields every record schema starts with, before its arguments. */
 #define DUMPI_PREFIX_FIELDS 4 /* thread, wall, cpu, perf */
 
@@ -48,6 +51,9 @@ typedef struct dumpi_function {
     /* Per pw_mpi_role, the field holding that argument or -1; NULL for
      * what is no MPI call (Function_enter/exit, the footer total). */
     const int16_t *mpi_fields;
+    /* For a fixed-size function, where each argument starts, counted from
+     * the first: the walker places them all without reading encodings. */
+    uint8_t arg_at[DUMPI_MAX_ARGS];
 } dumpi_function;
 
 #define DUMPI_N_LABELS 293          /* 0..292: 290 is the footer total */
