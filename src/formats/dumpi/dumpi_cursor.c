@@ -169,7 +169,7 @@ static int64_t time_ns(const dumpi_stream *s, int which, int edge)
     return (int64_t)(s->sec[which][edge] * 1000000000u + s->nsec[which][edge]);
 }
 
-void dumpi_stream_record(const dumpi_stream *s, pw_record *out)
+static inline void stream_record(const dumpi_stream *s, pw_record *out)
 {
     const dumpi_rec *rec = &s->rec;
     out->schema = rec->label;
@@ -193,12 +193,14 @@ void dumpi_stream_record(const dumpi_stream *s, pw_record *out)
     }
 }
 
+void dumpi_stream_record(const dumpi_stream *s, pw_record *out) { stream_record(s, out); }
+
 static pw_status dumpi_cursor_next(pw_cursor *c, pw_error *err)
 {
     dumpi_stream *s = c->impl;
     pw_status st = stream_next(s, &c->err_code, err);
     if (st == PW_OK)
-        dumpi_stream_record(s, &c->rec);
+        stream_record(s, &c->rec);
     return st;
 }
 
