@@ -224,18 +224,22 @@ static void emit_roles(FILE *out, int label, const arg *parsed, int n)
     fprintf(out, "};\n");
 }
 
-/* Where each argument of a fixed-size function starts, counted from the
- * first, as a C initializer (all 0 for any other function). */
-static void format_arg_at(const arg *parsed, int n, int fixed, char *buf, size_t cap)
+/* The leading arguments whose place does not depend on the data (the
+ * scalars before the first array, string, status or conditional one):
+ * where each starts, counted from the first, then how many and their
+ * bytes, as the C initializers "{a, b, ...}, n, bytes". */
+static void format_lead(const arg *parsed, int n, char *buf, size_t cap)
 {
-    int at = 0, used = snprintf(buf, cap, "{");
-    for (int i = 0; i < n && fixed >= 0; i++) {
+    int at = 0, lead = 0, used = snprintf(buf, cap, "{");
+    for (; lead < n; lead++) {
         kind_info ki;
-        classify(parsed[i].kind, &ki);
-        used += snprintf(buf + used, cap - (size_t)used, "%s%d", i ? ", " : "", at);
+        classify(parsed[lead].kind, &ki);
+        if (!ki.width || parsed[lead].cond_a[0])
+            break;
+        used += snprintf(buf + used, cap - (size_t)used, "%s%d", lead ? ", " : "", at);
         at += ki.width;
     }
-    snprintf(buf + used, cap - (size_t)used, "}");
+    snprintf(buf + used, cap - (size_t)used, "}, %d, %d", lead, at);
 }
 
 static int emit_function(FILE *out, int label, char *args, arg *parsed, int *n_out)
@@ -335,7 +339,7 @@ int main(int argc, char **argv)
     static char names[MAX_LABELS][64];
     static int fixed[MAX_LABELS], n_args[MAX_LABELS], writable[MAX_LABELS], seen[MAX_LABELS];
     static arg parsed[MAX_ARGS];
-    static char arg_at[MAX_LABELS][8 * MAX_ARGS];
+    static char lead[MAX_LABELS][8 * MAX_ARGS];
     char line[4096];
     int header = 1;
     while (next_row(in, line, sizeof line, &header)) {
@@ -356,7 +360,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "gen_dumpi_tables: label %d: more than %d arguments\n", label, DUMPI_MAX_ARGS);
             return 1;
         }
-        format_arg_at(parsed, n_args[label], fixed[label], arg_at[label], sizeof arg_at[label]);
+        format_lead(parsed, n_args[label], lead[label], sizeof lead[label]);
     }
     fprintf(out, "\nconst dumpi_function dumpi_functions[DUMPI_N_LABELS] = {\n");
     for (int l = 0; l < MAX_LABELS; l++) {
@@ -371,7 +375,7 @@ int main(int argc, char **argv)
         if (!strncmp(names[l], "MPI", 3))
             snprintf(roles_name, sizeof roles_name, "roles_%d", l);
         fprintf(out, "    {\"%s\", %d, %d, %s, fields_%d, %d, %s, %s},\n", names[l], writable[l], n_args[l],
-                args_name, l, fixed[l], roles_name, arg_at[l]);
+                args_name, l, fixed[l], roles_name, lead[l]);
     }
     fprintf(out, "};\n\nconst pw_field dumpi_status_fields[5] = {\n"
                  "    {\"bytes\", PW_T_I64, \"B\", NULL}, {\"source\", PW_T_I64, NULL, NULL},\n"
