@@ -224,6 +224,24 @@ static void emit_roles(FILE *out, int label, const arg *parsed, int n)
     fprintf(out, "};\n");
 }
 
+/* The leading arguments whose place does not depend on the data (the
+ * scalars before the first array, string, status or conditional one):
+ * where each starts, counted from the first, then how many and their
+ * bytes, as the C initializers "{a, b, ...}, n, bytes". */
+static void format_lead(const arg *parsed, int n, char *buf, size_t cap)
+{
+    int at = 0, lead = 0, used = snprintf(buf, cap, "{");
+    for (; lead < n; lead++) {
+        kind_info ki;
+        classify(parsed[lead].kind, &ki);
+        if (!ki.width || parsed[lead].cond_a[0])
+            break;
+        used += snprintf(buf + used, cap - (size_t)used, "%s%d", lead ? ", " : "", at);
+        at += ki.width;
+    }
+    snprintf(buf + used, cap - (size_t)used, "}, %d, %d", lead, at);
+}
+
 static int emit_function(FILE *out, int label, char *args, arg *parsed, int *n_out)
 {
     int n = 0, fixed = 0;
@@ -321,6 +339,7 @@ int main(int argc, char **argv)
     static char names[MAX_LABELS][64];
     static int fixed[MAX_LABELS], n_args[MAX_LABELS], writable[MAX_LABELS], seen[MAX_LABELS];
     static arg parsed[MAX_ARGS];
+    static char lead[MAX_LABELS][8 * MAX_ARGS];
     char line[4096];
     int header = 1;
     while (next_row(in, line, sizeof line, &header)) {
@@ -337,6 +356,11 @@ int main(int argc, char **argv)
         fixed[label] = emit_function(out, label, args, parsed, &n_args[label]);
         if (fixed[label] == -2)
             return 1;
+        if (n_args[label] > DUMPI_MAX_ARGS) {
+            fprintf(stderr, "gen_dumpi_tables: label %d: more than %d arguments\n", label, DUMPI_MAX_ARGS);
+            return 1;
+        }
+        format_lead(parsed, n_args[label], lead[label], sizeof lead[label]);
     }
     fprintf(out, "\nconst dumpi_function dumpi_functions[DUMPI_N_LABELS] = {\n");
     for (int l = 0; l < MAX_LABELS; l++) {
@@ -350,8 +374,8 @@ int main(int argc, char **argv)
         char roles_name[32] = "NULL"; /* Function_enter/exit are no MPI calls */
         if (!strncmp(names[l], "MPI", 3))
             snprintf(roles_name, sizeof roles_name, "roles_%d", l);
-        fprintf(out, "    {\"%s\", %d, %d, %s, fields_%d, %d, %s},\n", names[l], writable[l], n_args[l],
-                args_name, l, fixed[l], roles_name);
+        fprintf(out, "    {\"%s\", %d, %d, %s, fields_%d, %d, %s, %s},\n", names[l], writable[l], n_args[l],
+                args_name, l, fixed[l], roles_name, lead[l]);
     }
     fprintf(out, "};\n\nconst pw_field dumpi_status_fields[5] = {\n"
                  "    {\"bytes\", PW_T_I64, \"B\", NULL}, {\"source\", PW_T_I64, NULL, NULL},\n"

@@ -61,6 +61,18 @@ static inline pw_status pw_window_need(pw_window *w, uint64_t off, size_t n, con
     return pw_window_fill(w, off, n, p, err);
 }
 
+/* The bytes already buffered at off: their count (0 when off is not in
+ * the buffer), at *p until the next call on w.  A reader that parses what
+ * is there, and calls pw_window_need only for a record that runs past it,
+ * never has the window move bytes it still holds. */
+static inline size_t pw_window_have(const pw_window *w, uint64_t off, const uint8_t **p)
+{
+    if (off < w->base || off - w->base >= w->len)
+        return 0;
+    *p = w->buf + (off - w->base);
+    return w->len - (size_t)(off - w->base);
+}
+
 /* Bytes of the file at and after off (0 when off is past the end). */
 static inline uint64_t pw_window_left(const pw_window *w, uint64_t off)
 {

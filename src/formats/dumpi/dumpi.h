@@ -20,7 +20,6 @@
 #define DUMPI_FOOTER_MAGIC 0x00000000F007FEE7ull
 #define DUMPI_INDEX_SIZE 64
 #define DUMPI_FOOTER_ENTRIES 291 /* labels 0..290; 290 = total */
-#define DUMPI_MAX_ARGS 16
 /* The largest single record accepted (arrays of a huge communicator). */
 #define DUMPI_MAX_RECORD ((size_t)256 << 20)
 #define DUMPI_MASK_STATUS 0x03
@@ -106,6 +105,10 @@ pw_status dumpi_rankfile_props(pw_dataset *ds, const dumpi_rank *r, pw_error *er
  * end-of-stream label. */
 pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes,
                      const char **code, pw_error *err);
+/* dumpi_walk's common case alone: 1 when a known label's record lies
+ * whole in what the window holds at off (set as dumpi_walk sets them);
+ * 0 when the general walk must decide (nothing is reported). */
+int dumpi_walk_buffered(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes);
 /* A scalar argument of the record at p (0 when absent). */
 static inline int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg)
 {
@@ -140,6 +143,7 @@ typedef struct dumpi_stream {
     uint64_t wraps[2];         /* 16-bit second wraps seen: cpu, wall */
     uint16_t last_sec[2];
     int seen_sec[2];
+    uint64_t last_full[2];     /* last_sec with bias and wraps, once seen */
 } dumpi_stream;
 pw_status dumpi_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 /* Advances an open stream to its next record without the pw_cursor

@@ -25,11 +25,11 @@ void dumpi_stream_fini(dumpi_stream *s) { pw_window_close(&s->w); }
 /* Seconds are stored in 16 bits: a drop of more than half the range is a
  * wrap (records are in time order); a rise of more than half is a late
  * value from before the last wrap. */
-static uint64_t unwrap(dumpi_stream *s, int which, uint16_t raw)
+static uint64_t unwrap_slow(dumpi_stream *s, int which, uint16_t raw)
 {
     uint64_t wraps = s->wraps[which];
+    uint16_t last = s->last_sec[which];
     if (s->seen_sec[which]) {
-        uint16_t last = s->last_sec[which];
         if (raw < last && last - raw > 0x8000) {
             wraps = ++s->wraps[which];
         } else if (raw > last && raw - last > 0x8000 && wraps) {
@@ -41,19 +41,34 @@ static uint64_t unwrap(dumpi_stream *s, int which, uint16_t raw)
     return wraps * 0x10000 + raw;
 }
 
-static void read_times(dumpi_stream *s)
+/* One clock's entry and exit (6 bytes each: u16 seconds, u32 ns).  Most
+ * calls start and end in the second of the call before: then both are
+ * that second, as unwrap_slow would find. */
+static inline void read_clock(dumpi_stream *s, int which, const uint8_t *p, uint32_t bias)
+{
+    uint16_t entry = pw_be16(p), leave = pw_be16(p + 6);
+    s->nsec[which][0] = pw_be32(p + 2);
+    s->nsec[which][1] = pw_be32(p + 8);
+    if (entry == s->last_sec[which] && leave == entry && s->seen_sec[which]) {
+        s->sec[which][0] = s->sec[which][1] = s->last_full[which];
+        return;
+    }
+    s->sec[which][0] = bias + unwrap_slow(s, which, entry);
+    s->sec[which][1] = bias + unwrap_slow(s, which, leave);
+    s->last_full[which] = bias + s->wraps[which] * 0x10000 + s->last_sec[which];
+}
+
+/* The CPU block comes first when both clocks are there. */
+static inline void read_times(dumpi_stream *s)
 {
     const uint8_t *p = s->p + s->rec.times_off;
-    const uint32_t bias[2] = {s->rank->cpu_bias, s->rank->wall_bias};
-    for (int which = 0; which < 2; which++) {
-        if (!(s->rec.mask & (which ? DUMPI_MASK_WALL : DUMPI_MASK_CPU)))
-            continue;
-        for (int e = 0; e < 2; e++) {
-            s->sec[which][e] = bias[which] + unwrap(s, which, pw_be16(p + 6 * e));
-            s->nsec[which][e] = pw_be32(p + 6 * e + 2);
-        }
+    uint8_t mask = s->rec.mask;
+    if (mask & DUMPI_MASK_CPU) {
+        read_clock(s, 0, p, s->rank->cpu_bias);
         p += 12;
     }
+    if (mask & DUMPI_MASK_WALL)
+        read_clock(s, 1, p, s->rank->wall_bias);
 }
 
 /* The stream starts with the CPU and wall biases (whole seconds, read at
@@ -77,7 +92,9 @@ static pw_status skip_biases(dumpi_stream *s, const char **code, pw_error *err)
     return PW_OK;
 }
 
-pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err)
+/* dumpi_stream_next past the common case: the stream's start, a record
+ * the window must be refilled for, the end, damage. */
+static pw_status stream_next_slow(dumpi_stream *s, const char **code, pw_error *err)
 {
     dumpi_rank *r = s->rank;
     if (!r->usable) {
@@ -114,6 +131,21 @@ pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err)
     return PW_OK;
 }
 
+static inline pw_status stream_next(dumpi_stream *s, const char **code, pw_error *err)
+{
+    if (s->started && dumpi_walk_buffered(&s->w, s->off, s->rank->stream_end, &s->rec, &s->p)) {
+        read_times(s);
+        s->off += s->rec.size;
+        return PW_OK;
+    }
+    return stream_next_slow(s, code, err);
+}
+
+pw_status dumpi_stream_next(dumpi_stream *s, const char **code, pw_error *err)
+{
+    return stream_next(s, code, err);
+}
+
 /* ---- the pw_cursor face ------------------------------------------------ */
 
 static int32_t thread_location(const dumpi_rank *r, uint16_t thread)
@@ -137,7 +169,7 @@ static int64_t time_ns(const dumpi_stream *s, int which, int edge)
     return (int64_t)(s->sec[which][edge] * 1000000000u + s->nsec[which][edge]);
 }
 
-void dumpi_stream_record(const dumpi_stream *s, pw_record *out)
+static inline void stream_record(const dumpi_stream *s, pw_record *out)
 {
     const dumpi_rec *rec = &s->rec;
     out->schema = rec->label;
@@ -161,12 +193,14 @@ void dumpi_stream_record(const dumpi_stream *s, pw_record *out)
     }
 }
 
+void dumpi_stream_record(const dumpi_stream *s, pw_record *out) { stream_record(s, out); }
+
 static pw_status dumpi_cursor_next(pw_cursor *c, pw_error *err)
 {
     dumpi_stream *s = c->impl;
-    pw_status st = dumpi_stream_next(s, &c->err_code, err);
+    pw_status st = stream_next(s, &c->err_code, err);
     if (st == PW_OK)
-        dumpi_stream_record(s, &c->rec);
+        stream_record(s, &c->rec);
     return st;
 }
 
@@ -267,10 +301,10 @@ static void set_statuses(pw_value *x, const uint8_t *p, pw_arena *a)
 {
     uint32_t n = pw_be32(p);
     p += 4;
-    pw_value *items = alloc_values(a, n);
-    pw_value *f = alloc_values(a, 5 * (size_t)n);
-    if (!items || !f)
+    pw_value *items = alloc_values(a, 6 * (size_t)n); /* then 5 fields each */
+    if (!items)
         return;
+    pw_value *f = items + n;
     for (uint32_t i = 0; i < n; i++, p += 14, f += 5) {
         pw_set_i64(&f[0], (int32_t)pw_be32(p));
         pw_set_i64(&f[1], (int32_t)pw_be32(p + 4));
@@ -298,22 +332,42 @@ static void set_nested(pw_value *x, const uint8_t *p, int enc, pw_arena *a)
     pw_set_items(x, items, rows, NULL);
 }
 
-static void set_arg(pw_value *x, const dumpi_call *s, int i, pw_arena *a)
+/* An argument that is no scalar: arrays, strings, statuses. */
+static void set_list_arg(pw_value *x, const uint8_t *p, int enc, pw_arena *a)
 {
-    const dumpi_arg *arg = &dumpi_functions[s->rec->label].args[i];
-    const uint8_t *p = s->p + s->rec->arg_off[i];
-    switch (arg->enc) {
-    case DUMPI_ENC_I32:
-    case DUMPI_ENC_I64:
-    case DUMPI_ENC_U16:
-    case DUMPI_ENC_U8: pw_set_i64(x, dumpi_arg_int(s->rec, s->p, i)); break;
+    switch (enc) {
     case DUMPI_ENC_I32_ARR: set_array(x, &p, 4, a); break;
     case DUMPI_ENC_U16_ARR: set_array(x, &p, 2, a); break;
     case DUMPI_ENC_U8_ARR: set_array(x, &p, 1, a); break;
     case DUMPI_ENC_STR: set_string(x, &p); break;
     case DUMPI_ENC_STR_ARR: set_strings(x, &p, a); break;
     case DUMPI_ENC_STATUS: set_statuses(x, p, a); break;
-    default: set_nested(x, p, arg->enc, a); break;
+    default: set_nested(x, p, enc, a); break;
+    }
+}
+
+/* The arguments present, each read where the walk found it. */
+static void decode_args(const dumpi_call *s, pw_arena *a, pw_value *values)
+{
+    const dumpi_rec *rec = s->rec;
+    const dumpi_function *fn = &dumpi_functions[rec->label];
+    pw_value *x = values + DUMPI_PREFIX_FIELDS;
+    for (int i = 0; i < fn->n_args; i++, x++) {
+        uint32_t o = rec->arg_off[i];
+        if (o == UINT32_MAX)
+            continue;
+        const uint8_t *q = s->p + o;
+        int enc = fn->args[i].enc;
+        if (enc == DUMPI_ENC_I32) /* the most common: counts, ranks, tags, requests */
+            pw_set_i64(x, (int32_t)pw_be32(q));
+        else if (enc == DUMPI_ENC_U16) /* handles */
+            pw_set_i64(x, pw_be16(q));
+        else if (enc == DUMPI_ENC_I64)
+            pw_set_i64(x, (int64_t)pw_be64(q));
+        else if (enc == DUMPI_ENC_U8)
+            pw_set_i64(x, q[0]);
+        else
+            set_list_arg(x, q, enc, a);
     }
 }
 
@@ -335,13 +389,9 @@ static void decode_prefix(const dumpi_call *s, pw_arena *a, pw_value *values)
  * work of a short call). */
 static void decode_call(const dumpi_call *s, pw_arena *a, pw_value *values, int args_only)
 {
-    const dumpi_rec *rec = s->rec;
     if (!args_only)
         decode_prefix(s, a, values);
-    const dumpi_function *fn = &dumpi_functions[rec->label];
-    for (int i = 0; i < fn->n_args; i++)
-        if (rec->arg_off[i] != UINT32_MAX)
-            set_arg(&values[DUMPI_PREFIX_FIELDS + i], s, i, a);
+    decode_args(s, a, values);
 }
 
 static void dumpi_cursor_decode(pw_cursor *c, pw_value *values)

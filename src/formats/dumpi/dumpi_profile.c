@@ -128,25 +128,19 @@ static void on_collective(const dumpi_rank *r, pw_mpi_rank_profile *p, const dum
     pw_pair_counts_add(&p->coll_time, key, ns, 0);
 }
 
-/* Duration of the current call in ns, on the clock the record has. */
-static uint64_t call_ns(const dumpi_stream *s, int which)
-{
-    uint64_t a = s->sec[which][0] * 1000000000u + s->nsec[which][0];
-    uint64_t b = s->sec[which][1] * 1000000000u + s->nsec[which][1];
-    return b > a ? b - a : 0;
-}
-
 void dumpi_profile_call(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi_stream *s,
                         const dumpi_fn_use *uses)
 {
     const dumpi_rec *rec = &s->rec;
     int which = rec->mask & DUMPI_MASK_WALL ? 1 : rec->mask & DUMPI_MASK_CPU ? 0 : -1;
-    uint64_t ns = which >= 0 ? call_ns(s, which) : 0;
+    uint64_t ns = 0; /* the call's duration on the clock it has */
     if (which > p->clock)
         p->clock = which;
     if (which >= 0) { /* the times dumpi_stream_record gives the record */
-        int64_t t = (int64_t)(s->sec[which][0] * 1000000000u + s->nsec[which][0]);
-        int64_t end = (int64_t)(s->sec[which][1] * 1000000000u + s->nsec[which][1]);
+        uint64_t a = s->sec[which][0] * 1000000000u + s->nsec[which][0];
+        uint64_t b = s->sec[which][1] * 1000000000u + s->nsec[which][1];
+        ns = b > a ? b - a : 0;
+        int64_t t = (int64_t)a, end = (int64_t)b;
         end = end > t ? end : t;
         p->t_min = t < p->t_min ? t : p->t_min;
         p->t_max = end > p->t_max ? end : p->t_max;

@@ -106,24 +106,25 @@ static int parse_prefix(span *s, dumpi_rec *rec)
     return 1;
 }
 
-/* Arguments; conditional ones are present when two earlier ints agree,
- * statuses only when the mask says the record has them. */
+/* Arguments: the leading ones whose place is fixed (every one of a
+ * fixed-size call) all at once, then the rest one by one; conditional
+ * ones are present when two earlier ints agree, statuses only when the
+ * mask says the record has them. */
 static int parse_args(span *s, const dumpi_function *fn, dumpi_rec *rec)
 {
-    if (fn->fixed_size >= 0) { /* scalars only: offsets are fixed */
-        uint32_t at = (uint32_t)s->pos;
-        if (!skip(s, (uint64_t)fn->fixed_size))
-            return 0;
-        for (int i = 0; i < fn->n_args; i++) {
-            rec->arg_off[i] = at;
-            int e = fn->args[i].enc;
-            at += e == DUMPI_ENC_I32 ? 4 : e == DUMPI_ENC_I64 ? 8 : e == DUMPI_ENC_U16 ? 2 : 1;
-        }
+    uint32_t at = (uint32_t)s->pos;
+    if (!skip(s, fn->lead_size))
+        return 0;
+    /* All entries, used or not: a fixed count the compiler unrolls. */
+    for (int i = 0; i < DUMPI_MAX_ARGS; i++)
+        rec->arg_off[i] = at + fn->arg_at[i];
+    if (fn->lead_args == fn->n_args)
         return 1;
-    }
     int32_t ints[DUMPI_MAX_ARGS];
+    for (int i = 0; i < fn->lead_args; i++)
+        ints[i] = fn->args[i].enc == DUMPI_ENC_I32 ? (int32_t)pw_be32(s->p + rec->arg_off[i]) : 0;
     int with_status = (rec->mask & DUMPI_MASK_STATUS) != 0;
-    for (int i = 0; i < fn->n_args && i < DUMPI_MAX_ARGS; i++) {
+    for (int i = fn->lead_args; i < fn->n_args && i < DUMPI_MAX_ARGS; i++) {
         const dumpi_arg *a = &fn->args[i];
         ints[i] = 0;
         if ((a->cond_a >= 0 && ints[a->cond_a] != ints[a->cond_b]) ||
@@ -181,9 +182,71 @@ static pw_status read_label(pw_window *w, uint64_t off, uint64_t end, dumpi_rec 
     return PW_OK;
 }
 
+/* Time blocks after the thread id, by the mask's CPU and wall bits. */
+static const uint8_t times_width[4] = {0, 12, 12, 24};
+
+/* The common case: a known label whose record lies whole in the bytes
+ * the window already holds, parsed with one bounds check per part (the
+ * prefix, each variable argument, or all the scalars of a fixed-size
+ * call).  0 sends the caller to the general walk (refills, the end label,
+ * errors), which parses the record again from its start. */
+int dumpi_walk_buffered(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec,
+                                const uint8_t **bytes)
+{
+    const uint8_t *p;
+    uint64_t n = pw_window_have(w, off, &p);
+    if (n > end - off)
+        n = end - off;
+    if (n < 5) /* label, mask and a thread id */
+        return 0;
+    uint16_t label = pw_be16(p);
+    if (label >= DUMPI_N_LABELS)
+        return 0;
+    const dumpi_function *fn = &dumpi_functions[label];
+    if (!fn->writable)
+        return 0;
+    uint8_t mask = p[2];
+    uint64_t pos = 3;
+    rec->label = label;
+    rec->mask = mask;
+    rec->thread = 0;
+    if (mask & DUMPI_MASK_THREAD) {
+        rec->thread = pw_be16(p + 3);
+        pos = 5;
+    }
+    rec->times_off = (uint32_t)pos;
+    pos += times_width[(mask >> 2) & 3];
+    rec->perf_off = (uint32_t)pos;
+    rec->n_perf = 0;
+    if (mask & DUMPI_MASK_PERF) {
+        if (pos >= n)
+            return 0;
+        rec->n_perf = p[pos];
+        pos += 1 + (uint64_t)rec->n_perf * 16;
+    }
+    if (fn->fixed_size >= 0) {
+        if (pos + (uint64_t)fn->fixed_size > n)
+            return 0;
+        for (int i = 0; i < DUMPI_MAX_ARGS; i++) /* as parse_args places them */
+            rec->arg_off[i] = (uint32_t)pos + fn->arg_at[i];
+        rec->size = (uint32_t)(pos + (uint64_t)fn->fixed_size);
+    } else {
+        if (pos > n)
+            return 0;
+        span s = {p, n, pos, 0};
+        if (!parse_args(&s, fn, rec))
+            return 0;
+        rec->size = (uint32_t)s.pos;
+    }
+    *bytes = p;
+    return 1;
+}
+
 pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes,
                      const char **code, pw_error *err)
 {
+    if (dumpi_walk_buffered(w, off, end, rec, bytes))
+        return PW_OK;
     const uint8_t *p;
     uint64_t avail;
     pw_status st = read_label(w, off, end, rec, &p, &avail, code, err);

@@ -33,6 +33,9 @@ typedef struct dumpi_arg {
     int8_t cond_a, cond_b;
 } dumpi_arg;
 
+/* The most arguments a function has (MPI_Comm_spawn_multiple: 11). */
+#define DUMPI_MAX_ARGS 16
+
 /* Fields every record schema starts with, before its arguments. */
 #define DUMPI_PREFIX_FIELDS 4 /* thread, wall, cpu, perf */
 
@@ -48,6 +51,14 @@ typedef struct dumpi_function {
     /* Per pw_mpi_role, the field holding that argument or -1; NULL for
      * what is no MPI call (Function_enter/exit, the footer total). */
     const int16_t *mpi_fields;
+    /* The leading arguments whose place does not depend on the data (all
+     * of a fixed-size function's; the scalars before the first array,
+     * string, status or conditional argument of any other): where each
+     * starts counted from the first, how many, and their bytes.  The
+     * walker places them all at once, without reading encodings. */
+    uint8_t arg_at[DUMPI_MAX_ARGS];
+    uint8_t lead_args;
+    uint16_t lead_size;
 } dumpi_function;
 
 #define DUMPI_N_LABELS 293          /* 0..292: 290 is the footer total */
