@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/digits.h"
 #include "perfweave.h"
 
 typedef struct pw_outbuf {
@@ -92,6 +93,42 @@ void pw_out_f64(pw_outbuf *o, double v);
 /* The exact decimal units * 10^-scale, as pw_out_f64 writes the double
  * nearest to it (the same bytes; without the conversion when it can). */
 void pw_out_decimal(pw_outbuf *o, int64_t units, int scale);
+/* The decimal digits of v < 10^8 at p, without leading zeros; returns
+ * their number.  All eight digits are made in one word (u32_digits8) and
+ * the leading zeros shifted out, so it is one store and no loop; it may
+ * write up to 8 bytes at p whatever the length. */
+static inline size_t pw_put_u32_short(char *p, uint32_t v)
+{
+    char d[8];
+    u32_digits8(v, d + 8);
+    size_t n = decimal_len(v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x;
+    memcpy(&x, d, 8);
+    x >>= 8 * (8 - n); /* the first digit is the lowest byte */
+    memcpy(p, &x, 8);
+#else
+    memcpy(p, d + 8 - n, n);
+#endif
+    return n;
+}
+/* The decimal digits of v at p; returns their number.  May write up to
+ * 20 bytes at p whatever the length (the caller reserves them). */
+static inline size_t pw_put_u64(char *p, uint64_t v)
+{
+    if (v < 100000000)
+        return pw_put_u32_short(p, (uint32_t)v);
+    uint64_t hi = v / 100000000;
+    size_t n;
+    if (hi < 100000000) {
+        n = pw_put_u32_short(p, (uint32_t)hi);
+    } else {
+        n = decimal_len(hi);
+        u64_digits(hi, p + n);
+    }
+    u32_digits8((uint32_t)(v - hi * 100000000), p + n + 8);
+    return n + 8;
+}
 /* Unsigned value right-aligned in `width` columns (like %*llu). */
 void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width);
 /* Bytes as ":hh:hh...", lower-case hex, the way ovnidump -x prints payloads. */
