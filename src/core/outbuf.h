@@ -94,23 +94,27 @@ void pw_out_f64(pw_outbuf *o, double v);
  * nearest to it (the same bytes; without the conversion when it can). */
 void pw_out_decimal(pw_outbuf *o, int64_t units, int scale);
 /* The decimal digits of v < 10^8 at p, without leading zeros; returns
- * their number.  All eight digits are made in one word (u32_digits8) and
- * the leading zeros shifted out, so it is one store and no loop; it may
- * write up to 8 bytes at p whatever the length. */
+ * their number.  All eight digits are made in one word
+ * (u32_digits8_word); its leading zero digits are its low zero bytes,
+ * which one count of trailing zero bits finds and one shift drops.  No
+ * loop, no table; it may write up to 8 bytes at p whatever the length. */
 static inline size_t pw_put_u32_short(char *p, uint32_t v)
 {
-    char d[8];
-    u32_digits8(v, d + 8);
-    size_t n = decimal_len(v);
+    if (v < 10) { /* the common small value: no word */
+        *p = (char)('0' + v);
+        return 1;
+    }
+    uint64_t x = u32_digits8_word(v);
+    unsigned zeros = (unsigned)__builtin_ctzll(x) / 8; /* x != 0: v >= 10 */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t x;
-    memcpy(&x, d, 8);
-    x >>= 8 * (8 - n); /* the first digit is the lowest byte */
+    x = (x | 0x3030303030303030u) >> (8 * zeros);
     memcpy(p, &x, 8);
 #else
-    memcpy(p, d + 8 - n, n);
+    char d[8];
+    u32_digits8(v, d + 8);
+    memcpy(p, d + zeros, 8 - zeros);
 #endif
-    return n;
+    return 8 - zeros;
 }
 /* The decimal digits of v at p; returns their number.  May write up to
  * 20 bytes at p whatever the length (the caller reserves them). */

@@ -24,9 +24,11 @@ static const char *const exts[3] = {"prv", "pcf", "row"};
 
 /* A line's text pieces that repeat, made once: per row "2:0:1:1:<row+1>:"
  * (a state record as ovniemu writes it: cpu 0, application 1, task 1, the
- * row as thread), and per event type ":<type>:" in a small cache.  Most
- * of a line is then two fixed-size copies and two numbers. */
-enum { PIECE = 24, TYPE_SLOTS = 64 };
+ * row as thread), and per event type ":<type>:" in a cache by type mod
+ * 256 (ovniemu's types are below 256, so each keeps its own slot; 64
+ * slots made types 37 and 101 evict each other on every line).  Most of a
+ * line is then two fixed-size copies and two numbers. */
+enum { PIECE = 24, TYPE_SLOTS = 256 };
 typedef struct piece {
     char text[PIECE];
     uint8_t len;
