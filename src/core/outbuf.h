@@ -25,7 +25,11 @@ typedef struct pw_outbuf {
     char hi_text[8];
 } pw_outbuf;
 
-#define PW_OUTBUF_CAP ((size_t)1 << 20)
+/* 128 KiB: large enough that a write costs little per byte, small enough
+ * that the buffer stays in L2 while it fills and while the kernel copies
+ * it out (1 MiB buffers, two for Paraver's views, evicted the emulator's
+ * channels and the input windows on every fill). */
+#define PW_OUTBUF_CAP ((size_t)1 << 17)
 /* The longest piece a single put call may add with no room check. */
 #define PW_OUTBUF_SLACK 64
 
