@@ -36,22 +36,27 @@ static inline char *u32_digits(uint32_t v, char *p)
     return p;
 }
 
-/* Exactly 8 digits of v < 10^8 (leading zeros kept), backwards from p.
- * All eight at once in one 64-bit word: the value splits into two 4-digit
- * lanes, each lane into two 2-digit lanes, each of those into two digits,
- * by multiplications that stand for exact divisions at these sizes
- * (x / 100 = x * 5243 >> 19 for x < 10^4, x / 10 = x * 103 >> 10 for
+/* The 8 digits of v < 10^8 (leading zeros kept) as the bytes of one
+ * 64-bit word, byte i (from the low end) digit i, the most significant
+ * first, each a value 0..9 (not yet text).  The value splits into two
+ * 4-digit lanes, each lane into two 2-digit lanes, each of those into two
+ * digits, by multiplications that stand for exact divisions at these
+ * sizes (x / 100 = x * 5243 >> 19 for x < 10^4, x / 10 = x * 103 >> 10 for
  * x < 100).  No table, no loop, no chain of divisions. */
-static inline char *u32_digits8(uint32_t v, char *p)
+static inline uint64_t u32_digits8_word(uint32_t v)
 {
     uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
     uint64_t hundreds = (x * 5243 >> 19) & 0x0000007F0000007Fu;
     x = hundreds | (x - hundreds * 100) << 16;
     uint64_t tens = (x * 103 >> 10) & 0x000F000F000F000Fu;
-    x = tens | (x - tens * 10) << 8;
-    /* Byte i (from the low end) of x is digit i, the most significant
-     * first: one store on a little-endian machine. */
-    x |= 0x3030303030303030u;
+    return tens | (x - tens * 10) << 8;
+}
+
+/* Exactly 8 digits of v < 10^8 (leading zeros kept), backwards from p:
+ * the word above as text, one store on a little-endian machine. */
+static inline char *u32_digits8(uint32_t v, char *p)
+{
+    uint64_t x = u32_digits8_word(v) | 0x3030303030303030u;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     x = __builtin_bswap64(x);
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/digits.h"
 #include "perfweave.h"
 
 typedef struct pw_outbuf {
@@ -24,7 +25,11 @@ typedef struct pw_outbuf {
     char hi_text[8];
 } pw_outbuf;
 
-#define PW_OUTBUF_CAP ((size_t)1 << 20)
+/* 128 KiB: large enough that a write costs little per byte, small enough
+ * that the buffer stays in L2 while it fills and while the kernel copies
+ * it out (1 MiB buffers, two for Paraver's views, evicted the emulator's
+ * channels and the input windows on every fill). */
+#define PW_OUTBUF_CAP ((size_t)1 << 17)
 /* The longest piece a single put call may add with no room check. */
 #define PW_OUTBUF_SLACK 64
 
@@ -92,6 +97,46 @@ void pw_out_f64(pw_outbuf *o, double v);
 /* The exact decimal units * 10^-scale, as pw_out_f64 writes the double
  * nearest to it (the same bytes; without the conversion when it can). */
 void pw_out_decimal(pw_outbuf *o, int64_t units, int scale);
+/* The decimal digits of v < 10^8 at p, without leading zeros; returns
+ * their number.  All eight digits are made in one word
+ * (u32_digits8_word); its leading zero digits are its low zero bytes,
+ * which one count of trailing zero bits finds and one shift drops.  No
+ * loop, no table; it may write up to 8 bytes at p whatever the length. */
+static inline size_t pw_put_u32_short(char *p, uint32_t v)
+{
+    if (v < 10) { /* the common small value: no word */
+        *p = (char)('0' + v);
+        return 1;
+    }
+    uint64_t x = u32_digits8_word(v);
+    unsigned zeros = (unsigned)__builtin_ctzll(x) / 8; /* x != 0: v >= 10 */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    x = (x | 0x3030303030303030u) >> (8 * zeros);
+    memcpy(p, &x, 8);
+#else
+    char d[8];
+    u32_digits8(v, d + 8);
+    memcpy(p, d + zeros, 8 - zeros);
+#endif
+    return 8 - zeros;
+}
+/* The decimal digits of v at p; returns their number.  May write up to
+ * 20 bytes at p whatever the length (the caller reserves them). */
+static inline size_t pw_put_u64(char *p, uint64_t v)
+{
+    if (v < 100000000)
+        return pw_put_u32_short(p, (uint32_t)v);
+    uint64_t hi = v / 100000000;
+    size_t n;
+    if (hi < 100000000) {
+        n = pw_put_u32_short(p, (uint32_t)hi);
+    } else {
+        n = decimal_len(hi);
+        u64_digits(hi, p + n);
+    }
+    u32_digits8((uint32_t)(v - hi * 100000000), p + n + 8);
+    return n + 8;
+}
 /* Unsigned value right-aligned in `width` columns (like %*llu). */
 void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width);
 /* Bytes as ":hh:hh...", lower-case hex, the way ovnidump -x prints payloads. */

@@ -14,11 +14,16 @@ struct pw_merge {
     int pending;         /* the winner's record was handed out last */
 };
 
-/* Window size per cursor: large windows for few locations, smaller ones
- * when thousands are open at once, so the total stays near 64 MiB. */
+/* Window size per cursor: together the windows of a merge take about
+ * 512 KiB, so that what read() copied in is still in the core's L2 cache
+ * (1 MiB on the bench machine) when the merge reaches it; with 256 KiB per
+ * window, 8 streams' windows and the writer's buffer evicted each other
+ * and every event header was a cache miss (perf: the first load of
+ * ovni_stream_next).  At least 16 KiB each (a read of that size still
+ * costs little per byte), at most the default. */
 size_t pw_merge_window_cap(size_t n_cursors)
 {
-    size_t cap = n_cursors ? ((size_t)64 << 20) / n_cursors : PW_WINDOW_DEFAULT_CAP;
+    size_t cap = n_cursors ? ((size_t)512 << 10) / n_cursors : PW_WINDOW_DEFAULT_CAP;
     if (cap > PW_WINDOW_DEFAULT_CAP)
         cap = PW_WINDOW_DEFAULT_CAP;
     if (cap < 16 * 1024)

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/outbuf.h"
 #include "harness.h"
@@ -102,6 +103,38 @@ static void test_width(void)
     pw_outbuf_free(&o);
 }
 
+/* pw_put_u64 against printf: every length's first and last value (where
+ * the leading-zero shift and the 10^8 split change) and random values of
+ * any length; the bytes it may write past the digits are allowed for. */
+static void test_put_u64(void)
+{
+    uint64_t seed = 0x2545f4914f6cdd1du;
+    long bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t v;
+        if (i < 40) {
+            uint64_t p = 1;
+            for (int k = 0; k < i / 2; k++)
+                p *= 10;
+            v = i % 2 ? p - 1 : p;
+        } else {
+            xorshift_next(&seed);
+            v = seed >> (seed >> 58);
+        }
+        if (i == 40)
+            v = UINT64_MAX;
+        char want[24], got[48];
+        int n = snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+        memset(got, 'x', sizeof got);
+        size_t len = pw_put_u64(got, v);
+        if ((len != (size_t)n || memcmp(got, want, len) != 0) && bad++ < 5)
+            fprintf(stderr, "pw_put_u64: printf \"%s\", got \"%.*s\"\n", want, (int)len, got);
+        if (got[20] != 'x' && bad++ < 5)
+            fprintf(stderr, "pw_put_u64(%s) wrote past 20 bytes\n", want);
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
 static void put_hex(pw_outbuf *o)
 {
     const uint8_t b[] = {0x00, 0xab, 0x10};
@@ -127,4 +160,4 @@ static void test_hex(void)
 }
 
 TEST_MAIN(T(test_integers), T(test_floats_round_trip), T(test_json_escaping), T(test_hex),
-          T(test_width))
+          T(test_width), T(test_put_u64))

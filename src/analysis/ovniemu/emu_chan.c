@@ -113,6 +113,7 @@ int emu_chan_push(emu_bay *bay, emu_chan *c, emu_value v)
         c->cap_stack = cap;
     }
     c->stack[c->n_stack++] = v;
+    c->value = v;
     return mark_dirty(bay, c);
 }
 
@@ -127,6 +128,7 @@ int emu_chan_pop(emu_bay *bay, emu_chan *c, emu_value expected)
     if (!emu_value_eq(c->stack[c->n_stack - 1], expected))
         return fault(bay, c, "pop of a value other than the top of the stack");
     c->n_stack--;
+    c->value = c->n_stack ? c->stack[c->n_stack - 1] : emu_null();
     return mark_dirty(bay, c);
 }
 
@@ -140,14 +142,14 @@ int emu_chan_subscribe(emu_chan *c, emu_mux *m, int is_input)
         c->subs = s;
         c->cap_subs = cap;
     }
-    c->subs[c->n_subs++] = (emu_sub){m, is_input};
+    c->subs[c->n_subs++] = (emu_sub){m, is_input ? m->output : NULL};
     return 0;
 }
 
 void emu_chan_unsubscribe(emu_chan *c, emu_mux *m, int is_input)
 {
     for (uint32_t i = 0; i < c->n_subs; i++) {
-        if (c->subs[i].mux != m || c->subs[i].is_input != is_input)
+        if (c->subs[i].mux != m || (c->subs[i].output != NULL) != (is_input != 0))
             continue;
         memmove(&c->subs[i], &c->subs[i + 1], (c->n_subs - i - 1) * sizeof *c->subs);
         c->n_subs--;
@@ -190,9 +192,9 @@ int emu_bay_propagate(emu_bay *bay)
     for (uint32_t i = 0; i < bay->n_dirty; i++) {
         emu_chan *c = bay->dirty[i];
         for (uint32_t k = 0; k < c->n_subs; k++) {
-            emu_mux *m = c->subs[k].mux;
-            if ((c->subs[k].is_input ? emu_chan_set(bay, m->output, emu_chan_read(c))
-                                     : emu_mux_on_select(bay, m)) != 0)
+            const emu_sub *sub = &c->subs[k];
+            if ((sub->output ? emu_chan_set(bay, sub->output, emu_chan_read(c))
+                             : emu_mux_on_select(bay, sub->mux)) != 0)
                 rc = -1;
         }
     }

@@ -41,14 +41,15 @@ struct emu_mux;
 struct emu_bay;
 
 /* Who follows a channel: a mux whose select it is, or a mux whose
- * selected input it is. */
+ * selected input it is (then the mux's output, kept here so that
+ * propagation copies the input without loading the mux). */
 typedef struct emu_sub {
     struct emu_mux *mux;
-    int is_input;
+    struct emu_chan *output; /* inputs: the mux's output; selects: NULL */
 } emu_sub;
 
 typedef struct emu_chan {
-    emu_value value;      /* single channels: the current value */
+    emu_value value;      /* the current value (stacks: the top, null when empty) */
     emu_value *stack;     /* stack channels: the pushed values */
     uint32_t n_stack, cap_stack;
     emu_value last;       /* the value at the end of the previous event */
@@ -84,13 +85,9 @@ void emu_chan_init(emu_chan *c, const char *name, int is_stack);
 void emu_chan_free(emu_chan *c);
 /* Binds the channel to row `row` of the `view` trace as event `type`. */
 void emu_chan_bind(emu_chan *c, int view, uint32_t row, int32_t type, unsigned flags);
-/* The channel's value: a stack's top (null when empty). */
-static inline emu_value emu_chan_read(const emu_chan *c)
-{
-    if (!c->is_stack)
-        return c->value;
-    return c->n_stack ? c->stack[c->n_stack - 1] : emu_null();
-}
+/* The channel's value: a stack's top (null when empty), which push and
+ * pop keep in `value` so that reading never branches on the kind. */
+static inline emu_value emu_chan_read(const emu_chan *c) { return c->value; }
 
 /* The model operations; each returns 0, or -1 with bay->fault set. */
 int emu_chan_set(emu_bay *bay, emu_chan *c, emu_value v);

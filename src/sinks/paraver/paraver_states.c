@@ -24,9 +24,11 @@ static const char *const exts[3] = {"prv", "pcf", "row"};
 
 /* A line's text pieces that repeat, made once: per row "2:0:1:1:<row+1>:"
  * (a state record as ovniemu writes it: cpu 0, application 1, task 1, the
- * row as thread), and per event type ":<type>:" in a small cache.  Most
- * of a line is then two fixed-size copies and two numbers. */
-enum { PIECE = 24, TYPE_SLOTS = 64 };
+ * row as thread), and per event type ":<type>:" in a cache by type mod
+ * 256 (ovniemu's types are below 256, so each keeps its own slot; 64
+ * slots made types 37 and 101 evict each other on every line).  Most of a
+ * line is then two fixed-size copies and two numbers. */
+enum { PIECE = 24, TYPE_SLOTS = 256 };
 typedef struct piece {
     char text[PIECE];
     uint8_t len;
@@ -80,37 +82,64 @@ static void header(FILE *f, int64_t duration, uint32_t rows)
     fprintf(f, "#Paraver (19/01/38 at 03:14):%020lld_ns:0:1:1(%u:1)\n", (long long)duration, rows);
 }
 
+/* Any line, a piece at a time: rows past the table, negative types, or a
+ * memory buffer that could not grow.  (Times are never negative; as
+ * unsigned if they were, as before.) */
+static void emit_line_slow(pw_outbuf *o, int64_t time, uint32_t row, int32_t type, int64_t value)
+{
+    pw_out_mem(o, "2:0:1:1:", 8);
+    pw_out_u64(o, (uint64_t)row + 1);
+    pw_out_char(o, ':');
+    pw_out_u64(o, (uint64_t)time);
+    pw_out_char(o, ':');
+    pw_out_i64(o, type);
+    pw_out_char(o, ':');
+    pw_out_i64(o, value);
+    pw_out_char(o, '\n');
+}
+
+/* The text of ":<type>:", from the cache slot of the type. */
+static const piece *type_piece(view_text *vt, int32_t type)
+{
+    unsigned slot = (uint32_t)type % TYPE_SLOTS;
+    if (vt->type_of[slot] != type) {
+        vt->type_of[slot] = type;
+        piece_set(&vt->type[slot], ":", (uint64_t)type, ':');
+    }
+    return &vt->type[slot];
+}
+
+/* The longest line: two pieces and two numbers of up to 20 digits, a
+ * sign, a newline, and the bytes pw_put_u64 may write past a number. */
+enum { LINE_MAX = 2 * PIECE + 2 * 20 + 2 + 20 };
+
+/* A line is made in place in the output buffer with fixed-size copies
+ * and stores: no call per piece, one room check per line. */
 static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
 {
     writer *w = ctx;
     pw_outbuf *o = &w->out[view];
     view_text *vt = &w->text[view];
-    pw_outbuf_reserve(o, 3 * PIECE + 24);
-    if (row < vt->n_rows && o->cap - o->len >= 3 * PIECE + 24) {
-        memcpy(o->buf + o->len, vt->row[row].text, PIECE); /* fixed size: the rest is overwritten */
-        o->len += vt->row[row].len;
-    } else {
-        pw_out_mem(o, "2:0:1:1:", 8);
-        pw_out_u64(o, (uint64_t)row + 1);
-        pw_out_char(o, ':');
+    pw_outbuf_reserve(o, LINE_MAX);
+    if (row >= vt->n_rows || type < 0 || o->cap - o->len < LINE_MAX) {
+        emit_line_slow(o, time, row, type, value);
+        return;
     }
-    /* Times are non-negative and rise: their high digits are reused. */
-    pw_out_u64_width(o, (uint64_t)time, 0);
-    unsigned slot = (uint32_t)type % TYPE_SLOTS;
-    if (type >= 0 && o->cap - o->len >= PIECE) {
-        if (vt->type_of[slot] != type) {
-            vt->type_of[slot] = type;
-            piece_set(&vt->type[slot], ":", (uint64_t)type, ':');
-        }
-        memcpy(o->buf + o->len, vt->type[slot].text, PIECE);
-        o->len += vt->type[slot].len;
+    char *start = o->buf + o->len, *p = start;
+    memcpy(p, vt->row[row].text, PIECE); /* fixed size: the rest is overwritten */
+    p += vt->row[row].len;
+    p += pw_put_u64(p, (uint64_t)time);
+    const piece *tp = type_piece(vt, type);
+    memcpy(p, tp->text, PIECE);
+    p += tp->len;
+    if (value < 0) {
+        *p++ = '-';
+        p += pw_put_u64(p, 0 - (uint64_t)value);
     } else {
-        pw_out_char(o, ':');
-        pw_out_i64(o, type);
-        pw_out_char(o, ':');
+        p += pw_put_u64(p, (uint64_t)value);
     }
-    pw_out_i64(o, value);
-    pw_out_char(o, '\n');
+    *p++ = '\n';
+    o->len += (size_t)(p - start);
 }
 
 static pw_status write_pcf(const char *path, const pw_states *st, int view, pw_error *err)

@@ -55,6 +55,18 @@ typedef struct recent_name {
     uint64_t iid;               /* 0: empty */
 } recent_name;
 
+/* The tracks of channels with small ids, by row and channel, in a table
+ * per view (rows x the view's declared channels): the common change finds
+ * its track with two loads and no hashing.  Other ids go through the
+ * recent lookups and the map. */
+enum { DIRECT_IDS = 1024 };
+
+typedef struct direct_view {
+    int16_t slot_of[DIRECT_IDS]; /* a channel id's index in the view; -1: none */
+    uint32_t n_rows, n_slots;
+    uint32_t *track_plus_1;      /* [row * n_slots + slot]: index into tracks + 1; 0: none yet */
+} direct_view;
+
 typedef struct pf_states {
     pw_outbuf out;
     const pw_states *st;
@@ -64,6 +76,8 @@ typedef struct pf_states {
     pw_keymap iid_of;     /* (view, channel, value) of a label -> its iid */
     recent_track recent_tracks[RECENT];
     recent_name recent_names[RECENT];
+    direct_view *direct;  /* per view; NULL (memory ran out): the lookups alone */
+    int n_direct;
     uint64_t next_uuid;
     int64_t last_t;
     pb_buf packet, msg, inner, scratch;
@@ -179,9 +193,47 @@ static channel_track *track_lookup(pf_states *w, int view, uint32_t row, int32_t
     return tr;
 }
 
+/* The direct tables of every view, from the declared channels (ids at or
+ * past DIRECT_IDS, or beyond an int16_t's slots, stay in the map). */
+static void direct_init(pf_states *w)
+{
+    const pw_states *st = w->st;
+    w->direct = calloc((size_t)st->n_views, sizeof *w->direct);
+    if (!w->direct)
+        return;
+    w->n_direct = st->n_views;
+    for (int v = 0; v < st->n_views; v++) {
+        direct_view *d = &w->direct[v];
+        memset(d->slot_of, 0xff, sizeof d->slot_of); /* -1 */
+        size_t n = st->n_channels(st, v);
+        for (size_t i = 0; i < n && d->n_slots < INT16_MAX; i++) {
+            int32_t id = st->channel_at(st, v, i).id;
+            if (id >= 0 && id < DIRECT_IDS && d->slot_of[id] < 0)
+                d->slot_of[id] = (int16_t)d->n_slots++;
+        }
+        d->n_rows = st->views[v].n_rows;
+        d->track_plus_1 = calloc((size_t)d->n_rows * d->n_slots + 1, sizeof *d->track_plus_1);
+        if (!d->track_plus_1)
+            d->n_rows = 0; /* every lookup of the view falls through to the map */
+    }
+}
+
 /* The track of a row's channel, declared the first time it changes. */
 static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t channel)
 {
+    if (view >= 0 && view < w->n_direct && (uint32_t)channel < DIRECT_IDS) {
+        direct_view *d = &w->direct[view];
+        int slot = d->slot_of[channel];
+        if (slot >= 0 && row < d->n_rows) {
+            uint32_t *cell = &d->track_plus_1[(size_t)row * d->n_slots + (uint32_t)slot];
+            if (*cell)
+                return &w->tracks[*cell - 1];
+            channel_track *tr = track_lookup(w, view, row, channel);
+            if (tr)
+                *cell = (uint32_t)(tr - w->tracks) + 1;
+            return tr;
+        }
+    }
     recent_track *r = &w->recent_tracks[recent_slot(view, row, (uint32_t)channel)];
     if (r->index_plus_1 && r->row == row && r->channel == channel && r->view == view)
         return &w->tracks[r->index_plus_1 - 1];
@@ -212,13 +264,14 @@ static void event_end(pf_states *w, int64_t t)
 }
 
 /* The common event — a slice's end, a begin named by an interned label
- * (iid; 0: none) or by a number's text (name, at most 20 bytes; or NULL),
- * a counter value (or NULL) — encoded in place in the
+ * or by a number's text, a counter value — encoded in place in the
  * output buffer: packet and event are shorter than 128 bytes, so both
  * lengths are one byte, filled in at the end (no nested buffers, no
- * copies).  event_begin/event_end make the same bytes. */
-static void fast_event(pf_states *w, int64_t t, uint64_t track, int type, uint64_t iid,
-                       const char *name, size_t name_len, const double *counter)
+ * copies).  event_begin/event_end make the same bytes.  event_open
+ * writes the packet up to the event's track and returns where the
+ * event's other fields go; event_close fills in the lengths.  Both
+ * inline: the hot callers make an event with no call. */
+static inline uint8_t *event_open(pf_states *w, int64_t t, int type, uint64_t track, uint8_t **te)
 {
     pw_outbuf_reserve(&w->out, 96);
     uint8_t *start = (uint8_t *)w->out.buf + w->out.len, *p = start + 2;
@@ -231,31 +284,59 @@ static void fast_event(pf_states *w, int64_t t, uint64_t track, int type, uint64
     *p++ = PACKET_SEQUENCE_FLAGS << 3;
     *p++ = SEQ_NEEDS_INCREMENTAL_STATE;
     *p++ = PACKET_TRACK_EVENT << 3 | PB_LEN;
-    uint8_t *te = p++;
+    *te = p++;
     *p++ = TRACK_EVENT_TYPE << 3;
     *p++ = (uint8_t)type;
     *p++ = TRACK_EVENT_TRACK_UUID << 3;
     p += pb_put_varint(p, track);
-    if (iid) {
-        *p++ = TRACK_EVENT_NAME_IID << 3;
-        p += pb_put_varint(p, iid);
-    }
-    if (name) {
-        p += pb_put_varint(p, (uint64_t)TRACK_EVENT_NAME << 3 | PB_LEN);
-        *p++ = (uint8_t)name_len;
-        memcpy(p, name, name_len);
-        p += name_len;
-    }
-    if (counter) {
-        p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
-        uint64_t bits;
-        memcpy(&bits, counter, 8);
-        for (int i = 0; i < 8; i++)
-            *p++ = (uint8_t)(bits >> (8 * i));
-    }
+    return p;
+}
+
+static inline void event_close(pf_states *w, uint8_t *p, uint8_t *te)
+{
+    uint8_t *start = (uint8_t *)w->out.buf + w->out.len;
     *te = (uint8_t)(p - te - 1);
     start[1] = (uint8_t)(p - start - 2);
     w->out.len += (size_t)(p - start);
+}
+
+/* A slice ends on a track. */
+static inline void slice_end(pf_states *w, int64_t t, uint64_t track)
+{
+    uint8_t *te, *p = event_open(w, t, TYPE_SLICE_END, track, &te);
+    event_close(w, p, te);
+}
+
+/* A slice begins, named by an interned label. */
+static inline void slice_begin_iid(pf_states *w, int64_t t, uint64_t track, uint64_t iid)
+{
+    uint8_t *te, *p = event_open(w, t, TYPE_SLICE_BEGIN, track, &te);
+    *p++ = TRACK_EVENT_NAME_IID << 3;
+    p += pb_put_varint(p, iid);
+    event_close(w, p, te);
+}
+
+/* A slice begins, named by a number's text (at most 20 bytes). */
+static void slice_begin_text(pf_states *w, int64_t t, uint64_t track, const char *name, size_t len)
+{
+    uint8_t *te, *p = event_open(w, t, TYPE_SLICE_BEGIN, track, &te);
+    p += pb_put_varint(p, (uint64_t)TRACK_EVENT_NAME << 3 | PB_LEN);
+    *p++ = (uint8_t)len;
+    memcpy(p, name, len);
+    p += len;
+    event_close(w, p, te);
+}
+
+/* A counter track's new value. */
+static void counter_value(pf_states *w, int64_t t, uint64_t track, double value)
+{
+    uint8_t *te, *p = event_open(w, t, TYPE_COUNTER, track, &te);
+    p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
+    uint64_t bits;
+    memcpy(&bits, &value, 8);
+    for (int i = 0; i < 8; i++)
+        *p++ = (uint8_t)(bits >> (8 * i));
+    event_close(w, p, te);
 }
 
 /* A slice begins, named by the value's label: by its iid, interned into
@@ -266,7 +347,7 @@ static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32
 {
     recent_name *r = &w->recent_names[recent_slot(view, (uint32_t)channel, (uint64_t)value)];
     if (r->iid && r->value == value && r->channel == channel && r->view == view) {
-        fast_event(w, t, track, TYPE_SLICE_BEGIN, r->iid, NULL, 0, NULL);
+        slice_begin_iid(w, t, track, r->iid);
         return;
     }
     const char *label = w->st->value_label(w->st, view, channel, value);
@@ -275,7 +356,7 @@ static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32
         char *text = u64_digits(value < 0 ? 0 - (uint64_t)value : (uint64_t)value, end);
         if (value < 0)
             *--text = '-';
-        fast_event(w, t, track, TYPE_SLICE_BEGIN, 0, text, (size_t)(end - text), NULL);
+        slice_begin_text(w, t, track, text, (size_t)(end - text));
         return;
     }
     pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
@@ -288,7 +369,7 @@ static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32
     uint64_t iid = *found;
     *r = (recent_name){view, channel, value, iid};
     if (!added) {
-        fast_event(w, t, track, TYPE_SLICE_BEGIN, iid, NULL, 0, NULL);
+        slice_begin_iid(w, t, track, iid);
         return;
     }
     pb_uint(&w->inner, EVENT_NAME_IID, iid);
@@ -311,12 +392,11 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t c
     if (time < w->last_t) /* states never go back (states.h); kept in order if they did */
         time = w->last_t;
     if (tr->counter) {
-        double v = (double)value;
-        fast_event(w, time, tr->uuid, TYPE_COUNTER, 0, NULL, 0, &v);
+        counter_value(w, time, tr->uuid, (double)value);
         return;
     }
     if (tr->value)
-        fast_event(w, time, tr->uuid, TYPE_SLICE_END, 0, NULL, 0, NULL);
+        slice_end(w, time, tr->uuid);
     if (value)
         begin_slice(w, time, tr->uuid, view, channel, value);
     tr->value = value;
@@ -331,12 +411,15 @@ static void close_slices(pf_states *w, int64_t end)
     for (uint32_t i = 0; i < w->n_tracks; i++) {
         channel_track *tr = &w->tracks[i];
         if (!tr->counter && tr->value)
-            fast_event(w, end, tr->uuid, TYPE_SLICE_END, 0, NULL, 0, NULL);
+            slice_end(w, end, tr->uuid);
     }
 }
 
 static void pf_states_free(pf_states *w)
 {
+    for (int v = 0; v < w->n_direct; v++)
+        free(w->direct[v].track_plus_1);
+    free(w->direct);
     pw_keymap_free(&w->track_of);
     pw_keymap_free(&w->iid_of);
     free(w->tracks);
@@ -351,6 +434,7 @@ static void begin(void *ctx, const pw_states *st)
 {
     pf_states *w = ctx;
     w->st = st;
+    direct_init(w);
     declare_rows(w);
     start_events(w);
 }
