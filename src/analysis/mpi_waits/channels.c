@@ -196,7 +196,7 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
     mw_latest *latest = want_send ? &need->send : &need->post;
     if (there) {
         uint64_t t = want_send ? m->send_enter : m->post;
-        if (!latest->any || t > latest->t) {
+        if (mw_later(t, want_send ? ch->source : ch->dest, latest)) {
             latest->t = t;
             latest->rank = want_send ? ch->source : ch->dest;
         }

@@ -38,6 +38,14 @@ typedef struct mw_p2p_need {
     mw_latest send, post;
 } mw_p2p_need;
 
+/* Whether side (t, rank) is later than *latest: at equal times the lower
+ * rank, so that the latest side does not depend on the order the sides
+ * came in (ranks replayed in parallel, or on other processes). */
+static inline int mw_later(uint64_t t, int64_t rank, const mw_latest *latest)
+{
+    return !latest->any || t > latest->t || (t == latest->t && rank < latest->rank);
+}
+
 /* The matcher's key number and sequence number of a flow id (msgmatch.c:
  * key number + 1 in the high 24 bits, sequence in the low 40). */
 static inline uint64_t mw_flow_key(uint64_t id) { return (id >> 40) - 1; }

@@ -155,11 +155,22 @@ typedef struct mw_rank {
 typedef struct mw_thread_ends mw_thread_ends;
 typedef struct mw_coll_pos mw_coll_pos;
 
+/* A function's time in one bin, exactly and in any order: a call's part
+ * of the bin is hi - lo, each end either the call's own (integer ns,
+ * summed in `ns` from the run's t0) or the bin's edge (counted); the
+ * bin's time is ns + hi_edges x (end - t0) - lo_edges x (start - t0),
+ * made once at the report.  Sums of integers do not depend on which
+ * worker or process added what (time_profile.c). */
+typedef struct mw_bin_sum {
+    int64_t ns;
+    uint64_t hi_edges, lo_edges;
+} mw_bin_sum;
+
 /* Time and communication bins, one set per worker, summed at the end. */
 typedef struct mw_bins {
     uint32_t n;
-    double **fn;  /* [schema][bin] ns, a row made at the schema's first call */
-    double *msgs, *bytes;
+    mw_bin_sum **fn; /* [schema][bin], a row made at the schema's first call */
+    uint64_t *msgs, *bytes;
 } mw_bins;
 
 struct mw_comm_state;
@@ -246,6 +257,8 @@ void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec);
 int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec, uint32_t *hint);
 void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes, uint32_t *hint);
 int mw_bins_init(mw_run *run);
+/* Every worker's bins added into worker 0's (the others left empty). */
+void mw_bins_sum_workers(mw_run *run);
 void mw_bins_free(mw_run *run);
 
 /* Critical path: the walk back from the last MPI_Finalize exit (serial),
