@@ -150,6 +150,7 @@ typedef struct mw_rank {
     uint64_t cp_compute_ns, compute_ns;
     int64_t finalize_exit; /* -1: none */
     int failed; /* memory ran out */
+    int mine;   /* replayed by this process (exchange.h: all but a spread replay's others) */
 } mw_rank;
 
 typedef struct mw_thread_ends mw_thread_ends;
@@ -174,6 +175,7 @@ typedef struct mw_bins {
 } mw_bins;
 
 struct mw_comm_state;
+struct mw_exchange;
 
 typedef struct mw_run {
     pw_dataset *ds;
@@ -203,6 +205,7 @@ typedef struct mw_run {
     int workers;
     int timed_only; /* the replay skips untimed records (waits_timeline.c) */
     int failed;
+    struct mw_exchange *ex; /* the replay spread over processes (exchange.h), or NULL */
 } mw_run;
 
 /* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1
@@ -275,6 +278,14 @@ void mw_report_waits(const mw_run *run, pw_rnode *root, int tables);
 void mw_report_rank_functions(const mw_run *run, pw_rnode *root);
 void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables); /* sums the workers' bins */
 void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables);
+
+/* The tables of a replayed run into the stats report r. */
+void mw_report(mw_run *run, pw_report *r);
+/* The analysis computed by every process together (waits_together.c),
+ * share 0's run held in ds under &mw_held_key until its report. */
+pw_status pw_mpi_waits_together(pw_dataset *ds, pw_error *err);
+extern const char mw_held_key;
+void mw_held_free(void *run);
 
 /* The whole analysis of ds into the stats report r.  Datasets without MPI
  * calls, or opened with the option "profile_only", add nothing. */
