@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "cli_mpi.h"
 
@@ -59,7 +60,28 @@ static int int_counts(const size_t *bytes, int n, int *counts, int *displs)
     return 1;
 }
 
+/* The CPU time a process spends in its exchanges: mostly waiting for
+ * the others (Open MPI polls), so that work can be told from waiting. */
+double mpi_exchange_cpu_s;
+
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int exchange(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes);
+
 static int alltoallv(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes)
+{
+    double t = cpu_seconds();
+    int ok = exchange(ctx, send, send_bytes, recv, recv_bytes);
+    mpi_exchange_cpu_s += cpu_seconds() - t;
+    return ok;
+}
+
+static int exchange(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes)
 {
     const mpi_world *w = ctx;
     int n = w->size;

@@ -103,8 +103,11 @@ int mw_exchange_init(mw_run *run, int failed)
         ok = owners(run, v, owned);
     }
     if (ok && run->ex->procs > 1) {
-        run->ex->out = calloc(run->ex->procs, sizeof *run->ex->out);
-        ok = !any_failed(run, !run->ex->out || !comm_processes(run));
+        mw_exchange *x = run->ex;
+        x->out = calloc(x->procs, sizeof *x->out);
+        x->sizes = calloc(2 * (size_t)x->procs, sizeof *x->sizes);
+        x->heads = calloc(x->procs, sizeof *x->heads);
+        ok = !any_failed(run, !x->out || !x->sizes || !x->heads || !comm_processes(run));
     }
     if (!ok || (run->ex && run->ex->procs <= 1)) { /* alone: the serial replay, every rank its own */
         for (size_t i = 0; i < run->n_ranks; i++)
@@ -130,6 +133,9 @@ void mw_exchange_free(mw_run *run)
     for (unsigned q = 0; ex->out && q < ex->procs; q++)
         free(ex->out[q].r);
     free(ex->out);
+    free(ex->sizes);
+    free(ex->heads);
+    free(ex->send);
     free(ex->owner);
     pthread_mutex_destroy(&ex->lock);
     run->ex = NULL;
@@ -205,47 +211,76 @@ static void arrived(mw_run *run, const mw_xrec *r)
         mw_msg_arrived_send(run, ch, r->seq, r->t, r->kind == MW_X_SENT_SYNC);
 }
 
-/* Sends what is queued, feeds what came; *queued_anywhere: whether any
- * process had something to send.  0 when any process failed. */
+enum { FAILED = 1, QUEUED = 2 }; /* a round's header word, to every process */
+
+/* This round's bytes for each process: a header word (whether this
+ * process failed, whether it had something queued) and, unless failed,
+ * its sides; in ex->send (grown as needed) or, when memory runs out, the
+ * header alone in ex->heads (made at init).  Returns the buffer. */
+static unsigned char *round_buffer(mw_run *run, uint64_t head)
+{
+    mw_exchange *ex = run->ex;
+    size_t total = 0;
+    for (unsigned q = 0; q < ex->procs; q++)
+        total += ex->sizes[q] = q == ex->me ? 0 : sizeof head + (head & FAILED ? 0 : ex->out[q].n * sizeof(mw_xrec));
+    if (total > ex->send_cap) {
+        unsigned char *p = realloc(ex->send, total);
+        if (!p) { /* the header alone: the others learn this process failed */
+            for (unsigned q = 0; q < ex->procs; q++) {
+                ex->sizes[q] = q == ex->me ? 0 : sizeof head;
+                ex->heads[q] = FAILED;
+            }
+            return (unsigned char *)ex->heads;
+        }
+        ex->send = p;
+        ex->send_cap = total;
+    }
+    for (unsigned q = 0, at = 0; q < ex->procs; at += (unsigned)ex->sizes[q++]) {
+        if (!ex->sizes[q])
+            continue;
+        memcpy(ex->send + at, &head, sizeof head);
+        if (ex->sizes[q] > sizeof head)
+            memcpy(ex->send + at + sizeof head, ex->out[q].r, ex->sizes[q] - sizeof head);
+    }
+    ex->most_window_bytes = total > ex->most_window_bytes ? total : ex->most_window_bytes;
+    return ex->send;
+}
+
+/* Sends what is queued and feeds what came; *queued_anywhere: whether
+ * any process had something.  One alltoallv per round and no other
+ * collective.  0 when any process failed. */
 static int exchange_round(mw_run *run, int *queued_anywhere)
 {
     mw_exchange *ex = run->ex;
-    size_t *sizes = calloc(2 * (size_t)ex->procs, sizeof *sizes), total = 0;
-    int failed = ex->failed || !sizes;
+    uint64_t head = ex->failed ? FAILED : 0;
     for (size_t i = 0; i < run->n_ranks; i++)
-        failed |= run->ranks[i].mine && run->ranks[i].failed;
-    for (unsigned q = 0; sizes && q < ex->procs; q++)
-        total += sizes[q] = ex->out[q].n * sizeof(mw_xrec);
-    unsigned char *send = sizes && total ? malloc(total) : NULL;
-    failed |= total && !send;
-    uint64_t v[2] = {failed != 0, !failed && total};
-    mw_exchange_sum(run, v, 2);
-    *queued_anywhere = v[1] != 0;
-    if (v[0] || !v[1]) {
-        free(send);
-        free(sizes);
-        return !v[0];
-    }
-    for (unsigned q = 0, at = 0; q < ex->procs; at += (unsigned)sizes[q++]) {
-        if (sizes[q])
-            memcpy(send + at, ex->out[q].r, sizes[q]);
+        head |= run->ranks[i].mine && run->ranks[i].failed ? FAILED : 0;
+    for (unsigned q = 0; q < ex->procs; q++)
+        head |= ex->out[q].n ? QUEUED : 0;
+    unsigned char *send = round_buffer(run, head);
+    for (unsigned q = 0; q < ex->procs; q++)
         ex->out[q].n = 0;
-    }
-    ex->most_window_bytes = total > ex->most_window_bytes ? total : ex->most_window_bytes;
     void *recv = NULL;
-    int ok = mw_exchange_bytes(run, send, sizes, &recv, sizes + ex->procs);
-    free(send);
-    size_t got = 0;
-    for (unsigned q = 0; ok && q < ex->procs; q++)
-        got += sizes[ex->procs + q];
-    for (size_t i = 0; ok && i < got / sizeof(mw_xrec); i++) {
-        mw_xrec r;
-        memcpy(&r, (unsigned char *)recv + i * sizeof r, sizeof r);
-        arrived(run, &r);
+    size_t *got = ex->sizes + ex->procs;
+    int ok = mw_exchange_bytes(run, send, ex->sizes, &recv, got);
+    uint64_t all = send == ex->send ? head : FAILED;
+    const unsigned char *at = recv;
+    for (unsigned q = 0; ok && q < ex->procs; at += got[q++]) { /* headers first: a failure anywhere stops all */
+        uint64_t h = 0;
+        if (got[q] >= sizeof h)
+            memcpy(&h, at, sizeof h);
+        all |= h;
     }
+    at = recv;
+    for (unsigned q = 0; ok && !(all & FAILED) && q < ex->procs; at += got[q++])
+        for (size_t i = sizeof(uint64_t); i + sizeof(mw_xrec) <= got[q]; i += sizeof(mw_xrec)) {
+            mw_xrec r;
+            memcpy(&r, at + i, sizeof r);
+            arrived(run, &r);
+        }
     free(recv);
-    free(sizes);
-    return ok;
+    *queued_anywhere = (all & QUEUED) != 0;
+    return ok && !(all & FAILED);
 }
 
 int mw_exchange_window(mw_run *run)

@@ -44,6 +44,10 @@ struct mw_exchange {
     uint32_t **comm_procs; /* per communicator: the other processes with members */
     uint32_t *n_comm_procs;
     mw_xbuf *out;          /* per process: sides to send after this window */
+    unsigned char *send;   /* a round's bytes for all processes (exchange_round) */
+    size_t send_cap;
+    size_t *sizes;         /* a round's bytes to, then from, each process */
+    uint64_t *heads;       /* header words alone, when memory for a round runs out */
     pthread_mutex_t lock;  /* out, when ranks run in parallel */
     uint64_t sent_bytes, windows, most_window_bytes;
     int failed;
