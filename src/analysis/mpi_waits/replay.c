@@ -98,7 +98,8 @@ static uint64_t window_count(const mw_run *run)
     uint64_t most = 0;
     for (size_t i = 0; i < run->n_ranks; i++)
         most = run->ranks[i].records > most ? run->ranks[i].records : most;
-    uint64_t n = most / (run->parallel ? MW_PARALLEL_WINDOW_RECORDS : MW_WINDOW_RECORDS) + 1;
+    /* larger when each window starts workers or waits for other processes */
+    uint64_t n = most / (run->parallel || run->ex ? MW_PARALLEL_WINDOW_RECORDS : MW_WINDOW_RECORDS) + 1;
     return n < MW_MAX_WINDOWS ? n : MW_MAX_WINDOWS;
 }
 
