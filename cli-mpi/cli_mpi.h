@@ -34,6 +34,9 @@ extern unsigned long long mpi_bytes_sent;
 /* CPU seconds (all threads) this process spent on its own share of the
  * work, without waiting for the others: mpi_work_begin() ... mpi_work_end(). */
 extern double mpi_work_cpu_s;
+/* Of it, the CPU seconds spent in the analyses' exchanges (collectives.c:
+ * alltoallv), mostly waiting for the other processes. */
+extern double mpi_exchange_cpu_s;
 void mpi_work_begin(void);
 void mpi_work_end(void);
 

@@ -16,6 +16,8 @@ static int report_joined(const mpi_world *w, cli_args *a, pw_dataset *ds, const 
     pw_report *r = out ? pw_report_open(out, style) : NULL;
     pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
     pw_status s = r ? PW_OK : PW_E_NOMEM;
+    if (r && (code = cli_apply_view(a, r)) != 0) /* --top/--table, as perfweave's text */
+        s = PW_E_NOMEM;
     for (size_t i = 0, at = 0; r && i < (size_t)w->size; at += part_sizes[i++])
         parts[i] = all + at;
     if (s == PW_OK)
@@ -29,6 +31,20 @@ static int report_joined(const mpi_world *w, cli_args *a, pw_dataset *ds, const 
     pw_report_free(r);
     free(parts);
     return code;
+}
+
+/* The analyses computed together (pw_stats_together: the MPI wait states
+ * replayed by every process over its share, sides exchanged in time
+ * windows), before the parts; rank 0 keeps their results for its join.
+ * Every process calls it; returns this process's exit code. */
+static int stats_together(pw_dataset *ds, const pw_collectives *co)
+{
+    pw_error err;
+    pw_dataset_set_collectives(ds, co);
+    mpi_work_begin();
+    pw_status s = pw_stats_together(ds, &err);
+    mpi_work_end();
+    return s == PW_OK ? EXIT_OK : cli_fail(&err);
 }
 
 int mpi_stats_run(const mpi_world *w, cli_args *a)
@@ -48,6 +64,10 @@ int mpi_stats_run(const mpi_world *w, cli_args *a)
     mpi_work_end();
     if (s != PW_OK)
         code = cli_fail(&err);
+    pw_collectives co = mpi_collectives(w);
+    code = mpi_max_code(code); /* every process, or none, computes together */
+    if (!code)
+        code = stats_together(ds, &co);
     size_t *sizes = calloc((size_t)w->size, sizeof *sizes), total = 0;
     char *all = mpi_gather_bytes(w, part, (int)size, sizes, &total);
     code = mpi_max_code(code);

@@ -872,7 +872,22 @@ typedef struct pw_collectives {
     /* Makes an OTF2_Archive (passed as void *) collective over the
      * processes (OTF2_Archive_SetCollectiveCallbacks); 0 on failure. */
     int (*otf2_archive)(void *ctx, void *archive);
+    /* Optional (analyses computed together, pw_stats_together): every
+     * process sends send_bytes[q] bytes to each process q (send holds
+     * them one after the other, in process order) and gets in *recv
+     * (malloc'd; the library frees it; NULL when nothing came) what each
+     * process q sent it, recv_bytes[q] of them, in process order.  Returns
+     * 0, on every process, when any process could not. */
+    int (*alltoallv)(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes);
 } pw_collectives;
+/* The analyses that the processes compute together, each replaying its
+ * share and exchanging through the collectives set on ds (the MPI wait
+ * states: message and collective sides in time windows): every process
+ * calls it after pw_dataset_set_share and pw_dataset_set_collectives
+ * (with alltoallv), at the same point; share 0 keeps the results, which
+ * its pw_stats_join then reports instead of reading every location.
+ * Without collectives, or with one process, it computes them alone. */
+PW_API pw_status pw_stats_together(pw_dataset *ds, pw_error *err);
 /* With collectives set (c must outlive ds), pw_convert_output to a
  * PW_SINK_TOGETHER target is called by every process with the same
  * arguments: share 0 prepares and commits the output under the output

@@ -28,6 +28,11 @@ typedef struct pw_analysis_ops {
     /* Optional: the thread and CPU states the analysis derives from the
      * records (states.h), for the sinks that write states. */
     const pw_states_source *states;
+    /* Optional: the analysis computed by every process of a program
+     * together (pw_stats_together), each over its share, talking through
+     * ds->collectives; share 0 holds the results (pw_ds_hold) for `report`,
+     * which then reports them instead of reading every location. */
+    pw_status (*together)(pw_dataset *ds, pw_error *err);
 } pw_analysis_ops;
 
 /* 0 when the caller asked for the format's own summary and reading only

@@ -355,6 +355,12 @@ void pw_close(pw_dataset *ds)
         return;
     if (ds->fmt && ds->fmt->close)
         ds->fmt->close(ds);
+    while (ds->held) {
+        pw_held *h = ds->held;
+        ds->held = h->next;
+        h->release(h->state);
+        free(h);
+    }
     for (size_t i = 0; i < ds->n_diags; i++) {
         free((char *)ds->diags[i].message);
         free((char *)ds->diags[i].file);

@@ -145,6 +145,9 @@ struct pw_dataset {
     size_t share_first, share_end;
     /* How the processes of the shares talk (pw_dataset_set_collectives), or NULL. */
     const pw_collectives *collectives;
+    /* What analyses computed together with other processes
+     * (pw_stats_together), held for their report (pw_ds_hold). */
+    struct pw_held *held;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
     /* Set by a format whose records carry power (model/energy_layout.h). */
@@ -249,6 +252,17 @@ uint32_t *pw_ds_record_locations(pw_dataset *ds, size_t *n);
 extern const pw_format_ops *const pw_formats[];
 extern const size_t pw_n_formats;
 
+/* Results computed by `by` (an analysis's ops) held in ds until taken
+ * (pw_ds_take: NULL when none; the taker frees them) or until pw_close
+ * (release(state)).  pw_ds_hold: 0 when memory runs out (release called). */
+typedef struct pw_held {
+    const void *by;
+    void *state;
+    void (*release)(void *state);
+    struct pw_held *next;
+} pw_held;
+int pw_ds_hold(pw_dataset *ds, const void *by, void *state, void (*release)(void *state));
+void *pw_ds_take(pw_dataset *ds, const void *by);
 /* Items [*first, *end) of the n record locations are this process's share
  * (all of them unless pw_dataset_set_share chose fewer). */
 void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end);

@@ -84,3 +84,28 @@ uint64_t pw_ds_locations_digest(const pw_dataset *ds)
         }
     return h;
 }
+
+int pw_ds_hold(pw_dataset *ds, const void *by, void *state, void (*release)(void *state))
+{
+    pw_held *h = malloc(sizeof *h);
+    if (!h) {
+        release(state);
+        return 0;
+    }
+    *h = (pw_held){by, state, release, ds->held};
+    ds->held = h;
+    return 1;
+}
+
+void *pw_ds_take(pw_dataset *ds, const void *by)
+{
+    for (pw_held **at = &ds->held; *at; at = &(*at)->next)
+        if ((*at)->by == by) {
+            pw_held *h = *at;
+            void *state = h->state;
+            *at = h->next;
+            free(h);
+            return state;
+        }
+    return NULL;
+}

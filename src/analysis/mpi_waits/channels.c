@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/channels.h"
+#include "analysis/mpi_waits/exchange.h"
 #include "analysis/timeline_flows.h"
 #include "core/grow.h"
 
@@ -59,8 +60,7 @@ static void links_unlock(mw_run *run)
         pthread_mutex_unlock(&run->links_lock);
 }
 
-/* The channel of world key wk, made on first use; NULL when memory runs out. */
-static mw_channel *channel_for(mw_run *run, const pw_key *wk)
+mw_channel *mw_channel_for(mw_run *run, const pw_key *wk)
 {
     links_lock(run);
     int added;
@@ -73,6 +73,8 @@ static mw_channel *channel_for(mw_run *run, const pw_key *wk)
         pthread_mutex_init(&ch->lock, NULL);
         ch->source = (int64_t)wk->w[1];
         ch->dest = (int64_t)wk->w[2];
+        ch->comm = (uint32_t)wk->w[0];
+        ch->tag = (int64_t)wk->w[3];
         run->channel[run->n_channels++] = ch;
     } else if (slot) {
         pw_keymap_remove(&run->links, wk);
@@ -99,7 +101,7 @@ mw_channel *mw_channel_of(mw_run *run, mw_rank *rk, uint64_t flow_id)
         pw_key wk;
         if (!world_key(run, rk, &rk->mm.counts[k].key, &wk))
             return NULL; /* never resolves: asked again, answered the same */
-        if (!(rk->chan[k] = channel_for(run, &wk)))
+        if (!(rk->chan[k] = mw_channel_for(run, &wk)))
             rk->failed = 1;
     }
     return rk->chan[k];
@@ -164,6 +166,10 @@ void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_
         return;
     m->send_enter = enter;
     m->flags |= MW_MSG_SENT | (sync ? 0 : MW_MSG_SEND_DONE);
+    if (run->ex && mw_exchange_remote(run, ch->dest)) { /* its receiver's process needs the entry */
+        mw_exchange_sent(run, ch, seq, enter, sync);
+        m->flags |= sync ? 0 : MW_MSG_RECV_DONE; /* a synchronous send waits for the post to come back */
+    }
     if (m->recv_wait) {
         deliver(run, ch->dest, m->recv_wait, 1, enter, ch->source);
         m->recv_wait = 0;
@@ -179,6 +185,8 @@ void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint6
         return;
     m->post = post;
     m->flags |= MW_MSG_POSTED;
+    if (m->flags & MW_MSG_POST_WANTED)
+        mw_exchange_posted(run, ch, seq, post);
     if (m->sync_wait) {
         deliver(run, ch->source, m->sync_wait, 0, post, ch->dest);
         m->sync_wait = 0;
@@ -196,7 +204,7 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
     mw_latest *latest = want_send ? &need->send : &need->post;
     if (there) {
         uint64_t t = want_send ? m->send_enter : m->post;
-        if (!latest->any || t > latest->t) {
+        if (mw_later(t, want_send ? ch->source : ch->dest, latest)) {
             latest->t = t;
             latest->rank = want_send ? ch->source : ch->dest;
         }
@@ -211,6 +219,44 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
             m->recv_wait = need->pend;
         else
             m->sync_wait = need->pend;
+    }
+    drop_done(ch);
+    channel_unlock(run, ch);
+}
+
+/* The sides of a message whose other rank lives on another process, as
+ * they arrive (exchange.c): the send's entry (its sending side is then
+ * done here; a synchronous sender gets the post back, now or when the
+ * receive is posted), or the post a synchronous send waited for. */
+void mw_msg_arrived_send(mw_run *run, mw_channel *ch, uint64_t seq, uint64_t enter, int sync)
+{
+    mw_msg *m = locked_message(run, mw_rank_of(run, ch->dest), ch, seq);
+    if (!m)
+        return;
+    m->send_enter = enter;
+    m->flags |= MW_MSG_SENT | MW_MSG_SEND_DONE;
+    if (sync && (m->flags & MW_MSG_POSTED))
+        mw_exchange_posted(run, ch, seq, m->post);
+    else if (sync)
+        m->flags |= MW_MSG_POST_WANTED;
+    if (m->recv_wait) {
+        deliver(run, ch->dest, m->recv_wait, 1, enter, ch->source);
+        m->recv_wait = 0;
+    }
+    drop_done(ch);
+    channel_unlock(run, ch);
+}
+
+void mw_msg_arrived_post(mw_run *run, mw_channel *ch, uint64_t seq, uint64_t post)
+{
+    mw_msg *m = locked_message(run, mw_rank_of(run, ch->source), ch, seq);
+    if (!m)
+        return;
+    m->post = post;
+    m->flags |= MW_MSG_POSTED | MW_MSG_RECV_DONE;
+    if (m->sync_wait) {
+        deliver(run, ch->source, m->sync_wait, 0, post, ch->dest);
+        m->sync_wait = 0;
     }
     drop_done(ch);
     channel_unlock(run, ch);

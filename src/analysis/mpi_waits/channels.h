@@ -11,7 +11,8 @@ enum {
     MW_MSG_POSTED = 2,    /* post holds the receive's post time */
     MW_MSG_SEND_DONE = 4, /* the sending side needs nothing more */
     MW_MSG_RECV_DONE = 8, /* the receiving side needs nothing more */
-    MW_MSG_DONE = MW_MSG_SEND_DONE | MW_MSG_RECV_DONE
+    MW_MSG_DONE = MW_MSG_SEND_DONE | MW_MSG_RECV_DONE,
+    MW_MSG_POST_WANTED = 16 /* a synchronous sender elsewhere wants the post (exchange.h) */
 };
 
 /* One message of a channel as far as the replay has seen it. */
@@ -25,6 +26,8 @@ typedef struct mw_msg {
 typedef struct mw_channel {
     pthread_mutex_t lock;
     int64_t source, dest; /* world ranks */
+    uint32_t comm;        /* communicator index */
+    int64_t tag;
     mw_seq_ring msgs;     /* of mw_msg, by sequence number */
 } mw_channel;
 
@@ -37,6 +40,14 @@ typedef struct mw_p2p_need {
     uint32_t pend; /* index + 1 of its pending call, 0: none */
     mw_latest send, post;
 } mw_p2p_need;
+
+/* Whether side (t, rank) is later than *latest: at equal times the lower
+ * rank, so that the latest side does not depend on the order the sides
+ * came in (ranks replayed in parallel, or on other processes). */
+static inline int mw_later(uint64_t t, int64_t rank, const mw_latest *latest)
+{
+    return !latest->any || t > latest->t || (t == latest->t && rank < latest->rank);
+}
 
 /* The matcher's key number and sequence number of a flow id (msgmatch.c:
  * key number + 1 in the high 24 bits, sequence in the low 40). */

@@ -193,8 +193,8 @@ static void path_rank(void *ctx, size_t item, int worker)
     mw_run *run = ctx;
     mw_rank *rk = &run->ranks[item];
     mw_thread_ends ends = {0};
-    if (!rk->n_path)
-        return; /* the critical path never comes here */
+    if (!rk->n_path || !rk->mine)
+        return; /* the critical path never comes here, or another process reads the rank */
     for (size_t i = 0; i < rk->n_locs && !rk->failed; i++) {
         pw_cursor *c;
         pw_error err;

@@ -64,6 +64,7 @@ static int rank_init(mw_rank *rk, size_t n_schemas)
     rk->t_min = INT64_MAX;
     rk->t_max = INT64_MIN;
     rk->finalize_exit = -1;
+    rk->mine = 1;
     size_t n = n_schemas ? n_schemas : 1;
     rk->seen = calloc(n, 1);
     rk->calls = calloc(n, sizeof *rk->calls);
@@ -140,6 +141,12 @@ static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
         run->failed |= run->ranks[i].failed;
     if (run->failed)
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
+    mw_report(run, r);
+    return PW_OK;
+}
+
+void mw_report(mw_run *run, pw_report *r)
+{
     pw_rnode *root = pw_report_root(r);
     /* Readable tables only for a report opened to be printed as text or
      * CSV; any other report (pw_report_new: diff, bindings) gets the whole
@@ -149,7 +156,6 @@ static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
     mw_report_critical_path(run, root, tables);
     mw_report_rank_functions(run, root);
     mw_report_time_profile(run, root, tables);
-    return PW_OK;
 }
 
 void mw_run_free(mw_run *run)
@@ -184,6 +190,12 @@ pw_status pw_mpi_waits_report(pw_dataset *ds, pw_report *r, pw_error *err)
 {
     if (pw_ds_option(ds, "profile_only"))
         return PW_OK;
+    mw_run *held = pw_ds_take(ds, &mw_held_key);
+    if (held) { /* computed with the other processes (waits_together.c) */
+        mw_report(held, r);
+        mw_held_free(held);
+        return PW_OK;
+    }
     mw_run run;
     int mpi = mw_run_init(&run, ds);
     pw_status st = mpi < 0 ? pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory")

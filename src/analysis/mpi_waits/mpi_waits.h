@@ -150,19 +150,32 @@ typedef struct mw_rank {
     uint64_t cp_compute_ns, compute_ns;
     int64_t finalize_exit; /* -1: none */
     int failed; /* memory ran out */
+    int mine;   /* replayed by this process (exchange.h: all but a spread replay's others) */
 } mw_rank;
 
 typedef struct mw_thread_ends mw_thread_ends;
 typedef struct mw_coll_pos mw_coll_pos;
 
+/* A function's time in one bin, exactly and in any order: a call's part
+ * of the bin is hi - lo, each end either the call's own (integer ns,
+ * summed in `ns` from the run's t0) or the bin's edge (counted); the
+ * bin's time is ns + hi_edges x (end - t0) - lo_edges x (start - t0),
+ * made once at the report.  Sums of integers do not depend on which
+ * worker or process added what (time_profile.c). */
+typedef struct mw_bin_sum {
+    int64_t ns;
+    uint64_t hi_edges, lo_edges;
+} mw_bin_sum;
+
 /* Time and communication bins, one set per worker, summed at the end. */
 typedef struct mw_bins {
     uint32_t n;
-    double **fn;  /* [schema][bin] ns, a row made at the schema's first call */
-    double *msgs, *bytes;
+    mw_bin_sum **fn; /* [schema][bin], a row made at the schema's first call */
+    uint64_t *msgs, *bytes;
 } mw_bins;
 
 struct mw_comm_state;
+struct mw_exchange;
 
 typedef struct mw_run {
     pw_dataset *ds;
@@ -192,6 +205,7 @@ typedef struct mw_run {
     int workers;
     int timed_only; /* the replay skips untimed records (waits_timeline.c) */
     int failed;
+    struct mw_exchange *ex; /* the replay spread over processes (exchange.h), or NULL */
 } mw_run;
 
 /* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1
@@ -246,6 +260,8 @@ void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec);
 int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec, uint32_t *hint);
 void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes, uint32_t *hint);
 int mw_bins_init(mw_run *run);
+/* Every worker's bins added into worker 0's (the others left empty). */
+void mw_bins_sum_workers(mw_run *run);
 void mw_bins_free(mw_run *run);
 
 /* Critical path: the walk back from the last MPI_Finalize exit (serial),
@@ -262,6 +278,14 @@ void mw_report_waits(const mw_run *run, pw_rnode *root, int tables);
 void mw_report_rank_functions(const mw_run *run, pw_rnode *root);
 void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables); /* sums the workers' bins */
 void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables);
+
+/* The tables of a replayed run into the stats report r. */
+void mw_report(mw_run *run, pw_report *r);
+/* The analysis computed by every process together (waits_together.c),
+ * share 0's run held in ds under &mw_held_key until its report. */
+pw_status pw_mpi_waits_together(pw_dataset *ds, pw_error *err);
+extern const char mw_held_key;
+void mw_held_free(void *run);
 
 /* The whole analysis of ds into the stats report r.  Datasets without MPI
  * calls, or opened with the option "profile_only", add nothing. */

@@ -7,4 +7,5 @@ const pw_analysis_ops pw_analysis_mpi_waits = {
     .name = "mpi_waits",
     .description = "where MPI time is lost: Scalasca's wait states, critical path, time profile",
     .report = pw_mpi_waits_report,
+    .together = pw_mpi_waits_together,
 };

@@ -40,7 +40,7 @@ uint32_t mw_pending_new(const mw_run *run, mw_rank *rk, const pw_record *rec)
 
 static void take_latest(mw_latest *into, const mw_latest *from)
 {
-    if (from->any && (!into->any || from->t > into->t)) {
+    if (from->any && mw_later(from->t, from->rank, into)) {
         into->t = from->t;
         into->rank = from->rank;
         into->any = 1;

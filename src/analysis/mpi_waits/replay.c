@@ -8,7 +8,7 @@
  * run in parallel (each window starts the workers again). */
 #include <stdlib.h>
 
-#include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/exchange.h"
 #include "analysis/timeline_flows.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -78,7 +78,7 @@ static void advance(void *ctx, size_t item, int worker)
     window_job *job = ctx;
     mw_run *run = job->run;
     mw_rank *rk = &run->ranks[item];
-    while (!rk->done && !rk->failed) {
+    while (rk->mine && !rk->done && !rk->failed) {
         if (!rk->held && !(rk->held = next_record(run, rk))) {
             rk->done = 1;
             break;
@@ -98,7 +98,8 @@ static uint64_t window_count(const mw_run *run)
     uint64_t most = 0;
     for (size_t i = 0; i < run->n_ranks; i++)
         most = run->ranks[i].records > most ? run->ranks[i].records : most;
-    uint64_t n = most / (run->parallel ? MW_PARALLEL_WINDOW_RECORDS : MW_WINDOW_RECORDS) + 1;
+    /* larger when each window starts workers or waits for other processes */
+    uint64_t n = most / (run->parallel || run->ex ? MW_PARALLEL_WINDOW_RECORDS : MW_WINDOW_RECORDS) + 1;
     return n < MW_MAX_WINDOWS ? n : MW_MAX_WINDOWS;
 }
 
@@ -106,15 +107,25 @@ pw_status mw_replay(mw_run *run, pw_error *err)
 {
     window_job job = {run, INT64_MIN};
     uint64_t windows = run->t1 > run->t0 ? window_count(run) : 1;
+    if (run->ex) /* every process cuts the same windows */
+        windows = mw_exchange_windows(run, windows);
     double step = windows > 1 ? ((double)run->t1 - (double)run->t0) / (double)windows : 0;
-    for (uint64_t w = 1; w <= windows; w++) {
+    int exchanged = 1;
+    for (uint64_t w = 1; w <= windows && exchanged; w++) {
         job.end = w == windows ? INT64_MAX : run->t0 + (int64_t)(step * (double)w);
         pw_parallel_for(run->n_ranks, run->ds->threads, advance, &job);
+        exchanged = !run->ex || mw_exchange_window(run); /* other processes' sides of this window */
     }
+    if (exchanged && run->ex)
+        exchanged = mw_exchange_drain(run);
     mw_replay_finish(run);
     for (size_t i = 0; i < run->n_ranks; i++)
         run->failed |= run->ranks[i].failed;
-    if (run->failed || !mw_critical_path_walk(run))
+    if (run->ex) /* the walk on share 0, every process's part of the path */
+        run->failed = !exchanged || !mw_exchange_results(run);
+    else if (!run->failed)
+        run->failed = !mw_critical_path_walk(run);
+    if (run->failed)
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     return PW_OK;
 }

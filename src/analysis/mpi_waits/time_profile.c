@@ -103,15 +103,24 @@ int mw_bins_call(mw_run *run, mw_bins *b, const pw_record *rec, uint32_t *hint)
     if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end <= rec->t)
         return 1;
     double enter = (double)rec->t, exit = (double)rec->t_end;
-    double *row = b->fn[rec->schema];
+    mw_bin_sum *row = b->fn[rec->schema];
     if (!row && !(row = b->fn[rec->schema] = calloc(b->n, sizeof *row)))
         return 0;
     for (uint32_t i = bin_of(run, enter, hint); i < b->n; i++) {
         double start = edge(run, i), end = edge(run, i + 1);
         if (start >= exit)
             break;
-        if (end > enter) /* Pipit's in_bin: exit > start and enter < end */
-            row[i] += (exit < end ? exit : end) - (enter > start ? enter : start);
+        if (end <= enter) /* Pipit's in_bin: exit > start and enter < end */
+            continue;
+        /* min(exit, end) - max(enter, start), its ends kept apart */
+        if (exit < end)
+            row[i].ns += rec->t_end - run->t0;
+        else
+            row[i].hi_edges++;
+        if (enter > start)
+            row[i].ns -= rec->t - run->t0;
+        else
+            row[i].lo_edges++;
     }
     return 1;
 }
@@ -122,7 +131,7 @@ void mw_bins_message(mw_run *run, mw_bins *b, int64_t t, uint64_t bytes, uint32_
         return;
     uint32_t i = bin_of(run, (double)t, hint);
     b->msgs[i] += 1;
-    b->bytes[i] += (double)bytes;
+    b->bytes[i] += bytes;
 }
 
 /* Has some rank a record of schema s (its function gets a column)? */
@@ -134,11 +143,27 @@ static int seen_anywhere(const mw_run *run, size_t s)
     return 0;
 }
 
-/* Function s's time in bin i. */
-static double bin_ns(const mw_bins *b, size_t s, uint32_t i) { return b->fn[s] ? b->fn[s][i] : 0; }
+/* Function s's time in bin i: its integer part and its edges' parts,
+ * from t0, in long double (a rounding of its own, the same for any
+ * order the calls were added in). */
+static double bin_ns(const mw_run *run, const mw_bins *b, size_t s, uint32_t i)
+{
+    if (!b->fn[s])
+        return 0;
+    const mw_bin_sum *x = &b->fn[s][i];
+    long double t0 = (long double)run->t0;
+    long double hi = (long double)edge(run, i + 1) - t0, lo = (long double)edge(run, i) - t0;
+    return (double)((long double)x->ns + (long double)x->hi_edges * hi - (long double)x->lo_edges * lo);
+}
 
-/* Bins of every worker summed into worker 0's. */
-static void sum_workers(mw_run *run)
+static void add_bin(mw_bin_sum *into, const mw_bin_sum *b)
+{
+    into->ns += b->ns;
+    into->hi_edges += b->hi_edges;
+    into->lo_edges += b->lo_edges;
+}
+
+void mw_bins_sum_workers(mw_run *run)
 {
     mw_bins *into = &run->bins[0];
     for (int w = 1; w < run->workers; w++) {
@@ -149,11 +174,14 @@ static void sum_workers(mw_run *run)
                 b->fn[f] = NULL;
             }
             for (uint32_t i = 0; b->fn[f] && i < b->n; i++)
-                into->fn[f][i] += b->fn[f][i];
+                add_bin(&into->fn[f][i], &b->fn[f][i]);
+            free(b->fn[f]);
+            b->fn[f] = NULL;
         }
         for (uint32_t i = 0; i < b->n; i++) {
             into->msgs[i] += b->msgs[i];
             into->bytes[i] += b->bytes[i];
+            b->msgs[i] = b->bytes[i] = 0;
         }
     }
 }
@@ -171,7 +199,7 @@ static void profile_json(const mw_run *run, const mw_bins *b, pw_rnode *root, co
             continue;
         pw_rnode *arr = pw_rnode_array(fns, run->ds->schemas[s]->name);
         for (uint32_t i = 0; i < b->n; i++)
-            pw_rnode_num(arr, NULL, bin_ns(b, s, i) / 1e9);
+            pw_rnode_num(arr, NULL, bin_ns(run, b, s, i) / 1e9);
     }
     pw_rnode *arr = pw_rnode_array(tp, "idle");
     for (uint32_t i = 0; i < b->n; i++)
@@ -179,10 +207,10 @@ static void profile_json(const mw_run *run, const mw_bins *b, pw_rnode *root, co
     pw_rnode *comm = pw_rnode_object(root, "comm_over_time");
     pw_rnode *msgs = pw_rnode_array(comm, "messages");
     for (uint32_t i = 0; i < b->n; i++)
-        pw_rnode_num(msgs, NULL, b->msgs[i]);
+        pw_rnode_num(msgs, NULL, (double)b->msgs[i]);
     pw_rnode *bytes = pw_rnode_array(comm, "bytes");
     for (uint32_t i = 0; i < b->n; i++)
-        pw_rnode_num(bytes, NULL, b->bytes[i]);
+        pw_rnode_num(bytes, NULL, (double)b->bytes[i]);
 }
 
 /* Tables: a row per bin, a column per function. */
@@ -196,19 +224,19 @@ static void profile_tables(const mw_run *run, const mw_bins *b, pw_rnode *root, 
         pw_rnode_num(o, "start_s", edge(run, i) / 1e9);
         for (size_t s = 0; s < run->ds->n_schemas; s++)
             if (seen_anywhere(run, s))
-                pw_rnode_num(o, run->ds->schemas[s]->name, bin_ns(b, s, i) / 1e9);
+                pw_rnode_num(o, run->ds->schemas[s]->name, bin_ns(run, b, s, i) / 1e9);
         pw_rnode_num(o, "idle", idle[i] / 1e9);
         pw_rnode *c = pw_rnode_object(comm, NULL);
         pw_rnode_uint(c, "bin", i);
         pw_rnode_num(c, "start_s", edge(run, i) / 1e9);
-        pw_rnode_num(c, "messages", b->msgs[i]);
-        pw_rnode_num(c, "bytes", b->bytes[i]);
+        pw_rnode_num(c, "messages", (double)b->msgs[i]);
+        pw_rnode_num(c, "bytes", (double)b->bytes[i]);
     }
 }
 
 void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables)
 {
-    sum_workers(run);
+    mw_bins_sum_workers(run);
     const mw_bins *b = &run->bins[0];
     size_t processes = 0;
     for (size_t i = 0; i < run->n_ranks; i++)
@@ -219,7 +247,7 @@ void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables)
     for (uint32_t i = 0; i < b->n; i++) {
         double busy = 0;
         for (size_t f = 0; f < run->ds->n_schemas; f++)
-            busy += bin_ns(b, f, i);
+            busy += bin_ns(run, b, f, i);
         idle[i] = run->bin_step * (double)processes - busy;
     }
     if (tables)

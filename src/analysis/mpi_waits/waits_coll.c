@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/exchange.h"
 #include "analysis/mpi_waits/seq_ring.h"
 #include "analysis/timeline_flows.h"
 #include "core/grow.h"
@@ -191,6 +191,28 @@ static mw_coll_pos *position(const mw_run *run, mw_rank *rk, uint32_t inst)
     return p;
 }
 
+/* Member m's entry e into instance seq of communicator comm; the
+ * instance folded and charged when it was the last (rk: the member's
+ * rank, marked failed when memory runs out). */
+static void enter_instance(mw_run *run, mw_rank *rk, uint32_t comm, uint64_t seq, uint32_t m, const coll_member *e)
+{
+    const pw_mpi_comm *cm = &run->comms.comms.comms[comm];
+    struct mw_comm_state *cs = &run->comm[comm];
+    if (run->parallel)
+        pthread_mutex_lock(&cs->lock);
+    int done;
+    coll_instance *in = instance(cs, seq, cm->size, &done);
+    if (!in) {
+        rk->failed |= !done;
+    } else if (!in->m[m].entered) {
+        in->m[m] = *e;
+        if (++in->entered == cm->size)
+            complete(run, cs, cm, in);
+    }
+    if (run->parallel)
+        pthread_mutex_unlock(&cs->lock);
+}
+
 void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
 {
     uint32_t inst = mw_comm_instance(run, rk, v, sc->coll.f_comm);
@@ -204,24 +226,22 @@ void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_recor
     uint64_t seq = pos->calls++;
     if (pos->member < 0)
         return;
-    const pw_mpi_comm *cm = &run->comms.comms.comms[pos->comm];
-    struct mw_comm_state *cs = &run->comm[pos->comm];
     uint32_t m = (uint32_t)pos->member;
     coll_member e = {rec->clock == PW_CLOCK_NS ? (uint64_t)rec->t : 0, rec->t_end,
                      sc->coll.f_root >= 0 ? tl_field_int(v, sc->coll.f_root, -1) : -1,
                      rec->schema, rec->location, sc->coll_wait, 1,
                      rec->has_end && rec->clock == PW_CLOCK_NS};
-    if (run->parallel)
-        pthread_mutex_lock(&cs->lock);
-    int done;
-    coll_instance *in = instance(cs, seq, cm->size, &done);
-    if (!in) {
-        rk->failed |= !done;
-    } else if (!in->m[m].entered) {
-        in->m[m] = e;
-        if (++in->entered == cm->size)
-            complete(run, cs, cm, in);
-    }
-    if (run->parallel)
-        pthread_mutex_unlock(&cs->lock);
+    if (run->ex) /* the other processes with members fold this entry too */
+        mw_exchange_entered(run, pos->comm, seq, m, e.enter, e.root == (int64_t)m);
+    enter_instance(run, rk, pos->comm, seq, m, &e);
+}
+
+void mw_coll_arrived(mw_run *run, uint32_t comm, uint64_t seq, uint32_t member, uint64_t enter, int is_root)
+{
+    const pw_mpi_comm *cm = comm < run->n_comm ? &run->comms.comms.comms[comm] : NULL;
+    if (!cm || member >= cm->size || !run->comm[comm].tracked)
+        return;
+    /* an entry to fold, never charged here (not timed) */
+    coll_member e = {enter, 0, is_root ? (int64_t)member : -1, 0, 0, 0, 1, 0};
+    enter_instance(run, mw_rank_of(run, cm->members[member]), comm, seq, member, &e);
 }

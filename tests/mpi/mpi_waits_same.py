@@ -1,0 +1,68 @@
+"""The MPI wait analyses spread over processes (issue 17,
+src/analysis/mpi_waits/exchange.c): `perfweave-mpi stats` with 1 to 4
+processes, each replaying its share of the ranks and exchanging the
+sides of messages and collectives window by window, prints the bytes
+serial `perfweave stats` prints.
+
+Traces that hunt for the exchange's failures:
+* every DUMPI fixture (threads4: a rank with several locations, split
+  over processes by bytes; nonblock4: Irecv/Waitall with wildcards;
+  collectives4: every collective kind; upstream-v1.0.0: absolute times);
+* tests/mpi_waits' synthetic trace (Late Receiver through MPI_Ssend and
+  MPI_Issend across processes: the post travels back; split and dup
+  communicators whose members live on different processes);
+* the benchmark's generator, 8 ranks (windows: many exchanges), with
+  -j 2 per process and with a time filter.
+JSON for every trace and P; text and CSV (the report's other shapes) at
+P = 3 where ranks split unevenly."""
+import os
+import subprocess
+import sys
+import tempfile
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def run(argv):
+    p = subprocess.run(argv, capture_output=True, env=ENV)
+    ours = sorted(line for line in p.stderr.splitlines() if line.startswith(b"perfweave"))
+    return p.returncode, p.stdout, ours
+
+
+def main():
+    gen_waits, gen_bench, serial, mpi, mpiexec, data = sys.argv[1:7]
+    failures, runs = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        synth = os.path.join(tmp, "synthetic")
+        bench = os.path.join(tmp, "bench")
+        os.mkdir(synth)
+        os.mkdir(bench)
+        subprocess.run([gen_waits, synth], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([gen_bench, bench, "8", "20000"], check=True, stdout=subprocess.DEVNULL)
+        fixtures = sorted(os.path.join(data, "dumpi", d) for d in os.listdir(os.path.join(data, "dumpi")))
+        cases = []  # (trace, stats options, process counts)
+        for d in fixtures + [synth, bench]:
+            cases.append((d, ["--json"], (1, 2, 3, 4)))
+        for d in (synth, bench, os.path.join(data, "dumpi", "threads4")):
+            cases.append((d, [], (3,)))
+            cases.append((d, ["--csv"], (3,)))
+        cases.append((bench, ["--json", "-j", "2"], (2,)))
+        cases.append((bench, ["--json", "--start", "0.001"], (3,)))
+        for d, opts, procs in cases:
+            want = run([serial, "stats", d, "-q"] + opts)
+            for n in procs:
+                argv = [mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", str(n), mpi, "stats", d, "-q"]
+                got = run(argv + (opts if "-j" in opts else opts + ["-j", "1"]))
+                runs += 1
+                if got != want:
+                    failures.append("%s %s -np %d: exit %d vs %d, stdout %s, stderr %s" % (
+                        os.path.basename(d), " ".join(opts), n, want[0], got[0],
+                        "same" if want[1] == got[1] else "differs", "same" if want[2] == got[2] else "differs"))
+    for f in failures:
+        print("FAIL", f)
+    print("%d runs, %d failures" % (runs, len(failures)))
+    sys.exit(1 if failures else 0)
+
+
+main()
