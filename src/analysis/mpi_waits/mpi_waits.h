@@ -62,6 +62,7 @@ typedef struct mw_schema {
     uint8_t idle;     /* one of Pipit's MPI idle functions */
     uint8_t p2p;      /* sends, receives or completes requests */
     uint8_t finalize; /* MPI_Finalize: the critical path ends at the last one */
+    uint8_t release;  /* MPI_Request_free, MPI_Cancel: the request is given up, never waited for */
     pw_coll_schema coll;
 } mw_schema;
 
