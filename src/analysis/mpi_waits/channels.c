@@ -73,6 +73,8 @@ static mw_channel *channel_for(mw_run *run, const pw_key *wk)
         pthread_mutex_init(&ch->lock, NULL);
         ch->source = (int64_t)wk->w[1];
         ch->dest = (int64_t)wk->w[2];
+        const mw_rank *s = mw_rank_of(run, ch->source), *d = mw_rank_of(run, ch->dest);
+        ch->shared = run->parallel && s && d && s->worker != d->worker;
         run->channel[run->n_channels++] = ch;
     } else if (slot) {
         pw_keymap_remove(&run->links, wk);
@@ -105,15 +107,17 @@ mw_channel *mw_channel_of(mw_run *run, mw_rank *rk, uint64_t flow_id)
     return rk->chan[k];
 }
 
-static void channel_lock(const mw_run *run, mw_channel *ch)
+/* Only a channel between two workers' ranks is ever touched by two
+ * threads. */
+static void channel_lock(mw_channel *ch)
 {
-    if (run->parallel)
+    if (ch->shared)
         pthread_mutex_lock(&ch->lock);
 }
 
-static void channel_unlock(const mw_run *run, mw_channel *ch)
+static void channel_unlock(mw_channel *ch)
 {
-    if (run->parallel)
+    if (ch->shared)
         pthread_mutex_unlock(&ch->lock);
 }
 
@@ -169,9 +173,9 @@ static mw_msg *aside_at(mw_channel *ch, uint64_t seq)
 /* Message seq of ch, its channel locked: in the FIFO, or set aside (*aside
  * set).  NULL, the channel unlocked again, when it is gone (both sides
  * were done: none asks again) or memory ran out (rk failed). */
-static mw_msg *locked_message(const mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int *aside)
+static mw_msg *locked_message(mw_rank *rk, mw_channel *ch, uint64_t seq, int *aside)
 {
-    channel_lock(run, ch);
+    channel_lock(ch);
     mw_msg *m = NULL;
     *aside = seq < ch->msgs.base;
     if (!*aside && !(m = mw_seq_ring_at(&ch->msgs, seq, sizeof *m)))
@@ -179,7 +183,7 @@ static mw_msg *locked_message(const mw_run *run, mw_rank *rk, mw_channel *ch, ui
     else if (*aside && ch->live_aside)
         m = aside_at(ch, seq);
     if (!m)
-        channel_unlock(run, ch);
+        channel_unlock(ch);
     return m;
 }
 
@@ -223,7 +227,7 @@ static void wait_for(mw_run *run, mw_rank *rk, uint32_t id)
 void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t enter, int sync)
 {
     int aside;
-    mw_msg *m = locked_message(run, rk, ch, seq, &aside);
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
     if (!m)
         return;
     m->send_enter = enter;
@@ -233,13 +237,13 @@ void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_
         m->recv_wait = 0;
     }
     settle(rk, ch, m, aside);
-    channel_unlock(run, ch);
+    channel_unlock(ch);
 }
 
 void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t post)
 {
     int aside;
-    mw_msg *m = locked_message(run, rk, ch, seq, &aside);
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
     if (!m)
         return;
     m->post = post;
@@ -249,13 +253,13 @@ void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint6
         m->sync_wait = 0;
     }
     settle(rk, ch, m, aside);
-    channel_unlock(run, ch);
+    channel_unlock(ch);
 }
 
 void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int want_send, mw_p2p_need *need)
 {
     int aside;
-    mw_msg *m = locked_message(run, rk, ch, seq, &aside);
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
     if (!m)
         return;
     m->flags |= want_send ? MW_MSG_RECV_DONE : MW_MSG_SEND_DONE;
@@ -270,7 +274,7 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
         latest->any = 1;
     } else if (need->timed) { /* the other side comes later: the call waits for it */
         if (!need->pend && !(need->pend = mw_pending_new(run, rk, need->rec))) {
-            channel_unlock(run, ch);
+            channel_unlock(ch);
             return;
         }
         wait_for(run, rk, need->pend);
@@ -280,18 +284,18 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
             m->sync_wait = need->pend;
     }
     settle(rk, ch, m, aside);
-    channel_unlock(run, ch);
+    channel_unlock(ch);
 }
 
-void mw_msg_given_up(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int recv_side)
+void mw_msg_given_up(mw_rank *rk, mw_channel *ch, uint64_t seq, int recv_side)
 {
     int aside;
-    mw_msg *m = locked_message(run, rk, ch, seq, &aside);
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
     if (!m)
         return;
     m->flags |= recv_side ? MW_MSG_RECV_DONE : MW_MSG_SEND_DONE;
     settle(rk, ch, m, aside);
-    channel_unlock(run, ch);
+    channel_unlock(ch);
 }
 
 void mw_channels_free(mw_run *run)

@@ -25,6 +25,7 @@ typedef struct mw_msg {
 typedef struct mw_channel {
     pthread_mutex_t lock;
     int64_t source, dest; /* world ranks */
+    int shared;           /* its two ranks are replayed by different workers: it locks */
     mw_seq_ring msgs;     /* of mw_msg, by sequence number */
     /* Messages set aside from the front of msgs: both sides seen, one
      * side's completion still to come (a receive posted and not yet, or
@@ -68,7 +69,7 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
 /* A side of message seq that will never complete (its request freed,
  * cancelled or its handle reused before completion): done, nothing
  * needed.  recv_side: the receive's, else the synchronous send's. */
-void mw_msg_given_up(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int recv_side);
+void mw_msg_given_up(mw_rank *rk, mw_channel *ch, uint64_t seq, int recv_side);
 /* Pending calls (pending.c): one made for rk's call rec, waiting for one
  * side (index + 1; 0 when memory runs out: rk failed); a side delivered
  * to it (the caller holds rk's lock); the call's own end, with the sides

@@ -117,6 +117,7 @@ typedef struct mw_rank {
     } *coll_pos;         /* per communicator instance */
     uint32_t n_coll;
     pthread_mutex_t lock; /* pending calls and charges, when ranks run in parallel */
+    int worker;           /* the one that replays it: a block of neighbouring ranks each */
     mw_pending *pend;
     size_t n_pend, cap_pend;
     uint32_t free_pend; /* index + 1 of a free pending call, 0: none */

@@ -35,7 +35,7 @@ static void given_up(mw_run *run, mw_rank *rk, uint64_t id, int recv_side)
 {
     mw_channel *ch = mw_channel_of(run, rk, id);
     if (ch)
-        mw_msg_given_up(run, rk, ch, mw_flow_seq(id), recv_side);
+        mw_msg_given_up(rk, ch, mw_flow_seq(id), recv_side);
 }
 
 static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
