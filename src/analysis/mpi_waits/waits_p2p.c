@@ -182,6 +182,7 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
         n = out <= 0 ? 0 : (uint64_t)out < listed ? (size_t)out : listed;
     } else if (sc->tl.f_index >= 0)
         n = index >= 0 ? 1 : 0;
+    int wild = rk->mm.n_wild > rk->mm.n_free; /* only a wildcard receive reads its status */
     for (size_t i = 0; i < n; i++) {
         int64_t which = indices ? (list_item(indices, i) ? tl_value_int(list_item(indices, i)) : -1)
                         : sc->tl.f_index >= 0 ? index : (int64_t)i;
@@ -190,7 +191,7 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
             continue;
         pw_msg status;
         uint64_t bytes;
-        int has = st && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
+        int has = st && wild && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
         completed(run, rk, tl_value_int(r), has ? &status : NULL, c);
     }
 }
