@@ -107,9 +107,12 @@ uint64_t pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, i
     pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};
     int added;
     uint64_t *v = pw_keymap_get(&mm->requests, &k, id, &added);
+    mm->replaced = 0;
     if (v && !added) { /* a reused request handle names the newest receive */
         if (*v & PW_MSG_WILD)
             mm->wild_free[mm->n_free++] = *v & ~PW_MSG_WILD;
+        else
+            mm->replaced = *v;
         *v = id;
     }
     return v ? id : 0;

@@ -43,6 +43,9 @@ typedef struct pw_msgmatch {
     /* The keys used last, by a hash of the key: key number + 1, 0: none
      * (a rank talks to few peers: most lookups end here, not in `keys`). */
     uint64_t recent[64];
+    /* The flow id of the numbered receive the latest post_recv's request
+     * handle still named (posted, never completed: given up), 0: none. */
+    uint64_t replaced;
 } pw_msgmatch;
 
 void pw_msgmatch_init(pw_msgmatch *mm);

@@ -5,13 +5,25 @@
  * receive, every collective kind with one late rank,
  * and a split communicator with a dup of it.
  *
- * usage: gen_waits_trace OUTDIR */
+ * With a mode and a count N, a 2-rank trace of N iterations instead:
+ *   abandoned  rank 0 posts an MPI_Irecv from rank 1 that it never
+ *              completes (even iterations: its handle is reused by the
+ *              next; odd: MPI_Request_free), then an MPI_Recv of the next
+ *              message; rank 1's second send is 10 us late every 1000th
+ *              iteration (Late Sender), early otherwise;
+ *   path       a Send/Recv per iteration whose sender alternates and
+ *              enters 10 us after the receiver: every wait is on the
+ *              critical path.
+ *
+ * usage: gen_waits_trace OUTDIR [abandoned|path N] */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dumpi_synth.h"
 
-enum { SEND = 0, RECV = 1, SSEND = 4, ISEND = 8, ISSEND = 10, IRECV = 12, WAIT = 13, WAITALL = 18, BARRIER = 52,
+enum { SEND = 0, RECV = 1, SSEND = 4, ISEND = 8, ISSEND = 10, IRECV = 12, WAIT = 13, REQUEST_FREE = 15, WAITALL = 18,
+       BARRIER = 52,
        BCAST = 53, GATHER = 54, SCATTER = 56, ALLGATHER = 58, ALLTOALL = 60, REDUCE = 62, ALLREDUCE = 65,
        REDUCE_SCATTER = 66, SCAN = 67, COMM_DUP = 84, COMM_SPLIT = 86, INIT = 124, FINALIZE = 125,
        EXSCAN = 156 };
@@ -224,10 +236,67 @@ static int write_rank(const char *dir, int rank)
     return synth_finish(&s, 1795300000);
 }
 
+/* Mode "abandoned", iteration i of rank 0 (receiver) or 1. */
+static void abandoned_iteration(synth *s, int rank, uint64_t i, uint64_t base)
+{
+    uint32_t req = i % 2 ? 2 : 1;
+    if (rank == 0) {
+        nonblocking(s, IRECV, 1, 7, req, base, base + 1);
+        if (i % 2) {
+            at(s, REQUEST_FREE, base + 2, base + 3);
+            synth_u32(s, req);
+        }
+        recv(s, 1, 1, 7, WORLD, base + 10, base + 30);
+        return;
+    }
+    send(s, SEND, 0, 7, WORLD, base + 5, base + 6);
+    uint64_t late = i % 1000 == 0 ? 20 : 7;
+    send(s, SEND, 0, 7, WORLD, base + late, base + late + 1);
+}
+
+/* Mode "path", iteration i: rank i % 2 sends late. */
+static void path_iteration(synth *s, int rank, uint64_t i, uint64_t base)
+{
+    if (rank == (int)(i % 2))
+        send(s, SEND, 1 - rank, 8, WORLD, base + 20, base + 21);
+    else
+        recv(s, 1 - rank, 1 - rank, 8, WORLD, base + 10, base + 30);
+}
+
+static int write_mode_rank(const char *dir, const char *mode, int rank, uint64_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/waits-%04d.bin", dir, rank);
+    static synth s;
+    if (synth_begin(&s, path, 0, 100) != 0)
+        return -1;
+    at(&s, INIT, 0, 1);
+    synth_u32(&s, 1);
+    synth_u32(&s, 5);
+    synth_bytes(&s, "./app", 5);
+    uint64_t base = 100;
+    for (uint64_t i = 0; i < n; i++, base += 100)
+        if (!strcmp(mode, "abandoned"))
+            abandoned_iteration(&s, rank, i, base);
+        else
+            path_iteration(&s, rank, i, base);
+    at(&s, FINALIZE, base, base + 5);
+    return synth_finish(&s, 1795300000);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && (!strcmp(argv[2], "abandoned") || !strcmp(argv[2], "path"))) {
+        uint64_t n = strtoull(argv[3], NULL, 10);
+        for (int r = 0; r < 2; r++)
+            if (write_mode_rank(argv[1], argv[2], r, n) != 0) {
+                perror(argv[1]);
+                return 1;
+            }
+        return synth_meta(argv[1], "waits", 2, 1795300000) == 0 ? 0 : 1;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: gen_waits_trace OUTDIR\n");
+        fprintf(stderr, "usage: gen_waits_trace OUTDIR [abandoned|path N]\n");
         return 2;
     }
     for (int r = 0; r < RANKS; r++)

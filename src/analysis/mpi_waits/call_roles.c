@@ -58,6 +58,7 @@ int mw_schemas_classify(const pw_dataset *ds, mw_schema *out)
         m->sync = !strcmp(sc->name, "MPI_Ssend") || !strcmp(sc->name, "MPI_Issend");
         m->idle = named(idle_names, sc->name);
         m->finalize = !strcmp(sc->name, "MPI_Finalize");
+        m->release = !strcmp(sc->name, "MPI_Request_free") || !strcmp(sc->name, "MPI_Cancel");
     }
     free(tl);
     return 1;

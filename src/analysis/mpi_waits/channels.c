@@ -75,6 +75,8 @@ mw_channel *mw_channel_for(mw_run *run, const pw_key *wk)
         ch->dest = (int64_t)wk->w[2];
         ch->comm = (uint32_t)wk->w[0];
         ch->tag = (int64_t)wk->w[3];
+        const mw_rank *s = mw_rank_of(run, ch->source), *d = mw_rank_of(run, ch->dest);
+        ch->shared = run->parallel && s && d && s->worker != d->worker;
         run->channel[run->n_channels++] = ch;
     } else if (slot) {
         pw_keymap_remove(&run->links, wk);
@@ -107,37 +109,102 @@ mw_channel *mw_channel_of(mw_run *run, mw_rank *rk, uint64_t flow_id)
     return rk->chan[k];
 }
 
-static void channel_lock(const mw_run *run, mw_channel *ch)
+/* Only a channel between two workers' ranks is ever touched by two
+ * threads. */
+static void channel_lock(mw_channel *ch)
 {
-    if (run->parallel)
+    if (ch->shared)
         pthread_mutex_lock(&ch->lock);
 }
 
-static void channel_unlock(const mw_run *run, mw_channel *ch)
+static void channel_unlock(mw_channel *ch)
 {
-    if (run->parallel)
+    if (ch->shared)
         pthread_mutex_unlock(&ch->lock);
 }
 
-/* Messages both sides are done with leave the front of the FIFO. */
-static void drop_done(mw_channel *ch)
+/* At most this many messages wait behind a front message that only its
+ * completion still holds; beyond, that message is set aside, so a receive
+ * posted and never completed costs one message, not all those after it. */
+#define MW_CHANNEL_HELD 256
+
+/* The front message m of ch kept aside; 0 when memory runs out. */
+static int set_aside(mw_channel *ch, const mw_msg *m)
 {
-    const mw_msg *m;
-    while ((m = mw_seq_ring_front(&ch->msgs, sizeof *m)) && (m->flags & MW_MSG_DONE) == MW_MSG_DONE)
-        mw_seq_ring_pop(&ch->msgs);
+    if (!pw_grow((void **)&ch->aside, ch->n_aside, &ch->cap_aside, sizeof *ch->aside))
+        return 0;
+    ch->aside[ch->n_aside++] = (mw_aside){ch->msgs.base, *m};
+    ch->live_aside++;
+    return 1;
 }
 
-/* Message seq of ch, its channel locked (unlocked again when NULL: rk
- * failed when memory ran out). */
-static mw_msg *locked_message(const mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq)
+/* Messages both sides are done with leave the front of the FIFO; so do,
+ * set aside, those only a completion holds once many wait behind them. */
+static void drop_done(mw_rank *rk, mw_channel *ch)
 {
-    channel_lock(run, ch);
-    mw_msg *m = mw_seq_ring_at(&ch->msgs, seq, sizeof *m);
-    if (!m) {
-        rk->failed |= seq >= ch->msgs.base; /* below: both sides were done, none asks again */
-        channel_unlock(run, ch);
+    const mw_msg *m;
+    while ((m = mw_seq_ring_front(&ch->msgs, sizeof *m))) {
+        if ((m->flags & MW_MSG_DONE) != MW_MSG_DONE) {
+            int seen = (m->flags & (MW_MSG_SENT | MW_MSG_POSTED)) == (MW_MSG_SENT | MW_MSG_POSTED);
+            if (!seen || ch->msgs.n <= MW_CHANNEL_HELD)
+                break;
+            if (!set_aside(ch, m)) {
+                rk->failed = 1;
+                break;
+            }
+        }
+        mw_seq_ring_pop(&ch->msgs);
     }
+}
+
+/* The message set aside under seq, or NULL. */
+static mw_msg *aside_at(mw_channel *ch, uint64_t seq)
+{
+    size_t lo = 0, hi = ch->n_aside;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ch->aside[mid].seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    mw_msg *m = lo < ch->n_aside && ch->aside[lo].seq == seq ? &ch->aside[lo].msg : NULL;
+    return m && (m->flags & MW_MSG_DONE) != MW_MSG_DONE ? m : NULL;
+}
+
+/* Message seq of ch, its channel locked: in the FIFO, or set aside (*aside
+ * set).  NULL, the channel unlocked again, when it is gone (both sides
+ * were done: none asks again) or memory ran out (rk failed). */
+static mw_msg *locked_message(mw_rank *rk, mw_channel *ch, uint64_t seq, int *aside)
+{
+    channel_lock(ch);
+    mw_msg *m = NULL;
+    *aside = seq < ch->msgs.base;
+    if (!*aside && !(m = mw_seq_ring_at(&ch->msgs, seq, sizeof *m)))
+        rk->failed = 1;
+    else if (*aside && ch->live_aside)
+        m = aside_at(ch, seq);
+    if (!m)
+        channel_unlock(ch);
     return m;
+}
+
+/* After a side of a message changed: the FIFO's front moves on; a message
+ * set aside is gone once both sides are done, and the gone ones leave the
+ * array once they are half of it. */
+static void settle(mw_rank *rk, mw_channel *ch, const mw_msg *m, int aside)
+{
+    if (!aside) {
+        drop_done(rk, ch);
+        return;
+    }
+    if ((m->flags & MW_MSG_DONE) != MW_MSG_DONE || --ch->live_aside * 2 > ch->n_aside)
+        return;
+    size_t kept = 0;
+    for (size_t i = 0; i < ch->n_aside; i++)
+        if ((ch->aside[i].msg.flags & MW_MSG_DONE) != MW_MSG_DONE)
+            ch->aside[kept++] = ch->aside[i];
+    ch->n_aside = kept;
 }
 
 /* A pending call of rank `world` (id: its index + 1) gets one other side. */
@@ -161,7 +228,8 @@ static void wait_for(mw_run *run, mw_rank *rk, uint32_t id)
 
 void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t enter, int sync)
 {
-    mw_msg *m = locked_message(run, rk, ch, seq);
+    int aside;
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
     if (!m)
         return;
     m->send_enter = enter;
@@ -174,13 +242,14 @@ void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_
         deliver(run, ch->dest, m->recv_wait, 1, enter, ch->source);
         m->recv_wait = 0;
     }
-    drop_done(ch);
-    channel_unlock(run, ch);
+    settle(rk, ch, m, aside);
+    channel_unlock(ch);
 }
 
 void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t post)
 {
-    mw_msg *m = locked_message(run, rk, ch, seq);
+    int aside;
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
     if (!m)
         return;
     m->post = post;
@@ -191,12 +260,14 @@ void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint6
         deliver(run, ch->source, m->sync_wait, 0, post, ch->dest);
         m->sync_wait = 0;
     }
-    channel_unlock(run, ch);
+    settle(rk, ch, m, aside);
+    channel_unlock(ch);
 }
 
 void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int want_send, mw_p2p_need *need)
 {
-    mw_msg *m = locked_message(run, rk, ch, seq);
+    int aside;
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
     if (!m)
         return;
     m->flags |= want_send ? MW_MSG_RECV_DONE : MW_MSG_SEND_DONE;
@@ -211,7 +282,7 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
         latest->any = 1;
     } else if (need->timed) { /* the other side comes later: the call waits for it */
         if (!need->pend && !(need->pend = mw_pending_new(run, rk, need->rec))) {
-            channel_unlock(run, ch);
+            channel_unlock(ch);
             return;
         }
         wait_for(run, rk, need->pend);
@@ -220,8 +291,19 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
         else
             m->sync_wait = need->pend;
     }
-    drop_done(ch);
-    channel_unlock(run, ch);
+    settle(rk, ch, m, aside);
+    channel_unlock(ch);
+}
+
+void mw_msg_given_up(mw_rank *rk, mw_channel *ch, uint64_t seq, int recv_side)
+{
+    int aside;
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
+    if (!m)
+        return;
+    m->flags |= recv_side ? MW_MSG_RECV_DONE : MW_MSG_SEND_DONE;
+    settle(rk, ch, m, aside);
+    channel_unlock(ch);
 }
 
 /* The sides of a message whose other rank lives on another process, as
@@ -230,7 +312,9 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
  * receive is posted), or the post a synchronous send waited for. */
 void mw_msg_arrived_send(mw_run *run, mw_channel *ch, uint64_t seq, uint64_t enter, int sync)
 {
-    mw_msg *m = locked_message(run, mw_rank_of(run, ch->dest), ch, seq);
+    int aside;
+    mw_rank *rk = mw_rank_of(run, ch->dest);
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
     if (!m)
         return;
     m->send_enter = enter;
@@ -243,13 +327,15 @@ void mw_msg_arrived_send(mw_run *run, mw_channel *ch, uint64_t seq, uint64_t ent
         deliver(run, ch->dest, m->recv_wait, 1, enter, ch->source);
         m->recv_wait = 0;
     }
-    drop_done(ch);
-    channel_unlock(run, ch);
+    settle(rk, ch, m, aside);
+    channel_unlock(ch);
 }
 
 void mw_msg_arrived_post(mw_run *run, mw_channel *ch, uint64_t seq, uint64_t post)
 {
-    mw_msg *m = locked_message(run, mw_rank_of(run, ch->source), ch, seq);
+    int aside;
+    mw_rank *rk = mw_rank_of(run, ch->source);
+    mw_msg *m = locked_message(rk, ch, seq, &aside);
     if (!m)
         return;
     m->post = post;
@@ -258,8 +344,8 @@ void mw_msg_arrived_post(mw_run *run, mw_channel *ch, uint64_t seq, uint64_t pos
         deliver(run, ch->source, m->sync_wait, 0, post, ch->dest);
         m->sync_wait = 0;
     }
-    drop_done(ch);
-    channel_unlock(run, ch);
+    settle(rk, ch, m, aside);
+    channel_unlock(ch);
 }
 
 void mw_channels_free(mw_run *run)
@@ -267,6 +353,7 @@ void mw_channels_free(mw_run *run)
     for (size_t i = 0; i < run->n_channels; i++) {
         pthread_mutex_destroy(&run->channel[i]->lock);
         mw_seq_ring_free(&run->channel[i]->msgs);
+        free(run->channel[i]->aside);
         free(run->channel[i]);
     }
     free(run->channel);

@@ -28,8 +28,19 @@ typedef struct mw_channel {
     int64_t source, dest; /* world ranks */
     uint32_t comm;        /* communicator index */
     int64_t tag;
+    int shared;           /* its two ranks are replayed by different workers: it locks */
     mw_seq_ring msgs;     /* of mw_msg, by sequence number */
+    /* Messages set aside from the front of msgs: both sides seen, one
+     * side's completion still to come (a receive posted and not yet, or
+     * never, completed), so that the messages after them can leave. */
+    struct mw_aside {
+        uint64_t seq;
+        mw_msg msg;       /* both sides done: gone, dropped at the next compaction */
+    } *aside;             /* by sequence number (set aside in that order) */
+    size_t n_aside, cap_aside, live_aside;
 } mw_channel;
+
+typedef struct mw_aside mw_aside;
 
 /* What one call's messages need of the other sides: the latest send
  * entry of the receives it completes, the latest post of the receives of
@@ -66,6 +77,10 @@ void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint6
  * entry; else its post), now or, through a pending call, when it comes;
  * that side of the message is then done. */
 void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int want_send, mw_p2p_need *need);
+/* A side of message seq that will never complete (its request freed,
+ * cancelled or its handle reused before completion): done, nothing
+ * needed.  recv_side: the receive's, else the synchronous send's. */
+void mw_msg_given_up(mw_rank *rk, mw_channel *ch, uint64_t seq, int recv_side);
 /* Pending calls (pending.c): one made for rk's call rec, waiting for one
  * side (index + 1; 0 when memory runs out: rk failed); a side delivered
  * to it (the caller holds rk's lock); the call's own end, with the sides

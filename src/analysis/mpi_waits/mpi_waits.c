@@ -122,6 +122,8 @@ pw_status mw_prepare(mw_run *run, pw_error *err)
             return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     run->workers = pw_parallel_workers(run->n_ranks, run->ds->threads);
     run->parallel = run->workers > 1;
+    for (size_t i = 0; i < run->n_ranks; i++) /* neighbours together: most channels stay on one worker */
+        run->ranks[i].worker = (int)(i * (size_t)run->workers / run->n_ranks);
     if ((st = mw_census(run, err)) != PW_OK)
         return st;
     if (!mw_comms_init(run) || !mw_bins_init(run))

@@ -62,6 +62,7 @@ typedef struct mw_schema {
     uint8_t idle;     /* one of Pipit's MPI idle functions */
     uint8_t p2p;      /* sends, receives or completes requests */
     uint8_t finalize; /* MPI_Finalize: the critical path ends at the last one */
+    uint8_t release;  /* MPI_Request_free, MPI_Cancel: the request is given up, never waited for */
     pw_coll_schema coll;
 } mw_schema;
 
@@ -116,6 +117,7 @@ typedef struct mw_rank {
     } *coll_pos;         /* per communicator instance */
     uint32_t n_coll;
     pthread_mutex_t lock; /* pending calls and charges, when ranks run in parallel */
+    int worker;           /* the one that replays it: a block of neighbouring ranks each */
     mw_pending *pend;
     size_t n_pend, cap_pend;
     uint32_t free_pend; /* index + 1 of a free pending call, 0: none */

@@ -4,8 +4,12 @@
  * of a collective, are replayed at about the same moment and what one
  * leaves for the other (channels.c, waits_coll.c) is taken soon after.
  * A rank's record past the window waits in its cursor for the next one.
- * Windows hold about MW_WINDOW_RECORDS records per rank, more when ranks
- * run in parallel (each window starts the workers again). */
+ * Windows hold about MW_WINDOW_RECORDS records per rank, ranks in
+ * parallel or not: starting the workers again per window costs less than
+ * the messages a larger window keeps in flight (pending calls, cache
+ * misses).  Each worker replays a block of neighbouring ranks, always the
+ * same (mw_rank.worker): its ranks' state stays in its core's cache, and
+ * a channel between two ranks of one block needs no lock. */
 #include <stdlib.h>
 
 #include "analysis/mpi_waits/exchange.h"
@@ -14,7 +18,8 @@
 #include "core/parallel.h"
 
 #define MW_WINDOW_RECORDS 1024
-#define MW_PARALLEL_WINDOW_RECORDS 8192
+/* Each window is a point where every process waits for the slowest. */
+#define MW_EXCHANGE_WINDOW_RECORDS 8192
 #define MW_MAX_WINDOWS 65536
 
 typedef struct window_job {
@@ -73,9 +78,8 @@ static int next_record(mw_run *run, mw_rank *rk)
 }
 
 /* Rank `item` up to the window's end. */
-static void advance(void *ctx, size_t item, int worker)
+static void advance_rank(window_job *job, size_t item, int worker)
 {
-    window_job *job = ctx;
     mw_run *run = job->run;
     mw_rank *rk = &run->ranks[item];
     while (rk->mine && !rk->done && !rk->failed) {
@@ -91,6 +95,15 @@ static void advance(void *ctx, size_t item, int worker)
     }
 }
 
+/* Worker `item`'s ranks up to the window's end (mw_rank_worker). */
+static void advance(void *ctx, size_t item, int worker)
+{
+    window_job *job = ctx;
+    for (size_t r = 0; r < job->run->n_ranks; r++)
+        if (job->run->ranks[r].worker == (int)item)
+            advance_rank(job, r, worker);
+}
+
 /* Windows of equal time holding about as many records per rank as a
  * window should. */
 static uint64_t window_count(const mw_run *run)
@@ -98,8 +111,8 @@ static uint64_t window_count(const mw_run *run)
     uint64_t most = 0;
     for (size_t i = 0; i < run->n_ranks; i++)
         most = run->ranks[i].records > most ? run->ranks[i].records : most;
-    /* larger when each window starts workers or waits for other processes */
-    uint64_t n = most / (run->parallel || run->ex ? MW_PARALLEL_WINDOW_RECORDS : MW_WINDOW_RECORDS) + 1;
+    /* larger when each window waits for the other processes */
+    uint64_t n = most / (run->ex ? MW_EXCHANGE_WINDOW_RECORDS : MW_WINDOW_RECORDS) + 1;
     return n < MW_MAX_WINDOWS ? n : MW_MAX_WINDOWS;
 }
 
@@ -113,7 +126,7 @@ pw_status mw_replay(mw_run *run, pw_error *err)
     int exchanged = 1;
     for (uint64_t w = 1; w <= windows && exchanged; w++) {
         job.end = w == windows ? INT64_MAX : run->t0 + (int64_t)(step * (double)w);
-        pw_parallel_for(run->n_ranks, run->ds->threads, advance, &job);
+        pw_parallel_for((size_t)run->workers, run->workers, advance, &job);
         exchanged = !run->ex || mw_exchange_window(run); /* other processes' sides of this window */
     }
     if (exchanged && run->ex)

@@ -24,7 +24,7 @@ static int reserve(mw_seq_ring *r, uint64_t n, size_t size)
     return 1;
 }
 
-void *mw_seq_ring_at(mw_seq_ring *r, uint64_t seq, size_t size)
+void *mw_seq_ring_make(mw_seq_ring *r, uint64_t seq, size_t size)
 {
     if (seq < r->base)
         return NULL;

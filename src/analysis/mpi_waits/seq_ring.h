@@ -14,7 +14,15 @@ typedef struct mw_seq_ring {
 
 /* Item seq of `size` bytes, made zeroed (with those before it) when new;
  * NULL when seq left already (< base) or memory runs out (seq >= base). */
-void *mw_seq_ring_at(mw_seq_ring *r, uint64_t seq, size_t size);
+void *mw_seq_ring_make(mw_seq_ring *r, uint64_t seq, size_t size);
+/* mw_seq_ring_make, inline when the item is there (the common case: one
+ * side of a message finds the other's). */
+static inline void *mw_seq_ring_at(mw_seq_ring *r, uint64_t seq, size_t size)
+{
+    if (seq >= r->base && seq - r->base < r->n)
+        return r->items + (seq & (r->cap - 1)) * size;
+    return mw_seq_ring_make(r, seq, size);
+}
 /* The oldest item, or NULL when none. */
 void *mw_seq_ring_front(const mw_seq_ring *r, size_t size);
 void mw_seq_ring_pop(mw_seq_ring *r);

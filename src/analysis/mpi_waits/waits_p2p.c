@@ -30,6 +30,14 @@ static void posted(mw_run *run, mw_rank *rk, uint64_t id, uint64_t t)
         mw_msg_posted(run, rk, ch, mw_flow_seq(id), t);
 }
 
+/* rk gave up one side of message id: it will never be completed. */
+static void given_up(mw_run *run, mw_rank *rk, uint64_t id, int recv_side)
+{
+    mw_channel *ch = mw_channel_of(run, rk, id);
+    if (ch)
+        mw_msg_given_up(rk, ch, mw_flow_seq(id), recv_side);
+}
+
 static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                  uint32_t inst, mw_p2p_need *c)
 {
@@ -52,10 +60,13 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
         pw_key k = {{(uint64_t)tl_field_int(v, sc->tl.f_request, 0), 0, 0, 0}};
         int added;
         uint64_t *slot = pw_keymap_get(&rk->sync_reqs, &k, id, &added);
-        if (!slot)
+        if (!slot) {
             rk->failed = 1;
-        else
-            *slot = id;
+            return;
+        }
+        if (!added) /* the handle's older MPI_Issend was never completed */
+            given_up(run, rk, *slot, 0);
+        *slot = id;
     }
 }
 
@@ -69,6 +80,8 @@ static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_reco
         int64_t req = tl_field_int(v, sc->tl.f_request, 0);
         uint64_t id = pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req);
         pw_key k = {{(uint64_t)req, 0, 0, 0}};
+        if (id && rk->mm.replaced) /* the handle's older receive was never completed */
+            given_up(run, rk, rk->mm.replaced, 1);
         if (!id) {
             rk->failed = 1;
         } else if (!(id & PW_MSG_WILD)) { /* matched when posted: its post goes to the channel at once */
@@ -125,6 +138,27 @@ static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *statu
     }
 }
 
+/* MPI_Request_free or MPI_Cancel: the request's receive or synchronous
+ * send is given up, never completed (MPI still matches it, in order: it
+ * keeps its sequence number; a wildcard never numbered stays unmatched). */
+static void release(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v)
+{
+    int64_t req = tl_field_int(v, sc->tl.f_request, 0);
+    uint64_t id = pw_msgmatch_complete(&rk->mm, rk->rank, req, NULL);
+    pw_key k = {{(uint64_t)req, 0, 0, 0}};
+    if (rk->post_t.n)
+        pw_keymap_remove(&rk->post_t, &k);
+    if (id) {
+        given_up(run, rk, id, 1);
+        return;
+    }
+    uint64_t *s = rk->sync_reqs.n ? pw_keymap_find(&rk->sync_reqs, &k) : NULL;
+    if (s) {
+        given_up(run, rk, *s, 0);
+        pw_keymap_remove(&rk->sync_reqs, &k);
+    }
+}
+
 static const pw_value *list_item(const pw_value *v, size_t i)
 {
     return v->type == PW_T_LIST ? (i < v->v.list.n ? &v->v.list.items[i] : NULL) : i == 0 ? v : NULL;
@@ -148,6 +182,7 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
         n = out <= 0 ? 0 : (uint64_t)out < listed ? (size_t)out : listed;
     } else if (sc->tl.f_index >= 0)
         n = index >= 0 ? 1 : 0;
+    int wild = rk->mm.n_wild > rk->mm.n_free; /* only a wildcard receive reads its status */
     for (size_t i = 0; i < n; i++) {
         int64_t which = indices ? (list_item(indices, i) ? tl_value_int(list_item(indices, i)) : -1)
                         : sc->tl.f_index >= 0 ? index : (int64_t)i;
@@ -156,7 +191,7 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
             continue;
         pw_msg status;
         uint64_t bytes;
-        int has = st && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
+        int has = st && wild && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
         completed(run, rk, tl_value_int(r), has ? &status : NULL, c);
     }
 }
@@ -164,6 +199,11 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
 void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
 {
     mw_p2p_need c = {.rec = rec, .timed = rec->has_end && rec->clock == PW_CLOCK_NS};
+    if (sc->release) {
+        if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present)
+            release(run, rk, sc, v);
+        return;
+    }
     uint32_t inst = mw_comm_instance(run, rk, v, sc->tl.f_comm);
     if (sc->tl.f_dest >= 0 && v[sc->tl.f_dest].present)
         send(run, rk, sc, rec, v, inst, &c);
