@@ -25,6 +25,8 @@ static char *stats_json(pw_dataset *ds, const void *const *parts, const size_t *
     pw_report *r = pw_report_open(f, PW_REPORT_JSON);
     pw_error err;
     pw_status s = parts ? pw_stats_join(ds, parts, sizes, n, r, &err) : pw_stats(ds, r, &err);
+    if (s != PW_OK)
+        fprintf(stderr, "%s\n", err.message);
     CHECK_EQ_INT(s, PW_OK);
     CHECK_EQ_INT(pw_report_finish(r, &err), PW_OK);
     pw_report_free(r);
