@@ -143,6 +143,10 @@ struct pw_dataset {
      * items [share_first, share_end) of pw_ds_record_locations. */
     unsigned share_index;
     size_t share_first, share_end;
+    /* Set by a format whose nodes' locations are replayed together (an
+     * emulator runs a node's CPUs and threads as one): a share never cuts
+     * between two consecutive record locations of one node. */
+    int share_by_node;
     /* How the processes of the shares talk (pw_dataset_set_collectives), or NULL. */
     const pw_collectives *collectives;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
@@ -185,6 +189,12 @@ void pw_ds_diag(pw_dataset *ds, pw_severity sev, const char *code, const char *f
                 int64_t offset, const char *fmt, ...) PW_PRINTF(6, 7);
 /* Records an error already in a pw_error (its message is reused). */
 void pw_ds_diag_error(pw_dataset *ds, pw_severity sev, const char *code, const pw_error *e);
+/* A finding made elsewhere (another process's share), added as it is. */
+void pw_ds_diag_copy(pw_dataset *ds, const pw_diag *d);
+/* The findings after the first n taken back (an analysis moves them into
+ * its part, for the join to order them), with the dropped count and the
+ * worst severity as they were then. */
+void pw_ds_diag_take_back(pw_dataset *ds, size_t n, uint64_t dropped, int worst);
 
 /* The format-specific option `key` (without prefix), or NULL. */
 const char *pw_ds_option(const pw_dataset *ds, const char *key);

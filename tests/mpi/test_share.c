@@ -56,6 +56,14 @@ static void shares_of(const char *path, unsigned count)
     CHECK_EQ_INT(next, n); /* and every location once */
     char *got = stats_json(ds[0], (const void *const *)parts, sizes, count);
     CHECK(want && got && !strcmp(want, got));
+    if (!want || !got || strcmp(want, got)) {
+        fprintf(stderr, "%s, %u shares: the joined report differs\n", path, count);
+        FILE *w = fopen("/tmp/ts_want.json", "w"), *g = fopen("/tmp/ts_got.json", "w");
+        fputs(want ? want : "", w);
+        fputs(got ? got : "", g);
+        fclose(w);
+        fclose(g);
+    }
     for (unsigned i = 0; i < count; i++) {
         free(parts[i]);
         pw_close(ds[i]);

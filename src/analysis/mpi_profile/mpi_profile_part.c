@@ -19,17 +19,18 @@
 #include "core/error.h"
 #include "model/part.h"
 
+/* The share's record locations [first, end) of n. */
+typedef struct share_span {
+    size_t n, first, end;
+} share_span;
+
 /* Rank i's owner: the share that holds the record location at i's place
  * in proportion (ranks and locations both in the format's order; with one
  * thread per rank, exactly the share of rank i's location). */
-static int owns_rank(const pw_dataset *ds, size_t i, size_t n_ranks)
+static int owns_rank(const share_span *sh, size_t i, size_t n_ranks)
 {
-    size_t n, first, end;
-    if (!pw_ds_record_locations((pw_dataset *)ds, &n))
-        return -1;
-    pw_ds_share(ds, n, &first, &end);
-    size_t at = n_ranks ? (size_t)((uint64_t)i * n / n_ranks) /* ranks and locations < 2^32 */ : 0;
-    return at >= first && at < end;
+    size_t at = (size_t)((uint64_t)i * sh->n / n_ranks); /* ranks and locations < 2^32 */
+    return at >= sh->first && at < sh->end;
 }
 
 static void put_pairs(pw_part_writer *w, const pw_pair_counts *pc)
@@ -82,15 +83,14 @@ pw_status pw_mpi_profile_part(pw_dataset *ds, void **part, size_t *size, pw_erro
     if (s != PW_OK)
         return s;
     const pw_mpi_profiles *mp = ds->mpi_profiles;
+    share_span sh = {0, 0, 0};
+    int failed = !pw_ds_record_locations(ds, &sh.n);
+    pw_ds_share(ds, sh.n, &sh.first, &sh.end);
     pw_part_writer w = {0};
     pw_part_put_word(&w, mp->n_functions);
-    int failed = 0;
-    for (size_t i = 0; i < mp->n_ranks && !failed; i++) {
-        int own = owns_rank(ds, i, mp->n_ranks);
-        failed = own < 0 || mp->ranks[i].tracker.failed;
-        if (own > 0)
+    for (size_t i = 0; i < mp->n_ranks && !failed; i++)
+        if (owns_rank(&sh, i, mp->n_ranks))
             put_rank(&w, mp, i);
-    }
     if (w.nomem || failed) {
         free(w.words);
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
