@@ -10,8 +10,9 @@
  * open at a part's end the time up to the trace's end, which only the join
  * knows: times are integer nanoseconds, so the sums are the serial ones.
  *
- * The split is exact when every thread requires the same models (a model
- * is enabled for all looms or none, as ovniemu decides from every thread),
+ * The split is exact when every loom requires every model some thread
+ * requires (a model is then enabled in each share as ovniemu enables it
+ * from all threads),
  * the streams are in time order (a clock going back is emulated at the
  * previous event's time, which depends on the other looms' events) and
  * every loom's streams are consecutive.  Otherwise, decided alike by every
@@ -50,28 +51,87 @@ static const char *require_of(const pw_dataset *ds, const pw_location *l)
     return pw_dataset_prop_get(ds, key);
 }
 
-/* Every thread requires the same models, and each loom's record locations
- * are consecutive. */
+/* Does the thread's "require" list name `model` (a word of it)? */
+static int requires(const char *req, const char *model, size_t n)
+{
+    for (const char *p = req; p && (p = strstr(p, model)); p += n)
+        if ((p == req || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+            return 1;
+    return 0;
+}
+
+#define MAX_MODELS 32
+
+/* The distinct words of every thread's "require" list (at most
+ * MAX_MODELS, else 0), and whether any thread has one. */
+static size_t required_models(pw_dataset *ds, char models[MAX_MODELS][32], int *any)
+{
+    size_t n = 0;
+    *any = 0;
+    for (size_t i = 0; i < ds->n_locs; i++) {
+        const char *req = ds->locs[i].has_records ? require_of(ds, &ds->locs[i]) : NULL;
+        *any |= req != NULL;
+        for (const char *p = req; p && *p;) {
+            size_t len = strcspn(p, " ");
+            int known = len == 0 || len >= 32;
+            for (size_t k = 0; k < n && !known; k++)
+                known = strlen(models[k]) == len && !strncmp(models[k], p, len);
+            if (!known && n == MAX_MODELS)
+                return SIZE_MAX;
+            if (!known) {
+                memcpy(models[n], p, len);
+                models[n++][len] = '\0';
+            }
+            p += len + (p[len] == ' ');
+        }
+    }
+    return n;
+}
+
+/* Every loom (through one of its threads) requires every model some thread
+ * requires, as ovniemu enables them from all threads: then each share's
+ * looms enable the models the whole trace enables.  mark: per location. */
+static int same_models_per_loom(pw_dataset *ds, uint8_t *mark)
+{
+    char models[MAX_MODELS][32];
+    int any;
+    size_t n = required_models(ds, models, &any);
+    if (n == SIZE_MAX)
+        return 0;
+    for (size_t k = 0; k <= n; k++) { /* k == n: has a "require" list at all */
+        memset(mark, 0, ds->n_locs);
+        for (size_t i = 0; i < ds->n_locs; i++) {
+            const char *req = ds->locs[i].has_records ? require_of(ds, &ds->locs[i]) : NULL;
+            int32_t node = node_of(ds, (int32_t)i);
+            if (node >= 0 && req && (k == n || requires(req, models[k], strlen(models[k]))))
+                mark[node] = 1;
+        }
+        for (size_t i = 0; i < ds->n_locs; i++) {
+            int32_t node = ds->locs[i].has_records ? node_of(ds, (int32_t)i) : -1;
+            if (node >= 0 && !mark[node] && (k < n || any))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Each loom's record locations are consecutive (so shares keep them
+ * together) and its threads require what every other loom's do. */
 static int looms_apart(pw_dataset *ds)
 {
     uint8_t *seen = calloc(ds->n_locs ? ds->n_locs : 1, 1);
-    int ok = seen != NULL, any = 0;
-    const char *first_req = NULL;
+    int ok = seen != NULL;
     int32_t node = -1;
     for (size_t i = 0; ok && i < ds->n_locs; i++) {
-        const pw_location *l = &ds->locs[i];
-        if (!l->has_records)
+        if (!ds->locs[i].has_records)
             continue;
-        const char *req = require_of(ds, l);
-        ok = !any || (req && first_req ? !strcmp(req, first_req) : req == first_req);
-        first_req = any ? first_req : req;
-        any = 1;
         int32_t n = node_of(ds, (int32_t)i);
-        ok = ok && n >= 0 && (n == node || !seen[n]);
+        ok = n >= 0 && (n == node || !seen[n]);
         if (ok && n != node)
             seen[n] = 1;
         node = n;
     }
+    ok = ok && same_models_per_loom(ds, seen);
     free(seen);
     return ok;
 }
