@@ -66,7 +66,8 @@ static pw_status put_analysis_part(pw_dataset *ds, const pw_analysis_ops *a, pw_
     pw_status s = a->part && a->join && pw_analyses_wanted(ds) ? a->part(ds, &part, &size, err) : PW_OK;
     if (s == PW_OK) {
         pw_part_put_word(w, part ? 1 + size / sizeof(uint64_t) : 0);
-        pw_part_put(w, part, size - size % sizeof(uint64_t));
+        if (part)
+            pw_part_put(w, part, size - size % sizeof(uint64_t));
     }
     free(part);
     return s;
@@ -83,7 +84,8 @@ pw_status pw_stats_part(pw_dataset *ds, void **part, size_t *size, pw_error *err
     if (s == PW_OK) {
         pw_part_put_word(&w, pw_ds_locations_digest(ds));
         pw_part_put_word(&w, summary_size / sizeof(uint64_t));
-        pw_part_put(&w, summary, summary_size - summary_size % sizeof(uint64_t));
+        if (summary)
+            pw_part_put(&w, summary, summary_size - summary_size % sizeof(uint64_t));
     }
     free(summary);
     for (size_t i = 0; s == PW_OK && i < pw_n_analyses; i++)

@@ -610,7 +610,8 @@ static int by_clock(const void *a, const void *b)
  * its first event only, added to ds. */
 static void add_findings(pw_dataset *ds, findings *f)
 {
-    qsort(f->v, f->n, sizeof *f->v, by_clock);
+    if (f->n > 1)
+        qsort(f->v, f->n, sizeof *f->v, by_clock);
     for (size_t i = 0; i < f->n; i++) {
         int seen = 0;
         for (size_t k = 0; f->v[i].letter && k < i && !seen; k++)
