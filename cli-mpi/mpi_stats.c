@@ -14,6 +14,10 @@ static int report_joined(const mpi_world *w, cli_args *a, pw_dataset *ds, const 
     FILE *out = parts ? cli_output(a, &code) : NULL;
     pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
     pw_report *r = out ? pw_report_open(out, style) : NULL;
+    if (r && cli_apply_view(a, r)) { /* --top, --columns...: as perfweave stats shows the tables */
+        pw_report_free(r);
+        r = NULL;
+    }
     pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
     pw_status s = r ? PW_OK : PW_E_NOMEM;
     if (r && (code = cli_apply_view(a, r)) != 0) /* --top/--table, as perfweave's text */

@@ -25,6 +25,20 @@ typedef struct pw_analysis_ops {
      * transition its model forbids), as diagnostics of ds; run by pw_check
      * after the records were read.  Returns PW_OK or a system fault. */
     pw_status (*check)(pw_dataset *ds, pw_error *err);
+    /* Optional, both or neither: the report split over the shares of the
+     * locations (pw_dataset_set_share), as formats split their summary
+     * (pw_stats_part).  part, run by every process on its share, puts the
+     * analysis's partial state into *part as words (model/part.h; malloc'd,
+     * *size bytes), or leaves *part NULL to decline (then the joining
+     * process runs report over every location, as for an analysis without
+     * parts).  join, run by one process with the parts of shares 0 .. n-1
+     * in share order, adds to r exactly the bytes report would add.  Every
+     * process calls part at the same point, so a part may also use
+     * ds->collectives to exchange what its share needs from the others
+     * before it is made. */
+    pw_status (*part)(pw_dataset *ds, void **part, size_t *size, pw_error *err);
+    pw_status (*join)(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n, pw_report *r,
+                      pw_error *err);
     /* Optional: the thread and CPU states the analysis derives from the
      * records (states.h), for the sinks that write states. */
     const pw_states_source *states;

@@ -143,6 +143,10 @@ struct pw_dataset {
      * items [share_first, share_end) of pw_ds_record_locations. */
     unsigned share_index;
     size_t share_first, share_end;
+    /* Set by a format whose nodes' locations are replayed together (an
+     * emulator runs a node's CPUs and threads as one): a share never cuts
+     * between two consecutive record locations of one node. */
+    int share_by_node;
     /* How the processes of the shares talk (pw_dataset_set_collectives), or NULL. */
     const pw_collectives *collectives;
     /* What analyses computed together with other processes
@@ -188,6 +192,12 @@ void pw_ds_diag(pw_dataset *ds, pw_severity sev, const char *code, const char *f
                 int64_t offset, const char *fmt, ...) PW_PRINTF(6, 7);
 /* Records an error already in a pw_error (its message is reused). */
 void pw_ds_diag_error(pw_dataset *ds, pw_severity sev, const char *code, const pw_error *e);
+/* A finding made elsewhere (another process's share), added as it is. */
+void pw_ds_diag_copy(pw_dataset *ds, const pw_diag *d);
+/* The findings after the first n taken back (an analysis moves them into
+ * its part, for the join to order them), with the dropped count and the
+ * worst severity as they were then. */
+void pw_ds_diag_take_back(pw_dataset *ds, size_t n, uint64_t dropped, int worst);
 
 /* The format-specific option `key` (without prefix), or NULL. */
 const char *pw_ds_option(const pw_dataset *ds, const char *key);
@@ -288,4 +298,8 @@ pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
 /* Whether the format's stats summary is made of parts of shares (its
  * stats_part, and no filter that calls for the generic counts instead). */
 int pw_ds_summary_in_parts(const pw_dataset *ds);
+/* The format's summary of this share's locations as a part (its
+ * stats_part); an empty part when the summary is not made of parts.
+ * pw_stats_part (src/analysis/stats.c) adds the analyses' parts to it. */
+pw_status pw_ds_summary_part(pw_dataset *ds, void **part, size_t *size, pw_error *err);
 #endif

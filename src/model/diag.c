@@ -72,3 +72,22 @@ const pw_diag *pw_dataset_diag(const pw_dataset *ds, size_t i)
 uint64_t pw_dataset_diag_dropped(const pw_dataset *ds) { return ds->diags_dropped; }
 int pw_dataset_worst_severity(const pw_dataset *ds) { return ds->worst; }
 int pw_dataset_system_fault(const pw_dataset *ds) { return ds->system_fault; }
+
+void pw_ds_diag_copy(pw_dataset *ds, const pw_diag *d)
+{
+    const char *code = pw_ds_strdup(ds, d->code); /* the original's may not outlive it */
+    diag_add(ds, d->severity, code ? code : "?", d->file, d->has_offset ? (int64_t)d->offset : -1, d->message);
+}
+
+void pw_ds_diag_take_back(pw_dataset *ds, size_t n, uint64_t dropped, int worst)
+{
+    pthread_mutex_lock(&ds->diag_lock);
+    for (size_t i = n; i < ds->n_diags; i++) {
+        free((char *)ds->diags[i].file);
+        free((char *)ds->diags[i].message);
+    }
+    ds->n_diags = n < ds->n_diags ? n : ds->n_diags;
+    ds->diags_dropped = dropped;
+    ds->worst = worst;
+    pthread_mutex_unlock(&ds->diag_lock);
+}

@@ -18,6 +18,15 @@ static uint64_t location_weight(const pw_location *l)
     return 1;
 }
 
+/* The node a location lies under, or -1. */
+static int32_t node_of(const pw_dataset *ds, uint32_t loc)
+{
+    int32_t i = (int32_t)loc;
+    while (i >= 0 && ds->locs[i].kind != PW_LOC_NODE)
+        i = ds->locs[i].parent;
+    return i;
+}
+
 pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err)
 {
     if (count == 0 || index >= count)
@@ -34,9 +43,14 @@ pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, p
      * k/count of the total. */
     uint64_t before = 0;
     size_t first = n, end = n;
+    unsigned owner = 0;
+    int32_t node = -1;
     for (size_t i = 0; i < n; i++) {
+        int32_t was = node;
+        node = ds->share_by_node ? node_of(ds, locs[i]) : -1;
         /* before * count < 2^64 while bytes * processes < 1.8e19 (100 TB on 100,000) */
-        unsigned owner = (unsigned)(before * count / (total ? total : 1));
+        if (node < 0 || node != was)
+            owner = (unsigned)(before * count / (total ? total : 1));
         if (owner >= index && first == n)
             first = i;
         if (owner > index) {

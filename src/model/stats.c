@@ -75,7 +75,7 @@ int pw_ds_summary_in_parts(const pw_dataset *ds)
     return ds->fmt->stats_part && (!ds->filter || ds->fmt->stats_filtered);
 }
 
-pw_status pw_stats_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
+pw_status pw_ds_summary_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
 {
     *part = NULL;
     *size = 0;

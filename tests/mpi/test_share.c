@@ -1,7 +1,9 @@
 /* test_share.c — the library's shares without MPI: for 1 to 5 shares of
  * ovni, DUMPI, ROSS and HPCToolkit fixtures, the shares are consecutive runs that cover
  * the record locations once, and pw_stats_join of the parts of all shares
- * writes the bytes pw_stats writes (the contract perfweave-mpi relies on). */
+ * writes the bytes pw_stats writes (the contract perfweave-mpi relies on):
+ * the formats' parts and the analyses' (the MPI profile on DUMPI, the
+ * emulator's time per state on the two-loom ovni traces). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,8 @@ static char *stats_json(pw_dataset *ds, const void *const *parts, const size_t *
     pw_report *r = pw_report_open(f, PW_REPORT_JSON);
     pw_error err;
     pw_status s = parts ? pw_stats_join(ds, parts, sizes, n, r, &err) : pw_stats(ds, r, &err);
+    if (s != PW_OK)
+        fprintf(stderr, "%s\n", err.message);
     CHECK_EQ_INT(s, PW_OK);
     CHECK_EQ_INT(pw_report_finish(r, &err), PW_OK);
     pw_report_free(r);
@@ -54,6 +58,8 @@ static void shares_of(const char *path, unsigned count)
     CHECK_EQ_INT(next, n); /* and every location once */
     char *got = stats_json(ds[0], (const void *const *)parts, sizes, count);
     CHECK(want && got && !strcmp(want, got));
+    if (!want || !got || strcmp(want, got))
+        fprintf(stderr, "%s, %u shares: the joined report differs\n", path, count);
     for (unsigned i = 0; i < count; i++) {
         free(parts[i]);
         pw_close(ds[i]);

@@ -66,4 +66,20 @@ void energy_report_end(const energy_run *run, const energy_result *res, pw_rnode
 
 /* energy_stats.c: the report of every repetition. */
 pw_status energy_report(pw_dataset *ds, pw_report *r, pw_error *err);
+/* What the report and the parts (energy_part.c) share: the run's
+ * constants; the baseline (or the other) repetitions' indices in order;
+ * how many repetitions to read at once; repetitions items[0..n) read in
+ * parallel into res[item]; and one read repetition's baseline subtracted,
+ * its row reported, its figures handed to a watcher, its phases freed. */
+pw_status energy_run_init(energy_run *run, pw_dataset *ds, pw_error *err);
+size_t energy_select_units(const pw_energy_layout *lay, int baseline, size_t *items);
+size_t energy_batch(const energy_run *run, size_t n);
+void energy_read_units(const energy_run *run, energy_result *res, const size_t *items, size_t n);
+void energy_report_read(const energy_run *run, size_t i, energy_result *res, energy_baselines *base, pw_rnode *rows);
+
+/* energy_part.c: the repetitions of a share as a part, and the report of
+ * the parts of every share (analysis.h: part/join). */
+pw_status energy_part(pw_dataset *ds, void **part, size_t *size, pw_error *err);
+pw_status energy_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n, pw_report *r,
+                      pw_error *err);
 #endif

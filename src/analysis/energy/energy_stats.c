@@ -29,14 +29,19 @@ static void stats_repetition(void *ctx, size_t item, int worker)
     energy_repetition_read(j->run, i, &j->res[i]);
 }
 
-static void read_units(const energy_run *run, energy_result *res, const size_t *items, size_t n)
+void energy_read_units(const energy_run *run, energy_result *res, const size_t *items, size_t n)
 {
     stats_job j = {run, res, items};
     pw_parallel_for(n, run->ds->threads, stats_repetition, &j);
 }
 
+size_t energy_batch(const energy_run *run, size_t n)
+{
+    return (size_t)pw_parallel_workers(n, run->ds->threads) * BATCH_PER_WORKER;
+}
+
 /* The indices of the baseline (or of the other) repetitions, in order. */
-static size_t select_units(const pw_energy_layout *lay, int baseline, size_t *items)
+size_t energy_select_units(const pw_energy_layout *lay, int baseline, size_t *items)
 {
     size_t n = 0;
     for (size_t i = 0; i < lay->n_units; i++)
@@ -48,8 +53,8 @@ static size_t select_units(const pw_energy_layout *lay, int baseline, size_t *it
 /* Baselines: read, idle power per group; their phases are not reported. */
 static energy_baselines *read_baselines(const energy_run *run, energy_result *res, size_t *items)
 {
-    size_t n = select_units(run->lay, 1, items);
-    read_units(run, res, items, n);
+    size_t n = energy_select_units(run->lay, 1, items);
+    energy_read_units(run, res, items, n);
     for (size_t k = 0; k < n; k++)
         energy_result_free(&res[items[k]]);
     return run->lay->subtract_baseline ? energy_baselines_new(run, res) : NULL;
@@ -74,31 +79,34 @@ static void watch(const energy_run *run, size_t i, const energy_result *r)
     free(spans);
 }
 
-/* The other repetitions, batch by batch: read, baseline subtracted,
- * reported, handed to a watcher, phases freed. */
+/* The other repetitions, batch by batch: read, then each reported
+ * (energy_report_read). */
 static void read_repetitions(const energy_run *run, energy_result *res, size_t *items, energy_baselines *base,
                              pw_rnode *rows)
 {
-    const pw_energy_layout *lay = run->lay;
-    size_t n = select_units(lay, 0, items);
-    size_t batch = (size_t)pw_parallel_workers(n, run->ds->threads) * BATCH_PER_WORKER;
+    size_t n = energy_select_units(run->lay, 0, items);
+    size_t batch = energy_batch(run, n);
     for (size_t first = 0; first < n; first += batch) {
         size_t len = n - first < batch ? n - first : batch;
-        read_units(run, res, items + first, len);
-        for (size_t k = first; k < first + len; k++) {
-            size_t i = items[k];
-            energy_baselines_apply(base, run, &lay->units[i], &res[i]);
-            if (res[i].ok)
-                energy_report_repetition(rows, run, &lay->units[i], &res[i]);
-            if (run->ds->energy_watch)
-                watch(run, i, &res[i]);
-            energy_result_free(&res[i]);
-        }
+        energy_read_units(run, res, items + first, len);
+        for (size_t k = first; k < first + len; k++)
+            energy_report_read(run, items[k], &res[items[k]], base, rows);
     }
 }
 
+void energy_report_read(const energy_run *run, size_t i, energy_result *res, energy_baselines *base, pw_rnode *rows)
+{
+    const pw_energy_unit *u = &run->lay->units[i];
+    energy_baselines_apply(base, run, u, res);
+    if (res->ok)
+        energy_report_repetition(rows, run, u, res);
+    if (run->ds->energy_watch)
+        watch(run, i, res);
+    energy_result_free(res);
+}
+
 /* The run's constants: the primary source, the format's finding codes ("<format>.<kind>": the findings are about its files). */
-static pw_status run_init(energy_run *run, pw_dataset *ds, pw_error *err)
+pw_status energy_run_init(energy_run *run, pw_dataset *ds, pw_error *err)
 {
     static const char *const kinds[] = {"no-timestamps", "no-window", "open-epoch", "bad-header",
                                         "unreadable", "partial-coverage", "no-gpu-power",
@@ -127,7 +135,7 @@ pw_status energy_report(pw_dataset *ds, pw_report *r, pw_error *err)
     if (!ds->energy || ds->filter)
         return PW_OK;
     energy_run run;
-    pw_status s = run_init(&run, ds, err);
+    pw_status s = energy_run_init(&run, ds, err);
     if (s != PW_OK)
         return s;
     size_t n = ds->energy->n_units ? ds->energy->n_units : 1;

@@ -4,7 +4,18 @@
 #ifndef PW_ANALYSIS_MPI_PROFILE_H
 #define PW_ANALYSIS_MPI_PROFILE_H
 #include "model/dataset.h"
+#include "model/mpi_profile.h"
 
 /* Adds nothing for a dataset without profiles. */
 pw_status pw_mpi_profile_report(pw_dataset *ds, pw_report *r, pw_error *err);
+/* The profiles of ds made for what is asked (every rank's calls that a
+ * filter keeps), when opening did not make them so. */
+pw_status pw_mpi_profiles_ready(pw_dataset *ds, pw_error *err);
+/* The report's tables from the rank profiles mp (ds's, or joined from
+ * parts: mpi_profile_part.c). */
+pw_status pw_mpi_profile_tables(pw_dataset *ds, const pw_mpi_profiles *mp, pw_report *r, pw_error *err);
+/* The profile's part (its share's ranks) and join (mpi_profile_part.c). */
+pw_status pw_mpi_profile_part(pw_dataset *ds, void **part, size_t *size, pw_error *err);
+pw_status pw_mpi_profile_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n, pw_report *r,
+                              pw_error *err);
 #endif

@@ -292,10 +292,20 @@ pw_status pw_mpi_profile_report(pw_dataset *ds, pw_report *r, pw_error *err)
     const pw_mpi_profiles *mp = ds->mpi_profiles;
     if (!mp)
         return PW_OK;
+    pw_status st = pw_mpi_profiles_ready(ds, err);
+    return st == PW_OK ? pw_mpi_profile_tables(ds, mp, r, err) : st;
+}
+
+pw_status pw_mpi_profiles_ready(pw_dataset *ds, pw_error *err)
+{
+    const pw_mpi_profiles *mp = ds->mpi_profiles;
+    return ds->filter || !mp->complete ? mp->refilter(ds, err) : PW_OK;
+}
+
+pw_status pw_mpi_profile_tables(pw_dataset *ds, const pw_mpi_profiles *mp, pw_report *r, pw_error *err)
+{
     stats_run run = {.ds = ds, .mp = mp};
-    pw_status st = ds->filter || !mp->complete ? mp->refilter(ds, err) : PW_OK;
-    if (st == PW_OK)
-        st = resolve_comms(&run, err);
+    pw_status st = resolve_comms(&run, err);
     pw_rnode *root = pw_report_root(r);
     uint64_t all_mpi_ns = 0;
     if (st == PW_OK) {

@@ -33,6 +33,7 @@ static pw_status ovni_open(pw_dataset *ds, pw_error *err)
     if (s == PW_OK)
         s = ovni_schemas_build(ds, od, err);
     ds->time_ordered = ds->own_subtree = 1; /* one stream per thread, by clock */
+    ds->share_by_node = 1; /* the emulator replays a loom's streams together */
     /* The records can be run through the ovni emulator
      * (src/analysis/ovniemu/): how convert, check and stats learn it
      * without testing the format's name. */
