@@ -2,6 +2,9 @@
  * outputs the processes write together (OTF2): a broadcast from rank 0, a
  * sum of counters, and libotf2's own MPI collective callbacks (its header
  * OTF2_MPI_Collectives.h implements them over a communicator). */
+#include <limits.h>
+#include <stdlib.h>
+
 #include "cli_mpi.h"
 
 #ifdef PW_HAVE_OTF2
@@ -35,7 +38,64 @@ static int otf2_archive(void *ctx, void *archive)
 #endif
 }
 
+/* --- exchange (the timeline's message ends, timeline_share.c) --- */
+
+/* Byte counts as MPI's ints, or 0 when one does not fit. */
+static int as_ints(const size_t *bytes, int *ints, int *displs, int n)
+{
+    size_t at = 0;
+    for (int j = 0; j < n; j++) {
+        if (bytes[j] > INT_MAX || at > INT_MAX)
+            return 0;
+        ints[j] = (int)bytes[j];
+        displs[j] = (int)at;
+        at += bytes[j];
+    }
+    return at <= INT_MAX;
+}
+
+/* MPI_Alltoall of the sizes, then MPI_Alltoallv of the bytes; every
+ * process learns whether any could not take part (memory, a count beyond
+ * MPI's int), so all return the same answer. */
+static int exchange(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes)
+{
+    const mpi_world *w = ctx;
+    int n = w->size;
+    unsigned long long *sizes = calloc((size_t)n, sizeof *sizes), *got = calloc((size_t)n, sizeof *got);
+    int *sc = calloc((size_t)n, sizeof *sc), *sd = calloc((size_t)n, sizeof *sd);
+    int *rc = calloc((size_t)n, sizeof *rc), *rd = calloc((size_t)n, sizeof *rd);
+    int ok = sizes && got && sc && sd && rc && rd;
+    for (int j = 0; ok && j < n; j++)
+        sizes[j] = send_bytes[j];
+    if (ok)
+        MPI_Alltoall(sizes, 1, MPI_UNSIGNED_LONG_LONG, got, 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int j = 0; ok && j < n; j++) {
+        recv_bytes[j] = (size_t)got[j];
+        total += recv_bytes[j];
+    }
+    *recv = ok ? malloc(total ? total : 1) : NULL;
+    ok = *recv && as_ints(send_bytes, sc, sd, n) && as_ints(recv_bytes, rc, rd, n);
+    int all_ok = ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (all_ok) {
+        MPI_Alltoallv(send, sc, sd, MPI_BYTE, *recv, rc, rd, MPI_BYTE, MPI_COMM_WORLD);
+        for (int j = 0; j < n; j++)
+            mpi_bytes_sent += j == w->rank ? 0 : send_bytes[j];
+    } else {
+        free(*recv);
+        *recv = NULL;
+    }
+    free(sizes);
+    free(got);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    return all_ok;
+}
+
 pw_collectives mpi_collectives(const mpi_world *w)
 {
-    return (pw_collectives){(void *)w, broadcast, sum, otf2_archive};
+    return (pw_collectives){(void *)w, broadcast, sum, otf2_archive, exchange};
 }

@@ -872,12 +872,24 @@ typedef struct pw_collectives {
     /* Makes an OTF2_Archive (passed as void *) collective over the
      * processes (OTF2_Archive_SetCollectiveCallbacks); 0 on failure. */
     int (*otf2_archive)(void *ctx, void *archive);
+    /* Every process hands send_bytes[j] bytes to process j (the parts
+     * follow one another at send, in process order) and receives into
+     * *recv (malloc'd, freed by the caller) what each process j handed it,
+     * recv_bytes[j] bytes each, in process order; both arrays hold one
+     * entry per process.  0 when memory runs out (on any process: every
+     * process then gets 0).  NULL: the timeline draws every location. */
+    int (*exchange)(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes);
 } pw_collectives;
 /* With collectives set (c must outlive ds), pw_convert_output to a
  * PW_SINK_TOGETHER target is called by every process with the same
  * arguments: share 0 prepares and commits the output under the output
  * discipline, every process writes its share into it.  NULL: alone. */
 PW_API void pw_dataset_set_collectives(pw_dataset *ds, const pw_collectives *c);
+/* 1 when the last conversion drew only this process's share (collectives
+ * with an exchange set, and the timeline could split: see
+ * docs/scaling.md); its findings are then its share's own.  0: every
+ * process read every location. */
+PW_API int pw_dataset_drew_share_alone(const pw_dataset *ds);
 
 #ifdef __cplusplus
 }

@@ -145,6 +145,8 @@ struct pw_dataset {
     size_t share_first, share_end;
     /* How the processes of the shares talk (pw_dataset_set_collectives), or NULL. */
     const pw_collectives *collectives;
+    /* The last timeline drew this process's share alone (timeline_share.h). */
+    int timeline_alone;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
     /* Set by a format whose records carry power (model/energy_layout.h). */
