@@ -16,14 +16,18 @@
 static void broadcast(void *ctx, void *buf, size_t n)
 {
     const mpi_world *w = ctx;
+    int was = mpi_work_pause();
     MPI_Bcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+    mpi_work_resume(was);
     mpi_bytes_sent += w->rank ? 0 : n * (unsigned long long)(w->size - 1);
 }
 
 static void sum(void *ctx, uint64_t *values, size_t n)
 {
     const mpi_world *w = ctx;
+    int was = mpi_work_pause();
     MPI_Allreduce(MPI_IN_PLACE, values, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    mpi_work_resume(was);
     mpi_bytes_sent += w->size > 1 ? n * sizeof *values : 0;
 }
 
@@ -60,6 +64,7 @@ static int as_ints(const size_t *bytes, int *ints, int *displs, int n)
 static int exchange(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes)
 {
     const mpi_world *w = ctx;
+    int was = mpi_work_pause();
     int n = w->size;
     unsigned long long *sizes = calloc((size_t)n, sizeof *sizes), *got = calloc((size_t)n, sizeof *got);
     int *sc = calloc((size_t)n, sizeof *sc), *sd = calloc((size_t)n, sizeof *sd);
@@ -92,6 +97,7 @@ static int exchange(void *ctx, const void *send, const size_t *send_bytes, void 
     free(sd);
     free(rc);
     free(rd);
+    mpi_work_resume(was);
     return all_ok;
 }
 

@@ -443,6 +443,8 @@ static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *er
         rec = &clipped;
         tl->clipped++;
     }
+    if (tl->recording && !sc->has_msg) /* the first pass notes message ends only */
+        return PW_OK;
     if (rec->clock == PW_CLOCK_NONE) {
         tl->untimed++;
         return PW_OK;

@@ -103,7 +103,8 @@ static int agree(tl_share *sh, pw_dataset *ds)
     free(mine);
     sh->processes = (unsigned)tail[0];
     sh->me = ds->share_index;
-    return tail[2] ? -1 : tail[1] ? 0 : 1;
+    /* one process draws every location: nothing to split */
+    return tail[2] ? -1 : tail[1] || tail[0] < 2 ? 0 : 1;
 }
 
 int tl_share_begin(tl_share *sh, pw_dataset *ds)
