@@ -217,7 +217,8 @@ int tl_share_exchange(tl_share *sh, const pw_collectives *c, int ok_here)
     tl_end_msg *send = bytes && got && !sh->nomem && ok_here ? malloc(total ? total * sizeof *send : 1) : NULL;
     size_t at = 0;
     for (unsigned p = 0; send && p < sh->processes; p++) {
-        memcpy(send + at, sh->out[p], sh->n_out[p] * sizeof *send);
+        if (sh->n_out[p]) /* out[p] is NULL while empty */
+            memcpy(send + at, sh->out[p], sh->n_out[p] * sizeof *send);
         at += sh->n_out[p];
         bytes[p] = sh->n_out[p] * sizeof *send;
         free(sh->out[p]);
