@@ -39,6 +39,10 @@ extern double mpi_work_cpu_s;
 extern double mpi_exchange_cpu_s;
 void mpi_work_begin(void);
 void mpi_work_end(void);
+/* A collective inside the work: its waiting (MPI polls, burning CPU) is
+ * not the process's work.  Returns whether work was being counted. */
+int mpi_work_pause(void);
+void mpi_work_resume(int was);
 
 /* Every process's `size` bytes at `mine`, joined in rank order on rank 0
  * into a new buffer of *total bytes (NULL on the other ranks); each[r]

@@ -18,14 +18,18 @@
 static void broadcast(void *ctx, void *buf, size_t n)
 {
     const mpi_world *w = ctx;
+    int was = mpi_work_pause();
     MPI_Bcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+    mpi_work_resume(was);
     mpi_bytes_sent += w->rank ? 0 : n * (unsigned long long)(w->size - 1);
 }
 
 static void sum(void *ctx, uint64_t *values, size_t n)
 {
     const mpi_world *w = ctx;
+    int was = mpi_work_pause();
     MPI_Allreduce(MPI_IN_PLACE, values, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    mpi_work_resume(was);
     mpi_bytes_sent += w->size > 1 ? n * sizeof *values : 0;
 }
 
@@ -40,28 +44,11 @@ static int otf2_archive(void *ctx, void *archive)
 #endif
 }
 
-/* --- alltoallv: the analyses computed together (pw_stats_together) ---
- * MPI counts bytes in int: the counts are exchanged first, and every
- * process gives up (returns 0) when any count, or any process's total,
- * does not fit, or memory runs out. */
-
-/* Counts and displacements of n processes' byte sizes as int; 0 when
- * they do not fit. */
-static int int_counts(const size_t *bytes, int n, int *counts, int *displs)
-{
-    size_t at = 0;
-    for (int q = 0; q < n; q++) {
-        if (bytes[q] > INT_MAX || at > (size_t)INT_MAX - bytes[q])
-            return 0;
-        counts[q] = (int)bytes[q];
-        displs[q] = (int)at;
-        at += bytes[q];
-    }
-    return 1;
-}
+/* --- alltoallv: the analyses computed together (pw_stats_together) and
+ * the timeline's message ends (timeline_share.c) --- */
 
 /* The CPU time a process spends in its exchanges: mostly waiting for
- * the others (Open MPI polls), so that work can be told from waiting. */
+ * the others (Open MPI polls), kept apart from its work. */
 double mpi_exchange_cpu_s;
 
 static double cpu_seconds(void)
@@ -71,46 +58,65 @@ static double cpu_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int exchange(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes);
-
-static int alltoallv(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes)
+/* Byte counts as MPI's ints, or 0 when one does not fit. */
+static int as_ints(const size_t *bytes, int *ints, int *displs, int n)
 {
-    double t = cpu_seconds();
-    int ok = exchange(ctx, send, send_bytes, recv, recv_bytes);
-    mpi_exchange_cpu_s += cpu_seconds() - t;
-    return ok;
+    size_t at = 0;
+    for (int j = 0; j < n; j++) {
+        if (bytes[j] > INT_MAX || at > INT_MAX)
+            return 0;
+        ints[j] = (int)bytes[j];
+        displs[j] = (int)at;
+        at += bytes[j];
+    }
+    return at <= INT_MAX;
 }
 
-static int exchange(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes)
+/* MPI_Alltoall of the sizes, then MPI_Alltoallv of the bytes; every
+ * process learns whether any could not take part (memory, a count beyond
+ * MPI's int), so all return the same answer. */
+static int alltoallv(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes)
 {
     const mpi_world *w = ctx;
+    int was = mpi_work_pause();
+    double started = cpu_seconds();
     int n = w->size;
-    int *v = malloc(4 * (size_t)n * sizeof *v);
-    unsigned long long *sizes = malloc(2 * (size_t)n * sizeof *sizes);
-    if (!v || !sizes) { /* the others are in the exchange already: none can go on */
+    unsigned long long *sizes = calloc((size_t)n, sizeof *sizes), *got = calloc((size_t)n, sizeof *got);
+    int *sc = calloc((size_t)n, sizeof *sc), *sd = calloc((size_t)n, sizeof *sd);
+    int *rc = calloc((size_t)n, sizeof *rc), *rd = calloc((size_t)n, sizeof *rd);
+    if (!sizes || !got || !sc || !sd || !rc || !rd) { /* the others are in the exchange already */
         fprintf(stderr, "perfweave-mpi: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
     }
-    for (int q = 0; q < n; q++)
-        sizes[q] = send_bytes[q];
-    MPI_Alltoall(sizes, 1, MPI_UNSIGNED_LONG_LONG, sizes + n, 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
+    for (int j = 0; j < n; j++)
+        sizes[j] = send_bytes[j];
+    MPI_Alltoall(sizes, 1, MPI_UNSIGNED_LONG_LONG, got, 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
     size_t total = 0;
-    for (int q = 0; q < n; q++)
-        total += recv_bytes[q] = (size_t)sizes[n + q];
-    *recv = total ? malloc(total) : NULL;
-    int ok = (!total || *recv) && int_counts(send_bytes, n, v, v + n) && int_counts(recv_bytes, n, v + 2 * n, v + 3 * n);
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-    if (ok) {
-        MPI_Alltoallv(send, v, v + n, MPI_BYTE, *recv, v + 2 * n, v + 3 * n, MPI_BYTE, MPI_COMM_WORLD);
-        for (int q = 0; q < n; q++)
-            mpi_bytes_sent += q == w->rank ? 0 : send_bytes[q];
+    for (int j = 0; j < n; j++) {
+        recv_bytes[j] = (size_t)got[j];
+        total += recv_bytes[j];
+    }
+    *recv = malloc(total ? total : 1);
+    int ok = *recv && as_ints(send_bytes, sc, sd, n) && as_ints(recv_bytes, rc, rd, n);
+    int all_ok = ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (all_ok) {
+        MPI_Alltoallv(send, sc, sd, MPI_BYTE, *recv, rc, rd, MPI_BYTE, MPI_COMM_WORLD);
+        for (int j = 0; j < n; j++)
+            mpi_bytes_sent += j == w->rank ? 0 : send_bytes[j];
     } else {
         free(*recv);
         *recv = NULL;
     }
-    free(v);
     free(sizes);
-    return ok;
+    free(got);
+    free(sc);
+    free(sd);
+    free(rc);
+    free(rd);
+    mpi_exchange_cpu_s += cpu_seconds() - started;
+    mpi_work_resume(was);
+    return all_ok;
 }
 
 pw_collectives mpi_collectives(const mpi_world *w)

@@ -21,8 +21,33 @@ static double cpu_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-void mpi_work_begin(void) { work_started = cpu_now(); }
-void mpi_work_end(void) { mpi_work_cpu_s += cpu_now() - work_started; }
+static int working; /* between mpi_work_begin and mpi_work_end */
+
+void mpi_work_begin(void)
+{
+    work_started = cpu_now();
+    working = 1;
+}
+
+void mpi_work_end(void)
+{
+    mpi_work_cpu_s += cpu_now() - work_started;
+    working = 0;
+}
+
+int mpi_work_pause(void)
+{
+    int was = working;
+    if (was)
+        mpi_work_end();
+    return was;
+}
+
+void mpi_work_resume(int was)
+{
+    if (was)
+        mpi_work_begin();
+}
 
 char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *each, size_t *total)
 {

@@ -130,11 +130,24 @@ static int on_rank0(const mpi_world *w, cli_args *a)
     return code;
 }
 
-/* Rank 0 prints what perfweave convert prints after the conversion; every
- * process read every location, so rank 0's findings are the serial ones. */
+/* Rank 0 prints what perfweave convert prints after the conversion (the
+ * library summed the account over the processes when each drew its share
+ * alone).  The findings: when every process read every location, rank
+ * 0's are the serial ones; when each drew its share alone, every
+ * process's own, joined in rank order (opened: what opening found, which
+ * every process found alike). */
 static int rank0_account(const mpi_world *w, const cli_args *a, const pw_dataset *ds, pw_convert_report *rep,
-                         int code)
+                         int code, const mpi_opened *opened)
 {
+    if (opened && pw_dataset_drew_share_alone(ds)) { /* every process, the same answer */
+        size_t errors, warnings;
+        int dcode = mpi_report_diags(w, ds, opened, &errors, &warnings);
+        if (!w->rank && !code && !a->quiet)
+            cli_print_convert_account(rep, a->output);
+        if (!w->rank && !code)
+            code = cli_convert_loss_code(a, rep);
+        return code ? code : dcode;
+    }
     if (w->rank)
         return code;
     if (!code && !a->quiet)
@@ -171,7 +184,7 @@ static int together(const mpi_world *w, cli_args *a)
     int rank0_code = code;
     MPI_Bcast(&rank0_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
     code = rank0_failed ? rank0_code : code;
-    code = rank0_account(w, a, ds, &rep, code);
+    code = rank0_account(w, a, ds, &rep, code, NULL);
     pw_close(ds);
     return mpi_max_code(code);
 }
@@ -193,11 +206,16 @@ int mpi_convert_run(const mpi_world *w, cli_args *a)
         a->out = NULL;
         return code;
     }
+    mpi_opened opened = {pw_dataset_diag_count(ds), pw_dataset_diag_dropped(ds)};
+    pw_collectives c = mpi_collectives(w); /* the timeline draws each share alone where it can */
+    pw_dataset_set_collectives(ds, &c);
     char dir[4096], path[4200];
     pw_convert_report rep = {0};
-    mpi_work_begin();
     int made = shard_names(dir, sizeof dir, path, sizeof path);
-    code = made ? write_shard(w, ds, path, &rep) : EXIT_SYSTEM;
+    code = mpi_max_code(made ? EXIT_OK : EXIT_SYSTEM); /* the conversion's collectives need every process */
+    mpi_work_begin();
+    if (!code)
+        code = write_shard(w, ds, path, &rep);
     mpi_work_end();
     code = mpi_max_code(code);
     char *buf = code ? NULL : malloc(CHUNK);
@@ -213,7 +231,7 @@ int mpi_convert_run(const mpi_world *w, cli_args *a)
         code = cli_close_output(a, code);
         rep.bytes_out = bytes;
     }
-    code = rank0_account(w, a, ds, &rep, code);
+    code = rank0_account(w, a, ds, &rep, code, &opened);
     if (made) {
         unlink(path);
         rmdir(dir);

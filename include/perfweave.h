@@ -872,12 +872,15 @@ typedef struct pw_collectives {
     /* Makes an OTF2_Archive (passed as void *) collective over the
      * processes (OTF2_Archive_SetCollectiveCallbacks); 0 on failure. */
     int (*otf2_archive)(void *ctx, void *archive);
-    /* Optional (analyses computed together, pw_stats_together): every
-     * process sends send_bytes[q] bytes to each process q (send holds
-     * them one after the other, in process order) and gets in *recv
-     * (malloc'd; the library frees it; NULL when nothing came) what each
-     * process q sent it, recv_bytes[q] of them, in process order.  Returns
-     * 0, on every process, when any process could not. */
+    /* Every process hands send_bytes[q] bytes to each process q (the
+     * parts follow one another at send, in process order) and receives in
+     * *recv (malloc'd, never NULL on success; the caller frees it) what
+     * each process q handed it, recv_bytes[q] bytes, in process order;
+     * both arrays hold one entry per process.  Returns 0, on every
+     * process, when any process could not (memory, a count beyond MPI's
+     * int).  Used by the analyses computed together (pw_stats_together)
+     * and by a timeline drawn per share (message ends); NULL: each
+     * process computes them alone. */
     int (*alltoallv)(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes);
 } pw_collectives;
 /* The analyses that the processes compute together, each replaying its
@@ -893,6 +896,11 @@ PW_API pw_status pw_stats_together(pw_dataset *ds, pw_error *err);
  * arguments: share 0 prepares and commits the output under the output
  * discipline, every process writes its share into it.  NULL: alone. */
 PW_API void pw_dataset_set_collectives(pw_dataset *ds, const pw_collectives *c);
+/* 1 when the last conversion drew only this process's share (collectives
+ * with an exchange set, and the timeline could split: see
+ * docs/scaling.md); its findings are then its share's own.  0: every
+ * process read every location. */
+PW_API int pw_dataset_drew_share_alone(const pw_dataset *ds);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include "analysis/msgmatch.h"
 #include "analysis/timeline_flows.h"
 #include "analysis/timeline_schema.h"
+#include "analysis/timeline_share.h"
 #include "model/filter.h"
 
 typedef struct tl_lane {
@@ -63,6 +64,10 @@ typedef struct pw_timeline {
     tl_flows flows;
     uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples, raised;
     uint64_t clipped; /* spans cut to the filter's window */
+    /* Drawing a share alone (timeline_share.h), or NULL: */
+    tl_share *share;
+    int recording;      /* the pass that only notes message ends crossing processes */
+    pw_sort_key at_key; /* the merge order of the record being drawn */
 } pw_timeline;
 
 static pw_status tl_nomem(pw_timeline *tl, pw_error *err)
@@ -85,6 +90,25 @@ int64_t pw_tl_rank_of(const pw_dataset *ds, uint32_t loc)
 {
     const pw_location *p = &ds->locs[pw_tl_process_of(ds, loc)];
     return p->id >= 0 ? p->id : (int64_t)p->index;
+}
+
+int pw_tl_uuids_init(pw_tl_uuids *u, const pw_dataset *ds)
+{
+    u->n_locs = ds->n_locs;
+    u->n_children = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *u->n_children);
+    return u->n_children != NULL;
+}
+
+void pw_tl_uuids_free(pw_tl_uuids *u)
+{
+    free(u->n_children);
+    u->n_children = NULL;
+}
+
+uint64_t pw_tl_uuid_of(pw_tl_uuids *u, const pw_tl_track *tr)
+{
+    uint64_t slot = tr->kind == PW_TL_PROCESS ? 0 : tr->kind == PW_TL_THREAD ? 1 : 2 + (uint64_t)u->n_children[tr->location]++;
+    return slot * ((uint64_t)u->n_locs + 1) + tr->location + 1;
 }
 
 static pw_status tl_declare(pw_timeline *tl, pw_tl_track_kind kind, uint32_t parent, uint32_t loc,
@@ -200,6 +224,13 @@ static tl_pending heap_pop(pw_timeline *tl)
  * raised to that time, so slices still nest; instants keep their time. */
 static pw_status emit(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
 {
+    tl_pos at = {ev->t, ev->rec == NULL, tl->at_key}; /* where it falls in the merged stream */
+    if (tl->recording) {
+        tl_flows_note_ends(&tl->flows, ev, &at);
+        return PW_OK;
+    }
+    if (tl->share && ev->flow_out)
+        tl_flows_share_send(&tl->flows, ev, &at);
     if (ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_END) {
         int64_t *last = &tl->slice_last[ev->track];
         if (ev->t < *last) {
@@ -208,7 +239,7 @@ static pw_status emit(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
         }
         *last = ev->t;
     }
-    if (ev->n_flows_in && tl->flows.time_ordered && !tl_flows_drop_backwards(&tl->flows, ev))
+    if (ev->n_flows_in && tl->flows.time_ordered && !tl_flows_drop_backwards(&tl->flows, ev, &at))
         return tl_nomem(tl, err);
     return tl->sink->event(tl->sink->ctx, &tl->names, ev, err);
 }
@@ -406,10 +437,14 @@ static pw_status draw_record(pw_timeline *tl, const pw_record *rec, pw_error *er
 {
     tl_schema *sc = &tl->schemas[rec->schema];
     pw_record clipped;
+    if (tl->share) /* the merge's order, before the window moves a time */
+        tl->at_key = pw_sort_key_of(rec);
     if (pw_window_clip(tl->ds, rec, &clipped)) {
         rec = &clipped;
         tl->clipped++;
     }
+    if (tl->recording && !sc->has_msg) /* the first pass notes message ends only */
+        return PW_OK;
     if (rec->clock == PW_CLOCK_NONE) {
         tl->untimed++;
         return PW_OK;
@@ -503,28 +538,55 @@ static void tl_free(pw_timeline *tl)
     pw_names_free(&tl->names);
 }
 
-/* The account: what was drawn differently, what could not be drawn. */
-static void tl_account(pw_timeline *tl, uint64_t in, pw_convert_report *rep)
+enum tl_count {
+    TC_IN, TC_OUT, TC_UNTIMED, TC_VALUES, TC_META, TC_UNMATCHED_ENDS, TC_BAD_SPANS, TC_NO_VALUE, TC_RAISED,
+    TC_CLIPPED, TC_OPEN, TC_SENDS, TC_RECVS, TC_BACKWARDS, TC_FAILED, TC_N
+};
+
+/* The account: what was drawn differently, what could not be drawn.  A
+ * share drawn alone adds its counts to the other processes' (every
+ * process reaches this sum, failed or not, so none waits for another):
+ * each count is its locations' own, so the sums are the serial ones. */
+static pw_status tl_account(pw_timeline *tl, uint64_t in, pw_status s, pw_convert_report *rep, pw_error *err)
 {
-    rep->records_in += in;
-    rep->records_out += tl->out;
-    pw_convert_note(rep, "records without a time (not drawn)", tl->untimed, 1);
-    pw_convert_note(rep, "profile values (VALUE records, not drawn)", tl->lost_kind[PW_REC_VALUE], 1);
-    pw_convert_note(rep, "definitions (META records, not drawn)", tl->lost_kind[PW_REC_META], 1);
-    pw_convert_note(rep, "span ends with no open span, drawn as instants", tl->unmatched_ends, 0);
-    pw_convert_note(rep, "spans without a usable end, drawn as instants", tl->bad_spans, 0);
-    pw_convert_note(rep, "samples without a numeric value, drawn as instants", tl->no_value_samples, 0);
-    pw_convert_note(rep, "slice times that went back on their track, raised to keep nesting", tl->raised, 0);
-    pw_convert_note(rep, "spans clipped to the --start/--end window", tl->clipped, 0);
-    uint64_t open = 0, sends, recvs;
+    uint64_t c[TC_N] = {0};
+    c[TC_IN] = in;
+    c[TC_OUT] = tl->out;
+    c[TC_UNTIMED] = tl->untimed;
+    c[TC_VALUES] = tl->lost_kind[PW_REC_VALUE];
+    c[TC_META] = tl->lost_kind[PW_REC_META];
+    c[TC_UNMATCHED_ENDS] = tl->unmatched_ends;
+    c[TC_BAD_SPANS] = tl->bad_spans;
+    c[TC_NO_VALUE] = tl->no_value_samples;
+    c[TC_RAISED] = tl->raised;
+    c[TC_CLIPPED] = tl->clipped;
     for (size_t i = 0; i < tl->n_groups; i++)
-        open += tl->groups[i].depth;
-    pw_convert_note(rep, "spans still open at the end of the trace (left unterminated)", open, 0);
-    pw_msgmatch_unmatched(&tl->flows.mm, &sends, &recvs);
-    pw_convert_note(rep, "sends with no matching receive (flow with one end)", sends, 0);
-    pw_convert_note(rep, "receives with no matching send (flow with one end)", recvs, 0);
+        c[TC_OPEN] += tl->groups[i].depth;
+    tl_flows_unmatched(&tl->flows, &c[TC_SENDS], &c[TC_RECVS]);
+    c[TC_BACKWARDS] = tl->flows.backwards;
+    c[TC_FAILED] = s != PW_OK;
+    if (tl->share)
+        tl->ds->collectives->sum(tl->ds->collectives->ctx, c, TC_N);
+    if (s == PW_OK && c[TC_FAILED])
+        s = pw_fail(err, PW_E_IO, tl->ds->path, PW_NO_OFFSET, "another process could not draw its share of the timeline");
+    if (s != PW_OK)
+        return s;
+    rep->records_in += c[TC_IN];
+    rep->records_out += c[TC_OUT];
+    pw_convert_note(rep, "records without a time (not drawn)", c[TC_UNTIMED], 1);
+    pw_convert_note(rep, "profile values (VALUE records, not drawn)", c[TC_VALUES], 1);
+    pw_convert_note(rep, "definitions (META records, not drawn)", c[TC_META], 1);
+    pw_convert_note(rep, "span ends with no open span, drawn as instants", c[TC_UNMATCHED_ENDS], 0);
+    pw_convert_note(rep, "spans without a usable end, drawn as instants", c[TC_BAD_SPANS], 0);
+    pw_convert_note(rep, "samples without a numeric value, drawn as instants", c[TC_NO_VALUE], 0);
+    pw_convert_note(rep, "slice times that went back on their track, raised to keep nesting", c[TC_RAISED], 0);
+    pw_convert_note(rep, "spans clipped to the --start/--end window", c[TC_CLIPPED], 0);
+    pw_convert_note(rep, "spans still open at the end of the trace (left unterminated)", c[TC_OPEN], 0);
+    pw_convert_note(rep, "sends with no matching receive (flow with one end)", c[TC_SENDS], 0);
+    pw_convert_note(rep, "receives with no matching send (flow with one end)", c[TC_RECVS], 0);
     pw_convert_note(rep, "messages received before they were sent by the trace's clocks (not synchronised), drawn as no flow",
-                    tl->flows.backwards, 0);
+                    c[TC_BACKWARDS], 0);
+    return PW_OK;
 }
 
 /* After the last record: pending ends, the sink's finish, the account. */
@@ -534,14 +596,88 @@ static pw_status tl_end(pw_timeline *tl, uint64_t in, pw_status s, pw_convert_re
         s = flush_ends(tl, INT64_MAX, err);
     if (s == PW_OK && tl->sink->finish)
         s = tl->sink->finish(tl->sink->ctx, &tl->names, err);
-    if (s == PW_OK)
-        tl_account(tl, in, rep);
+    if (s == PW_OK || tl->share)
+        s = tl_account(tl, in, s, rep, err);
     tl_free(tl);
     return s;
 }
 
+/* Draws the records of this process's share, merged in time order. */
+static pw_status tl_draw_share(pw_timeline *tl, uint64_t *in, pw_error *err)
+{
+    tl_share_merge *m;
+    pw_status s = tl_share_merge_open(tl->ds, &m, err);
+    const pw_record *rec;
+    while (s == PW_OK && tl_share_merge_next(m, &rec) == PW_OK) {
+        ++*in;
+        s = draw_record(tl, rec, err);
+    }
+    tl_share_merge_close(m);
+    return s;
+}
+
+static pw_status null_track(void *ctx, const pw_names *names, const pw_tl_track *tr, pw_error *err)
+{
+    (void)ctx, (void)names, (void)tr, (void)err;
+    return PW_OK;
+}
+
+static pw_status null_event(void *ctx, const pw_names *names, const pw_tl_event *ev, pw_error *err)
+{
+    (void)ctx, (void)names, (void)ev, (void)err;
+    return PW_OK;
+}
+
+/* The share drawn alone: a pass that notes the message ends other
+ * processes need, their exchange, then the drawing (timeline_share.h).
+ * Every process reaches the exchange and the account, failed or not. */
+static pw_status tl_run_share(pw_dataset *ds, const pw_tl_sink *sink, tl_share *sh, pw_convert_report *rep,
+                              pw_error *err)
+{
+    static const pw_tl_sink none = {NULL, null_track, null_event, NULL, NULL, 0};
+    pw_timeline tl;
+    uint64_t in = 0;
+    pw_status s = tl_init(&tl, ds, &none, err);
+    int messages = 0; /* the same schemas everywhere: every process skips alike */
+    for (size_t i = 0; tl.schemas && i < ds->n_schemas; i++)
+        messages |= tl.schemas[i].has_msg;
+    tl.share = sh;
+    tl.recording = 1;
+    tl.flows.share = sh;
+    pw_diag_mark mark = tl_diag_mark(ds);
+    if (s == PW_OK && messages)
+        s = tl_draw_share(&tl, &in, err);
+    if (s == PW_OK && messages)
+        s = flush_ends(&tl, INT64_MAX, err);
+    tl_free(&tl);
+    if (s == PW_OK)
+        tl_diag_restore(ds, &mark);
+    int exchanged = !messages || tl_share_exchange(sh, ds->collectives, s == PW_OK);
+    if (s == PW_OK && !exchanged)
+        s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "the processes could not exchange their messages' ends (out of memory, or another process failed)");
+    in = 0;
+    pw_status si = tl_init(&tl, ds, sink, err);
+    s = s == PW_OK ? si : s;
+    tl.share = sh;
+    tl.flows.share = sh;
+    tl.flows.time_ordered = 1;
+    if (s == PW_OK)
+        s = tl_draw_share(&tl, &in, err);
+    return tl_end(&tl, in, s, rep, err);
+}
+
 pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
 {
+    tl_share sh;
+    int alone = tl_share_begin(&sh, ds);
+    ds->timeline_alone = alone == 1;
+    if (alone < 0)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    if (alone) {
+        pw_status s = tl_run_share(ds, sink, &sh, rep, err);
+        tl_share_free(&sh);
+        return s;
+    }
     pw_timeline tl;
     pw_merge *m = NULL;
     uint64_t in = 0;

@@ -109,6 +109,26 @@ static inline int64_t pw_tl_int64(double d)
     return (int64_t)d;
 }
 
+/* Tracks named across processes: slot * (locations + 1) + location + 1,
+ * slot 0 for a process's track, 1 for a thread's, 2, 3 ... for a
+ * location's other tracks in the order they are declared; a location's
+ * tracks are declared in the order of its own records, so a process
+ * drawing some locations names their tracks as a serial run does.  A
+ * writer feeds every track it is told of to pw_tl_uuid_of. */
+typedef struct pw_tl_uuids {
+    size_t n_locs;
+    uint32_t *n_children; /* per location: tracks in slots 2, 3 ... */
+} pw_tl_uuids;
+int pw_tl_uuids_init(pw_tl_uuids *u, const pw_dataset *ds); /* 0: out of memory */
+void pw_tl_uuids_free(pw_tl_uuids *u);
+uint64_t pw_tl_uuid_of(pw_tl_uuids *u, const pw_tl_track *tr);
+
+/* A flow's name across processes: its message's channel (comm, source,
+ * destination, tag) and its sequence number on the channel, mixed into 64
+ * bits (never 0).  Sender and receiver compute it alike, whichever
+ * process draws them; flow_id is the timeline's (flow_out, flows_in). */
+uint64_t pw_tl_flow_uuid(const pw_msg *m, uint64_t flow_id);
+
 /* The location drawn as loc's process: its nearest PROCESS ancestor (or
  * itself), else its top-level ancestor. */
 uint32_t pw_tl_process_of(const pw_dataset *ds, uint32_t loc);

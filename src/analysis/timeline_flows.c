@@ -277,17 +277,29 @@ int tl_flows_unpark(tl_flows *f, uint32_t slot, pw_tl_event *ev)
     return 1;
 }
 
-int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev)
+/* Is m's other end drawn by another process (a share drawn alone)? */
+static int crosses(const tl_flows *f, int64_t other_rank)
+{
+    unsigned o = f->share ? tl_share_owner_of_rank(f->share, other_rank) : 0;
+    return o && o - 1 != f->share->me;
+}
+
+int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev, const tl_pos *at)
 {
     size_t k = 0;
     for (size_t i = 0; i < ev->n_flows_in; i++) {
-        if (pw_msgmatch_sent(&f->mm, ev->flows_in[i])) {
+        const pw_msg *m = ev->msgs_in[i];
+        int remote = f->share && tl_share_owner_of_rank(f->share, m->source) != f->share->me + 1;
+        const tl_pos *sent = remote ? tl_share_other_end(f->share, m, tl_flow_seq(ev->flows_in[i])) : NULL;
+        if (remote ? sent && tl_pos_before(sent, at) : pw_msgmatch_sent(&f->mm, ev->flows_in[i])) {
             f->ids[k] = f->ids[i];
             f->bytes[k] = f->bytes[i];
             f->reqs[k] = f->reqs[i];
             f->msgs[k++] = f->msgs[i];
             continue;
         }
+        if (remote) /* sent later or never: the sender's process counts it */
+            continue;
         pw_key key = {{ev->flows_in[i], 0, 0, 0}};
         int added;
         if (!pw_keymap_get(&f->unsent, &key, 0, &added))
@@ -296,4 +308,69 @@ int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev)
     }
     ev->n_flows_in = k;
     return 1;
+}
+
+void tl_flows_note_ends(tl_flows *f, const pw_tl_event *ev, const tl_pos *at)
+{
+    if (ev->flow_out)
+        tl_share_note(f->share, ev->msg_out, tl_flow_seq(ev->flow_out), 1, at);
+    for (size_t i = 0; i < ev->n_flows_in; i++)
+        tl_share_note(f->share, ev->msgs_in[i], tl_flow_seq(ev->flows_in[i]), 0, at);
+}
+
+void tl_flows_share_send(tl_flows *f, pw_tl_event *ev, const tl_pos *at)
+{
+    if (!crosses(f, ev->msg_out->dest))
+        return;
+    const tl_pos *received = tl_share_other_end(f->share, ev->msg_out, tl_flow_seq(ev->flow_out));
+    if (received && !tl_pos_before(at, received)) {
+        ev->flow_out = 0;
+        ev->msg_out = NULL;
+        f->backwards++;
+    }
+}
+
+void tl_flows_unmatched(const tl_flows *f, uint64_t *sends, uint64_t *recvs)
+{
+    pw_msgmatch_unmatched(&f->mm, sends, recvs);
+    if (!f->share)
+        return;
+    *sends = *recvs = 0;
+    for (uint64_t i = 0; i < f->mm.n_keys; i++) {
+        const struct pw_msg_counts *c = &f->mm.counts[i];
+        uint64_t other = 0, mine = 0;
+        if (crosses(f, c->key.dest)) { /* sent here, received by another process */
+            mine = c->sends;
+            other = tl_share_other_ends(f->share, &c->key);
+            *sends += mine > other ? mine - other : 0;
+        } else if (crosses(f, c->key.source)) { /* received here, sent by another process */
+            mine = c->recvs;
+            other = tl_share_other_ends(f->share, &c->key);
+            *recvs += mine > other ? mine - other : 0;
+        } else if (c->sends > c->recvs) {
+            *sends += c->sends - c->recvs;
+        } else {
+            *recvs += c->recvs - c->sends;
+        }
+    }
+}
+
+/* A 64-bit finaliser (splitmix64's): every input bit moves every output bit. */
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+uint64_t pw_tl_flow_uuid(const pw_msg *m, uint64_t flow_id)
+{
+    uint64_t h = mix64(tl_flow_seq(flow_id) + 0x9e3779b97f4a7c15ull);
+    h = mix64(h ^ (uint64_t)m->comm);
+    h = mix64(h ^ (uint64_t)m->source);
+    h = mix64(h ^ (uint64_t)m->dest);
+    h = mix64(h ^ (uint64_t)m->tag);
+    return h ? h : 1;
 }

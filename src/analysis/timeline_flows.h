@@ -17,6 +17,7 @@
 #include "analysis/msgmatch.h"
 #include "analysis/timeline.h"
 #include "analysis/timeline_schema.h"
+#include "analysis/timeline_share.h"
 
 /* The receive flows of a span, parked until the span ends: a message is
  * drawn to the moment its receive completes (the exit of the call), and
@@ -46,7 +47,13 @@ typedef struct tl_flows {
     int time_ordered;
     pw_keymap unsent; /* flow ids received before any send: drop the send's end too, if it comes */
     uint64_t n_unsent, backwards;
+    /* A share drawn alone (timeline_share.h): the messages whose other
+     * end another process draws are decided from the ends it sent. */
+    tl_share *share;
 } tl_flows;
+
+/* A flow id's sequence number on its channel (msgmatch.c: the low 40 bits). */
+static inline uint64_t tl_flow_seq(uint64_t flow_id) { return flow_id & 0xffffffffffull; }
 
 void tl_flows_init(tl_flows *f);
 void tl_flows_free(tl_flows *f);
@@ -61,9 +68,20 @@ int tl_status_at(const pw_value *st, size_t i, pw_msg *out, uint64_t *bytes);
 /* Sets ev's flow_out/msg_out and flows_in/msgs_in from rec's fields; rank
  * is the record's own rank.  0 when memory runs out. */
 int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t rank, pw_tl_event *ev);
-/* In time order: drops from ev the receive flows whose send has not been
- * drawn yet (they would end before they start).  0 when memory runs out. */
-int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev);
+/* In time order: drops from ev (drawn at `at`) the receive flows whose
+ * send has not been drawn yet (they would end before they start).  0 when memory runs out. */
+int tl_flows_drop_backwards(tl_flows *f, pw_tl_event *ev, const tl_pos *at);
+/* A share drawn alone, the recording pass: notes ev's message ends whose
+ * other end another process draws (ev is drawn at `at`). */
+void tl_flows_note_ends(tl_flows *f, const pw_tl_event *ev, const tl_pos *at);
+/* A share drawn alone: drops ev's send (counted as received before it was
+ * sent) when another process drew its receive before `at`, as the serial
+ * run drops it. */
+void tl_flows_share_send(tl_flows *f, pw_tl_event *ev, const tl_pos *at);
+/* Sends no receive matched and receives no send matched: the matcher's
+ * counts, and for a share drawn alone, those of the channels it shares
+ * with other processes counted against the ends they sent. */
+void tl_flows_unmatched(const tl_flows *f, uint64_t *sends, uint64_t *recvs);
 /* Moves ev's receive flows into a slot (its index + 1, 0 when ev has
  * none) and clears them from ev.  UINT32_MAX when memory runs out. */
 uint32_t tl_flows_park(tl_flows *f, pw_tl_event *ev);

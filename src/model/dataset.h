@@ -152,6 +152,8 @@ struct pw_dataset {
     /* What analyses computed together with other processes
      * (pw_stats_together), held for their report (pw_ds_hold). */
     struct pw_held *held;
+    /* The last timeline drew this process's share alone (timeline_share.h). */
+    int timeline_alone;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
     /* Set by a format whose records carry power (model/energy_layout.h). */

@@ -4,19 +4,26 @@
  * with records writes on its own packet sequence, whose defaults give its
  * thread track (track_uuid is then left out of most events) and an
  * incremental clock (timestamps are deltas, 1-3 bytes); event names are
- * interned per sequence (name_iid instead of the string).  Track
+ * interned per sequence (name_iid instead of the string), numbered 1, 2 ...
+ * in the order the sequence first uses them, so a location's packets do
+ * not depend on the names other locations used first.  Track
  * descriptors go on sequence 1 before the first event that uses them.
- * Track uuids are the timeline's small track ids; pids and tids are
- * location indexes + 1 (real ids repeat across nodes and would merge).
+ * Track uuids are the timeline's (pw_tl_uuid_of: from the location
+ * list, so small for few locations, and the same whichever process draws
+ * a location); flow ids are pw_tl_flow_uuid (from the message's channel
+ * and sequence number).  Pids and tids are location indexes + 1 (real ids
+ * repeat across nodes and would merge).
  * Slice begins and instants carry their record's fields as debug
  * annotations (perfetto_args.h).
  *
  * A dataset read as a share (pw_dataset_set_share) gives a shard: the
- * packets of the share's sequences only, and the track descriptors only in
- * share 0.  Every process draws the whole timeline (same track uuids, same
- * flow ids), so shards concatenated in share order are a trace with the
- * serial content (packets of a sequence stay in order; Perfetto sorts
- * events by time when it loads). */
+ * packets of the share's sequences only.  When the timeline draws the
+ * share alone (timeline_share.h) each shard holds the descriptors of the
+ * tracks it drew; when every process draws every location, share 0 holds
+ * them all.  Uuids and flow ids do not depend on who draws, so shards
+ * concatenated in share order are a trace with the serial content
+ * (packets of a sequence stay in order; Perfetto sorts events by time
+ * when it loads, and takes descriptors in any order). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +40,10 @@
 
 typedef struct pf_seq {
     int started;
-    uint32_t default_track;
+    uint32_t default_track; /* its thread track's id */
     int64_t last_t;
-    uint8_t *interned; /* interned[name id]: emitted on this sequence */
-    uint32_t cap_interned;
+    uint32_t *iid;     /* iid[name id]: its iid on this sequence, 0: not emitted yet */
+    uint32_t cap_interned, n_iids;
     pf_args_seq args;  /* field names interned on this sequence */
 } pf_seq;
 
@@ -44,7 +51,10 @@ typedef struct pf_writer {
     pw_outbuf out;
     pf_seq *seqs;       /* per location */
     uint32_t *track_pid; /* per track id: pid of its process */
-    uint32_t cap_tracks;
+    uint64_t *track_uuid; /* per track id: the uuid written */
+    uint32_t cap_tracks, cap_uuids;
+    const pw_dataset *ds;
+    pw_tl_uuids uuids;
     pb_buf packet, msg, inner, scratch;
     int nomem;
     const char *path;
@@ -70,8 +80,10 @@ static const char *name_of(const pw_names *nm, uint32_t id, size_t *n) { return 
 static pw_status pf_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
 {
     pf_writer *w = ctx;
-    if (!pw_grow_zeroed((void **)&w->track_pid, &w->cap_tracks, tr->id, sizeof *w->track_pid))
+    if (!pw_grow_zeroed((void **)&w->track_pid, &w->cap_tracks, tr->id, sizeof *w->track_pid) ||
+        !pw_grow_zeroed((void **)&w->track_uuid, &w->cap_uuids, tr->id, sizeof *w->track_uuid))
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
+    w->track_uuid[tr->id] = pw_tl_uuid_of(&w->uuids, tr);
     size_t n;
     const char *name = name_of(nm, tr->name, &n);
     pb_buf *d = &w->msg, *in = &w->inner;
@@ -81,11 +93,11 @@ static pw_status pf_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
         w->track_pid[tr->id] = tr->location + 1;
     else
         w->track_pid[tr->id] = w->track_pid[tr->parent];
-    if (!w->descriptors)
+    if (!w->descriptors && !w->ds->timeline_alone)
         return PW_OK;
-    pb_uint(d, TRACK_DESC_UUID, tr->id);
+    pb_uint(d, TRACK_DESC_UUID, w->track_uuid[tr->id]);
     if (tr->parent)
-        pb_uint(d, TRACK_DESC_PARENT_UUID, tr->parent);
+        pb_uint(d, TRACK_DESC_PARENT_UUID, w->track_uuid[tr->parent]);
     if (tr->kind == PW_TL_PROCESS) {
         pb_uint(in, PROCESS_PID, tr->location + 1);
         pb_bytes(in, PROCESS_NAME, name, n);
@@ -121,7 +133,7 @@ static void start_sequence(pf_writer *w, pf_seq *q, uint32_t seq, int64_t t)
     pb_uint(p, PACKET_SEQUENCE_ID, seq);
     pb_uint(p, PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
     if (q->default_track)
-        pb_uint(in, TRACK_EVENT_DEFAULTS_TRACK_UUID, q->default_track);
+        pb_uint(in, TRACK_EVENT_DEFAULTS_TRACK_UUID, w->track_uuid[q->default_track]);
     pb_uint(m, DEFAULTS_TIMESTAMP_CLOCK_ID, PF_CLOCK_SEQUENCE_INCREMENTAL);
     pb_message(m, DEFAULTS_TRACK_EVENT, in);
     pb_message(p, PACKET_DEFAULTS, m);
@@ -141,14 +153,14 @@ static void start_sequence(pf_writer *w, pf_seq *q, uint32_t seq, int64_t t)
 /* Adds the name to the packet's interned data unless the sequence has it. */
 static int intern_name(pf_writer *w, pf_seq *q, const pw_names *nm, uint32_t id)
 {
-    if (!pw_grow_zeroed((void **)&q->interned, &q->cap_interned, id, 1))
+    if (!pw_grow_zeroed((void **)&q->iid, &q->cap_interned, id, sizeof *q->iid))
         return 0;
-    if (q->interned[id])
+    if (q->iid[id])
         return 1;
-    q->interned[id] = 1;
+    q->iid[id] = ++q->n_iids;
     size_t n;
     const char *s = name_of(nm, id, &n);
-    pb_uint(&w->inner, EVENT_NAME_IID, id);
+    pb_uint(&w->inner, EVENT_NAME_IID, q->iid[id]);
     pb_bytes(&w->inner, EVENT_NAME_NAME, s, n);
     pb_message(&w->scratch, INTERNED_EVENT_NAMES, &w->inner);
     pb_message(&w->packet, PACKET_INTERNED_DATA, &w->scratch);
@@ -187,11 +199,11 @@ static void pf_fast_event(pf_writer *w, pf_seq *q, uint32_t seq, const pw_tl_eve
     *p++ = event_type[ev->kind];
     if (ev->track != q->default_track) {
         *p++ = TRACK_EVENT_TRACK_UUID << 3;
-        p += pb_put_varint(p, ev->track);
+        p += pb_put_varint(p, w->track_uuid[ev->track]);
     }
     if (ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT) {
         *p++ = TRACK_EVENT_NAME_IID << 3;
-        p += pb_put_varint(p, ev->name);
+        p += pb_put_varint(p, q->iid[ev->name]);
     }
     if (ev->kind == PW_TL_COUNTER) {
         p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
@@ -208,8 +220,8 @@ static void pf_fast_event(pf_writer *w, pf_seq *q, uint32_t seq, const pw_tl_eve
 static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
     pf_writer *w = ctx;
-    if (w->owned && !w->owned[ev->location])
-        return PW_OK; /* another shard's sequence */
+    if (w->owned && !w->ds->timeline_alone && !w->owned[ev->location])
+        return PW_OK; /* another shard's sequence (drawn alone, a share draws only its own) */
     pf_seq *q = &w->seqs[ev->location];
     uint32_t seq = sequence_of(ev->location);
     int64_t t = ev->t < 0 ? 0 : ev->t;
@@ -217,7 +229,7 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
         start_sequence(w, q, seq, t);
     int named = ev->kind == PW_TL_BEGIN || ev->kind == PW_TL_INSTANT;
     int args = named && ev->rec && pf_args_any(ev->rec);
-    if (!ev->flow_out && !ev->n_flows_in && !args && (!named || (ev->name < q->cap_interned && q->interned[ev->name]))) {
+    if (!ev->flow_out && !ev->n_flows_in && !args && (!named || (ev->name < q->cap_interned && q->iid[ev->name]))) {
         pf_fast_event(w, q, seq, ev, t);
         return w->out.failed ? pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed") : PW_OK;
     }
@@ -233,20 +245,20 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     pb_uint(p, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
     pb_uint(e, TRACK_EVENT_TYPE, event_type[ev->kind]);
     if (ev->track != q->default_track)
-        pb_uint(e, TRACK_EVENT_TRACK_UUID, ev->track);
+        pb_uint(e, TRACK_EVENT_TRACK_UUID, w->track_uuid[ev->track]);
     if (named) {
         if (!intern_name(w, q, nm, ev->name))
             return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-        pb_uint(e, TRACK_EVENT_NAME_IID, ev->name);
+        pb_uint(e, TRACK_EVENT_NAME_IID, q->iid[ev->name]);
     }
     if (args && !pf_args_add(&w->args, &q->args, ev->rec, e, p))
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     if (ev->kind == PW_TL_COUNTER)
         pb_double(e, TRACK_EVENT_DOUBLE_COUNTER_VALUE, ev->value);
     if (ev->flow_out)
-        pb_fixed64(e, TRACK_EVENT_FLOW_IDS, ev->flow_out);
+        pb_fixed64(e, TRACK_EVENT_FLOW_IDS, pw_tl_flow_uuid(ev->msg_out, ev->flow_out));
     for (size_t i = 0; i < ev->n_flows_in; i++)
-        pb_fixed64(e, TRACK_EVENT_TERMINATING_FLOW_IDS, ev->flows_in[i]);
+        pb_fixed64(e, TRACK_EVENT_TERMINATING_FLOW_IDS, pw_tl_flow_uuid(ev->msgs_in[i], ev->flows_in[i]));
     pb_message(p, PACKET_TRACK_EVENT, e);
     emit_packet(w);
     if (w->nomem)
@@ -259,12 +271,14 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
 static void pf_free(pf_writer *w, size_t n_locs)
 {
     for (size_t i = 0; w->seqs && i < n_locs; i++) {
-        free(w->seqs[i].interned);
+        free(w->seqs[i].iid);
         free(w->seqs[i].args.interned);
     }
     pf_args_free(&w->args);
     free(w->seqs);
     free(w->track_pid);
+    free(w->track_uuid);
+    pw_tl_uuids_free(&w->uuids);
     free(w->owned);
     pb_free(&w->packet);
     pb_free(&w->msg);
@@ -281,11 +295,12 @@ pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report
     pf_writer w;
     memset(&w, 0, sizeof w);
     w.path = out;
+    w.ds = ds;
     w.seqs = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *w.seqs);
     int whole = 0;
     w.owned = pw_ds_share_owned(ds, &whole);
     w.descriptors = ds->share_index == 0;
-    pw_status s = w.seqs && (whole || w.owned) && pf_args_init(&w.args, ds) ? pw_outbuf_init(&w.out, f, err)
+    pw_status s = w.seqs && (whole || w.owned) && pw_tl_uuids_init(&w.uuids, ds) && pf_args_init(&w.args, ds) ? pw_outbuf_init(&w.out, f, err)
                                                        : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     pw_tl_sink sink = {&w, pf_track, pf_event, NULL, NULL, 0};
     if (s == PW_OK)
