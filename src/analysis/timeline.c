@@ -605,14 +605,14 @@ static pw_status tl_end(pw_timeline *tl, uint64_t in, pw_status s, pw_convert_re
 /* Draws the records of this process's share, merged in time order. */
 static pw_status tl_draw_share(pw_timeline *tl, uint64_t *in, pw_error *err)
 {
-    tl_share_merge *m;
+    pw_merge *m;
     pw_status s = tl_share_merge_open(tl->ds, &m, err);
     const pw_record *rec;
-    while (s == PW_OK && tl_share_merge_next(m, &rec) == PW_OK) {
+    while (s == PW_OK && pw_merge_next(m, &rec, err) == PW_OK) {
         ++*in;
         s = draw_record(tl, rec, err);
     }
-    tl_share_merge_close(m);
+    pw_merge_close(m);
     return s;
 }
 

@@ -270,88 +270,14 @@ int tl_pos_before(const tl_pos *s, const tl_pos *r)
     return pw_sort_key_before(&s->key, &r->key);
 }
 
-/* --- the merge of the share's cursors --- */
-
-struct tl_share_merge {
-    pw_cursor **cursors;
-    pw_tournament t;
-    int pending;
-};
-
-/* The next record of leaf i, or NULL (closed) when it has no more. */
-static const pw_record *share_advance(tl_share_merge *m, size_t i)
-{
-    pw_error err;
-    if (pw_cursor_step(m->cursors[i], &err) == PW_OK)
-        return &m->cursors[i]->rec;
-    pw_cursor_close(m->cursors[i]);
-    m->cursors[i] = NULL;
-    return NULL;
-}
-
-pw_status tl_share_merge_open(pw_dataset *ds, tl_share_merge **out, pw_error *err)
+/* The merge of the share's cursors (merge.c over the share's locations). */
+pw_status tl_share_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err)
 {
     size_t n, first, end;
     uint32_t *locs = pw_ds_record_locations(ds, &n);
-    pw_ds_share(ds, n, &first, &end);
-    tl_share_merge *m = calloc(1, sizeof *m);
     *out = NULL;
-    if (!locs || !m || !pw_tournament_init(&m->t, end - first) ||
-        !(m->cursors = calloc(m->t.k, sizeof *m->cursors))) {
-        tl_share_merge_close(m);
+    if (!locs)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    }
-    size_t cap = pw_merge_window_cap(end - first), leaf = 0;
-    for (size_t i = first; i < end; i++) {
-        pw_status s = pw_cursor_open_sized(ds, locs[i], cap, &m->cursors[leaf], err);
-        if (s == PW_E_DATA || s == PW_E_IO) { /* unreadable: noted, the others go on (as merge.c) */
-            pw_ds_diag_error(ds, PW_SEV_ERROR, "unreadable", err);
-            continue;
-        }
-        if (s != PW_OK) {
-            tl_share_merge_close(m);
-            return s;
-        }
-        const pw_record *rec = share_advance(m, leaf);
-        if (rec)
-            pw_tournament_set(&m->t, leaf, pw_sort_key_of(rec));
-        leaf++;
-    }
-    if (!pw_tournament_build(&m->t)) {
-        tl_share_merge_close(m);
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    }
-    *out = m;
-    return PW_OK;
-}
-
-pw_status tl_share_merge_next(tl_share_merge *m, const pw_record **rec)
-{
-    if (m->pending) {
-        m->pending = 0;
-        const pw_record *next = share_advance(m, (size_t)pw_tournament_winner(&m->t));
-        if (next) {
-            pw_sort_key k = pw_sort_key_of(next);
-            pw_tournament_replay(&m->t, k.t, k.vt, k.loc);
-        } else {
-            pw_tournament_retire(&m->t);
-        }
-    }
-    long w = pw_tournament_winner(&m->t);
-    if (w < 0)
-        return PW_END;
-    m->pending = 1;
-    *rec = &m->cursors[w]->rec;
-    return PW_OK;
-}
-
-void tl_share_merge_close(tl_share_merge *m)
-{
-    if (!m)
-        return;
-    for (size_t i = 0; m->cursors && i < m->t.k; i++)
-        pw_cursor_close(m->cursors[i]);
-    free(m->cursors);
-    pw_tournament_free(&m->t);
-    free(m);
+    pw_ds_share(ds, n, &first, &end);
+    return pw_merge_open_locations(ds, locs + first, end - first, out, err);
 }

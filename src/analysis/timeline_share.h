@@ -100,11 +100,7 @@ typedef struct pw_diag_mark {
 pw_diag_mark tl_diag_mark(const pw_dataset *ds);
 void tl_diag_restore(pw_dataset *ds, const pw_diag_mark *m);
 
-/* Records of the share's locations merged in time order (merge.c's
- * order, over the share's cursors only). */
-typedef struct tl_share_merge tl_share_merge;
-pw_status tl_share_merge_open(pw_dataset *ds, tl_share_merge **out, pw_error *err);
-/* PW_OK with the next record, PW_END after the last. */
-pw_status tl_share_merge_next(tl_share_merge *m, const pw_record **rec);
-void tl_share_merge_close(tl_share_merge *m);
+/* Records of the share's locations merged in time order (merge.c over
+ * the share's cursors only; pw_merge_next, pw_merge_close). */
+pw_status tl_share_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err);
 #endif

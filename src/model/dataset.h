@@ -253,6 +253,11 @@ pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, 
                                pw_error *err);
 
 /* The window size each of n cursors read at once should use. */
+/* A merge (pw_merge_next, pw_merge_close) of the locations locs[0 .. n)
+ * only, each with records (a process's share); locs NULL: every location
+ * with records, n of them (pw_merge_open). */
+pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
+                                  pw_error *err);
 size_t pw_merge_window_cap(size_t n_cursors);
 
 /* How many locations have records. */

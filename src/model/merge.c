@@ -43,41 +43,42 @@ static const pw_record *merge_advance(pw_merge *m, size_t i)
     return NULL;
 }
 
-/* Opens one leaf per location with records and reads its first record. */
-static pw_status merge_open_leaves(pw_merge *m, size_t with_records, pw_error *err)
+/* Opens one leaf per location with records (locs[0 .. n), or, locs NULL,
+ * every location with records) and reads its first record. */
+static pw_status merge_open_leaves(pw_merge *m, const uint32_t *locs, size_t n, pw_error *err)
 {
     pw_dataset *ds = m->ds;
-    size_t cap = pw_merge_window_cap(with_records), n = 0;
-    for (size_t i = 0; i < ds->n_locs; i++) {
-        if (!ds->locs[i].has_records)
-            continue;
-        pw_status s = pw_cursor_open_sized(ds, (uint32_t)i, cap, &m->cursors[n], err);
+    size_t cap = pw_merge_window_cap(n), leaf = 0;
+    for (size_t i = 0, at = 0; i < n; i++, at++) {
+        while (!locs && !ds->locs[at].has_records)
+            at++;
+        pw_status s = pw_cursor_open_sized(ds, locs ? locs[i] : (uint32_t)at, cap, &m->cursors[leaf], err);
         if (s == PW_E_DATA || s == PW_E_IO) { /* unreadable location: note it, go on */
             pw_ds_diag_error(ds, PW_SEV_ERROR, "unreadable", err);
             continue;
         }
         if (s != PW_OK)
             return s;
-        const pw_record *rec = merge_advance(m, n);
+        const pw_record *rec = merge_advance(m, leaf);
         if (rec)
-            pw_tournament_set(&m->t, n, pw_sort_key_of(rec));
-        n++;
+            pw_tournament_set(&m->t, leaf, pw_sort_key_of(rec));
+        leaf++;
     }
     return PW_OK;
 }
 
-pw_status pw_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err)
+pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
+                                  pw_error *err)
 {
     *out = NULL;
-    size_t with_records = pw_ds_count_record_locations(ds);
     pw_merge *m = calloc(1, sizeof *m);
-    if (!m || !pw_tournament_init(&m->t, with_records)) {
+    if (!m || !pw_tournament_init(&m->t, n)) {
         free(m);
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     }
     m->ds = ds;
     m->cursors = calloc(m->t.k, sizeof *m->cursors);
-    pw_status s = m->cursors ? merge_open_leaves(m, with_records, err)
+    pw_status s = m->cursors ? merge_open_leaves(m, locs, n, err)
                              : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     if (s == PW_OK && !pw_tournament_build(&m->t))
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
@@ -87,6 +88,11 @@ pw_status pw_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err)
     }
     *out = m;
     return PW_OK;
+}
+
+pw_status pw_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err)
+{
+    return pw_merge_open_locations(ds, NULL, pw_ds_count_record_locations(ds), out, err);
 }
 
 pw_status pw_merge_next(pw_merge *m, const pw_record **rec, pw_error *err)
