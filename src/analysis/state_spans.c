@@ -8,12 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t pw_state_mix64(uint64_t h)
-{
-    h = (h ^ h >> 30) * 0xBF58476D1CE4E5B9ull;
-    h = (h ^ h >> 27) * 0x94D049BB133111EBull;
-    return h ^ h >> 31;
-}
+#include "core/mix64.h"
 
 /* The slot of `type` in the column map (holding it, or free). */
 static uint64_t *column_slot(uint64_t *map, uint32_t cap, int32_t type)
@@ -90,7 +85,7 @@ static uint32_t *cell_of(pw_state_index *s, int view, uint32_t row, uint32_t col
 
 static uint32_t *order_slot(uint32_t *order, size_t cap, const pw_state_track *tracks, uint64_t key)
 {
-    size_t i = pw_state_mix64(key) & (cap - 1);
+    size_t i = pw_mix64(key) & (cap - 1);
     while (order[i] && tracks[order[i] - 1].key != key)
         i = (i + 1) & (cap - 1);
     return &order[i];

@@ -64,6 +64,4 @@ static inline uint64_t pw_state_key(int view, uint32_t row, int32_t channel)
 static inline int pw_state_key_view(uint64_t key) { return (int)(key >> 62) - 1; }
 static inline uint32_t pw_state_key_row(uint64_t key) { return (uint32_t)(key >> 31 & 0x7FFFFFFF); }
 static inline int32_t pw_state_key_channel(uint64_t key) { return (int32_t)(key & 0x7FFFFFFF); }
-/* splitmix64's finalizer: every bit of h reaches the low bits. */
-uint64_t pw_state_mix64(uint64_t h);
 #endif

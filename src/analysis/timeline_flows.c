@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/mix64.h"
 
 void tl_flows_init(tl_flows *f)
 {
@@ -355,22 +356,13 @@ void tl_flows_unmatched(const tl_flows *f, uint64_t *sends, uint64_t *recvs)
     }
 }
 
-/* A 64-bit finaliser (splitmix64's): every input bit moves every output bit. */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 
 uint64_t pw_tl_flow_uuid(const pw_msg *m, uint64_t flow_id)
 {
-    uint64_t h = mix64(tl_flow_seq(flow_id) + 0x9e3779b97f4a7c15ull);
-    h = mix64(h ^ (uint64_t)m->comm);
-    h = mix64(h ^ (uint64_t)m->source);
-    h = mix64(h ^ (uint64_t)m->dest);
-    h = mix64(h ^ (uint64_t)m->tag);
+    uint64_t h = pw_mix64(tl_flow_seq(flow_id) + 0x9e3779b97f4a7c15ull);
+    h = pw_mix64(h ^ (uint64_t)m->comm);
+    h = pw_mix64(h ^ (uint64_t)m->source);
+    h = pw_mix64(h ^ (uint64_t)m->dest);
+    h = pw_mix64(h ^ (uint64_t)m->tag);
     return h ? h : 1;
 }
