@@ -216,24 +216,34 @@ static uint64_t comm_part(synth *s, int rank, uint64_t base)
     return base + 100;
 }
 
-static int write_rank(const char *dir, int rank)
+/* Rank `rank`'s file opened and its MPI_Init (argc 1, argv "./app")
+ * written; NULL when the file cannot be created. */
+static synth *begin_rank(const char *dir, int rank)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/waits-%04d.bin", dir, rank);
     static synth s;
     if (synth_begin(&s, path, 0, 100) != 0)
-        return -1;
+        return NULL;
     at(&s, INIT, 0, 1);
     synth_u32(&s, 1);
     synth_u32(&s, 5);
     synth_bytes(&s, "./app", 5);
-    p2p_part(&s, rank);
+    return &s;
+}
+
+static int write_rank(const char *dir, int rank)
+{
+    synth *s = begin_rank(dir, rank);
+    if (!s)
+        return -1;
+    p2p_part(s, rank);
     uint64_t base = 100;
     for (size_t k = 0; k < sizeof world_colls / sizeof world_colls[0]; k++, base += 100)
-        coll(&s, world_colls[k].label, rank, world_colls[k].late, world_colls[k].root, WORLD, rank, base);
-    base = comm_part(&s, rank, base);
-    at(&s, FINALIZE, base, base + 5);
-    return synth_finish(&s, 1795300000);
+        coll(s, world_colls[k].label, rank, world_colls[k].late, world_colls[k].root, WORLD, rank, base);
+    base = comm_part(s, rank, base);
+    at(s, FINALIZE, base, base + 5);
+    return synth_finish(s, 1795300000);
 }
 
 /* Mode "abandoned", iteration i of rank 0 (receiver) or 1. */
@@ -265,23 +275,17 @@ static void path_iteration(synth *s, int rank, uint64_t i, uint64_t base)
 
 static int write_mode_rank(const char *dir, const char *mode, int rank, uint64_t n)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/waits-%04d.bin", dir, rank);
-    static synth s;
-    if (synth_begin(&s, path, 0, 100) != 0)
+    synth *s = begin_rank(dir, rank);
+    if (!s)
         return -1;
-    at(&s, INIT, 0, 1);
-    synth_u32(&s, 1);
-    synth_u32(&s, 5);
-    synth_bytes(&s, "./app", 5);
     uint64_t base = 100;
     for (uint64_t i = 0; i < n; i++, base += 100)
         if (!strcmp(mode, "abandoned"))
-            abandoned_iteration(&s, rank, i, base);
+            abandoned_iteration(s, rank, i, base);
         else
-            path_iteration(&s, rank, i, base);
-    at(&s, FINALIZE, base, base + 5);
-    return synth_finish(&s, 1795300000);
+            path_iteration(s, rank, i, base);
+    at(s, FINALIZE, base, base + 5);
+    return synth_finish(s, 1795300000);
 }
 
 int main(int argc, char **argv)
