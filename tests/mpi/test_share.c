@@ -3,7 +3,10 @@
  * the record locations once, and pw_stats_join of the parts of all shares
  * writes the bytes pw_stats writes (the contract perfweave-mpi relies on):
  * the formats' parts and the analyses' (the MPI profile on DUMPI, the
- * emulator's time per state on the two-loom ovni traces). */
+ * emulator's time per state on the two-loom ovni traces); and that a
+ * DUMPI trace opened in two steps (pw_open_share, each share's findings
+ * handed to all) is the dataset pw_open gives, each share reading only
+ * its own ranks' records. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +79,102 @@ static void test_parts_join_to_the_serial_bytes(void)
             shares_of(fixtures[f], count);
 }
 
+static const char *const dumpi_fixtures[] = {
+    PW_SHARED_DATA "/dumpi/collectives4", PW_SHARED_DATA "/dumpi/threads4", PW_SHARED_DATA "/dumpi/nonblock4",
+    PW_SHARED_DATA "/dumpi/upstream-v1.0.0",
+};
+
+/* Whether a and b have the same locations, properties and findings. */
+static int same_dataset(const pw_dataset *a, const pw_dataset *b)
+{
+    int same = a->n_locs == b->n_locs && a->n_props == b->n_props && a->n_diags == b->n_diags &&
+               a->time_ordered == b->time_ordered && a->worst == b->worst;
+    for (size_t i = 0; same && i < a->n_locs; i++)
+        same = !strcmp(a->locs[i].path, b->locs[i].path) && a->locs[i].has_records == b->locs[i].has_records;
+    for (size_t i = 0; same && i < a->n_props; i++)
+        same = !strcmp(a->props[i].key, b->props[i].key) && !strcmp(a->props[i].value, b->props[i].value);
+    for (size_t i = 0; same && i < a->n_diags; i++) { /* the same findings, in any order */
+        int found = 0;
+        for (size_t j = 0; !found && j < b->n_diags; j++)
+            found = !strcmp(a->diags[i].message, b->diags[j].message) && !strcmp(a->diags[i].code, b->diags[j].code);
+        same = found;
+    }
+    return same;
+}
+
+/* count processes' two-step opens, each handed every share's findings:
+ * each is the dataset pw_open gives, their parts join to pw_stats' bytes,
+ * and the records read at open add up to the serial open's, each
+ * process reading less than all when there are several. */
+static void two_step_of(const char *path, unsigned count)
+{
+    pw_dataset *serial, *ds[8];
+    pw_error err;
+    pw_options opt = {.threads = 2};
+    CHECK_EQ_INT(pw_open(path, &opt, &serial, &err), PW_OK);
+    char *want = stats_json(serial, NULL, NULL, 0);
+    void *found[8], *parts[8];
+    size_t found_sizes[8], sizes[8];
+    uint64_t read = 0;
+    for (unsigned i = 0; i < count; i++) {
+        CHECK_EQ_INT(pw_open_share(path, &opt, i, count, &ds[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &found_sizes[i], &err), PW_OK);
+        read += pw_dataset_open_bytes(ds[i]);
+        CHECK(count == 1 || pw_dataset_open_bytes(ds[i]) < pw_dataset_open_bytes(serial));
+    }
+    CHECK_EQ_INT(read, pw_dataset_open_bytes(serial));
+    for (unsigned i = 0; i < count; i++) {
+        CHECK_EQ_INT(pw_dataset_share_complete(ds[i], (const void *const *)found, found_sizes, count, &err), PW_OK);
+        CHECK(same_dataset(serial, ds[i]));
+        CHECK_EQ_INT(pw_dataset_set_share(ds[i], i, count, &err), PW_OK);
+        CHECK_EQ_INT(pw_stats_part(ds[i], &parts[i], &sizes[i], &err), PW_OK);
+    }
+    char *got = stats_json(ds[0], (const void *const *)parts, sizes, count);
+    CHECK(want && got && !strcmp(want, got));
+    for (unsigned i = 0; i < count; i++) {
+        free(found[i]);
+        free(parts[i]);
+        pw_close(ds[i]);
+    }
+    free(want);
+    free(got);
+    pw_close(serial);
+}
+
+static void test_a_two_step_open_gives_the_serial_dataset(void)
+{
+    for (size_t f = 0; f < sizeof dumpi_fixtures / sizeof *dumpi_fixtures; f++)
+        for (unsigned count = 1; count <= 5; count++)
+            two_step_of(dumpi_fixtures[f], count);
+}
+
+/* Another share's findings cut short are refused, never read past. */
+static void test_findings_that_do_not_fit_are_refused(void)
+{
+    pw_dataset *ds[2];
+    pw_error err;
+    void *found[2];
+    size_t sizes[2];
+    for (unsigned i = 0; i < 2; i++) {
+        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &ds[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &sizes[i], &err), PW_OK);
+    }
+    for (size_t cut = 0; cut < sizes[1]; cut += 8) {
+        pw_dataset *again;
+        void *mine;
+        size_t n[2] = {sizes[0], cut}, size;
+        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, 0, 2, &again, &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(again, &mine, &size, &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_complete(again, (const void *const *)found, n, 2, &err), PW_E_USAGE);
+        free(mine);
+        pw_close(again);
+    }
+    for (unsigned i = 0; i < 2; i++) {
+        free(found[i]);
+        pw_close(ds[i]);
+    }
+}
+
 static void test_a_share_that_does_not_exist_is_refused(void)
 {
     pw_dataset *ds;
@@ -115,4 +214,5 @@ static void test_a_part_that_does_not_fit_is_refused(void)
 }
 
 TEST_MAIN(T(test_parts_join_to_the_serial_bytes), T(test_a_share_that_does_not_exist_is_refused),
-          T(test_a_part_that_does_not_fit_is_refused))
+          T(test_a_part_that_does_not_fit_is_refused), T(test_a_two_step_open_gives_the_serial_dataset),
+          T(test_findings_that_do_not_fit_are_refused))
