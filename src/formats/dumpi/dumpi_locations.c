@@ -1,6 +1,9 @@
 /* dumpi_locations.c — which files make a trace (the `.meta`, the directory,
  * or one `.bin`), the `.meta` keys as properties, and the rank and thread
- * locations.  Rank files are read in parallel (one per worker). */
+ * locations.  Rank files are read in parallel (one per worker); under
+ * pw_open_share every header is read but only the share's record streams
+ * are walked, and the locations wait for the other shares' threads
+ * (dumpi_share.c). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -2,7 +2,9 @@
  * thread ids (so that every thread has its location before any cursor
  * runs), compares the records per function with the footer's counts, and
  * gathers the profile `stats` reports, so that `stats` reads the trace
- * once.  Records are walked, not decoded into values. */
+ * once.  Records are walked, not decoded into values.  Opened in two
+ * steps (pw_open_share), a process walks only its share's ranks and
+ * keeps their records per label for the others (dumpi_share.c). */
 #include <stdlib.h>
 #include <string.h>
 
