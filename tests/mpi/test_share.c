@@ -7,6 +7,7 @@
  * DUMPI trace opened in two steps (pw_open_share, each share's findings
  * handed to all) is the dataset pw_open gives, each share reading only
  * its own ranks' records. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,8 +106,9 @@ static int same_dataset(const pw_dataset *a, const pw_dataset *b)
 /* count processes' two-step opens, each handed every share's findings:
  * each is the dataset pw_open gives, their parts join to pw_stats' bytes,
  * and the records read at open add up to the serial open's, each
- * process reading less than all when there are several. */
-static void two_step_of(const char *path, unsigned count)
+ * process reading less than all when there are several (`whole`: each
+ * reads all, the open walking every rank in every share). */
+static void two_step_of(const char *path, unsigned count, int whole)
 {
     pw_dataset *serial, *ds[8];
     pw_error err;
@@ -120,9 +122,9 @@ static void two_step_of(const char *path, unsigned count)
         CHECK_EQ_INT(pw_open_share(path, &opt, i, count, &ds[i], &err), PW_OK);
         CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &found_sizes[i], &err), PW_OK);
         read += pw_dataset_open_bytes(ds[i]);
-        CHECK(count == 1 || pw_dataset_open_bytes(ds[i]) < pw_dataset_open_bytes(serial));
+        CHECK(count == 1 || whole || pw_dataset_open_bytes(ds[i]) < pw_dataset_open_bytes(serial));
     }
-    CHECK_EQ_INT(read, pw_dataset_open_bytes(serial));
+    CHECK_EQ_INT(read, pw_dataset_open_bytes(serial) * (whole ? count : 1));
     for (unsigned i = 0; i < count; i++) {
         CHECK_EQ_INT(pw_dataset_share_complete(ds[i], (const void *const *)found, found_sizes, count, &err), PW_OK);
         CHECK(same_dataset(serial, ds[i]));
@@ -145,7 +147,76 @@ static void test_a_two_step_open_gives_the_serial_dataset(void)
 {
     for (size_t f = 0; f < sizeof dumpi_fixtures / sizeof *dumpi_fixtures; f++)
         for (unsigned count = 1; count <= 5; count++)
-            two_step_of(dumpi_fixtures[f], count);
+            two_step_of(dumpi_fixtures[f], count, 0);
+}
+
+/* The footer's count of calls to label 0 in a rank file's bytes set to 5
+ * (no such call is in the stream: a dumpi.count-mismatch finding). */
+static void miscount(uint8_t *bytes, size_t n)
+{
+    static const uint8_t magic[8] = {0, 0, 0, 0, 0xf0, 0x07, 0xfe, 0xe7};
+    for (size_t at = 0; at + 12 <= n; at++)
+        if (!memcmp(bytes + at, magic, 8)) {
+            bytes[at + 11] = 5;
+            return;
+        }
+    CHECK(!"a footer");
+}
+
+/* A copy of collectives4 in a new directory with rank 1's file damaged:
+ * its footer miscounted (cut 0), or cut to `cut` bytes (NULL when it could
+ * not be made). */
+static char *damaged_copy(size_t cut)
+{
+    static const char *const names[] = {"collectives-2026.11.21.22.54.37.meta",
+                                        "collectives-2026.11.21.22.54.37-0000.bin",
+                                        "collectives-2026.11.21.22.54.37-0001.bin",
+                                        "collectives-2026.11.21.22.54.37-0002.bin",
+                                        "collectives-2026.11.21.22.54.37-0003.bin"};
+    char tmpl[] = "/tmp/pw_test_share_XXXXXX";
+    char *dir = mkdtemp(tmpl) ? strdup(tmpl) : NULL;
+    for (size_t i = 0; dir && i < sizeof names / sizeof *names; i++) {
+        char from[512], to[512];
+        uint8_t buf[8192];
+        snprintf(from, sizeof from, "%s/%s", dumpi_fixtures[0], names[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+        FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+        size_t n = in ? fread(buf, 1, sizeof buf, in) : 0;
+        if (i == 2 && cut)
+            n = cut < n ? cut : n;
+        else if (i == 2)
+            miscount(buf, n);
+        CHECK(in && out && fwrite(buf, 1, n, out) == n);
+        if (in)
+            fclose(in);
+        if (out)
+            CHECK_EQ_INT(fclose(out), 0);
+    }
+    return dir;
+}
+
+static void remove_copy(char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_EQ_INT(system(cmd), 0);
+    free(dir);
+}
+
+/* A rank whose footer disagrees with its stream (the finding its walk
+ * makes must reach every share), and a rank too short to have a stream
+ * (the open then walks every rank in every share). */
+static void test_a_damaged_trace_opens_in_two_steps_as_whole(void)
+{
+    size_t cuts[] = {0, 10}; /* under 16 bytes: no stream */
+    for (size_t k = 0; k < 2; k++) {
+        char *dir = damaged_copy(cuts[k]);
+        CHECK(dir != NULL);
+        for (unsigned count = 1; dir && count <= 4; count++)
+            two_step_of(dir, count, cuts[k] != 0);
+        if (dir)
+            remove_copy(dir);
+    }
 }
 
 /* Another share's findings cut short are refused, never read past. */
@@ -215,4 +286,4 @@ static void test_a_part_that_does_not_fit_is_refused(void)
 
 TEST_MAIN(T(test_parts_join_to_the_serial_bytes), T(test_a_share_that_does_not_exist_is_refused),
           T(test_a_part_that_does_not_fit_is_refused), T(test_a_two_step_open_gives_the_serial_dataset),
-          T(test_findings_that_do_not_fit_are_refused))
+          T(test_findings_that_do_not_fit_are_refused), T(test_a_damaged_trace_opens_in_two_steps_as_whole))
