@@ -40,13 +40,31 @@ static char *stats_json(pw_dataset *ds, const void *const *parts, const size_t *
     return text;
 }
 
+/* The parts of the count shares ds[] joined give serial's pw_stats bytes;
+ * the parts and every dataset are then released. */
+static void check_joined(const char *path, pw_dataset *serial, pw_dataset **ds, void **parts, size_t *sizes,
+                         unsigned count)
+{
+    char *want = stats_json(serial, NULL, NULL, 0);
+    char *got = stats_json(ds[0], (const void *const *)parts, sizes, count);
+    CHECK(want && got && !strcmp(want, got));
+    if (!want || !got || strcmp(want, got))
+        fprintf(stderr, "%s, %u shares: the joined report differs\n", path, count);
+    for (unsigned i = 0; i < count; i++) {
+        free(parts[i]);
+        pw_close(ds[i]);
+    }
+    free(want);
+    free(got);
+    pw_close(serial);
+}
+
 static void shares_of(const char *path, unsigned count)
 {
     pw_dataset *serial, *ds[8];
     pw_error err;
     pw_options opt = {.threads = 2};
     CHECK_EQ_INT(pw_open(path, &opt, &serial, &err), PW_OK);
-    char *want = stats_json(serial, NULL, NULL, 0);
     void *parts[8];
     size_t sizes[8], n, next = 0;
     pw_ds_record_locations(serial, &n);
@@ -60,17 +78,7 @@ static void shares_of(const char *path, unsigned count)
         CHECK_EQ_INT(pw_stats_part(ds[i], &parts[i], &sizes[i], &err), PW_OK);
     }
     CHECK_EQ_INT(next, n); /* and every location once */
-    char *got = stats_json(ds[0], (const void *const *)parts, sizes, count);
-    CHECK(want && got && !strcmp(want, got));
-    if (!want || !got || strcmp(want, got))
-        fprintf(stderr, "%s, %u shares: the joined report differs\n", path, count);
-    for (unsigned i = 0; i < count; i++) {
-        free(parts[i]);
-        pw_close(ds[i]);
-    }
-    free(want);
-    free(got);
-    pw_close(serial);
+    check_joined(path, serial, ds, parts, sizes, count);
 }
 
 static void test_parts_join_to_the_serial_bytes(void)
@@ -114,7 +122,6 @@ static void two_step_of(const char *path, unsigned count, int whole)
     pw_error err;
     pw_options opt = {.threads = 2};
     CHECK_EQ_INT(pw_open(path, &opt, &serial, &err), PW_OK);
-    char *want = stats_json(serial, NULL, NULL, 0);
     void *found[8], *parts[8];
     size_t found_sizes[8], sizes[8];
     uint64_t read = 0;
@@ -131,16 +138,9 @@ static void two_step_of(const char *path, unsigned count, int whole)
         CHECK_EQ_INT(pw_dataset_set_share(ds[i], i, count, &err), PW_OK);
         CHECK_EQ_INT(pw_stats_part(ds[i], &parts[i], &sizes[i], &err), PW_OK);
     }
-    char *got = stats_json(ds[0], (const void *const *)parts, sizes, count);
-    CHECK(want && got && !strcmp(want, got));
-    for (unsigned i = 0; i < count; i++) {
+    for (unsigned i = 0; i < count; i++)
         free(found[i]);
-        free(parts[i]);
-        pw_close(ds[i]);
-    }
-    free(want);
-    free(got);
-    pw_close(serial);
+    check_joined(path, serial, ds, parts, sizes, count);
 }
 
 static void test_a_two_step_open_gives_the_serial_dataset(void)
