@@ -325,9 +325,8 @@ pw_dataset *pw_ds_new(const pw_format_ops *fmt, const char *path)
     return ds;
 }
 
-/* pw_open, for share `index` of `count` when count > 1 (pw_open_share). */
-static pw_status open_for_share(const char *path, const pw_options *opt, unsigned index, unsigned count,
-                                pw_dataset **out, pw_error *err)
+pw_status pw_open_share(const char *path, const pw_options *opt, unsigned index, unsigned count,
+                        pw_dataset **out, pw_error *err)
 {
     *out = NULL;
     pw_error_clear(err);
@@ -360,13 +359,7 @@ static pw_status open_for_share(const char *path, const pw_options *opt, unsigne
 
 pw_status pw_open(const char *path, const pw_options *opt, pw_dataset **out, pw_error *err)
 {
-    return open_for_share(path, opt, 0, 0, out, err);
-}
-
-pw_status pw_open_share(const char *path, const pw_options *opt, unsigned index, unsigned count,
-                        pw_dataset **out, pw_error *err)
-{
-    return open_for_share(path, opt, index, count, out, err);
+    return pw_open_share(path, opt, 0, 1, out, err);
 }
 
 pw_status pw_dataset_share_found(pw_dataset *ds, void **found, size_t *size, pw_error *err)
