@@ -49,6 +49,11 @@ void mpi_work_resume(int was);
  * (rank 0, when each is not NULL) is rank r's size. */
 char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *each, size_t *total);
 
+/* Every process's `size` bytes at `mine`, joined in rank order on every
+ * process into a new buffer of *total bytes; each[r] is rank r's size.
+ * NULL on every process when one could not (memory, beyond MPI's int). */
+char *mpi_gather_all(const mpi_world *w, const void *mine, size_t size, size_t *each, size_t *total);
+
 /* The library's collectives (pw_dataset_set_collectives) over MPI, with
  * what they send counted in mpi_bytes_sent; w must outlive their use. */
 pw_collectives mpi_collectives(const mpi_world *w);
@@ -57,6 +62,18 @@ pw_collectives mpi_collectives(const mpi_world *w);
  * what opening found); NULL on every
  * process, with *code the largest exit code, when one could not open it. */
 pw_dataset *mpi_open(cli_args *a, int *code);
+/* How mpi_open_with opens: the dataset, or NULL with *code set; *opened
+ * set when this process's own open went well (its words are then those
+ * rank 0 prints).  Every process calls it (it may hold collectives). */
+typedef pw_dataset *(*mpi_opener)(const mpi_world *w, cli_args *a, int *code, int *opened);
+pw_dataset *mpi_open_with(const mpi_world *w, cli_args *a, int *code, mpi_opener open);
+/* mpi_open in two steps (open_share.c): each process reads in full only
+ * its share's files, then the processes hand each other what the rest of
+ * the open needs (pw_open_share); check and stats open so. */
+pw_dataset *mpi_open_share(const mpi_world *w, cli_args *a, int *code);
+/* Bytes of record streams this process's open read in full (for the
+ * traffic line), set by mpi_open_share. */
+extern unsigned long long mpi_open_bytes;
 
 /* The largest of every process's code, on every process. */
 int mpi_max_code(int code);

@@ -2,6 +2,7 @@
  * joined on rank 0 (counted as traffic), the dataset opened by every
  * process, the largest exit code, and the CPU clock of each process's own
  * work. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -72,16 +73,52 @@ char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *e
     return all;
 }
 
-/* cli_open with standard error held back in a temporary file (*held, NULL
+char *mpi_gather_all(const mpi_world *w, const void *mine, size_t size, size_t *each, size_t *total)
+{
+    int *sizes = calloc((size_t)w->size, sizeof *sizes), *displs = calloc((size_t)w->size, sizeof *displs);
+    int size_int = size <= INT_MAX ? (int)size : -1;
+    if (!sizes || !displs) { /* the others are in the exchange already */
+        fprintf(stderr, "perfweave-mpi: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+    }
+    int was = mpi_work_pause();
+    MPI_Allgather(&size_int, 1, MPI_INT, sizes, 1, MPI_INT, MPI_COMM_WORLD);
+    size_t at = 0;
+    int fits = 1;
+    for (int r = 0; r < w->size; r++) {
+        fits &= sizes[r] >= 0 && at <= INT_MAX;
+        displs[r] = fits ? (int)at : 0;
+        each[r] = fits ? (size_t)sizes[r] : 0;
+        at += fits ? (size_t)sizes[r] : 0;
+    }
+    char *all = fits && at <= INT_MAX ? malloc(at ? at : 1) : NULL;
+    int ok = all != NULL, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (all_ok) {
+        MPI_Allgatherv(mine, size_int, MPI_BYTE, all, sizes, displs, MPI_BYTE, MPI_COMM_WORLD);
+        mpi_bytes_sent += size * (unsigned long long)(w->size - 1);
+        *total = at;
+    } else {
+        free(all);
+        all = NULL;
+    }
+    mpi_work_resume(was);
+    free(sizes);
+    free(displs);
+    return all;
+}
+
+/* An opener with standard error held back in a temporary file (*held, NULL
  * when it could not be made: then nothing is held back). */
-static pw_dataset *open_held_back(cli_args *a, int *code, FILE **held)
+static pw_dataset *open_held_back(const mpi_world *w, cli_args *a, int *code, int *opened, mpi_opener open,
+                                  FILE **held)
 {
     fflush(stderr);
     int saved = dup(STDERR_FILENO);
     *held = saved >= 0 ? tmpfile() : NULL;
     if (*held)
         dup2(fileno(*held), STDERR_FILENO);
-    pw_dataset *ds = cli_open(a, code);
+    pw_dataset *ds = open(w, a, code, opened);
     fflush(stderr);
     if (saved >= 0) {
         dup2(saved, STDERR_FILENO);
@@ -100,18 +137,19 @@ static void release(FILE *held)
         fwrite(buf, 1, n, stderr);
 }
 
-pw_dataset *mpi_open(cli_args *a, int *code)
+pw_dataset *mpi_open_with(const mpi_world *w, cli_args *a, int *code, mpi_opener open)
 {
     /* What rank 0 says about opening (a warning, why it failed) every
      * process would say: the others' words are printed only when rank 0
      * opened and they did not. */
     FILE *held = NULL;
+    int opened = 0;
     mpi_work_begin();
-    pw_dataset *ds = mpi_rank ? open_held_back(a, code, &held) : cli_open(a, code);
+    pw_dataset *ds = w->rank ? open_held_back(w, a, code, &opened, open, &held) : open(w, a, code, &opened);
     mpi_work_end();
-    int rank0_opened = ds != NULL;
+    int rank0_opened = opened;
     MPI_Bcast(&rank0_opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (held && !ds && rank0_opened)
+    if (held && !opened && rank0_opened)
         release(held);
     if (held)
         fclose(held);
@@ -121,6 +159,23 @@ pw_dataset *mpi_open(cli_args *a, int *code)
         return NULL;
     }
     return ds;
+}
+
+/* The whole dataset, as perfweave opens it. */
+static pw_dataset *open_whole(const mpi_world *w, cli_args *a, int *code, int *opened)
+{
+    (void)w;
+    pw_dataset *ds = cli_open(a, code);
+    *opened = ds != NULL;
+    return ds;
+}
+
+pw_dataset *mpi_open(cli_args *a, int *code)
+{
+    mpi_world w;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &w.size);
+    return mpi_open_with(&w, a, code, open_whole);
 }
 
 int mpi_max_code(int code)

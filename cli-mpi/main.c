@@ -1,6 +1,7 @@
 /* main.c — perfweave-mpi: the perfweave commands run by P processes under
  * mpirun or srun.  check and stats split the locations over the processes
- * (pw_dataset_set_share); convert to OTF2 and Perfetto writes each
+ * (pw_dataset_set_share), each opening in two steps so that it reads only
+ * its share in full (open_share.c); convert to OTF2 and Perfetto writes each
  * location on one process (mpi_convert.c); the other commands run on rank
  * 0 alone.  Rank 0
  * prints; what it prints is what perfweave prints. */
@@ -104,8 +105,10 @@ int main(int argc, char **argv)
         MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every process ends as rank 0 */
     }
     if (getenv("PERFWEAVE_MPI_TRAFFIC")) /* for bench/mpi: what crossed, besides the small collectives */
-        fprintf(stderr, "perfweave-mpi: rank %d of %d sent %llu bytes, worked %.3f cpu s, and %.3f more in exchanges\n",
-                w.rank, w.size, mpi_bytes_sent, mpi_work_cpu_s, mpi_exchange_cpu_s);
+        fprintf(stderr,
+                "perfweave-mpi: rank %d of %d sent %llu bytes, worked %.3f cpu s, and %.3f more in exchanges; "
+                "its open read %llu bytes of records\n",
+                w.rank, w.size, mpi_bytes_sent, mpi_work_cpu_s, mpi_exchange_cpu_s, mpi_open_bytes);
     code = cli_close_stdout(code);
     MPI_Finalize();
     return code;

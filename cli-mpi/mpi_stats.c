@@ -54,7 +54,7 @@ static int stats_together(pw_dataset *ds, const pw_collectives *co)
 int mpi_stats_run(const mpi_world *w, cli_args *a)
 {
     int code = EXIT_OK;
-    pw_dataset *ds = mpi_open(a, &code);
+    pw_dataset *ds = mpi_open_share(w, a, &code);
     if (!ds)
         return code;
     mpi_opened opened = {pw_dataset_diag_count(ds), pw_dataset_diag_dropped(ds)};

@@ -849,6 +849,32 @@ PW_API pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *
  * library does no communication: a program (perfweave-mpi) moves the
  * parts between its processes. */
 PW_API pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err);
+/* The two-step open, so that a process reads in full only its share:
+ * pw_open_share opens as pw_open, except that a format able to (DUMPI:
+ * it lists the rank files and reads their headers, chooses the share by
+ * bytes, then walks only the share's record streams) leaves what the
+ * other shares' files hold unknown.  Every process then calls
+ * pw_dataset_share_found (what the others need of its files: for DUMPI,
+ * per rank its thread ids, its calls per function, its time bounds and
+ * communicator creations), the program hands every process the found
+ * bytes of all shares in share order (perfweave-mpi: MPI_Allgatherv),
+ * and pw_dataset_share_complete ends the open: every process has the
+ * same locations, properties and opening findings as pw_open gives, and
+ * pw_dataset_set_share(ds, index, count) then sets the share the open
+ * read.  Until complete, only pw_dataset_share_found and pw_close may be
+ * called.  A format that cannot opens whole in pw_open_share; found is
+ * then empty and complete does nothing.  count <= 1: pw_open. */
+PW_API pw_status pw_open_share(const char *path, const pw_options *opt, unsigned index, unsigned count,
+                               pw_dataset **out, pw_error *err);
+/* What the other shares need of this share's files, malloc'd into *found
+ * (release with free(); *size bytes, the host's byte order). */
+PW_API pw_status pw_dataset_share_found(pw_dataset *ds, void **found, size_t *size, pw_error *err);
+/* The found bytes of every share, in share order (n = count). */
+PW_API pw_status pw_dataset_share_complete(pw_dataset *ds, const void *const *found, const size_t *sizes,
+                                           size_t n, pw_error *err);
+/* The bytes of record streams opening read in full on this process (the
+ * share's under pw_open_share; 0 for formats whose open reads no records). */
+PW_API uint64_t pw_dataset_open_bytes(const pw_dataset *ds);
 /* The stats state of this share's locations, serialized into *part
  * (malloc'd, release with free(); *size bytes).  A format that has no
  * partial state yet gives an empty part and reads nothing. */

@@ -316,6 +316,7 @@ pw_dataset *pw_ds_new(const pw_format_ops *fmt, const char *path)
     pw_arena_init(&ds->arena, 64 * 1024);
     pthread_mutex_init(&ds->diag_lock, NULL);
     atomic_init(&ds->progress_done, 0);
+    atomic_init(&ds->open_bytes, 0);
     ds->path = pw_ds_strdup(ds, path);
     if (!ds->path) {
         pw_close(ds);
@@ -324,18 +325,25 @@ pw_dataset *pw_ds_new(const pw_format_ops *fmt, const char *path)
     return ds;
 }
 
-pw_status pw_open(const char *path, const pw_options *opt, pw_dataset **out, pw_error *err)
+pw_status pw_open_share(const char *path, const pw_options *opt, unsigned index, unsigned count,
+                        pw_dataset **out, pw_error *err)
 {
     *out = NULL;
     pw_error_clear(err);
     if (!path || !*path)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "no path given");
+    if (count > 1 && index >= count)
+        return pw_fail(err, PW_E_USAGE, path, PW_NO_OFFSET, "share %u of %u does not exist", index, count);
     const pw_format_ops *fmt = detect_format(path, opt, err);
     if (!fmt)
         return err ? err->status : PW_E_FORMAT;
     pw_dataset *ds = pw_ds_new(fmt, path);
     if (!ds)
         return pw_fail(err, PW_E_NOMEM, path, PW_NO_OFFSET, "out of memory");
+    if (count > 1 && fmt->share_found && fmt->share_complete) {
+        ds->opening_share = index;
+        ds->opening_shares = count;
+    }
     pw_status s = copy_options(ds, opt, err);
     if (s == PW_OK)
         s = check_option_keys(ds, err);
@@ -347,6 +355,38 @@ pw_status pw_open(const char *path, const pw_options *opt, pw_dataset **out, pw_
     }
     *out = ds;
     return PW_OK;
+}
+
+pw_status pw_open(const char *path, const pw_options *opt, pw_dataset **out, pw_error *err)
+{
+    return pw_open_share(path, opt, 0, 1, out, err);
+}
+
+pw_status pw_dataset_share_found(pw_dataset *ds, void **found, size_t *size, pw_error *err)
+{
+    *size = 0;
+    if (ds->opening_shares > 1)
+        return ds->fmt->share_found(ds, found, size, err);
+    *found = malloc(1);
+    return *found ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+}
+
+pw_status pw_dataset_share_complete(pw_dataset *ds, const void *const *found, const size_t *sizes, size_t n,
+                                    pw_error *err)
+{
+    if (ds->opening_shares <= 1)
+        return PW_OK;
+    if (n != ds->opening_shares)
+        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET, "%zu shares' findings for %u shares", n,
+                       ds->opening_shares);
+    pw_status s = ds->fmt->share_complete(ds, found, sizes, n, err);
+    ds->opening_shares = 0; /* complete: the dataset is whole */
+    return s;
+}
+
+uint64_t pw_dataset_open_bytes(const pw_dataset *ds)
+{
+    return atomic_load_explicit(&((pw_dataset *)ds)->open_bytes, memory_order_relaxed);
 }
 
 void pw_close(pw_dataset *ds)

@@ -101,6 +101,15 @@ typedef struct pw_format_ops {
     /* Nonzero when the format's summary is what analyses report from what
      * it hands them (ds->mpi_profiles): no generic counts before them. */
     int summary_by_analyses;
+    /* Optional pair, the two-step open (pw_open_share): open() saw
+     * ds->opening_shares > 1 and read in full only share
+     * ds->opening_share's files, leaving what the others' files hold
+     * unknown; share_found serializes what the other shares need of its
+     * files (malloc'd), share_complete takes every share's, in share
+     * order, and ends the open as open() alone ends it. */
+    pw_status (*share_found)(pw_dataset *ds, void **found, size_t *size, pw_error *err);
+    pw_status (*share_complete)(pw_dataset *ds, const void *const *found, const size_t *sizes, size_t n,
+                                pw_error *err);
 } pw_format_ops;
 
 typedef struct pw_prop {
@@ -143,6 +152,11 @@ struct pw_dataset {
      * items [share_first, share_end) of pw_ds_record_locations. */
     unsigned share_index;
     size_t share_first, share_end;
+    /* The share pw_open_share opens for (opening_shares 0: pw_open, the
+     * whole dataset), and the bytes the open read in full (record streams
+     * walked, counted by formats that open in two steps). */
+    unsigned opening_share, opening_shares;
+    _Atomic uint64_t open_bytes;
     /* Set by a format whose nodes' locations are replayed together (an
      * emulator runs a node's CPUs and threads as one): a share never cuts
      * between two consecutive record locations of one node. */
@@ -283,6 +297,16 @@ void *pw_ds_take(pw_dataset *ds, const void *by);
 /* Items [*first, *end) of the n record locations are this process's share
  * (all of them unless pw_dataset_set_share chose fewer). */
 void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end);
+/* What reading a file costs a share: its size in bytes (1 when it has
+ * none or cannot be stat'ed, so that file-less items still spread). */
+uint64_t pw_ds_file_weight(const char *file);
+/* The cut pw_dataset_set_share makes, over n items of weight[i] in order:
+ * share `index` of `count` is items [*first, *end).  group (NULL: none)
+ * keeps consecutive items of one group id >= 0 in one share.  A format
+ * that opens in two steps cuts its files with it before the locations
+ * exist, so that the share it scans is the share set later. */
+void pw_share_cut(const uint64_t *weight, const int32_t *group, size_t n, unsigned index, unsigned count,
+                  size_t *first, size_t *end);
 /* Per location (malloc'd): 1 when this share writes what is drawn on it:
  * the share's record locations, and in share 0 the locations without
  * records (their records come from other locations' cursors: ROSS LPs).

@@ -8,12 +8,10 @@
 
 #include "model/dataset.h"
 
-/* What reading a location costs, in bytes of its file (1 when it has none,
- * so that file-less locations still spread). */
-static uint64_t location_weight(const pw_location *l)
+uint64_t pw_ds_file_weight(const char *file)
 {
     struct stat st;
-    if (l->file && stat(l->file, &st) == 0 && st.st_size > 0)
+    if (file && stat(file, &st) == 0 && st.st_size > 0)
         return (uint64_t)st.st_size;
     return 1;
 }
@@ -27,29 +25,21 @@ static int32_t node_of(const pw_dataset *ds, uint32_t loc)
     return i;
 }
 
-pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err)
+void pw_share_cut(const uint64_t *weight, const int32_t *group, size_t n, unsigned index, unsigned count,
+                  size_t *first_out, size_t *end_out)
 {
-    if (count == 0 || index >= count)
-        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET, "share %u of %u does not exist", index,
-                       count);
-    size_t n;
-    uint32_t *locs = pw_ds_record_locations(ds, &n);
-    if (!locs)
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++)
-        total += location_weight(&ds->locs[locs[i]]);
-    /* Share k starts at the first location whose preceding bytes reach
-     * k/count of the total. */
+        total += weight[i];
+    /* Share k starts at the first item whose preceding bytes reach k/count
+     * of the total; an item of the group before it goes where that went. */
     uint64_t before = 0;
     size_t first = n, end = n;
     unsigned owner = 0;
-    int32_t node = -1;
     for (size_t i = 0; i < n; i++) {
-        int32_t was = node;
-        node = ds->share_by_node ? node_of(ds, locs[i]) : -1;
+        int32_t g = group ? group[i] : -1;
         /* before * count < 2^64 while bytes * processes < 1.8e19 (100 TB on 100,000) */
-        if (node < 0 || node != was)
+        if (g < 0 || i == 0 || g != group[i - 1])
             owner = (unsigned)(before * count / (total ? total : 1));
         if (owner >= index && first == n)
             first = i;
@@ -57,11 +47,34 @@ pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, p
             end = i;
             break;
         }
-        before += location_weight(&ds->locs[locs[i]]);
+        before += weight[i];
     }
+    *first_out = first;
+    *end_out = end < first ? first : end;
+}
+
+pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err)
+{
+    if (count == 0 || index >= count)
+        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET, "share %u of %u does not exist", index,
+                       count);
+    size_t n;
+    uint32_t *locs = pw_ds_record_locations(ds, &n);
+    uint64_t *weight = locs ? malloc((n ? n : 1) * sizeof *weight) : NULL;
+    int32_t *group = weight && ds->share_by_node ? malloc((n ? n : 1) * sizeof *group) : NULL;
+    if (!weight || (ds->share_by_node && !group)) {
+        free(weight);
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        weight[i] = pw_ds_file_weight(ds->locs[locs[i]].file);
+        if (group)
+            group[i] = node_of(ds, locs[i]);
+    }
+    pw_share_cut(weight, group, n, index, count, &ds->share_first, &ds->share_end);
     ds->share_index = index;
-    ds->share_first = first;
-    ds->share_end = end < first ? first : end;
+    free(weight);
+    free(group);
     return PW_OK;
 }
 

@@ -3,7 +3,11 @@
  * the record locations once, and pw_stats_join of the parts of all shares
  * writes the bytes pw_stats writes (the contract perfweave-mpi relies on):
  * the formats' parts and the analyses' (the MPI profile on DUMPI, the
- * emulator's time per state on the two-loom ovni traces). */
+ * emulator's time per state on the two-loom ovni traces); and that a
+ * DUMPI trace opened in two steps (pw_open_share, each share's findings
+ * handed to all) is the dataset pw_open gives, each share reading only
+ * its own ranks' records. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,26 +40,12 @@ static char *stats_json(pw_dataset *ds, const void *const *parts, const size_t *
     return text;
 }
 
-static void shares_of(const char *path, unsigned count)
+/* The parts of the count shares ds[] joined give serial's pw_stats bytes;
+ * the parts and every dataset are then released. */
+static void check_joined(const char *path, pw_dataset *serial, pw_dataset **ds, void **parts, size_t *sizes,
+                         unsigned count)
 {
-    pw_dataset *serial, *ds[8];
-    pw_error err;
-    pw_options opt = {.threads = 2};
-    CHECK_EQ_INT(pw_open(path, &opt, &serial, &err), PW_OK);
     char *want = stats_json(serial, NULL, NULL, 0);
-    void *parts[8];
-    size_t sizes[8], n, next = 0;
-    pw_ds_record_locations(serial, &n);
-    for (unsigned i = 0; i < count; i++) {
-        CHECK_EQ_INT(pw_open(path, &opt, &ds[i], &err), PW_OK);
-        CHECK_EQ_INT(pw_dataset_set_share(ds[i], i, count, &err), PW_OK);
-        size_t first, end;
-        pw_ds_share(ds[i], n, &first, &end);
-        CHECK_EQ_INT(first, next); /* consecutive, in share order */
-        next = end;
-        CHECK_EQ_INT(pw_stats_part(ds[i], &parts[i], &sizes[i], &err), PW_OK);
-    }
-    CHECK_EQ_INT(next, n); /* and every location once */
     char *got = stats_json(ds[0], (const void *const *)parts, sizes, count);
     CHECK(want && got && !strcmp(want, got));
     if (!want || !got || strcmp(want, got))
@@ -69,11 +59,191 @@ static void shares_of(const char *path, unsigned count)
     pw_close(serial);
 }
 
+static void shares_of(const char *path, unsigned count)
+{
+    pw_dataset *serial, *ds[8];
+    pw_error err;
+    pw_options opt = {.threads = 2};
+    CHECK_EQ_INT(pw_open(path, &opt, &serial, &err), PW_OK);
+    void *parts[8];
+    size_t sizes[8], n, next = 0;
+    pw_ds_record_locations(serial, &n);
+    for (unsigned i = 0; i < count; i++) {
+        CHECK_EQ_INT(pw_open(path, &opt, &ds[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_set_share(ds[i], i, count, &err), PW_OK);
+        size_t first, end;
+        pw_ds_share(ds[i], n, &first, &end);
+        CHECK_EQ_INT(first, next); /* consecutive, in share order */
+        next = end;
+        CHECK_EQ_INT(pw_stats_part(ds[i], &parts[i], &sizes[i], &err), PW_OK);
+    }
+    CHECK_EQ_INT(next, n); /* and every location once */
+    check_joined(path, serial, ds, parts, sizes, count);
+}
+
 static void test_parts_join_to_the_serial_bytes(void)
 {
     for (size_t f = 0; f < sizeof fixtures / sizeof *fixtures; f++)
         for (unsigned count = 1; count <= 5; count++)
             shares_of(fixtures[f], count);
+}
+
+static const char *const dumpi_fixtures[] = {
+    PW_SHARED_DATA "/dumpi/collectives4", PW_SHARED_DATA "/dumpi/threads4", PW_SHARED_DATA "/dumpi/nonblock4",
+    PW_SHARED_DATA "/dumpi/upstream-v1.0.0",
+};
+
+/* Whether a and b have the same locations, properties and findings. */
+static int same_dataset(const pw_dataset *a, const pw_dataset *b)
+{
+    int same = a->n_locs == b->n_locs && a->n_props == b->n_props && a->n_diags == b->n_diags &&
+               a->time_ordered == b->time_ordered && a->worst == b->worst;
+    for (size_t i = 0; same && i < a->n_locs; i++)
+        same = !strcmp(a->locs[i].path, b->locs[i].path) && a->locs[i].has_records == b->locs[i].has_records;
+    for (size_t i = 0; same && i < a->n_props; i++)
+        same = !strcmp(a->props[i].key, b->props[i].key) && !strcmp(a->props[i].value, b->props[i].value);
+    for (size_t i = 0; same && i < a->n_diags; i++) { /* the same findings, in any order */
+        int found = 0;
+        for (size_t j = 0; !found && j < b->n_diags; j++)
+            found = !strcmp(a->diags[i].message, b->diags[j].message) && !strcmp(a->diags[i].code, b->diags[j].code);
+        same = found;
+    }
+    return same;
+}
+
+/* count processes' two-step opens, each handed every share's findings:
+ * each is the dataset pw_open gives, their parts join to pw_stats' bytes,
+ * and the records read at open add up to the serial open's, each
+ * process reading less than all when there are several (`whole`: each
+ * reads all, the open walking every rank in every share). */
+static void two_step_of(const char *path, unsigned count, int whole)
+{
+    pw_dataset *serial, *ds[8];
+    pw_error err;
+    pw_options opt = {.threads = 2};
+    CHECK_EQ_INT(pw_open(path, &opt, &serial, &err), PW_OK);
+    void *found[8], *parts[8];
+    size_t found_sizes[8], sizes[8];
+    uint64_t read = 0;
+    for (unsigned i = 0; i < count; i++) {
+        CHECK_EQ_INT(pw_open_share(path, &opt, i, count, &ds[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &found_sizes[i], &err), PW_OK);
+        read += pw_dataset_open_bytes(ds[i]);
+        CHECK(count == 1 || whole || pw_dataset_open_bytes(ds[i]) < pw_dataset_open_bytes(serial));
+    }
+    CHECK_EQ_INT(read, pw_dataset_open_bytes(serial) * (whole ? count : 1));
+    for (unsigned i = 0; i < count; i++) {
+        CHECK_EQ_INT(pw_dataset_share_complete(ds[i], (const void *const *)found, found_sizes, count, &err), PW_OK);
+        CHECK(same_dataset(serial, ds[i]));
+        CHECK_EQ_INT(pw_dataset_set_share(ds[i], i, count, &err), PW_OK);
+        CHECK_EQ_INT(pw_stats_part(ds[i], &parts[i], &sizes[i], &err), PW_OK);
+    }
+    for (unsigned i = 0; i < count; i++)
+        free(found[i]);
+    check_joined(path, serial, ds, parts, sizes, count);
+}
+
+static void test_a_two_step_open_gives_the_serial_dataset(void)
+{
+    for (size_t f = 0; f < sizeof dumpi_fixtures / sizeof *dumpi_fixtures; f++)
+        for (unsigned count = 1; count <= 5; count++)
+            two_step_of(dumpi_fixtures[f], count, 0);
+}
+
+/* The footer's count of calls to label 0 in a rank file's bytes set to 5
+ * (no such call is in the stream: a dumpi.count-mismatch finding). */
+static void miscount(uint8_t *bytes, size_t n)
+{
+    static const uint8_t magic[8] = {0, 0, 0, 0, 0xf0, 0x07, 0xfe, 0xe7};
+    for (size_t at = 0; at + 12 <= n; at++)
+        if (!memcmp(bytes + at, magic, 8)) {
+            bytes[at + 11] = 5;
+            return;
+        }
+    CHECK(!"a footer");
+}
+
+/* A copy of collectives4 in a new directory with rank 1's file damaged:
+ * its footer miscounted (cut 0), or cut to `cut` bytes (NULL when it could
+ * not be made). */
+static char *damaged_copy(size_t cut)
+{
+    static const char *const names[] = {"collectives-2026.11.21.22.54.37.meta",
+                                        "collectives-2026.11.21.22.54.37-0000.bin",
+                                        "collectives-2026.11.21.22.54.37-0001.bin",
+                                        "collectives-2026.11.21.22.54.37-0002.bin",
+                                        "collectives-2026.11.21.22.54.37-0003.bin"};
+    char tmpl[] = "/tmp/pw_test_share_XXXXXX";
+    char *dir = mkdtemp(tmpl) ? strdup(tmpl) : NULL;
+    for (size_t i = 0; dir && i < sizeof names / sizeof *names; i++) {
+        char from[512], to[512];
+        uint8_t buf[8192];
+        snprintf(from, sizeof from, "%s/%s", dumpi_fixtures[0], names[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+        FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+        size_t n = in ? fread(buf, 1, sizeof buf, in) : 0;
+        if (i == 2 && cut)
+            n = cut < n ? cut : n;
+        else if (i == 2)
+            miscount(buf, n);
+        CHECK(in && out && fwrite(buf, 1, n, out) == n);
+        if (in)
+            fclose(in);
+        if (out)
+            CHECK_EQ_INT(fclose(out), 0);
+    }
+    return dir;
+}
+
+static void remove_copy(char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_EQ_INT(system(cmd), 0);
+    free(dir);
+}
+
+/* A rank whose footer disagrees with its stream (the finding its walk
+ * makes must reach every share), and a rank too short to have a stream
+ * (the open then walks every rank in every share). */
+static void test_a_damaged_trace_opens_in_two_steps_as_whole(void)
+{
+    size_t cuts[] = {0, 10}; /* under 16 bytes: no stream */
+    for (size_t k = 0; k < 2; k++) {
+        char *dir = damaged_copy(cuts[k]);
+        CHECK(dir != NULL);
+        for (unsigned count = 1; dir && count <= 4; count++)
+            two_step_of(dir, count, cuts[k] != 0);
+        if (dir)
+            remove_copy(dir);
+    }
+}
+
+/* Another share's findings cut short are refused, never read past. */
+static void test_findings_that_do_not_fit_are_refused(void)
+{
+    pw_dataset *ds[2];
+    pw_error err;
+    void *found[2];
+    size_t sizes[2];
+    for (unsigned i = 0; i < 2; i++) {
+        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &ds[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &sizes[i], &err), PW_OK);
+    }
+    for (size_t cut = 0; cut < sizes[1]; cut += 8) {
+        pw_dataset *again;
+        void *mine;
+        size_t n[2] = {sizes[0], cut}, size;
+        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, 0, 2, &again, &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(again, &mine, &size, &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_complete(again, (const void *const *)found, n, 2, &err), PW_E_USAGE);
+        free(mine);
+        pw_close(again);
+    }
+    for (unsigned i = 0; i < 2; i++) {
+        free(found[i]);
+        pw_close(ds[i]);
+    }
 }
 
 static void test_a_share_that_does_not_exist_is_refused(void)
@@ -115,4 +285,5 @@ static void test_a_part_that_does_not_fit_is_refused(void)
 }
 
 TEST_MAIN(T(test_parts_join_to_the_serial_bytes), T(test_a_share_that_does_not_exist_is_refused),
-          T(test_a_part_that_does_not_fit_is_refused))
+          T(test_a_part_that_does_not_fit_is_refused), T(test_a_two_step_open_gives_the_serial_dataset),
+          T(test_findings_that_do_not_fit_are_refused), T(test_a_damaged_trace_opens_in_two_steps_as_whole))

@@ -58,6 +58,9 @@ typedef struct dumpi_rank {
     size_t n_threads;
     uint64_t records;
     int stream_damaged;        /* the open-time pass stopped at damage */
+    /* Records per label, kept by a two-step open's share for the others
+     * (NULL: not walked, or the open is whole). */
+    uint64_t *records_of;
     pw_input_id seen;          /* the file's identity when first read */
     pw_error *io_error;        /* the file could not be read (a system fault) */
 } dumpi_rank;
@@ -73,6 +76,10 @@ typedef struct dumpi_dataset {
     pw_mpi_profiles published; /* ds->mpi_profiles */
     int profiled;              /* the open-time pass made `profiles` */
     int32_t *rank_of_loc;      /* location index -> rank slot, -1 */
+    /* Rank slots [scan_first, scan_end) were walked in full at open; with
+     * `pending`, the others wait for dumpi_share_complete (two-step open). */
+    size_t scan_first, scan_end;
+    int pending;
 } dumpi_dataset;
 
 /* One record's layout, as the walker found it. */
@@ -87,8 +94,12 @@ typedef struct dumpi_rec {
     uint32_t arg_off[DUMPI_MAX_ARGS]; /* UINT32_MAX: the argument is absent */
 } dumpi_rec;
 
-/* dumpi_locations.c: the files of a trace, the .meta file, rank slots. */
+/* dumpi_locations.c: the files of a trace, the .meta file, rank slots.
+ * Under pw_open_share, layout_open walks only the share's rank files and
+ * leaves dd->pending; layout_finish (the open's end: locations, properties)
+ * then runs in dumpi_share_complete. */
 pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err);
+pw_status dumpi_layout_finish(pw_dataset *ds, dumpi_dataset *dd, pw_error *err);
 int dumpi_probe_path(const char *path);
 
 /* Fields "counter0".."counter254": perf values of records that carry more
@@ -127,6 +138,15 @@ static inline int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int 
 /* dumpi_scan.c: the open-time pass over one rank (slot i): threads, the
  * footer's counts, and the profile that `stats` reports. */
 void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t i);
+/* The findings of the pass over rank r, from what it counted (records
+ * per label): made by the process that walked it, or from another
+ * share's counts (dumpi_share.c). */
+void dumpi_scan_findings(pw_dataset *ds, const dumpi_rank *r, const uint64_t *records_of);
+
+/* dumpi_share.c: the two-step open (pw_format_ops.share_found/complete). */
+pw_status dumpi_share_found(pw_dataset *ds, void **found, size_t *size, pw_error *err);
+pw_status dumpi_share_complete(pw_dataset *ds, const void *const *found, const size_t *sizes, size_t n,
+                               pw_error *err);
 
 /* dumpi_cursor.c: the cursor over one rank. */
 typedef struct dumpi_stream {

@@ -43,12 +43,7 @@ static pw_status dumpi_open(pw_dataset *ds, pw_error *err)
         s = dumpi_layout_open(ds, dd, err);
     if (s == PW_OK)
         s = set_version(ds, dd, err);
-    /* A rank's calls follow one another; with threads, calls of one file
-     * (written as they end) may begin out of order. */
-    ds->own_subtree = 1;
-    ds->time_ordered = 1;
-    for (size_t i = 0; i < dd->n_ranks; i++)
-        ds->time_ordered &= dd->ranks[i].n_threads == 0;
+    ds->own_subtree = 1; /* time_ordered: dumpi_layout_finish */
     return s;
 }
 
@@ -59,6 +54,7 @@ static void dumpi_close(pw_dataset *ds)
         return;
     for (size_t i = 0; i < dd->n_ranks; i++) {
         dumpi_rankfile_free(&dd->ranks[i]);
+        free(dd->ranks[i].records_of);
         if (dd->profiles)
             pw_mpi_rank_profile_free(&dd->profiles[i]);
     }
@@ -84,6 +80,8 @@ const pw_format_ops pw_format_dumpi = {
     .cursor_open = dumpi_cursor_open,
     .check = dumpi_check,
     .close = dumpi_close,
+    .share_found = dumpi_share_found,
+    .share_complete = dumpi_share_complete,
     .options = dumpi_options,
     .summary_by_analyses = 1, /* the MPI profile (dumpi_profile.c) */
 };

@@ -1,6 +1,9 @@
 /* dumpi_locations.c — which files make a trace (the `.meta`, the directory,
  * or one `.bin`), the `.meta` keys as properties, and the rank and thread
- * locations.  Rank files are read in parallel (one per worker). */
+ * locations.  Rank files are read in parallel (one per worker); under
+ * pw_open_share every header is read but only the share's record streams
+ * are walked, and the locations wait for the other shares' threads
+ * (dumpi_share.c). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -174,6 +177,59 @@ static void read_rank_job(void *ctx, size_t i, int worker)
     dumpi_scan_rank(ds, dd, i);
 }
 
+static void read_header_job(void *ctx, size_t i, int worker)
+{
+    (void)worker;
+    pw_dataset *ds = ctx;
+    dumpi_rankfile_read(ds, &((dumpi_dataset *)ds->impl)->ranks[i]);
+}
+
+static void scan_share_job(void *ctx, size_t i, int worker)
+{
+    (void)worker;
+    pw_dataset *ds = ctx;
+    dumpi_dataset *dd = ds->impl;
+    dumpi_scan_rank(ds, dd, dd->scan_first + i);
+}
+
+/* The rank slots of the open's share: the ranks (each one record
+ * location) cut by their files' bytes as pw_dataset_set_share cuts them;
+ * 0 (every slot then walked, as a whole open does) when a rank cannot be
+ * read, whose location has no records: the shares of the locations and of
+ * the profiles' ranks (mpi_profile_part.c) would then differ. */
+static int choose_share(pw_dataset *ds, dumpi_dataset *dd)
+{
+    uint64_t *weight = malloc(dd->n_ranks * sizeof *weight);
+    int all_usable = weight != NULL;
+    for (size_t i = 0; all_usable && i < dd->n_ranks; i++) {
+        all_usable = dd->ranks[i].usable;
+        weight[i] = pw_ds_file_weight(dd->ranks[i].file);
+    }
+    if (all_usable)
+        pw_share_cut(weight, NULL, dd->n_ranks, ds->opening_share, ds->opening_shares, &dd->scan_first,
+                     &dd->scan_end);
+    free(weight);
+    return all_usable;
+}
+
+/* Reads every rank file: in full for a whole open, else every header and
+ * index (a few KB each), then the records of the share's ranks only. */
+static void read_rank_files(pw_dataset *ds, dumpi_dataset *dd)
+{
+    if (ds->opening_shares <= 1) {
+        pw_parallel_for(dd->n_ranks, ds->threads, read_rank_job, ds);
+        dd->scan_end = dd->n_ranks;
+        return;
+    }
+    pw_parallel_for(dd->n_ranks, ds->threads, read_header_job, ds);
+    dd->pending = choose_share(ds, dd);
+    if (!dd->pending) {
+        dd->scan_first = 0;
+        dd->scan_end = dd->n_ranks;
+    }
+    pw_parallel_for(dd->scan_end - dd->scan_first, ds->threads, scan_share_job, ds);
+}
+
 /* The rank location and one child per thread id other than 0. */
 static pw_status add_locations(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
 {
@@ -247,20 +303,30 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     const char *for_stats = pw_ds_common_option(ds, "stats");
     dd->profiled = !for_stats || strcmp(for_stats, "0");
     dd->published.complete = dd->profiled;
-    pw_parallel_for(dd->n_ranks, ds->threads, read_rank_job, ds);
+    read_rank_files(ds, dd);
     for (size_t i = 0; i < dd->n_ranks; i++)
         if (dd->ranks[i].io_error) {
             if (err)
                 *err = *dd->ranks[i].io_error;
             return dd->ranks[i].io_error->status;
         }
+    return dd->pending ? PW_OK : dumpi_layout_finish(ds, dd, err);
+}
+
+pw_status dumpi_layout_finish(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
+{
     uint64_t total = 0;
     for (size_t i = 0; i < dd->n_ranks; i++)
         total += dd->ranks[i].file_size;
     ds->progress_total = total;
-    if ((st = add_locations(ds, dd, err)) != PW_OK)
-        return st;
+    pw_status st = add_locations(ds, dd, err);
     for (size_t i = 0; i < dd->n_ranks && st == PW_OK; i++)
         st = dumpi_rankfile_props(ds, &dd->ranks[i], err);
+    /* A rank's calls follow one another; with threads, calls of one file
+     * (written as they end) may begin out of order. */
+    ds->time_ordered = 1;
+    for (size_t i = 0; i < dd->n_ranks; i++)
+        ds->time_ordered &= dd->ranks[i].n_threads == 0;
+    dd->pending = 0;
     return st;
 }

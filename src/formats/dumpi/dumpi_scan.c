@@ -2,7 +2,9 @@
  * thread ids (so that every thread has its location before any cursor
  * runs), compares the records per function with the footer's counts, and
  * gathers the profile `stats` reports, so that `stats` reads the trace
- * once.  Records are walked, not decoded into values. */
+ * once.  Records are walked, not decoded into values.  Opened in two
+ * steps (pw_open_share), a process walks only its share's ranks and
+ * keeps their records per label for the others (dumpi_share.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,19 +46,33 @@ static void compare_footer(pw_dataset *ds, const dumpi_rank *r, const uint64_t *
                    (unsigned long long)total);
 }
 
+void dumpi_scan_findings(pw_dataset *ds, const dumpi_rank *r, const uint64_t *records_of)
+{
+    /* Damage is reported by the cursors that meet it; the profile covers
+     * the records before it, and says so through this diagnostic. */
+    if (r->stream_damaged)
+        pw_ds_diag(ds, PW_SEV_WARNING, "dumpi.partial-rank", r->file, PW_NO_OFFSET,
+                   "%llu calls read before damage (reported when the stream is read)",
+                   (unsigned long long)r->records);
+    else if (r->has_footer)
+        compare_footer(ds, r, records_of);
+}
+
 void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
 {
     dumpi_rank *r = &dd->ranks[slot];
     pw_mpi_rank_profile *p = &dd->profiles[slot];
     if (!r->usable)
         return;
-    /* thread ids seen (a 65536-bit set), then the records per label */
-    uint64_t *seen = calloc(1024 + DUMPI_N_LABELS, sizeof *seen);
-    uint64_t *records_of = seen + 1024;
+    /* thread ids seen (a 65536-bit set), then the records per label (kept
+     * for the other shares when the open is in two steps) */
+    uint64_t *seen = calloc(1024, sizeof *seen);
+    uint64_t *records_of = calloc(DUMPI_N_LABELS, sizeof *records_of);
     dumpi_stream s;
     pw_error e;
-    if (!seen || dumpi_stream_init(&s, r, PW_WINDOW_DEFAULT_CAP, NULL, &e) != PW_OK) {
+    if (!seen || !records_of || dumpi_stream_init(&s, r, PW_WINDOW_DEFAULT_CAP, NULL, &e) != PW_OK) {
         free(seen);
+        free(records_of);
         r->stream_damaged = 1;
         return;
     }
@@ -69,17 +85,15 @@ void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
         if (dd->profiled)
             dumpi_profile_call(r, p, &s, dd->uses);
     }
-    /* Damage is reported by the cursors that meet it; the profile covers
-     * the records before it, and says so through this diagnostic. */
+    atomic_fetch_add_explicit(&ds->open_bytes, s.off - r->off_stream, memory_order_relaxed);
     r->stream_damaged = st != PW_END;
-    if (r->stream_damaged)
-        pw_ds_diag(ds, PW_SEV_WARNING, "dumpi.partial-rank", r->file, PW_NO_OFFSET,
-                   "%llu calls read before damage (reported when the stream is read)",
-                   (unsigned long long)r->records);
     dumpi_stream_fini(&s);
     seen[0] &= ~1ull; /* thread 0 is the rank itself */
     collect_threads(r, seen);
-    if (!r->stream_damaged && r->has_footer)
-        compare_footer(ds, r, records_of);
+    dumpi_scan_findings(ds, r, records_of);
     free(seen);
+    if (ds->opening_shares > 1)
+        r->records_of = records_of;
+    else
+        free(records_of);
 }
