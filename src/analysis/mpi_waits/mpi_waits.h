@@ -151,6 +151,7 @@ typedef struct mw_rank {
     uint64_t *cp_ns;       /* per schema */
     uint64_t cp_compute_ns, compute_ns;
     int64_t finalize_exit; /* -1: none */
+    struct mw_fwd_rank *fwd; /* the path computed forward (critical_path_forward.h), or NULL */
     int failed; /* memory ran out */
     int mine;   /* replayed by this process (exchange.h: all but a spread replay's others) */
 } mw_rank;
@@ -208,6 +209,8 @@ typedef struct mw_run {
     int timed_only; /* the replay skips untimed records (waits_timeline.c) */
     int failed;
     struct mw_exchange *ex; /* the replay spread over processes (exchange.h), or NULL */
+    struct mw_forward *fwd; /* the critical path computed forward (critical_path_forward.h),
+                             * NULL: walked back over every wait */
 } mw_run;
 
 /* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1
@@ -270,6 +273,12 @@ void mw_bins_free(mw_run *run);
  * then per rank (a last pass) the time of each function on the path. */
 int mw_critical_path_walk(mw_run *run);
 void mw_critical_path_pass(mw_run *run);
+/* Where the path ends: the latest MPI_Finalize exit, else the latest
+ * record end (its rank slot in *slot); -1 when no rank has times. */
+int64_t mw_path_end(const mw_run *run, size_t *slot);
+/* The earliest entry of a timed member into a collective instance not
+ * folded yet (its wait is still to be charged), INT64_MAX when none. */
+int64_t mw_coll_oldest_entry(const mw_run *run);
 /* The rank's time between calls (per thread). */
 void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends);
 
