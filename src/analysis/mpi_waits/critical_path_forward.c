@@ -331,7 +331,8 @@ static size_t gather_keys(mw_run *run, int64_t f, int *ok)
             fw->keys[n++] = (fw_key){rk->waits[fr->settled].resume, i};
         }
     }
-    qsort(fw->keys, n, sizeof *fw->keys, by_key);
+    if (n)
+        qsort(fw->keys, n, sizeof *fw->keys, by_key);
     return n;
 }
 
@@ -369,9 +370,11 @@ static void drop_settled(mw_run *run)
     for (size_t i = 0; i < run->n_ranks; i++) {
         mw_rank *rk = &run->ranks[i];
         fw_rank *fr = rk->fwd;
-        memmove(rk->waits, rk->waits + fr->settled, (rk->n_waits - fr->settled) * sizeof *rk->waits);
+        if (fr->settled && rk->n_waits > fr->settled)
+            memmove(rk->waits, rk->waits + fr->settled, (rk->n_waits - fr->settled) * sizeof *rk->waits);
         rk->n_waits -= fr->settled;
-        memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
+        if (fr->head && fr->n > fr->head)
+            memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
         fr->n -= fr->head;
         fr->head = 0;
     }
