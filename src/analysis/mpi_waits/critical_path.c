@@ -8,7 +8,10 @@
  * and "(compute)" between calls.  The critical-path imbalance is the sum
  * over functions of the path's time beyond the mean rank's work in it
  * (work: time in the function less its wait states) — what the run would
- * save if the ranks on the path did only the mean work. */
+ * save if the ranks on the path did only the mean work.  Here the path is
+ * walked back over every wait (convert --waits, a replay spread over
+ * processes); stats computes the same sums forward
+ * (critical_path_forward.c), and the report takes either. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,8 +71,7 @@ static void reverse_path(mw_rank *rk)
     }
 }
 
-/* Waits by the time they end (a rank's threads charge them out of order). */
-static int by_resume(const void *a, const void *b)
+int mw_by_resume(const void *a, const void *b)
 {
     const mw_wait_at *x = a, *y = b;
     if (x->resume != y->resume)
@@ -91,7 +93,7 @@ int mw_critical_path_walk(mw_run *run)
     for (size_t i = 0; i < run->n_ranks; i++) {
         bound[i] = run->ranks[i].n_waits;
         if (run->ranks[i].n_waits)
-            qsort(run->ranks[i].waits, run->ranks[i].n_waits, sizeof *run->ranks[i].waits, by_resume);
+            qsort(run->ranks[i].waits, run->ranks[i].n_waits, sizeof *run->ranks[i].waits, mw_by_resume);
     }
     int ok = 1;
     for (;;) { /* each step uses up a wait of some rank: it ends */

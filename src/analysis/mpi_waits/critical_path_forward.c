@@ -293,17 +293,6 @@ static void targets_before(mw_run *run, int64_t t, int *ok)
     }
 }
 
-/* Waits by the time they end, as the walk sorts them. */
-static int by_resume(const void *a, const void *b)
-{
-    const mw_wait_at *x = a, *y = b;
-    if (x->resume != y->resume)
-        return x->resume < y->resume ? -1 : 1;
-    if (x->enter != y->enter)
-        return x->enter < y->enter ? -1 : 1;
-    return (x->cause > y->cause) - (x->cause < y->cause);
-}
-
 static int by_key(const void *a, const void *b)
 {
     const fw_key *x = a, *y = b;
@@ -321,7 +310,7 @@ static size_t gather_keys(mw_run *run, int64_t f, int *ok)
         mw_rank *rk = &run->ranks[i];
         fw_rank *fr = rk->fwd;
         if (rk->n_waits)
-            qsort(rk->waits, rk->n_waits, sizeof *rk->waits, by_resume);
+            qsort(rk->waits, rk->n_waits, sizeof *rk->waits, mw_by_resume); /* as the walk sorts them */
         fr->idx = 0;
         for (fr->settled = 0; fr->settled < rk->n_waits && rk->waits[fr->settled].resume < f; fr->settled++) {
             if (!pw_grow((void **)&fw->keys, n, &fw->cap_keys, sizeof *fw->keys)) {

@@ -34,4 +34,8 @@ int mw_forward_finish(mw_run *run);
  * (n_schemas + 1, compute last); NULL when the path was walked. */
 const uint64_t *mw_forward_totals(const mw_run *run);
 void mw_forward_free(mw_run *run);
+/* qsort order of waits by the time they end, then entry and cause (a
+ * rank's threads charge them out of order); the walk's and the forward
+ * path's (critical_path.c). */
+int mw_by_resume(const void *a, const void *b);
 #endif

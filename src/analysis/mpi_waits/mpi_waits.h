@@ -21,12 +21,15 @@
  * (pending.c) until it is, and is then charged its wait.  Before the
  * replay, the communicators and each rank's time bounds (for the bins)
  * come from the format's open-time profile (model/mpi_profile.h) or, when
- * it has none, from a census pass over the records (census.c).  After it,
- * the critical path is walked back over the waits and a last pass reads
- * the ranks it visits (critical_path.c; no fields decoded).
+ * it has none, from a census pass over the records (census.c).  The
+ * critical path is computed forward after each window
+ * (critical_path_forward.h); convert --waits and a replay spread over
+ * processes walk it back over the waits and read the ranks it visits
+ * again (critical_path.c; no fields decoded).
  * Memory: open requests, messages one side has not yet seen (or a side
- * has not finished), collective instances in flight, pending calls, and
- * 32 bytes per wait state for the critical path's walk. */
+ * has not finished), collective instances in flight, pending calls, each
+ * rank's calls and waits since the critical path's frontier; for the walk
+ * back, 32 bytes per wait state. */
 #ifndef PW_ANALYSIS_MPI_WAITS_H
 #define PW_ANALYSIS_MPI_WAITS_H
 #include <pthread.h>
@@ -216,8 +219,8 @@ typedef struct mw_run {
 /* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1
  * when memory runs out.  mw_prepare: ranks, communicators and time bounds
  * (census.c), bins; mw_replay: every rank replayed, the waits charged, the
- * critical path walked (mw_critical_path_pass then finds its functions).  mw_run_free in every
- * case. */
+ * critical path computed forward (run->fwd) or walked (mw_critical_path_pass
+ * then finds its functions).  mw_run_free in every case. */
 int mw_run_init(mw_run *run, pw_dataset *ds);
 pw_status mw_prepare(mw_run *run, pw_error *err);
 pw_status mw_replay(mw_run *run, pw_error *err);
