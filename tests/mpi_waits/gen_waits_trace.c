@@ -14,8 +14,15 @@
  *   path       a Send/Recv per iteration whose sender alternates and
  *              enters 10 us after the receiver: every wait is on the
  *              critical path.
+ * and with mode "tangle", 4 ranks: per iteration a Send/Recv both ways
+ * between pairs of ranks, then a Barrier, Allreduce or Bcast, at times
+ * drawn from a 10 us grid, so that many waits end at one time and point
+ * at each other (the critical path's short walks at one time); in a
+ * third of the iterations both ranks of a pair receive first and leave
+ * at one time before the other sends (two waits ending at one time, each
+ * caused by the other).
  *
- * usage: gen_waits_trace OUTDIR [abandoned|path N] */
+ * usage: gen_waits_trace OUTDIR [abandoned|path|tangle N] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +280,56 @@ static void path_iteration(synth *s, int rank, uint64_t i, uint64_t base)
         recv(s, 1 - rank, 1 - rank, 8, WORLD, base + 10, base + 30);
 }
 
+/* A number drawn from (i, rank, what): every rank draws the iteration's
+ * shape alike (rank -1). */
+static uint64_t draw(uint64_t i, int rank, uint64_t what, uint64_t n)
+{
+    uint64_t z = i * 0x9e3779b97f4a7c15ull + (uint64_t)(rank + 1) * 0xbf58476d1ce4e5b9ull + what * 0x94d049bb133111ebull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (z ^ (z >> 31)) % n;
+}
+
+/* Mode "tangle", iteration i of `rank`: a message each way with its
+ * partner (the lower rank sends first), then a collective. */
+static void tangle_iteration(synth *s, int rank, uint64_t i, uint64_t base)
+{
+    static const int partner[3][4] = {{1, 0, 3, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}};
+    int peer = partner[draw(i, -1, 0, 3)][rank];
+    uint64_t end; /* the exchange's last exit */
+    if (draw(i, -1, 8, 3) == 0) { /* both receive first and leave at one time, before the other sends */
+        recv(s, peer, peer, 5, WORLD, base + 10 * draw(i, rank, 1, 2), base + 20);
+        end = base + 40 + 10 * draw(i, rank, 3, 2);
+        send(s, SEND, peer, 5, WORLD, end, end + 1);
+        end++;
+    } else if (rank < peer) {
+        uint64_t x = base + 10 * draw(i, rank, 1, 3);
+        send(s, SEND, peer, 5, WORLD, x, x + 1);
+        end = base + 50 + 10 * draw(i, rank, 2, 2);
+        recv(s, peer, peer, 5, WORLD, base + 30, end);
+    } else {
+        uint64_t y = base + 10 * draw(i, rank, 1, 2);
+        recv(s, peer, peer, 5, WORLD, y, y + 20 + 10 * draw(i, rank, 2, 2));
+        end = base + 40 + 10 * draw(i, rank, 3, 3);
+        send(s, SEND, peer, 5, WORLD, end, end + 1);
+        end++;
+    }
+    uint64_t enter = base + 50 + 10 * draw(i, rank, 4, 3), kind = draw(i, -1, 5, 3);
+    static const uint16_t colls[3] = {BARRIER, ALLREDUCE, BCAST};
+    enter = enter < end ? end : enter;
+    at(s, colls[kind], enter, base + 80 + 10 * draw(i, rank, 6, 2));
+    if (kind == 1) {
+        synth_u32(s, 4);
+        synth_u16(s, 14);
+        synth_u8(s, 3);
+    } else if (kind == 2) {
+        synth_u32(s, 4);
+        synth_u16(s, 14);
+        synth_u32(s, (uint32_t)draw(i, -1, 7, RANKS));
+    }
+    synth_u16(s, WORLD);
+}
+
 static int write_mode_rank(const char *dir, const char *mode, int rank, uint64_t n)
 {
     synth *s = begin_rank(dir, rank);
@@ -282,6 +339,8 @@ static int write_mode_rank(const char *dir, const char *mode, int rank, uint64_t
     for (uint64_t i = 0; i < n; i++, base += 100)
         if (!strcmp(mode, "abandoned"))
             abandoned_iteration(s, rank, i, base);
+        else if (!strcmp(mode, "tangle"))
+            tangle_iteration(s, rank, i, base);
         else
             path_iteration(s, rank, i, base);
     at(s, FINALIZE, base, base + 5);
@@ -290,17 +349,18 @@ static int write_mode_rank(const char *dir, const char *mode, int rank, uint64_t
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && (!strcmp(argv[2], "abandoned") || !strcmp(argv[2], "path"))) {
+    if (argc == 4 && (!strcmp(argv[2], "abandoned") || !strcmp(argv[2], "path") || !strcmp(argv[2], "tangle"))) {
         uint64_t n = strtoull(argv[3], NULL, 10);
-        for (int r = 0; r < 2; r++)
+        int ranks = strcmp(argv[2], "tangle") ? 2 : RANKS;
+        for (int r = 0; r < ranks; r++)
             if (write_mode_rank(argv[1], argv[2], r, n) != 0) {
                 perror(argv[1]);
                 return 1;
             }
-        return synth_meta(argv[1], "waits", 2, 1795300000) == 0 ? 0 : 1;
+        return synth_meta(argv[1], "waits", ranks, 1795300000) == 0 ? 0 : 1;
     }
     if (argc != 2) {
-        fprintf(stderr, "usage: gen_waits_trace OUTDIR [abandoned|path N]\n");
+        fprintf(stderr, "usage: gen_waits_trace OUTDIR [abandoned|path|tangle N]\n");
         return 2;
     }
     for (int r = 0; r < RANKS; r++)

@@ -4,7 +4,10 @@
 each wait slice begins with an open MPI call on its track and closes
 before it; per kind, the slices' count and total time equal `stats
 --json`'s wait states; the "critical path" slices of each process add up
-to the critical path's time on its rank; the Perfetto file passes
+to the critical path's time on its rank (the walk back that convert
+draws against the path stats computes forward, also on gen_waits_trace's
+"tangle" trace: waits ending at one time that point at each other); the
+Perfetto file passes
 pftrace_walk (declared tracks, nesting, interning) with the same slices
 per name.
 
@@ -93,11 +96,15 @@ def main():
     os.makedirs(synth, exist_ok=True)
     subprocess.run([gen, synth], check=True)
     check(gen, cli, synth, outdir, "synthetic")
+    tangle = os.path.join(outdir, "tangle")
+    os.makedirs(tangle, exist_ok=True)
+    subprocess.run([gen, tangle, "tangle", "3000"], check=True)
+    check(gen, cli, tangle, outdir, "tangle")
     for fx in FIXTURES:
         check(None, cli, os.path.join(data, "dumpi", fx), outdir, fx)
     for f in failures[:30]:
         print("FAIL", f)
-    print(f"{1 + len(FIXTURES)} datasets drawn with their waits")
+    print(f"{2 + len(FIXTURES)} datasets drawn with their waits")
     return 1 if failures else 0
 
 

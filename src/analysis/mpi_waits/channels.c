@@ -280,7 +280,8 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
             latest->rank = want_send ? ch->source : ch->dest;
         }
         latest->any = 1;
-    } else if (need->timed) { /* the other side comes later: the call waits for it */
+    } else if (need->timed && mw_rank_of(run, want_send ? ch->source : ch->dest)) {
+        /* the other side comes later (never from a rank outside the dataset): the call waits for it */
         if (!need->pend && !(need->pend = mw_pending_new(run, rk, need->rec))) {
             channel_unlock(ch);
             return;

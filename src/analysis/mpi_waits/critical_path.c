@@ -8,11 +8,15 @@
  * and "(compute)" between calls.  The critical-path imbalance is the sum
  * over functions of the path's time beyond the mean rank's work in it
  * (work: time in the function less its wait states) — what the run would
- * save if the ranks on the path did only the mean work. */
+ * save if the ranks on the path did only the mean work.  Here the path is
+ * walked back over every wait (convert --waits, a replay spread over
+ * processes); stats computes the same sums forward
+ * (critical_path_forward.c), and the report takes either. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/critical_path_forward.h"
 #include "core/grow.h"
 #include "core/parallel.h"
 
@@ -26,9 +30,7 @@ static int add_span(mw_rank *rk, int64_t a, int64_t b)
     return 1;
 }
 
-/* Where the path ends: the latest MPI_Finalize exit, else the latest
- * record end; -1 when no rank has times. */
-static int64_t path_end(const mw_run *run, size_t *slot)
+int64_t mw_path_end(const mw_run *run, size_t *slot)
 {
     int64_t best = -1;
     int finalized = 0;
@@ -69,8 +71,7 @@ static void reverse_path(mw_rank *rk)
     }
 }
 
-/* Waits by the time they end (a rank's threads charge them out of order). */
-static int by_resume(const void *a, const void *b)
+int mw_by_resume(const void *a, const void *b)
 {
     const mw_wait_at *x = a, *y = b;
     if (x->resume != y->resume)
@@ -83,7 +84,7 @@ static int by_resume(const void *a, const void *b)
 int mw_critical_path_walk(mw_run *run)
 {
     size_t r = 0;
-    int64_t t = path_end(run, &r);
+    int64_t t = mw_path_end(run, &r);
     if (t < 0)
         return 1;
     uint64_t *bound = malloc((run->n_ranks ? run->n_ranks : 1) * sizeof *bound);
@@ -92,7 +93,7 @@ int mw_critical_path_walk(mw_run *run)
     for (size_t i = 0; i < run->n_ranks; i++) {
         bound[i] = run->ranks[i].n_waits;
         if (run->ranks[i].n_waits)
-            qsort(run->ranks[i].waits, run->ranks[i].n_waits, sizeof *run->ranks[i].waits, by_resume);
+            qsort(run->ranks[i].waits, run->ranks[i].n_waits, sizeof *run->ranks[i].waits, mw_by_resume);
     }
     int ok = 1;
     for (;;) { /* each step uses up a wait of some rank: it ends */
@@ -166,10 +167,13 @@ static int64_t gap_before(mw_thread_ends *ends, const pw_record *rec, int64_t *f
 void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
 {
     int64_t from, gap = gap_before(ends, rec, &from);
-    if (gap < 0)
+    if (gap < 0) {
         rk->failed = 1;
-    else
-        rk->compute_ns += (uint64_t)gap;
+        return;
+    }
+    rk->compute_ns += (uint64_t)gap;
+    if (rk->fwd && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end >= rec->t)
+        mw_forward_note(rk, gap > 0 ? from : rec->t, rec->t, rec->t_end, rec->schema); /* what critical_path_call reads */
 }
 
 /* The path's time in rec's function and in the gap before it. */
@@ -221,35 +225,50 @@ static double excess(double on_path_ns, double work_sum_ns, size_t ranks)
     return on_path_ns > mean ? on_path_ns - mean : 0;
 }
 
-/* The path's imbalance and its time per function (index n_schemas:
- * compute), summed over ranks. */
-static double path_functions(const mw_run *run, uint64_t *on_fn)
-{
-    uint64_t compute_work = 0;
-    on_fn[run->ds->n_schemas] = 0;
-    for (size_t i = 0; i < run->n_ranks; i++) {
-        on_fn[run->ds->n_schemas] += run->ranks[i].cp_compute_ns;
-        compute_work += run->ranks[i].compute_ns;
-    }
-    double imbalance = excess((double)on_fn[run->ds->n_schemas], (double)compute_work, run->n_ranks);
-    for (size_t s = 0; s < run->ds->n_schemas; s++) {
-        uint64_t work = 0;
-        on_fn[s] = 0;
-        for (size_t i = 0; i < run->n_ranks; i++) {
-            on_fn[s] += run->ranks[i].cp_ns[s];
-            work += run->ranks[i].time_ns[s] - run->ranks[i].wait_ns[s];
-        }
-        imbalance += excess((double)on_fn[s], (double)work, run->n_ranks);
-    }
-    return imbalance;
-}
-
 static uint64_t rank_on_path(const mw_rank *rk)
 {
     uint64_t ns = 0;
     for (uint64_t j = 0; j < rk->n_path; j++)
         ns += (uint64_t)(rk->path[j].b - rk->path[j].a);
     return ns;
+}
+
+/* The path's time per rank slot, then per function (index n_ranks +
+ * n_schemas: compute): as computed forward, or from the walk's spans and
+ * the last pass. */
+static void path_totals(const mw_run *run, uint64_t *tot)
+{
+    const uint64_t *forward = mw_forward_totals(run);
+    size_t n_fn = run->ds->n_schemas + 1;
+    if (forward) {
+        memcpy(tot, forward, (run->n_ranks + n_fn) * sizeof *tot);
+        return;
+    }
+    uint64_t *on_fn = tot + run->n_ranks;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        const mw_rank *rk = &run->ranks[i];
+        tot[i] = rank_on_path(rk);
+        on_fn[run->ds->n_schemas] += rk->cp_compute_ns;
+        for (size_t s = 0; s < run->ds->n_schemas; s++)
+            on_fn[s] += rk->cp_ns[s];
+    }
+}
+
+/* The path's imbalance from its time per function (index n_schemas:
+ * compute). */
+static double path_imbalance(const mw_run *run, const uint64_t *on_fn)
+{
+    uint64_t compute_work = 0;
+    for (size_t i = 0; i < run->n_ranks; i++)
+        compute_work += run->ranks[i].compute_ns;
+    double imbalance = excess((double)on_fn[run->ds->n_schemas], (double)compute_work, run->n_ranks);
+    for (size_t s = 0; s < run->ds->n_schemas; s++) {
+        uint64_t work = 0;
+        for (size_t i = 0; i < run->n_ranks; i++)
+            work += run->ranks[i].time_ns[s] - run->ranks[i].wait_ns[s];
+        imbalance += excess((double)on_fn[s], (double)work, run->n_ranks);
+    }
+    return imbalance;
 }
 
 static const char *fn_name(const mw_run *run, size_t s)
@@ -259,12 +278,14 @@ static const char *fn_name(const mw_run *run, size_t s)
 
 void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables)
 {
-    uint64_t *on_fn = calloc(run->ds->n_schemas + 1, sizeof *on_fn), length = 0;
-    if (!on_fn)
+    uint64_t *tot = calloc(run->n_ranks + run->ds->n_schemas + 1, sizeof *tot), length = 0;
+    if (!tot)
         return;
-    double imbalance = path_functions(run, on_fn);
+    path_totals(run, tot);
+    const uint64_t *on_fn = tot + run->n_ranks;
+    double imbalance = path_imbalance(run, on_fn);
     for (size_t i = 0; i < run->n_ranks; i++)
-        length += rank_on_path(&run->ranks[i]);
+        length += tot[i];
     pw_rnode *o = pw_rnode_object(root, "critical_path");
     pw_rnode_num(o, "length_s", secs(length));
     pw_rnode_num(o, "imbalance_s", imbalance / 1e9);
@@ -274,13 +295,13 @@ void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables)
         char key[24];
         snprintf(key, sizeof key, "%lld", (long long)rk->rank);
         if (!tables) {
-            pw_rnode_num(by_rank, key, secs(rank_on_path(rk)));
+            pw_rnode_num(by_rank, key, secs(tot[i]));
             continue;
         }
         pw_rnode *row = pw_rnode_object(by_rank, NULL);
         pw_rnode_int(row, "rank", rk->rank);
-        pw_rnode_num(row, "time_s", secs(rank_on_path(rk)));
-        pw_rnode_num(row, "pct", length ? 100.0 * (double)rank_on_path(rk) / (double)length : 0);
+        pw_rnode_num(row, "time_s", secs(tot[i]));
+        pw_rnode_num(row, "pct", length ? 100.0 * (double)tot[i] / (double)length : 0);
     }
     pw_rnode *by_fn = tables ? pw_rnode_array(root, "critical_path_functions") : pw_rnode_object(o, "by_function");
     for (size_t k = 0; k <= run->ds->n_schemas; k++) {
@@ -296,5 +317,5 @@ void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables)
         pw_rnode_num(row, "time_s", secs(on_fn[s]));
         pw_rnode_num(row, "pct", length ? 100.0 * (double)on_fn[s] / (double)length : 0);
     }
-    free(on_fn);
+    free(tot);
 }

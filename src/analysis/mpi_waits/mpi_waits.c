@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/critical_path_forward.h"
 #include "analysis/timeline_flows.h"
 #include "analysis/timeline.h"
 #include "core/error.h"
@@ -134,11 +134,12 @@ pw_status mw_prepare(mw_run *run, pw_error *err)
 static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
 {
     pw_status st = mw_prepare(run, err);
+    if (st == PW_OK && !mw_forward_init(run))
+        st = pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     if (st == PW_OK)
-        st = mw_replay(run, err);
+        st = mw_replay(run, err); /* the critical path computed as it goes */
     if (st != PW_OK)
         return st;
-    mw_critical_path_pass(run);
     for (size_t i = 0; i < run->n_ranks; i++)
         run->failed |= run->ranks[i].failed;
     if (run->failed)
@@ -162,6 +163,7 @@ void mw_report(mw_run *run, pw_report *r)
 
 void mw_run_free(mw_run *run)
 {
+    mw_forward_free(run);
     for (size_t i = 0; run->ranks && i < run->n_ranks; i++)
         rank_free(&run->ranks[i]);
     free(run->ranks);

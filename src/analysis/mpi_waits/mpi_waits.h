@@ -21,12 +21,15 @@
  * (pending.c) until it is, and is then charged its wait.  Before the
  * replay, the communicators and each rank's time bounds (for the bins)
  * come from the format's open-time profile (model/mpi_profile.h) or, when
- * it has none, from a census pass over the records (census.c).  After it,
- * the critical path is walked back over the waits and a last pass reads
- * the ranks it visits (critical_path.c; no fields decoded).
+ * it has none, from a census pass over the records (census.c).  The
+ * critical path is computed forward after each window
+ * (critical_path_forward.h); convert --waits and a replay spread over
+ * processes walk it back over the waits and read the ranks it visits
+ * again (critical_path.c; no fields decoded).
  * Memory: open requests, messages one side has not yet seen (or a side
- * has not finished), collective instances in flight, pending calls, and
- * 32 bytes per wait state for the critical path's walk. */
+ * has not finished), collective instances in flight, pending calls, each
+ * rank's calls and waits since the critical path's frontier; for the walk
+ * back, 32 bytes per wait state. */
 #ifndef PW_ANALYSIS_MPI_WAITS_H
 #define PW_ANALYSIS_MPI_WAITS_H
 #include <pthread.h>
@@ -151,6 +154,7 @@ typedef struct mw_rank {
     uint64_t *cp_ns;       /* per schema */
     uint64_t cp_compute_ns, compute_ns;
     int64_t finalize_exit; /* -1: none */
+    struct mw_fwd_rank *fwd; /* the path computed forward (critical_path_forward.h), or NULL */
     int failed; /* memory ran out */
     int mine;   /* replayed by this process (exchange.h: all but a spread replay's others) */
 } mw_rank;
@@ -208,13 +212,15 @@ typedef struct mw_run {
     int timed_only; /* the replay skips untimed records (waits_timeline.c) */
     int failed;
     struct mw_exchange *ex; /* the replay spread over processes (exchange.h), or NULL */
+    struct mw_forward *fwd; /* the critical path computed forward (critical_path_forward.h),
+                             * NULL: walked back over every wait */
 } mw_run;
 
 /* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1
  * when memory runs out.  mw_prepare: ranks, communicators and time bounds
  * (census.c), bins; mw_replay: every rank replayed, the waits charged, the
- * critical path walked (mw_critical_path_pass then finds its functions).  mw_run_free in every
- * case. */
+ * critical path computed forward (run->fwd) or walked (mw_critical_path_pass
+ * then finds its functions).  mw_run_free in every case. */
 int mw_run_init(mw_run *run, pw_dataset *ds);
 pw_status mw_prepare(mw_run *run, pw_error *err);
 pw_status mw_replay(mw_run *run, pw_error *err);
@@ -270,6 +276,12 @@ void mw_bins_free(mw_run *run);
  * then per rank (a last pass) the time of each function on the path. */
 int mw_critical_path_walk(mw_run *run);
 void mw_critical_path_pass(mw_run *run);
+/* Where the path ends: the latest MPI_Finalize exit, else the latest
+ * record end (its rank slot in *slot); -1 when no rank has times. */
+int64_t mw_path_end(const mw_run *run, size_t *slot);
+/* The earliest entry of a timed member into a collective instance not
+ * folded yet (its wait is still to be charged), INT64_MAX when none. */
+int64_t mw_coll_oldest_entry(const mw_run *run);
 /* The rank's time between calls (per thread). */
 void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends);
 

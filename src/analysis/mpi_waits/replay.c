@@ -12,6 +12,7 @@
  * a channel between two ranks of one block needs no lock. */
 #include <stdlib.h>
 
+#include "analysis/mpi_waits/critical_path_forward.h"
 #include "analysis/mpi_waits/exchange.h"
 #include "analysis/timeline_flows.h"
 #include "core/error.h"
@@ -128,6 +129,8 @@ pw_status mw_replay(mw_run *run, pw_error *err)
         job.end = w == windows ? INT64_MAX : run->t0 + (int64_t)(step * (double)w);
         pw_parallel_for((size_t)run->workers, run->workers, advance, &job);
         exchanged = !run->ex || mw_exchange_window(run); /* other processes' sides of this window */
+        if (run->fwd && !mw_forward_settle(run)) /* the critical path's waits before the frontier */
+            run->failed = 1;
     }
     if (exchanged && run->ex)
         exchanged = mw_exchange_drain(run);
@@ -137,7 +140,7 @@ pw_status mw_replay(mw_run *run, pw_error *err)
     if (run->ex) /* the walk on share 0, every process's part of the path */
         run->failed = !exchanged || !mw_exchange_results(run);
     else if (!run->failed)
-        run->failed = !mw_critical_path_walk(run);
+        run->failed = run->fwd ? !mw_forward_finish(run) : !mw_critical_path_walk(run);
     if (run->failed)
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     return PW_OK;

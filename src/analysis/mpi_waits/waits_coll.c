@@ -245,3 +245,19 @@ void mw_coll_arrived(mw_run *run, uint32_t comm, uint64_t seq, uint32_t member, 
     coll_member e = {enter, 0, is_root ? (int64_t)member : -1, 0, 0, 0, 1, 0};
     enter_instance(run, mw_rank_of(run, cm->members[member]), comm, seq, member, &e);
 }
+
+int64_t mw_coll_oldest_entry(const mw_run *run)
+{
+    int64_t oldest = INT64_MAX;
+    for (size_t c = 0; c < run->n_comm; c++) {
+        const mw_seq_ring *r = &run->comm[c].inst;
+        uint32_t size = run->comms.comms.comms[c].size;
+        for (uint64_t s = r->base; s < r->base + r->n; s++) {
+            const coll_instance *in = (const coll_instance *)(r->items + (s & (r->cap - 1)) * sizeof *in);
+            for (uint32_t m = 0; in->m && in->entered != UINT32_MAX && m < size; m++)
+                if (in->m[m].entered && in->m[m].timed && (int64_t)in->m[m].enter < oldest)
+                    oldest = (int64_t)in->m[m].enter;
+        }
+    }
+    return oldest;
+}

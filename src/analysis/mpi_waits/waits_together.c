@@ -5,6 +5,7 @@
  * pw_stats_join reports it (pw_mpi_waits_report). */
 #include <stdlib.h>
 
+#include "analysis/mpi_waits/critical_path_forward.h"
 #include "analysis/mpi_waits/exchange.h"
 #include "core/error.h"
 
@@ -31,8 +32,10 @@ pw_status pw_mpi_waits_together(pw_dataset *ds, pw_error *err)
     pw_status st = mw_prepare(run, err);
     if (!mw_exchange_init(run, st != PW_OK)) /* every process, failed or not */
         st = st != PW_OK ? st : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    else if ((st = mw_replay(run, err)) == PW_OK && !run->ex)
-        mw_critical_path_pass(run); /* alone: the serial analysis (spread, mw_replay read its part) */
+    else if (!run->ex && !mw_forward_init(run)) /* alone: the serial analysis */
+        st = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    else
+        st = mw_replay(run, err); /* spread: share 0 walks the path (exchange_results.c) */
     int keep = st == PW_OK && ds->share_index == 0;
     if (run->ex)
         mw_exchange_free(run);

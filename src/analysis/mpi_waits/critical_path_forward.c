@@ -1,0 +1,503 @@
+/* critical_path_forward.c — the critical path without keeping the waits
+ * (critical_path_forward.h).  Vectors hold the path's time per rank slot,
+ * then per function (schemas, compute last); sums are modulo 2^64, so a
+ * G (a path's sums less a running sum) may wrap and still add up exactly.
+ * Same answer as the walk of critical_path.c, integer for integer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mpi_waits/critical_path_forward.h"
+#include "core/grow.h"
+
+/* A timed call of a rank: the gap before it [from, t] (from == t: none),
+ * then the call [t, end] in function fn. */
+typedef struct fw_span {
+    int64_t from, t, end;
+    uint32_t fn;
+} fw_span;
+
+/* A rank's part: its spans since the sweep, the sums before it, its G. */
+struct mw_fwd_rank {
+    fw_span *log; /* calls not swept yet: [head, n), by start */
+    size_t head, n, cap;
+    fw_span *act; /* begun before the sweep's time, ending after it */
+    size_t n_act, cap_act;
+    uint64_t *full;  /* per function: spans ended by the sweep's time */
+    uint64_t *below; /* per function: the spans' time before t_min */
+    int64_t gap_a, gap_b; /* the held record's gap, noted when it is handled */
+    uint32_t compute;     /* the compute gaps' function */
+    int64_t t_min;
+    uint64_t *g, *g_next; /* G of the latest settled wait, and the group's new one */
+    int has_g, has_next;  /* 0: none, or a cause outside the dataset (the path starts here) */
+    size_t idx, settled;  /* this pass: the next wait to settle, the waits it settles */
+    uint64_t bound, stamp; /* the short walk's bound on the rank's waits at one time */
+    uint64_t *at_fin, *at_max; /* the path from its MPI_Finalize exit, from t_max */
+    int64_t fin_t;             /* the exit at_fin is for, -1: none yet */
+    int max_done;
+};
+
+/* A wait to settle: when it ends and whose it is. */
+typedef struct fw_key {
+    int64_t resume;
+    size_t slot;
+} fw_key;
+
+struct mw_forward {
+    size_t d, n_fn;     /* vectors: n_ranks + n_fn numbers */
+    uint32_t *used;     /* the functions some sum has, in the order met: */
+    size_t n_used;      /* vectors are 0 at every other function */
+    uint8_t *is_used;
+    uint64_t *v1, *v2;  /* scratch */
+    fw_key *keys;
+    size_t cap_keys;
+    uint64_t stamp;
+    int64_t next_target; /* the earliest rank target not evaluated */
+    uint64_t *totals;    /* the path from its end, once finished */
+};
+
+typedef struct mw_fwd_rank fw_rank;
+typedef struct mw_forward mw_forward;
+
+static uint64_t *vec(size_t n) { return calloc(n ? n : 1, sizeof(uint64_t)); }
+
+int mw_forward_init(mw_run *run)
+{
+    mw_forward *fw = calloc(1, sizeof *fw);
+    if (!(run->fwd = fw))
+        return 0;
+    fw->n_fn = run->ds->n_schemas + 1;
+    fw->d = run->n_ranks + fw->n_fn;
+    int ok = (fw->v1 = vec(fw->d)) && (fw->v2 = vec(fw->d)) && (fw->used = calloc(fw->n_fn, sizeof *fw->used)) &&
+             (fw->is_used = calloc(fw->n_fn, 1));
+    for (size_t i = 0; ok && i < run->n_ranks; i++) {
+        fw_rank *fr = calloc(1, sizeof *fr);
+        if (!(run->ranks[i].fwd = fr))
+            return 0;
+        fr->compute = (uint32_t)run->ds->n_schemas;
+        fr->t_min = run->ranks[i].t_min;
+        fr->fin_t = -1;
+        ok = (fr->full = vec(fw->n_fn)) && (fr->below = vec(fw->n_fn)) && (fr->g = vec(fw->d)) &&
+             (fr->g_next = vec(fw->d)) && (fr->at_fin = vec(fw->d)) && (fr->at_max = vec(fw->d));
+    }
+    return ok;
+}
+
+/* The part of [a, b] before t. */
+static uint64_t clip(int64_t a, int64_t b, int64_t t)
+{
+    int64_t e = b < t ? b : t;
+    return e > a ? (uint64_t)(e - a) : 0;
+}
+
+void mw_forward_note(mw_rank *rk, int64_t from, int64_t t, int64_t end, uint32_t fn)
+{
+    fw_rank *fr = rk->fwd;
+    if (from == t && end == t)
+        return; /* adds nothing to any sum */
+    if (from < fr->t_min) { /* the path's first span starts at t_min */
+        fr->below[fr->compute] += clip(from, t, fr->t_min);
+        fr->below[fn] += clip(t, end, fr->t_min);
+    }
+    if (fr->n == fr->cap && !pw_grow((void **)&fr->log, fr->n, &fr->cap, sizeof *fr->log)) {
+        rk->failed = 1;
+        return;
+    }
+    fr->log[fr->n++] = (fw_span){from, t, end, fn};
+}
+
+/* The function's sums may be non-zero from now on. */
+static void use(mw_forward *fw, uint32_t fn)
+{
+    if (!fw->is_used[fn]) {
+        fw->is_used[fn] = 1;
+        fw->used[fw->n_used++] = fn;
+    }
+}
+
+/* The rank's calls (with their gaps) begun by t made active, those ended
+ * by t summed. */
+static int sweep_to(mw_forward *fw, fw_rank *fr, int64_t t)
+{
+    for (; fr->head < fr->n && fr->log[fr->head].from < t; fr->head++) {
+        const fw_span *e = &fr->log[fr->head];
+        use(fw, fr->compute);
+        use(fw, e->fn);
+        if (e->end <= t) { /* the common case: over before t */
+            fr->full[fr->compute] += (uint64_t)(e->t - e->from);
+            fr->full[e->fn] += (uint64_t)(e->end - e->t);
+            continue;
+        }
+        if (fr->n_act == fr->cap_act && !pw_grow((void **)&fr->act, fr->n_act, &fr->cap_act, sizeof *fr->act))
+            return 0;
+        fr->act[fr->n_act++] = *e;
+    }
+    for (size_t j = 0; j < fr->n_act;) {
+        const fw_span *e = &fr->act[j];
+        if (e->end > t) {
+            j++;
+            continue;
+        }
+        fr->full[fr->compute] += (uint64_t)(e->t - e->from);
+        fr->full[e->fn] += (uint64_t)(e->end - e->t);
+        fr->act[j] = fr->act[--fr->n_act];
+    }
+    return 1;
+}
+
+/* S_r(t): the rank's running sums at t (the sweep moves to t). */
+static void running_sums(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+{
+    *ok &= sweep_to(fw, fr, t);
+    size_t ranks = fw->d - fw->n_fn;
+    memset(out, 0, ranks * sizeof *out);
+    out[slot] = (uint64_t)t;
+    uint64_t *fn = out + ranks;
+    for (size_t u = 0; u < fw->n_used; u++)
+        fn[fw->used[u]] = fr->full[fw->used[u]];
+    for (size_t j = 0; j < fr->n_act; j++) {
+        fn[fr->compute] += clip(fr->act[j].from, fr->act[j].t, t);
+        fn[fr->act[j].fn] += clip(fr->act[j].t, fr->act[j].end, t);
+    }
+    if (fr->gap_b > fr->gap_a && fr->gap_a < t) {
+        use(fw, fr->compute);
+        fn[fr->compute] += clip(fr->gap_a, fr->gap_b, t);
+    }
+}
+
+/* out = a + b, or a - b, over the numbers that may be non-zero. */
+static void add_to(const mw_forward *fw, uint64_t *out, const uint64_t *a, const uint64_t *b, int minus)
+{
+    size_t ranks = fw->d - fw->n_fn;
+    for (size_t k = 0; k < ranks; k++)
+        out[k] = minus ? a[k] - b[k] : a[k] + b[k];
+    for (size_t u = 0; u < fw->n_used; u++) {
+        size_t k = ranks + fw->used[u];
+        out[k] = minus ? a[k] - b[k] : a[k] + b[k];
+    }
+}
+
+/* The path from (slot, t) back when it stays on the rank to its first
+ * call: [t_min, t], nothing when t is before it. */
+static void path_start(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+{
+    if (t < fr->t_min) {
+        memset(out, 0, fw->d * sizeof *out);
+        return;
+    }
+    running_sums(fw, fr, slot, t, out, ok);
+    out[slot] -= (uint64_t)fr->t_min;
+    for (size_t u = 0; u < fw->n_used; u++) /* a function below t_min is swept by t */
+        out[fw->d - fw->n_fn + fw->used[u]] -= fr->below[fw->used[u]];
+}
+
+/* The path from (slot, t) back with the rank's latest wait before t: S + G. */
+static void path_from(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+{
+    if (!fr->has_g) {
+        path_start(fw, fr, slot, t, out, ok);
+        return;
+    }
+    running_sums(fw, fr, slot, t, out, ok);
+    add_to(fw, out, out, fr->g, 0);
+}
+
+/* The rank slot a wait's cause names, or -1 (outside the dataset: the path
+ * starts on the waiting rank). */
+static int64_t cause_slot(const mw_run *run, int64_t cause)
+{
+    if (cause < 0 || (size_t)cause >= run->n_world)
+        return -1;
+    return run->rank_slot[cause];
+}
+
+/* The rank's waits ending at t among those this pass settles, from idx. */
+static uint64_t waits_at(const mw_rank *rk, int64_t t)
+{
+    const fw_rank *fr = rk->fwd;
+    uint64_t n = 0;
+    while (fr->idx + n < fr->settled && rk->waits[fr->idx + n].resume == t)
+        n++;
+    return n;
+}
+
+/* The path from rank `slot` at t, the waits at t used by this walk
+ * excluded (the walk's bounds: a wait is used once, so a cycle of waits
+ * at one time ends at a wait before it). */
+static void walk_at(mw_run *run, size_t slot, int64_t t, uint64_t *out, int *ok)
+{
+    mw_forward *fw = run->fwd;
+    for (;;) {
+        mw_rank *rk = &run->ranks[slot];
+        fw_rank *fr = rk->fwd;
+        uint64_t n = fr->stamp == fw->stamp ? fr->bound : waits_at(rk, t);
+        if (!n) {
+            path_from(fw, fr, slot, t, out, ok);
+            return;
+        }
+        fr->stamp = fw->stamp;
+        fr->bound = n - 1;
+        int64_t next = cause_slot(run, rk->waits[fr->idx + n - 1].cause);
+        if (next < 0) {
+            path_start(fw, fr, slot, t, out, ok);
+            return;
+        }
+        slot = (size_t)next;
+    }
+}
+
+/* The rank's new G from its last of n waits ending at t (g_next). */
+static void settle_rank(mw_run *run, size_t slot, uint64_t n, int64_t t, int *ok)
+{
+    mw_forward *fw = run->fwd;
+    mw_rank *rk = &run->ranks[slot];
+    fw_rank *fr = rk->fwd;
+    int64_t cause = cause_slot(run, rk->waits[fr->idx + n - 1].cause);
+    fr->has_next = cause >= 0;
+    if (cause < 0)
+        return;
+    fw->stamp++;
+    fr->stamp = fw->stamp;
+    fr->bound = n - 1;
+    walk_at(run, (size_t)cause, t, fw->v1, ok);
+    running_sums(fw, fr, slot, t, fw->v2, ok);
+    add_to(fw, fr->g_next, fw->v1, fw->v2, 1);
+}
+
+/* The path from each rank's possible ends (its MPI_Finalize exit, its
+ * t_max) before t, once every wait ending by them is settled. */
+static void targets_before(mw_run *run, int64_t t, int *ok)
+{
+    mw_forward *fw = run->fwd;
+    if (fw->next_target >= t)
+        return;
+    fw->next_target = INT64_MAX;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        mw_rank *rk = &run->ranks[i];
+        fw_rank *fr = rk->fwd;
+        if (rk->finalize_exit >= 0 && fr->fin_t != rk->finalize_exit) {
+            if (rk->finalize_exit < t) {
+                path_from(fw, fr, i, rk->finalize_exit, fr->at_fin, ok);
+                fr->fin_t = rk->finalize_exit;
+            } else if (rk->finalize_exit < fw->next_target) {
+                fw->next_target = rk->finalize_exit;
+            }
+        }
+        if (!fr->max_done && rk->t_max >= rk->t_min) {
+            if (rk->t_max < t) {
+                path_from(fw, fr, i, rk->t_max, fr->at_max, ok);
+                fr->max_done = 1;
+            } else if (rk->t_max < fw->next_target) {
+                fw->next_target = rk->t_max;
+            }
+        }
+    }
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const fw_key *x = a, *y = b;
+    if (x->resume != y->resume)
+        return x->resume < y->resume ? -1 : 1;
+    return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* Each rank's waits ending before f sorted first, and a key for each. */
+static size_t gather_keys(mw_run *run, int64_t f, int *ok)
+{
+    mw_forward *fw = run->fwd;
+    size_t n = 0;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        mw_rank *rk = &run->ranks[i];
+        fw_rank *fr = rk->fwd;
+        if (rk->n_waits)
+            qsort(rk->waits, rk->n_waits, sizeof *rk->waits, mw_by_resume); /* as the walk sorts them */
+        fr->idx = 0;
+        for (fr->settled = 0; fr->settled < rk->n_waits && rk->waits[fr->settled].resume < f; fr->settled++) {
+            if (!pw_grow((void **)&fw->keys, n, &fw->cap_keys, sizeof *fw->keys)) {
+                *ok = 0;
+                return 0;
+            }
+            fw->keys[n++] = (fw_key){rk->waits[fr->settled].resume, i};
+        }
+    }
+    if (n)
+        qsort(fw->keys, n, sizeof *fw->keys, by_key);
+    return n;
+}
+
+/* The waits ending at keys[from].resume: every rank's new G computed from
+ * the G's before that time, then kept.  Returns the next group's start. */
+static size_t settle_group(mw_run *run, size_t from, size_t n, int *ok)
+{
+    mw_forward *fw = run->fwd;
+    int64_t t = fw->keys[from].resume;
+    size_t end = from;
+    while (end < n && fw->keys[end].resume == t)
+        end++;
+    targets_before(run, t, ok);
+    for (size_t k = from; k < end;) { /* a rank's waits at t are consecutive keys */
+        size_t slot = fw->keys[k].slot, c = 0;
+        for (; k < end && fw->keys[k].slot == slot; k++)
+            c++;
+        settle_rank(run, slot, c, t, ok);
+    }
+    for (size_t k = from; k < end;) {
+        fw_rank *fr = run->ranks[fw->keys[k].slot].fwd;
+        uint64_t *g = fr->g;
+        fr->g = fr->g_next;
+        fr->g_next = g;
+        fr->has_g = fr->has_next;
+        for (size_t slot = fw->keys[k].slot; k < end && fw->keys[k].slot == slot; k++)
+            fr->idx++;
+    }
+    return end;
+}
+
+/* The settled waits and swept spans let go. */
+static void drop_settled(mw_run *run)
+{
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        mw_rank *rk = &run->ranks[i];
+        fw_rank *fr = rk->fwd;
+        if (fr->settled && rk->n_waits > fr->settled)
+            memmove(rk->waits, rk->waits + fr->settled, (rk->n_waits - fr->settled) * sizeof *rk->waits);
+        rk->n_waits -= fr->settled;
+        if (fr->head && fr->n > fr->head)
+            memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
+        fr->n -= fr->head;
+        fr->head = 0;
+    }
+}
+
+/* The thread's latest call end so far (replay's), -1: none. */
+static int64_t latest_end(const mw_thread_ends *ends, uint32_t loc)
+{
+    for (size_t i = 0; i < ends->n; i++)
+        if (ends->e[i].loc == loc)
+            return ends->e[i].end;
+    return -1;
+}
+
+/* Before what time the rank's replay can still note spans or charge its
+ * own calls: its next record (records of a location come in time order),
+ * or its t_min while locations remain; the held record's gap noted
+ * ahead (the gap a timed record will add when it is handled). */
+static int64_t rank_frontier(mw_rank *rk)
+{
+    fw_rank *fr = rk->fwd;
+    fr->gap_a = fr->gap_b = 0;
+    if (rk->done)
+        return INT64_MAX;
+    if (!rk->held || !rk->cur || rk->loc + 1 < rk->n_locs || rk->cur->rec.clock != PW_CLOCK_NS)
+        return rk->t_min;
+    const pw_record *rec = &rk->cur->rec;
+    int64_t end = latest_end(&rk->ends, rec->location);
+    if (rec->has_end && rec->t_end >= rec->t) {
+        if (end >= 0 && rec->t > end) {
+            fr->gap_a = end;
+            fr->gap_b = rec->t;
+        }
+        return rec->t;
+    }
+    return end >= 0 && end < rec->t ? end : rec->t; /* its gap waits for a timed record */
+}
+
+/* Before what time every wait is charged: no rank's replay, pending call
+ * or collective instance in flight can charge one ending earlier. */
+static int64_t frontier(mw_run *run)
+{
+    int64_t f = mw_coll_oldest_entry(run);
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        mw_rank *rk = &run->ranks[i];
+        int64_t r = rank_frontier(rk);
+        f = r < f ? r : f;
+        for (size_t j = 0; j < rk->n_pend; j++)
+            if (rk->pend[j].needs != UINT32_MAX && rk->pend[j].enter < f)
+                f = rk->pend[j].enter;
+    }
+    return f;
+}
+
+/* Spans noted out of order (a rank's locations one after the other)
+ * sorted by start; the sweep only ever passed spans before them. */
+static int by_start(const void *a, const void *b)
+{
+    const fw_span *x = a, *y = b;
+    return (x->from > y->from) - (x->from < y->from);
+}
+
+static void sort_spans(fw_rank *fr)
+{
+    for (size_t j = fr->head + 1; j < fr->n; j++)
+        if (fr->log[j].from < fr->log[j - 1].from) {
+            qsort(fr->log + fr->head, fr->n - fr->head, sizeof *fr->log, by_start);
+            return;
+        }
+}
+
+/* Every wait ending before f settled, and the targets before f. */
+static int settle_before(mw_run *run, int64_t f)
+{
+    int ok = 1;
+    run->fwd->next_target = INT64_MIN; /* a rank's MPI_Finalize may have come */
+    for (size_t i = 0; i < run->n_ranks; i++)
+        sort_spans(run->ranks[i].fwd);
+    size_t n = gather_keys(run, f, &ok);
+    for (size_t k = 0; ok && k < n;)
+        k = settle_group(run, k, n, &ok);
+    if (ok)
+        targets_before(run, f, &ok);
+    for (size_t i = 0; ok && i < run->n_ranks; i++) /* no later question is before f */
+        ok = sweep_to(run->fwd, run->ranks[i].fwd, f);
+    drop_settled(run);
+    return ok;
+}
+
+int mw_forward_settle(mw_run *run) { return settle_before(run, frontier(run)); }
+
+/* Where the path ends, as critical_path.c's walk starts. */
+int mw_forward_finish(mw_run *run)
+{
+    mw_forward *fw = run->fwd;
+    for (size_t i = 0; i < run->n_ranks; i++)
+        run->ranks[i].fwd->gap_a = run->ranks[i].fwd->gap_b = 0;
+    if (!settle_before(run, INT64_MAX) || !(fw->totals = vec(fw->d)))
+        return 0;
+    size_t slot = 0;
+    int64_t t = mw_path_end(run, &slot);
+    if (t < 0)
+        return 1;
+    const fw_rank *fr = run->ranks[slot].fwd;
+    memcpy(fw->totals, run->ranks[slot].finalize_exit == t && fr->fin_t == t ? fr->at_fin : fr->at_max,
+           fw->d * sizeof *fw->totals);
+    return 1;
+}
+
+const uint64_t *mw_forward_totals(const mw_run *run) { return run->fwd ? run->fwd->totals : NULL; }
+
+void mw_forward_free(mw_run *run)
+{
+    for (size_t i = 0; run->ranks && i < run->n_ranks; i++) {
+        fw_rank *fr = run->ranks[i].fwd;
+        if (!fr)
+            continue;
+        free(fr->log);
+        free(fr->act);
+        free(fr->full);
+        free(fr->below);
+        free(fr->g);
+        free(fr->g_next);
+        free(fr->at_fin);
+        free(fr->at_max);
+        free(fr);
+    }
+    if (run->fwd) {
+        free(run->fwd->v1);
+        free(run->fwd->v2);
+        free(run->fwd->keys);
+        free(run->fwd->used);
+        free(run->fwd->is_used);
+        free(run->fwd->totals);
+        free(run->fwd);
+    }
+}
