@@ -21,21 +21,23 @@ static const emu_label thread_states[] = {
     {EMU_TH_DEAD, "Dead"},       {EMU_TH_COOLING, "Cooling"}, {EMU_TH_WARMING, "Warming"},
     {0, NULL}};
 
-/* The fields of the event's record, decoded on first use. */
+/* The fields of the event's record, decoded on first use, and how many
+ * its schema has. */
 static const pw_value *emu_ev_fields(emu_ev *ev)
 {
-    if (!ev->fields)
+    if (!ev->fields) {
         ev->fields = pw_record_fields(ev->rec);
+        ev->n_fields = ev->rec->cursor->ds->schemas[ev->rec->schema]->n_fields;
+    }
     return ev->fields;
 }
 
 const pw_value *emu_ev_field(emu_ev *ev, int k)
 {
-    const pw_schema *sc = pw_schema_get(ev->rec->cursor->ds, ev->rec->schema);
-    if (!sc || k < 0 || (size_t)k >= sc->n_fields)
+    const pw_value *all = emu_ev_fields(ev);
+    if (k < 0 || (size_t)k >= ev->n_fields)
         return NULL;
-    const pw_value *v = &emu_ev_fields(ev)[k];
-    return v->present ? v : NULL;
+    return all[k].present ? &all[k] : NULL;
 }
 
 int64_t emu_ev_int(emu_ev *ev, int k, int *ok)
@@ -211,7 +213,7 @@ pw_status emu_play(emu *e, pw_error *err)
         /* The MCV (shorter type names end early), the time since the first. */
         const char *mcv = rec->type;
         char c = mcv[0] ? mcv[1] : 0, v = c ? mcv[2] : 0;
-        emu_ev ev = {mcv[0], c, v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL};
+        emu_ev ev = {mcv[0], c, v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL, 0};
         /* ovniemu refuses time going back; the output stays in order. */
         if (ev.t < e->last_time) {
             finding(e, &ev, "ovniemu.clock-backwards", "the clock goes back: emulated at the time "
