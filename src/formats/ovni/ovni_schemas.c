@@ -124,7 +124,7 @@ static size_t load_int(pw_value *v, const uint8_t *p, int width, int big)
 
 /* Jumbo events end either in a NUL-terminated string or in a repeated
  * fixed-width field (nOS-V hardware counters, VWC: one i64 per counter). */
-static void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_t n, int big,
+static OVNI_RARE void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_t n, int big,
                               pw_arena *scratch, pw_value *out)
 {
     int last = def->n_sig - 1;
