@@ -18,6 +18,18 @@ void emu_chan_init(emu_chan *c, const char *name, int is_stack)
     c->name = name;
 }
 
+void *emu_chan_alloc(size_t n, size_t size)
+{
+    if (!n)
+        n = 1;
+    if (size % EMU_CHAN_ALIGN || n > SIZE_MAX / size)
+        return NULL;
+    void *p = aligned_alloc(EMU_CHAN_ALIGN, n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
 void emu_chan_free(emu_chan *c)
 {
     free(c->stack);
@@ -214,7 +226,8 @@ int emu_bay_propagate(emu_bay *bay)
         emu_chan *c = *d;
         if (c->view >= 0 && emit(bay, c) != 0)
             rc = -1;
-        c->last = c->value;
+        if (!c->allow_dup)
+            c->last = c->value;
         c->dirty = 0;
     }
     bay->n_dirty = 0;

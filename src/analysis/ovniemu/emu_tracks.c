@@ -24,9 +24,9 @@ static emu_tracks *tracks_new(const emu_chan_spec *spec, int n, int with_ch)
         return NULL;
     t->spec = spec;
     t->n = n;
-    t->out = calloc((size_t)n, sizeof *t->out);
+    t->out = emu_chan_alloc((size_t)n, sizeof *t->out);
     t->mux = calloc((size_t)n, sizeof *t->mux);
-    t->ch = with_ch ? calloc((size_t)n, sizeof *t->ch) : NULL;
+    t->ch = with_ch ? emu_chan_alloc((size_t)n, sizeof *t->ch) : NULL;
     if (!t->out || !t->mux || (with_ch && !t->ch)) {
         free(t->out);
         free(t->mux);
