@@ -30,8 +30,18 @@ typedef struct emu_model {
     void (*destroy)(emu *e);
 } emu_model;
 
+/* A schema's name and the MCV it spells (shorter names end early). */
+typedef struct emu_mcv {
+    const char *name;
+    char m, c, v;
+} emu_mcv;
+
 struct emu {
     pw_dataset *ds;
+    /* Per schema of ds: records whose type is their schema's name (every
+     * known event) take their MCV here, from a table that stays in the
+     * cache, rather than from the name's own bytes. */
+    emu_mcv *mcv_of;
     emu_system sys;
     emu_bay bay;
     emu_pcf pcf[EMU_VIEWS];
