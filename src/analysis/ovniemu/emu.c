@@ -21,21 +21,23 @@ static const emu_label thread_states[] = {
     {EMU_TH_DEAD, "Dead"},       {EMU_TH_COOLING, "Cooling"}, {EMU_TH_WARMING, "Warming"},
     {0, NULL}};
 
-/* The fields of the event's record, decoded on first use. */
+/* The fields of the event's record, decoded on first use, and how many
+ * its schema has. */
 static const pw_value *emu_ev_fields(emu_ev *ev)
 {
-    if (!ev->fields)
+    if (!ev->fields) {
         ev->fields = pw_record_fields(ev->rec);
+        ev->n_fields = ev->rec->cursor->ds->schemas[ev->rec->schema]->n_fields;
+    }
     return ev->fields;
 }
 
 const pw_value *emu_ev_field(emu_ev *ev, int k)
 {
-    const pw_schema *sc = pw_schema_get(ev->rec->cursor->ds, ev->rec->schema);
-    if (!sc || k < 0 || (size_t)k >= sc->n_fields)
+    const pw_value *all = emu_ev_fields(ev);
+    if (k < 0 || (size_t)k >= ev->n_fields)
         return NULL;
-    const pw_value *v = &emu_ev_fields(ev)[k];
-    return v->present ? v : NULL;
+    return all[k].present ? &all[k] : NULL;
 }
 
 int64_t emu_ev_int(emu_ev *ev, int k, int *ok)
@@ -152,8 +154,20 @@ static void step(emu *e, emu_ev *ev)
         finding(e, ev, "ovniemu.bad-transition", e->bay.fault, e->bay.fault_chan);
 }
 
+/* The MCV a type name spells, the name kept to recognise it. */
+static emu_mcv mcv_of_name(const char *name)
+{
+    char c = name[0] ? name[1] : 0, v = c ? name[2] : 0;
+    return (emu_mcv){name, name[0], c, v};
+}
+
 static pw_status setup(emu *e, pw_error *err)
 {
+    e->mcv_of = malloc((e->ds->n_schemas ? e->ds->n_schemas : 1) * sizeof *e->mcv_of);
+    if (!e->mcv_of)
+        return pw_fail(err, PW_E_NOMEM, e->ds->path, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; i < e->ds->n_schemas; i++)
+        e->mcv_of[i] = mcv_of_name(e->ds->schemas[i]->name);
     system_channels(e);
     for (size_t i = 0; i < N_MODELS; i++) {
         const emu_model *m = models[i];
@@ -208,10 +222,11 @@ pw_status emu_play(emu *e, pw_error *err)
             e->have_first = 1;
             e->first_clock = rec->t;
         }
-        /* The MCV (shorter type names end early), the time since the first. */
-        const char *mcv = rec->type;
-        char c = mcv[0] ? mcv[1] : 0, v = c ? mcv[2] : 0;
-        emu_ev ev = {mcv[0], c, v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL};
+        /* The MCV, the time since the first. */
+        emu_mcv k = e->mcv_of[rec->schema];
+        if (k.name != rec->type) /* a type of its own (an unknown MCV) */
+            k = mcv_of_name(rec->type);
+        emu_ev ev = {k.m, k.c, k.v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL, 0};
         /* ovniemu refuses time going back; the output stays in order. */
         if (ev.t < e->last_time) {
             finding(e, &ev, "ovniemu.clock-backwards", "the clock goes back: emulated at the time "
@@ -243,4 +258,5 @@ void emu_free(emu *e)
     emu_bay_free(&e->bay);
     emu_pcf_free(&e->pcf[0]);
     emu_pcf_free(&e->pcf[1]);
+    free(e->mcv_of);
 }

@@ -16,6 +16,7 @@ typedef struct emu_ev {
     int64_t t;                  /* ns since the first event */
     const pw_record *rec;
     const pw_value *fields;     /* decoded on demand: emu_ev_field */
+    size_t n_fields;            /* of the record's schema, once decoded */
 } emu_ev;
 
 /* A model: its letter, and what it adds to the system and does per event.
@@ -29,8 +30,18 @@ typedef struct emu_model {
     void (*destroy)(emu *e);
 } emu_model;
 
+/* A schema's name and the MCV it spells (shorter names end early). */
+typedef struct emu_mcv {
+    const char *name;
+    char m, c, v;
+} emu_mcv;
+
 struct emu {
     pw_dataset *ds;
+    /* Per schema of ds: records whose type is their schema's name (every
+     * known event) take their MCV here, from a table that stays in the
+     * cache, rather than from the name's own bytes. */
+    emu_mcv *mcv_of;
     emu_system sys;
     emu_bay bay;
     emu_pcf pcf[EMU_VIEWS];
@@ -46,6 +57,18 @@ struct emu {
     int have_first;
     uint64_t events, findings;
 };
+
+/* The row of the event in the table of the model in `slot` (the square
+ * made by fill at the model's first event), or -1 with e->fault set.
+ * Inline: every event of a table-driven model asks, and a made square
+ * answers with one load. */
+static inline int emu_dispatch_event(emu *e, const emu_ev *ev, int slot, emu_dispatch_fill fill,
+                                     const void *table, size_t n)
+{
+    const emu_dispatch *d = e->dispatch[slot];
+    int row = d ? emu_dispatch_row(d, ev->c, ev->v) : -1;
+    return row >= 0 ? row : emu_dispatch_slow(e, ev, slot, fill, table, n);
+}
 
 /* Field k of the event's record (0: the payload), or NULL when its schema
  * has no such field or the record does not carry it. */

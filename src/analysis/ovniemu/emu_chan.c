@@ -18,6 +18,18 @@ void emu_chan_init(emu_chan *c, const char *name, int is_stack)
     c->name = name;
 }
 
+void *emu_chan_alloc(size_t n, size_t size)
+{
+    if (!n)
+        n = 1;
+    if (size % EMU_CHAN_ALIGN || n > SIZE_MAX / size)
+        return NULL;
+    void *p = aligned_alloc(EMU_CHAN_ALIGN, n * size);
+    if (p)
+        memset(p, 0, n * size);
+    return p;
+}
+
 void emu_chan_free(emu_chan *c)
 {
     free(c->stack);
@@ -184,26 +196,38 @@ static int emit(emu_bay *bay, emu_chan *c)
     return 0;
 }
 
+/* A mux output takes whatever its input or select gives it: emu_mux_init
+ * lets it be rewritten and repeat values, and it is never a stack, so
+ * emu_chan_set's checks all pass and only the dirty mark is left. */
+static inline int set_output(emu_bay *bay, emu_chan *out, emu_value v)
+{
+    out->value = v;
+    return mark_dirty(bay, out);
+}
+
 int emu_bay_propagate(emu_bay *bay)
 {
     int rc = 0;
     /* Subscribers may dirty more channels: the list grows as it is walked.
      * A changed input sets its mux's output itself (the hottest path). */
     for (uint32_t i = 0; i < bay->n_dirty; i++) {
-        emu_chan *c = bay->dirty[i];
+        const emu_chan *c = bay->dirty[i];
+        /* Indexed anew each time: a select's mux changes the
+         * subscriptions of inputs (other channels) as it goes. */
         for (uint32_t k = 0; k < c->n_subs; k++) {
             const emu_sub *sub = &c->subs[k];
-            if ((sub->output ? emu_chan_set(bay, sub->output, emu_chan_read(c))
-                             : emu_mux_on_select(bay, sub->mux)) != 0)
+            if ((sub->output ? set_output(bay, sub->output, c->value) : emu_mux_on_select(bay, sub->mux)) != 0)
                 rc = -1;
         }
     }
     /* Every output is final now: emit each and make it clean. */
-    for (uint32_t i = 0; i < bay->n_dirty; i++) {
-        emu_chan *c = bay->dirty[i];
+    emu_chan *const *d = bay->dirty, *const *end = d + bay->n_dirty;
+    for (; d < end; d++) {
+        emu_chan *c = *d;
         if (c->view >= 0 && emit(bay, c) != 0)
             rc = -1;
-        c->last = emu_chan_read(c);
+        if (!c->allow_dup)
+            c->last = c->value;
         c->dirty = 0;
     }
     bay->n_dirty = 0;

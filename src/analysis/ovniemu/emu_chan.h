@@ -10,6 +10,7 @@
  * a repeated value is skipped or refused as the binding's flags say. */
 #ifndef PW_EMU_CHAN_H
 #define PW_EMU_CHAN_H
+#include <stddef.h>
 #include <stdint.h>
 
 /* A channel value: an integer, or null (no value, written as 0). */
@@ -48,23 +49,40 @@ typedef struct emu_sub {
     struct emu_chan *output; /* inputs: the mux's output; selects: NULL */
 } emu_sub;
 
+/* Propagation's first hot spot was loading channels: it reads a few of
+ * each changed channel, which a channel kept on two cache lines of 104
+ * bytes.  Laid out so that what a change and a propagation read of a mux
+ * output or a channel with duplicates allowed (nearly all of them) is
+ * the first line, and aligned to it (emu_chan_alloc). */
+#define EMU_CHAN_ALIGN 64
+
 typedef struct emu_chan {
-    emu_value value;      /* the current value (stacks: the top, null when empty) */
-    emu_value *stack;     /* stack channels: the pushed values */
-    uint32_t n_stack, cap_stack;
-    emu_value last;       /* the value at the end of the previous event */
-    uint8_t is_stack, dirty;
-    uint8_t allow_dup, ignore_dup, dirty_write;
-    /* The Paraver row this channel writes to, if any. */
-    int8_t view;          /* -1: none */
-    uint8_t prv_flags, prv_last_set;
-    int32_t prv_type;
-    uint32_t prv_row;
+    /* The first line: the current value (stacks: the top, null when
+     * empty), the row's last value, the followers and the flags. */
+    _Alignas(EMU_CHAN_ALIGN) emu_value value;
     emu_value prv_last;
     emu_sub *subs;
-    uint32_t n_subs, cap_subs;
+    uint32_t n_subs;
+    uint32_t n_stack;
+    /* The Paraver row this channel writes to, if any. */
+    int32_t prv_type;
+    uint32_t prv_row;
+    int8_t view;          /* -1: none */
+    uint8_t prv_flags, prv_last_set;
+    uint8_t is_stack, dirty;
+    uint8_t allow_dup, ignore_dup, dirty_write;
+    /* The value at the end of the previous event: kept (and read) only
+     * for channels that refuse duplicates. */
+    emu_value last;
+    emu_value *stack;     /* stack channels: the pushed values */
+    uint32_t cap_stack, cap_subs;
     const char *name;     /* for findings: "state", "flush", ... */
 } emu_chan;
+
+/* n zeroed objects of `size` bytes that hold channels (a channel, or a
+ * thread or CPU with its channels), aligned as channels are; NULL when
+ * memory runs out.  Released with free. */
+void *emu_chan_alloc(size_t n, size_t size);
 
 /* What a propagation emits: one row's new value (after the flags). */
 typedef void (*emu_emit_fn)(void *ctx, int64_t time, int view, uint32_t row, int32_t type,

@@ -12,8 +12,8 @@ void emu_dispatch_name(emu_dispatch *d, char c, char v, unsigned row)
         d->row[x][y] = (uint8_t)(row + 1);
 }
 
-int emu_dispatch_event(emu *e, const emu_ev *ev, int slot, emu_dispatch_fill fill, const void *table,
-                       size_t n)
+int emu_dispatch_slow(emu *e, const emu_ev *ev, int slot, emu_dispatch_fill fill, const void *table,
+                      size_t n)
 {
     if (!e->dispatch[slot]) {
         if (!(e->dispatch[slot] = calloc(1, sizeof *e->dispatch[slot]))) {

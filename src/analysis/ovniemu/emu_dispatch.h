@@ -22,10 +22,10 @@ typedef void (*emu_dispatch_fill)(emu_dispatch *d, const void *table, size_t n);
 
 struct emu;
 struct emu_ev;
-/* The row of the event in the table of the model in `slot` (the square
- * made by fill at the model's first event), or -1 with e->fault set. */
-int emu_dispatch_event(struct emu *e, const struct emu_ev *ev, int slot, emu_dispatch_fill fill,
-                       const void *table, size_t n);
+/* emu_dispatch_event (emu.h) when the model's square is not made yet or
+ * names no row for the event: makes the square, or sets e->fault. */
+int emu_dispatch_slow(struct emu *e, const struct emu_ev *ev, int slot, emu_dispatch_fill fill,
+                      const void *table, size_t n);
 
 /* The row (c, v) names, or -1. */
 static inline int emu_dispatch_row(const emu_dispatch *d, char c, char v)

@@ -147,7 +147,7 @@ static pw_status make_cpus(emu_system *sys, pw_dataset *ds, pw_error *err)
         const char *list = loc_prop(ds, &ds->locs[sys->looms[i].loc], "cpus");
         cap += 1 + (list ? strlen(list) / 4 + 1 : 0);
     }
-    sys->cpus = calloc(cap, sizeof *sys->cpus);
+    sys->cpus = emu_chan_alloc(cap, sizeof *sys->cpus);
     int32_t *idx = malloc((cap + 1) * sizeof *idx), *phy = malloc((cap + 1) * sizeof *phy);
     if (!sys->cpus || !idx || !phy) {
         free(idx);
@@ -257,7 +257,7 @@ pw_status emu_system_build(emu_system *sys, pw_dataset *ds, pw_error *err)
     int32_t *loom_of = malloc(n * sizeof *loom_of), *proc_of = malloc(n * sizeof *proc_of);
     sys->looms = calloc(n, sizeof *sys->looms);
     sys->procs = calloc(n, sizeof *sys->procs);
-    sys->threads = calloc(n, sizeof *sys->threads);
+    sys->threads = emu_chan_alloc(n, sizeof *sys->threads);
     pw_status s = loom_of && proc_of && sys->looms && sys->procs && sys->threads ? PW_OK : nomem(err, ds);
     if (s == PW_OK)
         s = collect(sys, ds, loom_of, proc_of, err);

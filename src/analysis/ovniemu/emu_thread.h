@@ -34,6 +34,10 @@ typedef struct emu_thread {
     int is_running, is_active;
     int finished;         /* its metadata says it ended cleanly */
     int is_out_of_cpu;    /* switched out by the kernel (kernel model) */
+    /* Per model slot: the channels its events set (emu_tracks_chan), next
+     * to what every event reads of the thread, where going through the
+     * model's emu_tracks cost a cache line per event. */
+    emu_chan *track_ch[12];
     emu_chan chan[EMU_TH_CHANS];
     void *model[12];       /* per-model state, by emu_model slot */
 } emu_thread;

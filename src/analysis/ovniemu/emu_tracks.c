@@ -24,9 +24,9 @@ static emu_tracks *tracks_new(const emu_chan_spec *spec, int n, int with_ch)
         return NULL;
     t->spec = spec;
     t->n = n;
-    t->out = calloc((size_t)n, sizeof *t->out);
+    t->out = emu_chan_alloc((size_t)n, sizeof *t->out);
     t->mux = calloc((size_t)n, sizeof *t->mux);
-    t->ch = with_ch ? calloc((size_t)n, sizeof *t->ch) : NULL;
+    t->ch = with_ch ? emu_chan_alloc((size_t)n, sizeof *t->ch) : NULL;
     if (!t->out || !t->mux || (with_ch && !t->ch)) {
         free(t->out);
         free(t->mux);
@@ -43,6 +43,7 @@ static int thread_tracks(emu *e, emu_thread *th, int slot, const emu_chan_spec *
     if (!t)
         return -1;
     th->model[slot] = t;
+    th->track_ch[slot] = t->ch;
     for (int i = 0; i < n; i++) {
         emu_chan_init(&t->ch[i], spec[i].name, spec[i].is_stack);
         t->ch[i].allow_dup = (uint8_t)spec[i].allow_dup;
@@ -131,6 +132,7 @@ void emu_tracks_destroy(emu *e, int slot)
     for (uint32_t i = 0; i < e->sys.n_threads; i++) {
         tracks_free(e->sys.threads[i].model[slot]);
         e->sys.threads[i].model[slot] = NULL;
+        e->sys.threads[i].track_ch[slot] = NULL;
     }
     for (uint32_t i = 0; i < e->sys.n_cpus; i++) {
         tracks_free(e->sys.cpus[i].model[slot]);

@@ -37,6 +37,6 @@ void emu_tracks_destroy(emu *e, int slot);
 /* The thread's channel i of the model in slot. */
 static inline emu_chan *emu_tracks_chan(emu_thread *th, int slot, int i)
 {
-    return &((emu_tracks *)th->model[slot])->ch[i];
+    return &th->track_ch[slot][i];
 }
 #endif

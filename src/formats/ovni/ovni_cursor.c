@@ -71,8 +71,9 @@ static void note_reserved_flags(pw_cursor *c, ovni_stream *s, uint8_t b0)
                    "event flags 0x%x use reserved bits (only 0x1, jumbo, is defined)", b0 >> 4);
 }
 
-/* Clocks must not go back in a stream, except inside OU[ ... OU]. */
-static void check_clock(pw_cursor *c, ovni_stream *s, uint64_t clock, uint32_t mcv)
+/* Clocks must not go back in a stream, except inside OU[ ... OU]
+ * (the caller keeps last_clock). */
+static OVNI_RARE void check_clock(pw_cursor *c, ovni_stream *s, uint64_t clock, uint32_t mcv)
 {
     if (mcv == ('O' << 16 | 'U' << 8 | '['))
         s->unordered++;
@@ -84,7 +85,6 @@ static void check_clock(pw_cursor *c, ovni_stream *s, uint64_t clock, uint32_t m
                        "clock %llu is earlier than the previous event's %llu",
                        (unsigned long long)clock, (unsigned long long)s->last_clock);
     }
-    s->last_clock = clock;
 }
 
 /* Summaries of findings that were only counted, when the stream ends. */
@@ -107,9 +107,41 @@ static pw_status truncated(pw_cursor *c, ovni_stream *s, size_t need, pw_error *
                    (unsigned long long)pw_window_left(&s->w, s->off));
 }
 
-static pw_status ovni_stream_next(pw_cursor *c, pw_error *err)
+/* The event at p, of `size` bytes, becomes the record.  Most events are of
+ * a known MCV, in clock order and outside OU[ regions: for them this is
+ * a few loads and stores; the rest go through check_clock. */
+static inline pw_status take_event(pw_cursor *c, ovni_stream *s, const uint8_t *p, size_t size)
 {
-    ovni_stream *s = c->impl;
+    s->ev = p;
+    uint64_t clock = pw_load64(p + 4, s->big);
+    if (p[1] == 'O' || clock < s->last_clock) /* 'O': OU[ and OU] may open a region */
+        check_clock(c, s, clock, ovni_mcv_key(p + 1));
+    s->last_clock = clock;
+    int32_t schema = ovni_schema_of(s->od, p + 1);
+    c->rec.schema = (uint32_t)schema;
+    /* A known MCV's schema (any but the catch-all) is named by it: hand
+     * out that name, which lives as long as the dataset (writers then need
+     * not copy nor measure it). */
+    if (schema != s->od->unknown_schema) {
+        c->rec.type = s->od->names[schema];
+    } else {
+        memcpy(s->mcv, p + 1, 3);
+        s->mcv_key = ovni_mcv_key(p + 1);
+        c->rec.type = s->mcv;
+    }
+    c->rec.kind = (pw_record_kind)s->od->kinds[schema];
+    c->rec.t = (int64_t)clock;
+    c->rec.offset = s->off;
+    c->rec.size = size;
+    s->off += size;
+    s->events++;
+    return PW_OK;
+}
+
+/* Any event: the stream header first, jumbo events, reserved flags, an
+ * event cut by the window's end or the file's. */
+static OVNI_RARE pw_status next_any(pw_cursor *c, ovni_stream *s, pw_error *err)
+{
     if (!s->header_done) {
         pw_status st = read_header(c, s, err);
         if (st != PW_OK)
@@ -157,25 +189,25 @@ static pw_status ovni_stream_next(pw_cursor *c, pw_error *err)
         return truncated(c, s, size, err);
     if (st != PW_OK)
         return st;
-    s->ev = p;
-    uint32_t mcv = ovni_mcv_key(p + 1);
-    uint64_t clock = pw_load64(p + 4, s->big);
-    check_clock(c, s, clock, mcv);
-    memcpy(s->mcv, p + 1, 3);
-    s->mcv_key = mcv;
-    int32_t schema = ovni_schema_of(s->od, p + 1);
-    c->rec.schema = (uint32_t)schema;
-    /* A known MCV's schema (any but the catch-all) is named by it: hand
-     * out that name, which lives as long as the dataset (writers then need
-     * not copy nor measure it). */
-    c->rec.type = schema != s->od->unknown_schema ? s->od->names[schema] : s->mcv;
-    c->rec.kind = (pw_record_kind)s->od->kinds[schema];
-    c->rec.t = (int64_t)clock;
-    c->rec.offset = s->off;
-    c->rec.size = size;
-    s->off += size;
-    s->events++;
-    return PW_OK;
+    return take_event(c, s, p, size);
+}
+
+/* The largest event without the jumbo flag: header and a 16-byte payload. */
+#define OVNI_MAX_PLAIN_EVENT (OVNI_EVENT_HEADER + 16)
+
+/* The common event (flags 0) whose largest possible size is buffered
+ * already goes straight to take_event: one bounds test for all its
+ * bytes, no branch on the layouts it does not have. */
+static pw_status ovni_stream_next(pw_cursor *c, pw_error *err)
+{
+    ovni_stream *s = c->impl;
+    const uint8_t *p;
+    if (s->header_done && pw_window_have(&s->w, s->off, &p) >= OVNI_MAX_PLAIN_EVENT && p[0] < 0x10) {
+        size_t code = p[0];
+        s->jumbo = 0;
+        return take_event(c, s, p, OVNI_EVENT_HEADER + (code ? code + 1 : 0));
+    }
+    return next_any(c, s, err);
 }
 
 static void ovni_stream_decode(pw_cursor *c, pw_value *values)

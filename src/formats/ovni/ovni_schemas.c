@@ -89,20 +89,42 @@ void ovni_schemas_free(ovni_dataset *od)
     free(od->names);
 }
 
-/* One fixed-width integer into v; width < 0 means signed. */
-static void load_int(pw_value *v, const uint8_t *p, int width, int big)
+/* One fixed-width integer into v; width < 0 means signed.  Returns its
+ * bytes.  One jump on the width (1, 2, 4 or 8 bytes, the only ones the
+ * signatures use), where tests of width and sign took one per case. */
+static size_t load_int(pw_value *v, const uint8_t *p, int width, int big)
 {
-    int w = width < 0 ? -width : width;
-    uint64_t u = w == 1 ? p[0] : w == 2 ? pw_load16(p, big) : w == 4 ? pw_load32(p, big) : pw_load64(p, big);
-    if (width < 0)
-        pw_set_i64(v, w == 1 ? (int8_t)u : w == 2 ? (int16_t)u : w == 4 ? (int32_t)u : (int64_t)u);
-    else
-        pw_set_u64(v, u);
+    switch (width) {
+    case 1:
+        pw_set_u64(v, p[0]);
+        return 1;
+    case 2:
+        pw_set_u64(v, pw_load16(p, big));
+        return 2;
+    case 4:
+        pw_set_u64(v, pw_load32(p, big));
+        return 4;
+    case 8:
+        pw_set_u64(v, pw_load64(p, big));
+        return 8;
+    case -1:
+        pw_set_i64(v, (int8_t)p[0]);
+        return 1;
+    case -2:
+        pw_set_i64(v, (int16_t)pw_load16(p, big));
+        return 2;
+    case -4:
+        pw_set_i64(v, (int32_t)pw_load32(p, big));
+        return 4;
+    default:
+        pw_set_i64(v, (int64_t)pw_load64(p, big));
+        return 8;
+    }
 }
 
 /* Jumbo events end either in a NUL-terminated string or in a repeated
  * fixed-width field (nOS-V hardware counters, VWC: one i64 per counter). */
-static void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_t n, int big,
+static OVNI_RARE void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_t n, int big,
                               pw_arena *scratch, pw_value *out)
 {
     int last = def->n_sig - 1;
@@ -143,10 +165,8 @@ void ovni_decode_fields(const ovni_event_def *def, const uint8_t *payload, size_
     if (def->jumbo ? n < need : n != need)
         return;
     size_t off = 0;
-    for (int i = 0; i < fixed; i++) {
-        load_int(&values[i + 1], d + off, def->widths[i], big);
-        off += (size_t)(def->widths[i] < 0 ? -def->widths[i] : def->widths[i]);
-    }
+    for (int i = 0; i < fixed; i++)
+        off += load_int(&values[i + 1], d + off, def->widths[i], big);
     if (def->jumbo)
         decode_jumbo_tail(def, d + off, n - off, big, scratch, &values[def->n_sig]);
 }

@@ -13,8 +13,10 @@ typedef struct ovni_stream {
     int header_done;
     const uint8_t *ev;      /* the current event's bytes (in the window) */
     int jumbo;              /* the current event is a jumbo event */
-    uint32_t mcv_key;       /* the current event's MCV as a 24-bit key */
-    char mcv[4];            /* ... and as text */
+    /* The current event's MCV when it has no schema of its own (the
+     * catch-all's): as a 24-bit key, and as text. */
+    uint32_t mcv_key;
+    char mcv[4];
     uint64_t events;
     uint64_t last_clock;
     unsigned unordered;     /* depth of OU[ regions */
