@@ -666,22 +666,38 @@ static pw_status tl_run_share(pw_dataset *ds, const pw_tl_sink *sink, tl_share *
     return tl_end(&tl, in, s, rep, err);
 }
 
-pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
+typedef pw_status (*tl_share_run)(pw_dataset *ds, const pw_tl_sink *sink, tl_share *sh, pw_convert_report *rep,
+                                  pw_error *err);
+
+/* Draws this process's share with `run` when every process can draw its
+ * share alone (*done set, as when memory runs out); else leaves the
+ * drawing to the caller. */
+static pw_status tl_try_alone(pw_dataset *ds, const pw_tl_sink *sink, tl_share_run run, pw_convert_report *rep,
+                              pw_error *err, int *done)
 {
     tl_share sh;
     int alone = tl_share_begin(&sh, ds);
     ds->timeline_alone = alone == 1;
+    *done = alone != 0;
     if (alone < 0)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    if (alone) {
-        pw_status s = tl_run_share(ds, sink, &sh, rep, err);
-        tl_share_free(&sh);
+    if (!alone)
+        return PW_OK;
+    pw_status s = run(ds, sink, &sh, rep, err);
+    tl_share_free(&sh);
+    return s;
+}
+
+pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
+{
+    int done;
+    pw_status s = tl_try_alone(ds, sink, tl_run_share, rep, err, &done);
+    if (done)
         return s;
-    }
     pw_timeline tl;
     pw_merge *m = NULL;
     uint64_t in = 0;
-    pw_status s = tl_init(&tl, ds, sink, err);
+    s = tl_init(&tl, ds, sink, err);
     tl.flows.time_ordered = 1;
     if (s == PW_OK)
         s = pw_merge_open(ds, &m, err);
@@ -833,22 +849,16 @@ static pw_status tl_run_share_by_location(pw_dataset *ds, const pw_tl_sink *sink
 pw_status pw_timeline_run_by_location(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
                                       pw_error *err)
 {
-    tl_share sh;
-    int alone = tl_share_begin(&sh, ds);
-    ds->timeline_alone = alone == 1;
-    if (alone < 0)
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    if (alone) {
-        pw_status s = tl_run_share_by_location(ds, sink, &sh, rep, err);
-        tl_share_free(&sh);
+    int done;
+    pw_status s = tl_try_alone(ds, sink, tl_run_share_by_location, rep, err, &done);
+    if (done)
         return s;
-    }
     pw_timeline tl;
     uint64_t in = 0;
     int foreign = 0;
     size_t n = 0;
     const uint32_t *locs = pw_ds_record_locations(ds, &n);
-    pw_status s = tl_init(&tl, ds, sink, err);
+    s = tl_init(&tl, ds, sink, err);
     if (s == PW_OK && !locs)
         s = tl_nomem(&tl, err);
     if (s == PW_OK)
