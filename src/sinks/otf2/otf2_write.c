@@ -13,11 +13,15 @@
  *
  * Several processes write one archive together (a share set, collectives
  * given: pw_dataset_set_collectives): libotf2's collective callbacks are
- * the program's; every process draws the whole timeline, so regions,
+ * the program's.  Where the timeline draws each share alone, a process
+ * draws and writes its share's locations with refs of its own, unified
+ * with the others' at the end (otf2_unify.h: event files renamed to the
+ * archive's location refs, mapping tables in their local definitions).
+ * Elsewhere every process draws the whole timeline, so regions,
  * communicators and location refs are the same everywhere, but writes
  * only its share's event and local definition files (otf2_shard.h); the
- * event counts are summed, and share 0 (libotf2's master) writes the
- * global definitions. */
+ * event counts are summed.  Share 0 (libotf2's master) writes the global
+ * definitions. */
 #include <errno.h>
 #include <stdlib.h>
 #include <stdarg.h>
