@@ -239,10 +239,10 @@ static uint32_t comm_of(ot_build *b, int64_t handle, int64_t rank, uint32_t inst
     return (uint32_t)*v;
 }
 
-/* The tracks of a share after the archive's tracks, their locations after
- * the archive's drawn ones (locations without a track wait in empties). */
-static void take_tracks(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_share_maps *sm, uint32_t **metric_track,
-                        int mine)
+/* The tracks of a share after the archive's tracks; a thread's location
+ * after the archive's drawn ones, a counter's metric noted for
+ * take_metrics. */
+static void take_tracks(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_share_maps *sm, uint32_t **metric_track)
 {
     ot_writer *g = &b->u->g;
     uint32_t base = g->n_tracks_seen, n = (uint32_t)h[H_TRACKS], drawn = g->n_locs, groups = g->n_groups;
@@ -255,6 +255,10 @@ static void take_tracks(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_sh
         uint64_t t[4];
         size_t len;
         pw_part_take(r, t, sizeof t);
+        if (t[3] > n || (t[0] != PW_TL_PROCESS && t[0] != PW_TL_COUNTER_TRACK && t[2] > h[H_LOCS])) {
+            r->bad = 1; /* refs past the share's own */
+            return;
+        }
         struct ot_track *gt = &g->tracks[base + id];
         gt->unit = take_bytes(r, &len);
         gt->kind = (pw_tl_track_kind)t[0];
@@ -269,9 +273,20 @@ static void take_tracks(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_sh
             gt->loc = drawn + (uint32_t)t[2];
     }
     g->n_tracks_seen = base + n;
+}
+
+/* A share's locations after the archive's drawn ones (track ids after
+ * track_base); those without a track wait in empties. */
+static void take_locs(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_share_maps *sm, uint32_t base, int mine)
+{
+    ot_writer *g = &b->u->g;
     for (uint64_t i = 0; i < h[H_LOCS] && !r->bad && !b->nomem; i++) {
         uint64_t l[4];
         pw_part_take(r, l, sizeof l);
+        if (l[0] > h[H_TRACKS] || l[2] > h[H_TRACKS] || l[3] >= g->ds->n_locs) { /* refs past the share's own */
+            r->bad = 1;
+            return;
+        }
         uint64_t *ref = mine ? &sm->locs[i] : NULL;
         if (!l[0]) { /* no track: numbered after every share's drawn locations */
             if (!pw_grow((void **)&b->empties, b->n_empties, &b->cap_empties, sizeof *b->empties))
@@ -405,7 +420,9 @@ static void take_share(ot_build *b, pw_part_reader *r, int mine)
     if (!b->nomem)
         take_names(b, r, h, &sm);
     if (!b->nomem && !r->bad)
-        take_tracks(b, r, h, &sm, &metric_track, mine);
+        take_tracks(b, r, h, &sm, &metric_track);
+    if (!b->nomem && !r->bad)
+        take_locs(b, r, h, &sm, track_base, mine);
     if (!b->nomem && !r->bad)
         take_metrics(b, r, h, &sm, metric_track, track_base);
     if (!b->nomem && !r->bad)
