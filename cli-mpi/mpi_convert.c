@@ -1,9 +1,10 @@
-/* mpi_convert.c — convert by P processes.  Each process draws the whole
- * timeline (so track uuids, flow ids, regions and location refs are the
- * serial ones) but encodes and writes only its share's locations.
+/* mpi_convert.c — convert by P processes.  Each process draws only its
+ * share where it can (timeline_share.h; else the whole timeline, writing
+ * only its share's locations).
  * OTF2 (a PW_SINK_TOGETHER target): every process writes its locations'
  * event files into the archive share 0 prepared, through libotf2's MPI
- * collectives (collectives.c).  Perfetto: a shard of packets per process,
+ * collectives (collectives.c); a share drawn alone numbers its own
+ * definitions, unified at the end (otf2_unify.h).  Perfetto: a shard of packets per process,
  * in a temporary file of its own node; rank 0 writes the trace under the
  * output discipline, its shard (which holds every track descriptor) then
  * each other rank's, sent over MPI in rank order (a Perfetto trace is a
@@ -166,6 +167,7 @@ static int together(const mpi_world *w, cli_args *a)
     pw_dataset *ds = mpi_open(a, &code);
     if (!ds)
         return code;
+    mpi_opened opened = {pw_dataset_diag_count(ds), pw_dataset_diag_dropped(ds)};
     pw_collectives c = mpi_collectives(w);
     pw_dataset_set_collectives(ds, &c);
     pw_error err;
@@ -184,7 +186,7 @@ static int together(const mpi_world *w, cli_args *a)
     int rank0_code = code;
     MPI_Bcast(&rank0_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
     code = rank0_failed ? rank0_code : code;
-    code = rank0_account(w, a, ds, &rep, code, NULL);
+    code = rank0_account(w, a, ds, &rep, code, &opened);
     pw_close(ds);
     return mpi_max_code(code);
 }

@@ -666,22 +666,38 @@ static pw_status tl_run_share(pw_dataset *ds, const pw_tl_sink *sink, tl_share *
     return tl_end(&tl, in, s, rep, err);
 }
 
-pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
+typedef pw_status (*tl_share_run)(pw_dataset *ds, const pw_tl_sink *sink, tl_share *sh, pw_convert_report *rep,
+                                  pw_error *err);
+
+/* Draws this process's share with `run` when every process can draw its
+ * share alone (*done set, as when memory runs out); else leaves the
+ * drawing to the caller. */
+static pw_status tl_try_alone(pw_dataset *ds, const pw_tl_sink *sink, tl_share_run run, pw_convert_report *rep,
+                              pw_error *err, int *done)
 {
     tl_share sh;
     int alone = tl_share_begin(&sh, ds);
     ds->timeline_alone = alone == 1;
+    *done = alone != 0;
     if (alone < 0)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    if (alone) {
-        pw_status s = tl_run_share(ds, sink, &sh, rep, err);
-        tl_share_free(&sh);
+    if (!alone)
+        return PW_OK;
+    pw_status s = run(ds, sink, &sh, rep, err);
+    tl_share_free(&sh);
+    return s;
+}
+
+pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
+{
+    int done;
+    pw_status s = tl_try_alone(ds, sink, tl_run_share, rep, err, &done);
+    if (done)
         return s;
-    }
     pw_timeline tl;
     pw_merge *m = NULL;
     uint64_t in = 0;
-    pw_status s = tl_init(&tl, ds, sink, err);
+    s = tl_init(&tl, ds, sink, err);
     tl.flows.time_ordered = 1;
     if (s == PW_OK)
         s = pw_merge_open(ds, &m, err);
@@ -730,22 +746,21 @@ static pw_status tl_draw_cursor(pw_timeline *tl, uint32_t i, const uint32_t *pas
     return s;
 }
 
-/* Does some cursor yield records of another location (ROSS: one file's
- * cursor yields many LPs)?  Its first record tells. */
-static pw_status tl_probe_foreign(pw_timeline *tl, int *foreign, pw_error *err)
+/* Does some cursor of locs[0 .. n) yield records of another location
+ * (ROSS: one file's cursor yields many LPs)?  Its first record tells. */
+static pw_status tl_probe_foreign(pw_timeline *tl, const uint32_t *locs, size_t n, int *foreign, pw_error *err)
 {
     *foreign = 0;
-    for (uint32_t i = 0; i < tl->ds->n_locs && !*foreign; i++) {
+    for (size_t i = 0; i < n && !*foreign; i++) {
         pw_cursor *c;
-        pw_status s = tl->ds->locs[i].has_records ? tl_cursor(tl, i, &c, err) : PW_OK;
+        pw_status s = tl_cursor(tl, locs[i], &c, err);
         if (s != PW_OK)
             return s;
         const pw_record *rec;
         pw_error e;
-        if (tl->ds->locs[i].has_records && c && pw_cursor_next(c, &rec, &e) == PW_OK)
-            *foreign = rec->location != i;
-        if (tl->ds->locs[i].has_records)
-            pw_cursor_close(c);
+        if (c && pw_cursor_next(c, &rec, &e) == PW_OK)
+            *foreign = rec->location != locs[i];
+        pw_cursor_close(c);
     }
     return PW_OK;
 }
@@ -800,15 +815,54 @@ static pw_status tl_run_passes(pw_timeline *tl, uint64_t *in, pw_error *err)
     return s;
 }
 
-pw_status pw_timeline_run_by_location(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
-                                      pw_error *err)
+/* The share drawn alone, one location after the other: nothing crosses
+ * processes while drawing (without time order no flow is dropped), only
+ * the message counts of the channels shared with other processes at the
+ * end, for the account of unmatched ends (timeline_share.h). */
+static pw_status tl_run_share_by_location(pw_dataset *ds, const pw_tl_sink *sink, tl_share *sh,
+                                          pw_convert_report *rep, pw_error *err)
 {
     pw_timeline tl;
     uint64_t in = 0;
-    int foreign = 0;
+    size_t n = 0, first = 0, end = 0;
     pw_status s = tl_init(&tl, ds, sink, err);
+    tl.share = sh;
+    tl.flows.share = sh;
+    const uint32_t *locs = pw_ds_record_locations(ds, &n);
+    if (s == PW_OK && !locs)
+        s = tl_nomem(&tl, err);
+    if (locs)
+        pw_ds_share(ds, n, &first, &end);
+    int foreign; /* none (tl_share_begin): the probe's findings are the serial run's */
     if (s == PW_OK)
-        s = tl_probe_foreign(&tl, &foreign, err);
+        s = tl_probe_foreign(&tl, locs + first, end - first, &foreign, err);
+    for (size_t i = first; s == PW_OK && i < end; i++) {
+        s = tl_draw_cursor(&tl, locs[i], NULL, 0, &in, err);
+        if (s == PW_OK)
+            s = tl_pass_done(&tl, locs[i], err);
+    }
+    if (!tl_share_exchange_counts(sh, ds->collectives, &tl.flows.mm, s == PW_OK) && s == PW_OK)
+        s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "the processes could not exchange their message counts (out of memory, or another process failed)");
+    return tl_end(&tl, in, s, rep, err);
+}
+
+pw_status pw_timeline_run_by_location(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
+                                      pw_error *err)
+{
+    int done;
+    pw_status s = tl_try_alone(ds, sink, tl_run_share_by_location, rep, err, &done);
+    if (done)
+        return s;
+    pw_timeline tl;
+    uint64_t in = 0;
+    int foreign = 0;
+    size_t n = 0;
+    const uint32_t *locs = pw_ds_record_locations(ds, &n);
+    s = tl_init(&tl, ds, sink, err);
+    if (s == PW_OK && !locs)
+        s = tl_nomem(&tl, err);
+    if (s == PW_OK)
+        s = tl_probe_foreign(&tl, locs, n, &foreign, err);
     if (s == PW_OK && foreign)
         s = tl_run_passes(&tl, &in, err);
     for (uint32_t i = 0; s == PW_OK && !foreign && i < ds->n_locs; i++) {

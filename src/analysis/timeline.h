@@ -150,7 +150,9 @@ pw_status pw_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_rep
  * When cursors yield records of other locations (ROSS: a file's cursor
  * yields many LPs), every cursor is read once per pass and each pass draws
  * a bounded group of locations.  Message matching does not depend on the
- * order across locations.  (Damage met is then noted once per pass.) */
+ * order across locations.  (Damage met is then noted once per pass.)
+ * Where every process can draw its share alone (timeline_share.h), only
+ * this process's share is drawn, with the account summed over them. */
 pw_status pw_timeline_run_by_location(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
                                       pw_error *err);
 #endif

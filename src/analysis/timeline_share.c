@@ -174,21 +174,30 @@ static pw_key channel_key(const pw_msg *m)
     return (pw_key){{(uint64_t)m->comm, (uint64_t)m->source, (uint64_t)m->dest, (uint64_t)m->tag}};
 }
 
-/* Files an end that arrived under its channel and sequence number. */
-static int keep_end(tl_share *sh, const tl_end_msg *e)
+/* The channel of an end that arrived, made on first sight; NULL when
+ * memory runs out. */
+static struct tl_channel *channel_of(tl_share *sh, const tl_end_msg *e)
 {
     pw_msg m = {e->comm, e->source, e->dest, e->tag};
     pw_key k = channel_key(&m);
     int added;
     uint64_t *v = pw_keymap_get(&sh->channels, &k, sh->n_chans, &added);
     if (!v)
-        return 0;
+        return NULL;
     if (added) {
         if (!pw_grow((void **)&sh->chans, sh->n_chans, &sh->cap_chans, sizeof *sh->chans))
-            return 0;
+            return NULL;
         memset(&sh->chans[sh->n_chans++], 0, sizeof *sh->chans);
     }
-    struct tl_channel *ch = &sh->chans[*v];
+    return &sh->chans[*v];
+}
+
+/* Files an end that arrived under its channel and sequence number. */
+static int keep_end(tl_share *sh, const tl_end_msg *e)
+{
+    struct tl_channel *ch = channel_of(sh, e);
+    if (!ch)
+        return 0;
     if (e->seq >= ch->cap) {
         uint64_t cap = ch->cap ? ch->cap : 16;
         while (cap <= e->seq)
@@ -209,7 +218,17 @@ static int keep_end(tl_share *sh, const tl_end_msg *e)
     return 1;
 }
 
-int tl_share_exchange(tl_share *sh, const pw_collectives *c, int ok_here)
+/* Files a channel's count of ends that arrived (seq holds it). */
+static int keep_count(tl_share *sh, const tl_end_msg *e)
+{
+    struct tl_channel *ch = channel_of(sh, e);
+    if (ch)
+        ch->n_known = e->seq;
+    return ch != NULL;
+}
+
+/* The recorded ends to their processes, each received one filed by keep. */
+static int exchange(tl_share *sh, const pw_collectives *c, int ok_here, int (*keep)(tl_share *, const tl_end_msg *))
 {
     size_t total = 0, *bytes = calloc(sh->processes, sizeof *bytes), *got = calloc(sh->processes, sizeof *got);
     for (unsigned p = 0; bytes && p < sh->processes; p++)
@@ -238,12 +257,25 @@ int tl_share_exchange(tl_share *sh, const pw_collectives *c, int ok_here)
         n += got[p] / sizeof(tl_end_msg);
     const tl_end_msg *ends = recv;
     for (size_t i = 0; !failed && i < n; i++)
-        failed = !keep_end(sh, &ends[i]);
+        failed = !keep(sh, &ends[i]);
     free(recv);
     free(bytes);
     free(got);
     c->sum(c->ctx, &failed, 1);
     return !failed;
+}
+
+int tl_share_exchange(tl_share *sh, const pw_collectives *c, int ok_here) { return exchange(sh, c, ok_here, keep_end); }
+
+int tl_share_exchange_counts(tl_share *sh, const pw_collectives *c, const pw_msgmatch *mm, int ok_here)
+{
+    for (uint64_t i = 0; i < mm->n_keys; i++) {
+        const struct pw_msg_counts *k = &mm->counts[i];
+        int is_send = k->sends > 0; /* sent here: its receives are counted where dest is drawn */
+        tl_pos none = {0, 0, {0}};
+        tl_share_note(sh, &k->key, is_send ? k->sends : k->recvs, is_send, &none);
+    }
+    return exchange(sh, c, ok_here, keep_count);
 }
 
 const tl_pos *tl_share_other_end(const tl_share *sh, const pw_msg *m, uint64_t seq)

@@ -82,6 +82,11 @@ void tl_share_note(tl_share *sh, const pw_msg *m, uint64_t seq, int is_send, con
  * this one; every process agrees). */
 int tl_share_exchange(tl_share *sh, const pw_collectives *c, int ok_here);
 
+/* Drawn by location (no time order, no flow dropped): hands each channel's
+ * count of sends (receives) made here to the process that draws its
+ * receiver (sender), so that tl_share_other_ends counts the other side's
+ * ends; the same agreement as tl_share_exchange. */
+int tl_share_exchange_counts(tl_share *sh, const pw_collectives *c, const pw_msgmatch *mm, int ok_here);
 /* Drawing pass: the other end of m's message seq, or NULL when another
  * process drew none. */
 const tl_pos *tl_share_other_end(const tl_share *sh, const pw_msg *m, uint64_t seq);

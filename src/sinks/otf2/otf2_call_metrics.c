@@ -30,9 +30,7 @@ static int number(const pw_value *v, double *out)
     }
 }
 
-/* The ref of metric `name`, defined on first sight; UINT32_MAX when
- * memory runs out. */
-static uint32_t metric_ref(ot_call_metrics *cm, const char *name, int papi, uint32_t *next_ref)
+uint32_t ot_call_metrics_ref(ot_call_metrics *cm, const char *name, int papi, uint32_t *next_ref)
 {
     for (uint32_t i = 0; i < cm->n; i++)
         if (!strcmp(cm->m[i].name, name))
@@ -60,7 +58,7 @@ static int add_pair(ot_call_metrics *cm, const char *name, int papi, const pw_va
         cm->left_out++;
         return 1;
     }
-    uint32_t ref = metric_ref(cm, name, papi, next_ref);
+    uint32_t ref = ot_call_metrics_ref(cm, name, papi, next_ref);
     if (ref == UINT32_MAX)
         return 0;
     begin->ref[begin->n] = end->ref[end->n] = ref;

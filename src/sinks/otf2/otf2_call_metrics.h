@@ -30,6 +30,9 @@ typedef struct ot_metric_values {
 } ot_metric_values;
 
 void ot_call_metrics_free(ot_call_metrics *cm);
+/* The ref of metric `name`, defined on first sight from *next_ref;
+ * UINT32_MAX when memory runs out. */
+uint32_t ot_call_metrics_ref(ot_call_metrics *cm, const char *name, int papi, uint32_t *next_ref);
 /* rec's metrics: begin and end values; new names get refs from
  * *next_ref.  0 when memory runs out. */
 int ot_call_metrics_read(ot_call_metrics *cm, const pw_record *rec, uint32_t *next_ref, ot_metric_values *begin,

@@ -45,8 +45,14 @@ int ot_mpi_location(ot_mpi *m, int64_t rank, uint32_t ref)
  * out. */
 static uint32_t comm_ref(ot_mpi *m, uint32_t location, int64_t comm)
 {
-    uint32_t resolved = pw_comm_replay_lookup(&m->replay, location, comm);
+    pw_comm_replay *r = &m->replay;
+    uint32_t resolved = m->fed ? PW_MPI_UNKNOWN : pw_comm_replay_lookup(r, location, comm), inst = PW_MPI_UNKNOWN;
+    int64_t rank = pw_tl_rank_of(r->ds, location);
+    if (m->fed && r->live && rank >= 0 && (uint64_t)rank < r->n_ranks)
+        inst = pw_mpi_tracker_lookup(&r->live[rank], comm);
     pw_key k = {{resolved != PW_MPI_UNKNOWN, resolved != PW_MPI_UNKNOWN ? resolved : (uint64_t)comm, 0, 0}};
+    if (inst != PW_MPI_UNKNOWN)
+        k = (pw_key){{2, (uint64_t)rank, inst, 0}};
     int added;
     uint64_t *v = pw_keymap_get(&m->comms, &k, m->n_comms, &added);
     if (!v)
@@ -54,7 +60,7 @@ static uint32_t comm_ref(ot_mpi *m, uint32_t location, int64_t comm)
     if (added) {
         if (!pw_grow_zeroed((void **)&m->comm_values, &m->cap_comms, m->n_comms, sizeof *m->comm_values))
             return UINT32_MAX;
-        m->comm_values[m->n_comms++] = (struct ot_comm){comm, resolved};
+        m->comm_values[m->n_comms++] = (struct ot_comm){comm, resolved, rank, inst};
     }
     return (uint32_t)*v;
 }

@@ -21,7 +21,13 @@ typedef struct ot_mpi {
     struct ot_comm {
         int64_t handle;    /* the value first seen */
         uint32_t resolved; /* index into replay.comms, or PW_MPI_UNKNOWN */
+        int64_t rank;      /* fed: the rank that named it, and its instance there */
+        uint32_t inst;     /* (PW_MPI_UNKNOWN: keyed by the handle) */
     } *comm_values;        /* per comm ref */
+    /* The replay is fed only (a share drawn alone: no census of every
+     * location): communicators are keyed by (rank, instance) until the
+     * shares' creations are resolved together (otf2_unify.h). */
+    int fed;
     uint32_t n_comms, cap_comms;
     uint32_t *rank_loc;    /* per rank: OTF2 location ref + 1 */
     uint32_t cap_ranks;

@@ -13,11 +13,15 @@
  *
  * Several processes write one archive together (a share set, collectives
  * given: pw_dataset_set_collectives): libotf2's collective callbacks are
- * the program's; every process draws the whole timeline, so regions,
+ * the program's.  Where the timeline draws each share alone, a process
+ * draws and writes its share's locations with refs of its own, unified
+ * with the others' at the end (otf2_unify.h: event files renamed to the
+ * archive's location refs, mapping tables in their local definitions).
+ * Elsewhere every process draws the whole timeline, so regions,
  * communicators and location refs are the same everywhere, but writes
  * only its share's event and local definition files (otf2_shard.h); the
- * event counts are summed, and share 0 (libotf2's master) writes the
- * global definitions. */
+ * event counts are summed.  Share 0 (libotf2's master) writes the global
+ * definitions. */
 #include <errno.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -36,68 +40,20 @@
 #include "sinks/otf2/otf2_call_metrics.h"
 #include "sinks/otf2/otf2_mpi.h"
 #include "sinks/otf2/otf2_shard.h"
+#include "sinks/otf2/otf2_unify.h"
+#include "sinks/otf2/otf2_writer.h"
 
-typedef struct ot_loc {
-    OTF2_EvtWriter *w;
-    uint32_t track;     /* the track it draws (thread or child) */
-    uint32_t group;     /* location group = process track's index */
-    uint32_t ds_loc;    /* the dataset location it belongs to */
-    uint64_t events;
-    int64_t last_t;
-    int done;           /* its dataset location was drawn (writer closed, if any) */
-    struct ot_open {
-        uint32_t region;
-        pw_mpi_call call; /* op PW_COLL_NONE: not a collective */
-        ot_metric_values end; /* the call's metrics at its Leave */
-    } *stack;           /* the open slices */
-    size_t n_stack, cap_stack;
-} ot_loc;
-
-typedef struct ot_writer {
-    pw_dataset *ds;
-    uint8_t *drawn; /* per dataset location: it has a thread track */
-    OTF2_Archive *archive;
-    const char *path;
-    struct ot_track {
-        uint32_t loc;   /* thread/child: its location index + 1; counter: its metric + 1 */
-        uint32_t owner; /* counter: the thread track it belongs to */
-        uint32_t name;
-        pw_tl_track_kind kind;
-        const char *unit;
-    } *tracks;          /* per track id */
-    uint32_t cap_tracks, n_tracks_seen;
-    ot_loc *locs;
-    uint32_t n_locs, cap_locs;
-    uint32_t n_metrics;
-    uint32_t *region_of; /* per name id: region ref + 1, dense in first use */
-    uint32_t cap_regions, n_regions;
-    uint32_t *region_names; /* per region ref: its name id */
-    uint32_t cap_region_names;
-    struct ot_region_kind {
-        OTF2_Paradigm paradigm;
-        OTF2_RegionRole role;
-    } *region_kinds; /* per region ref */
-    uint32_t cap_region_kinds;
-    uint32_t n_groups;
-    int64_t t_min, t_max;
-    int any_time;
-    uint64_t raised;
-    ot_mpi mpi;
-    ot_call_metrics call_metrics;
-    pw_mpi_calls calls;
-    int closed;         /* event writers closed */
-    uint32_t open_from; /* locs before this one have their writers closed */
-    uint8_t *owned;     /* per dataset location: its files are written here (NULL: all) */
-    const pw_collectives *together; /* several processes write the archive, or NULL */
-    int agreed;         /* ot_agree was called */
-} ot_writer;
+/* Does this process write the files of what it draws on dataset location
+ * ds_loc?  A share drawn alone draws its own only (records of locations
+ * without a file of their own included: a rank's threads). */
+static int ot_mine(const ot_writer *w, uint32_t ds_loc) { return w->alone || !w->owned || w->owned[ds_loc]; }
 
 /* An event writer for OTF2 location ref of dataset location ds_loc, when
  * this process writes it; NULL (with *failed clear) when another does. */
 static OTF2_EvtWriter *ot_evt_writer(ot_writer *w, uint32_t ds_loc, uint32_t ref, int *failed)
 {
-    int mine = !w->owned || w->owned[ds_loc];
-    OTF2_EvtWriter *ew = mine ? OTF2_Archive_GetEvtWriter(w->archive, ref) : NULL;
+    int mine = ot_mine(w, ds_loc);
+    OTF2_EvtWriter *ew = mine ? OTF2_Archive_GetEvtWriter(w->archive, w->ref_base + ref) : NULL;
     *failed = mine && !ew;
     return ew;
 }
@@ -105,13 +61,13 @@ static OTF2_EvtWriter *ot_evt_writer(ot_writer *w, uint32_t ds_loc, uint32_t ref
 /* A flush of an event buffer while events are still written leaves a
  * BufferFlush event in the location's stream (libotf2): it counts in the
  * location's number of events, which readers check against what they
- * read.  Location refs are indexes into ot_writer.locs. */
+ * read.  Location refs are indexes into ot_writer.locs, from ref_base. */
 static OTF2_FlushType ot_pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller, bool final)
 {
     (void)caller;
     ot_writer *w = user;
-    if (type == OTF2_FILETYPE_EVENTS && !final && loc < w->n_locs)
-        w->locs[loc].events++;
+    if (type == OTF2_FILETYPE_EVENTS && !final && loc - w->ref_base < w->n_locs)
+        w->locs[loc - w->ref_base].events++;
     return OTF2_FLUSH;
 }
 
@@ -119,7 +75,7 @@ static OTF2_FlushType ot_pre_flush(void *user, OTF2_FileType type, OTF2_Location
 static OTF2_TimeStamp ot_post_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc)
 {
     ot_writer *w = user;
-    return type == OTF2_FILETYPE_EVENTS && loc < w->n_locs ? (OTF2_TimeStamp)w->locs[loc].last_t : 0;
+    return type == OTF2_FILETYPE_EVENTS && loc - w->ref_base < w->n_locs ? (OTF2_TimeStamp)w->locs[loc - w->ref_base].last_t : 0;
 }
 
 static const OTF2_FlushCallbacks ot_flush = {.otf2_pre_flush = ot_pre_flush, .otf2_post_flush = ot_post_flush};
@@ -400,8 +356,8 @@ static pw_status ot_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
 static pw_status ot_add_empty_locations(ot_writer *w, pw_error *err)
 {
     for (size_t i = 0; i < w->ds->n_locs; i++) {
-        if (!w->ds->locs[i].has_records || w->drawn[i])
-            continue;
+        if (!w->ds->locs[i].has_records || w->drawn[i] || (w->alone && w->owned && !w->owned[i]))
+            continue; /* drawn alone: another share's are its own */
         if (!pw_grow_zeroed((void **)&w->locs, &w->cap_locs, w->n_locs, sizeof *w->locs))
             return ot_nomem(err);
         ot_loc *l = &w->locs[w->n_locs];
@@ -432,7 +388,7 @@ static void ot_define_empty_locations(ot_writer *w, OTF2_GlobalDefWriter *g, OTF
 }
 
 /* Strings are name ids - 1; extra strings follow the names. */
-static pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
+pw_status ot_definitions(ot_writer *w, const pw_names *nm, pw_error *err)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(w->archive);
     if (!g)
@@ -493,7 +449,7 @@ static int ot_agree(ot_writer *w, int failed)
         return !failed;
     uint64_t any = failed != 0, counts[1024];
     c->sum(c->ctx, &any, 1);
-    for (uint32_t from = 0; !any && from < w->n_locs; from += 1024) {
+    for (uint32_t from = 0; !any && !w->alone && from < w->n_locs; from += 1024) {
         uint32_t n = w->n_locs - from < 1024 ? w->n_locs - from : 1024;
         for (uint32_t i = 0; i < n; i++)
             counts[i] = !w->owned || w->owned[w->locs[from + i].ds_loc] ? w->locs[from + i].events : 0;
@@ -504,6 +460,100 @@ static int ot_agree(ot_writer *w, int failed)
     return !any;
 }
 
+/* Once the timeline has begun, how it draws is known (every process
+ * alike): a share drawn alone writes under temporary location refs (its
+ * own, until unified) and feeds its communicator replay without a census
+ * of every location. */
+static void ot_drawing_known(ot_writer *w)
+{
+    w->alone = w->together && w->ds->timeline_alone;
+    w->ref_base = w->alone ? ((uint64_t)w->ds->share_index + 1) << 40 : 0;
+    w->mpi.fed = w->alone;
+}
+
+/* The communicator replay, before the first event (or at the end, for a
+ * share that drew nothing: the unification needs its rank count). */
+static pw_status ot_replay_begin(ot_writer *w, pw_error *err)
+{
+    if (w->replay_begun++)
+        return PW_OK;
+    ot_drawing_known(w);
+    return w->alone ? pw_comm_replay_init_fed(&w->mpi.replay, w->ds, err) : pw_comm_replay_init(&w->mpi.replay, w->ds, err);
+}
+
+/* A mapping table of a location's local definitions: refs 0 .. n-1 of
+ * this process to map[ref] (none when every ref is the archive's). */
+static int ot_mapping(OTF2_DefWriter *d, OTF2_MappingType type, const uint32_t *map, uint32_t n)
+{
+    uint32_t same = 0;
+    while (same < n && map[same] == same)
+        same++;
+    if (same == n)
+        return 1;
+    OTF2_IdMap *m = OTF2_IdMap_CreateFromUint32Array(n, map, false);
+    int ok = m && OTF2_DefWriter_WriteMappingTable(d, type, m) == OTF2_SUCCESS;
+    if (m)
+        OTF2_IdMap_Free(m);
+    return ok;
+}
+
+/* The local definition files of this process's locations: empty, or for a
+ * share drawn alone (u) the maps of its regions, metrics and
+ * communicators to the archive's, under the locations' archive refs.
+ * Every process calls it once (libotf2's collectives). */
+static pw_status ot_local_definitions(ot_writer *w, const ot_unified *u, pw_error *err)
+{
+    w->defs_written = 1;
+    int ok = 1;
+    OTF2_Archive_OpenDefFiles(w->archive);
+    for (uint32_t i = 0; i < w->n_locs; i++) {
+        OTF2_DefWriter *d = ot_mine(w, w->locs[i].ds_loc)
+                                ? OTF2_Archive_GetDefWriter(w->archive, u ? u->locs[i] : w->ref_base + i)
+                                : NULL;
+        if (d && u)
+            ok = ok && ot_mapping(d, OTF2_MAPPING_REGION, u->regions, w->n_regions) &&
+                 ot_mapping(d, OTF2_MAPPING_METRIC, u->metrics, w->n_metrics) &&
+                 ot_mapping(d, OTF2_MAPPING_COMM, u->comms, w->mpi.n_comms);
+        if (d)
+            OTF2_Archive_CloseDefWriter(w->archive, d);
+    }
+    OTF2_Archive_CloseDefFiles(w->archive);
+    return ok ? PW_OK : pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write mapping tables: %s", ot_last_error);
+}
+
+/* The event files of this process's locations under their archive refs:
+ * libotf2 names a location's file by its ref, which the file does not
+ * hold, so a file written under a temporary ref is the location's once
+ * renamed. */
+static pw_status ot_rename_events(const ot_writer *w, const ot_unified *u, pw_error *err)
+{
+    char from[4200], to[4200];
+    for (uint32_t i = 0; i < w->n_locs; i++) {
+        snprintf(from, sizeof from, "%s/traces/%llu.evt", w->path, (unsigned long long)(w->ref_base + i));
+        snprintf(to, sizeof to, "%s/traces/%llu.evt", w->path, (unsigned long long)u->locs[i]);
+        if (rename(from, to) != 0 && errno != ENOENT)
+            return pw_fail_errno(err, from, "cannot rename an OTF2 event file");
+    }
+    return PW_OK;
+}
+
+/* A share drawn alone: the definitions of every process unified
+ * (otf2_unify.h), its files under the archive's refs with their maps, and
+ * share 0 writes the global definitions. */
+static pw_status ot_finish_alone(ot_writer *w, pw_error *err)
+{
+    ot_unified u;
+    if (!ot_unify(w, w->names, &u))
+        return pw_fail(err, PW_E_NOMEM, w->path, PW_NO_OFFSET, "otf2: the processes could not gather their definitions (out of memory)");
+    pw_status s = ot_rename_events(w, &u, err);
+    pw_status d = ot_local_definitions(w, &u, s == PW_OK ? err : NULL);
+    s = s != PW_OK ? s : d;
+    if (s == PW_OK && w->ds->share_index == 0)
+        s = ot_definitions(&u.g, &u.names, err);
+    ot_unified_free(&u);
+    return s;
+}
+
 /* At the end of the run, while the names live: events closed, then the
  * definitions (by share 0 alone when processes write together: libotf2's
  * master). */
@@ -511,10 +561,16 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err);
 static pw_status ot_finish(void *ctx, const pw_names *nm, pw_error *err)
 {
     ot_writer *w = ctx;
-    pw_status s = ot_close_events(w, err);
+    pw_status s = ot_replay_begin(w, err);
+    if (s == PW_OK)
+        s = ot_close_events(w, err);
     if (!ot_agree(w, s != PW_OK))
         return s != PW_OK ? s : pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: another process failed");
-    return !w->together || w->ds->share_index == 0 ? ot_definitions(w, nm, err) : PW_OK;
+    w->names = nm;
+    if (w->alone)
+        return ot_finish_alone(w, err);
+    s = ot_local_definitions(w, NULL, err);
+    return s == PW_OK && (!w->together || w->ds->share_index == 0) ? ot_definitions(w, nm, err) : s;
 }
 
 /* A location is drawn (run by location): its writers are closed now, so
@@ -539,11 +595,12 @@ static pw_status ot_location_done(void *ctx, uint32_t loc, pw_error *err)
 static pw_status ot_track_seen(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)
 {
     ot_writer *w = ctx;
+    pw_status s = ot_replay_begin(w, err);
     w->n_tracks_seen = tr->id;
-    return ot_track(ctx, nm, tr, err);
+    return s == PW_OK ? ot_track(ctx, nm, tr, err) : s;
 }
 
-/* Closes the event writers, writes the (empty) local definitions. */
+/* Closes the event writers and files. */
 static pw_status ot_close_events(ot_writer *w, pw_error *err)
 {
     pw_status s = ot_add_empty_locations(w, err);
@@ -557,17 +614,22 @@ static pw_status ot_close_events(ot_writer *w, pw_error *err)
             s = pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "otf2: cannot write events: %s", ot_last_error);
     }
     OTF2_Archive_CloseEvtFiles(w->archive);
-    OTF2_Archive_OpenDefFiles(w->archive);
-    for (uint32_t i = 0; i < w->n_locs; i++) {
-        OTF2_DefWriter *d = !w->owned || w->owned[w->locs[i].ds_loc] ? OTF2_Archive_GetDefWriter(w->archive, i) : NULL;
-        if (d)
-            OTF2_Archive_CloseDefWriter(w->archive, d);
-    }
-    OTF2_Archive_CloseDefFiles(w->archive);
     return s;
 }
 
 static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err);
+
+/* Shares drawn alone count their own: the notes are the sums. */
+static void ot_sum_notes(ot_writer *w)
+{
+    if (!w->alone)
+        return;
+    uint64_t v[3] = {w->raised, w->call_metrics.calls, w->call_metrics.left_out};
+    w->together->sum(w->together->ctx, v, 3);
+    w->raised = v[0];
+    w->call_metrics.calls = v[1];
+    w->call_metrics.left_out = v[2];
+}
 
 /* out ready for a new archive: a directory that holds none.  Processes
  * writing together check in share 0 only (the others would see its files). */
@@ -647,15 +709,17 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     else
         OTF2_Archive_SetSerialCollectiveCallbacks(w.archive);
     OTF2_Archive_OpenEvtFiles(w.archive);
-    s = pw_comm_replay_init(&w.mpi.replay, ds, err);
     pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done,
                        OT_OPEN_BUFFERS_BUDGET / (OT_CHUNKS_PER_BUFFER * OT_EVENT_CHUNK)};
-    if (s == PW_OK)
-        s = pw_timeline_run_by_location(ds, &sink, rep, err);
+    s = pw_timeline_run_by_location(ds, &sink, rep, err);
+    ot_drawing_known(&w);
     if (!w.closed)
         ot_close_events(&w, NULL);
     if (!w.agreed) /* the run failed before its end: the other processes learn it */
         ot_agree(&w, 1);
+    if (!w.defs_written)
+        ot_local_definitions(&w, NULL, NULL);
+    ot_sum_notes(&w);
     if (OTF2_Archive_Close(w.archive) != OTF2_SUCCESS && s == PW_OK)
         s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot close the archive: %s", ot_last_error);
     if (ot_any_error && s == PW_OK)
