@@ -58,18 +58,17 @@ char *mpi_gather_all(const mpi_world *w, const void *mine, size_t size, size_t *
  * what they send counted in mpi_bytes_sent; w must outlive their use. */
 pw_collectives mpi_collectives(const mpi_world *w);
 
-/* The dataset opened by every process (counted as work; rank 0 alone says
- * what opening found); NULL on every
- * process, with *code the largest exit code, when one could not open it. */
-pw_dataset *mpi_open(cli_args *a, int *code);
 /* How mpi_open_with opens: the dataset, or NULL with *code set; *opened
  * set when this process's own open went well (its words are then those
  * rank 0 prints).  Every process calls it (it may hold collectives). */
 typedef pw_dataset *(*mpi_opener)(const mpi_world *w, cli_args *a, int *code, int *opened);
 pw_dataset *mpi_open_with(const mpi_world *w, cli_args *a, int *code, mpi_opener open);
-/* mpi_open in two steps (open_share.c): each process reads in full only
- * its share's files, then the processes hand each other what the rest of
- * the open needs (pw_open_share); check and stats open so. */
+/* The dataset opened by every process in two steps (open_share.c): each
+ * reads in full only its share's files, then the processes hand each
+ * other what the rest of the open needs (pw_open_share); counted as work,
+ * rank 0 alone says what opening found.  NULL on every process, with
+ * *code the largest exit code, when one could not open it.  check, stats
+ * and the convert targets written by several processes open so. */
 pw_dataset *mpi_open_share(const mpi_world *w, cli_args *a, int *code);
 /* Bytes of record streams this process's open read in full (for the
  * traffic line), set by mpi_open_share. */

@@ -161,23 +161,6 @@ pw_dataset *mpi_open_with(const mpi_world *w, cli_args *a, int *code, mpi_opener
     return ds;
 }
 
-/* The whole dataset, as perfweave opens it. */
-static pw_dataset *open_whole(const mpi_world *w, cli_args *a, int *code, int *opened)
-{
-    (void)w;
-    pw_dataset *ds = cli_open(a, code);
-    *opened = ds != NULL;
-    return ds;
-}
-
-pw_dataset *mpi_open(cli_args *a, int *code)
-{
-    mpi_world w;
-    MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &w.size);
-    return mpi_open_with(&w, a, code, open_whole);
-}
-
 int mpi_max_code(int code)
 {
     int max = code;

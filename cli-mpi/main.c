@@ -1,10 +1,10 @@
 /* main.c — perfweave-mpi: the perfweave commands run by P processes under
  * mpirun or srun.  check and stats split the locations over the processes
  * (pw_dataset_set_share), each opening in two steps so that it reads only
- * its share in full (open_share.c); convert to OTF2 and Perfetto writes each
- * location on one process (mpi_convert.c); the other commands run on rank
- * 0 alone.  Rank 0
- * prints; what it prints is what perfweave prints. */
+ * its share in full (open_share.c); convert to OTF2 and Perfetto opens so
+ * too and writes each location on one process (mpi_convert.c); the other
+ * commands run on rank 0 alone.  Rank 0 prints; what it prints is what
+ * perfweave prints. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -164,7 +164,7 @@ static int together(const mpi_world *w, cli_args *a)
 {
     int code = EXIT_OK;
     cli_convert_for_timelines(a);
-    pw_dataset *ds = mpi_open(a, &code);
+    pw_dataset *ds = mpi_open_share(w, a, &code);
     if (!ds)
         return code;
     mpi_opened opened = {pw_dataset_diag_count(ds), pw_dataset_diag_dropped(ds)};
@@ -202,7 +202,7 @@ int mpi_convert_run(const mpi_world *w, cli_args *a)
     if (mpi_max_code(code))
         return mpi_max_code(code);
     cli_convert_for_timelines(a);
-    pw_dataset *ds = mpi_open(a, &code);
+    pw_dataset *ds = mpi_open_share(w, a, &code);
     if (!ds) { /* nothing was written: no output, whatever the code */
         pw_output_discard(a->out);
         a->out = NULL;
