@@ -135,35 +135,57 @@ static uint32_t *find_cell(pw_state_spans *s, int view, uint32_t row, int32_t ty
         return NULL;
     if ((s->n + 1) * 2 > s->index->order_cap && grow_order(s->index) != 0)
         return NULL;
+    s->index->grow_pending = 0;
     int64_t col = column_of(s->index, type);
     return col < 0 ? NULL : cell_of(s->index, view, row, (uint32_t)col);
+}
+
+/* The track holds the new value from `time` on, and the span the change
+ * ends goes to the callback last. */
+static inline void track_change(pw_state_spans *s, pw_state_track *tr, int64_t time, int view,
+                                uint32_t row, int32_t type, int64_t value)
+{
+    int64_t held = tr->value, since = tr->since;
+    tr->value = value;
+    tr->since = time;
+    if (time > since) {
+        s->index->current = tr;
+        s->fn(s->ctx, view, row, type, held, since, time, 0);
+    }
+}
+
+/* Any lookup: the index made or grown as needed, a new track made.  The
+ * order table grows at the change after it became half full, as it
+ * always did (the order of the closing spans depends on when). */
+pw_state_track *pw_state_spans_track_slow(pw_state_spans *s, int64_t time, int view, uint32_t row,
+                                          int32_t type, int64_t value, int *first)
+{
+    uint32_t *cell = find_cell(s, view, row, type);
+    if (!cell) {
+        s->failed = 1;
+        return NULL;
+    }
+    pw_state_index *x = s->index;
+    if (*cell)
+        return &x->tracks[*cell - 1];
+    if (!(*cell = new_track(s, pw_state_key(view, row, type), value, time))) {
+        s->failed = 1;
+        return NULL;
+    }
+    x->grow_pending = (s->n + 1) * 2 > x->order_cap;
+    x->current = &x->tracks[*cell - 1];
+    *first = 1;
+    s->fn(s->ctx, view, row, type, 0, time, time, 1);
+    return x->current;
 }
 
 void pw_state_spans_change(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
 {
     pw_state_spans *s = ctx;
-    uint32_t *cell = find_cell(s, view, row, type);
-    if (!cell) {
-        s->failed = 1;
-        return;
-    }
-    pw_state_index *x = s->index;
-    if (!*cell) {
-        if (!(*cell = new_track(s, pw_state_key(view, row, type), value, time))) {
-            s->failed = 1;
-            return;
-        }
-        x->current = &x->tracks[*cell - 1];
-        s->fn(s->ctx, view, row, type, 0, time, time, 1);
-        return;
-    }
-    pw_state_track *tr = &x->tracks[*cell - 1];
-    if (time > tr->since) {
-        x->current = tr;
-        s->fn(s->ctx, view, row, type, tr->value, tr->since, time, 0);
-    }
-    tr->value = value;
-    tr->since = time;
+    int first = 0;
+    pw_state_track *tr = pw_state_spans_track(s, time, view, row, type, value, &first);
+    if (tr && !first)
+        track_change(s, tr, time, view, row, type, value);
 }
 
 void pw_state_spans_close(pw_state_spans *s, int64_t end)

@@ -34,6 +34,7 @@ typedef struct pw_state_index {
      * which pw_state_spans_close ends them. */
     uint32_t *order;
     size_t order_cap;
+    int grow_pending; /* the order table is half full: grown at the next change */
 } pw_state_index;
 
 typedef struct pw_state_spans {
@@ -44,6 +45,27 @@ typedef struct pw_state_spans {
     int failed;    /* memory ran out */
 } pw_state_spans;
 
+/* The track of (view, row, channel), for callers that account a change
+ * themselves (they set its value and since): found, or made at the
+ * channel's first change, holding `value` since `time`, its first span
+ * given to the callback and *first set; NULL when memory runs out
+ * (s->failed set).  The common lookup — a known track of a channel below
+ * 256 — is inline, two loads and no call; the rest is the slow path. */
+pw_state_track *pw_state_spans_track_slow(pw_state_spans *s, int64_t time, int view, uint32_t row,
+                                          int32_t channel, int64_t value, int *first);
+static inline pw_state_track *pw_state_spans_track(pw_state_spans *s, int64_t time, int view,
+                                                   uint32_t row, int32_t channel, int64_t value,
+                                                   int *first)
+{
+    pw_state_index *x = s->index;
+    if (x && !x->grow_pending && (unsigned)view < 2 && (uint32_t)channel < 256 && x->small[channel] &&
+        row < x->n_rows[view]) {
+        uint32_t cell = x->cells[view][(size_t)row * x->row_width + x->small[channel] - 1];
+        if (cell)
+            return &x->tracks[cell - 1];
+    }
+    return pw_state_spans_track_slow(s, time, view, row, channel, value, first);
+}
 /* A pw_state_change_fn (ctx: the pw_state_spans). */
 void pw_state_spans_change(void *ctx, int64_t time, int view, uint32_t row, int32_t channel,
                            int64_t value);
@@ -51,7 +73,7 @@ void pw_state_spans_change(void *ctx, int64_t time, int view, uint32_t row, int3
 void pw_state_spans_close(pw_state_spans *s, int64_t end);
 void pw_state_spans_free(pw_state_spans *s);
 /* The track of the span the callback is given (its `user` field is the
- * callback's). */
+ * callback's; it holds the value that follows the span already). */
 static inline pw_state_track *pw_state_spans_current(const pw_state_spans *s)
 {
     return s->index->current;

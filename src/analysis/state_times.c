@@ -19,11 +19,12 @@ typedef struct value_time {
 typedef struct track_times {
     value_time *v;
     uint32_t n, cap;
+    uint32_t last; /* the value counted last: a channel mostly goes back to it */
 } track_times;
 
 typedef struct state_times {
     const pw_states *st;
-    const pw_state_spans *spans;
+    pw_state_spans *spans;
     track_times *tracks;  /* by the span track's user field - 1 */
     size_t n, cap;
     size_t n_values;
@@ -37,16 +38,20 @@ static track_times *times_of(state_times *st, pw_state_track *tr)
         return &st->tracks[tr->user - 1];
     if (!pw_grow((void **)&st->tracks, st->n, &st->cap, sizeof *st->tracks))
         return NULL;
-    st->tracks[st->n] = (track_times){NULL, 0, 0};
+    st->tracks[st->n] = (track_times){NULL, 0, 0, 0};
     tr->user = (uint32_t)++st->n;
     return &st->tracks[st->n - 1];
 }
 
 static value_time *value_of(track_times *tt, int64_t value)
 {
+    if (tt->last < tt->n && tt->v[tt->last].value == value)
+        return &tt->v[tt->last];
     for (uint32_t i = 0; i < tt->n; i++)
-        if (tt->v[i].value == value)
+        if (tt->v[i].value == value) {
+            tt->last = i;
             return &tt->v[i];
+        }
     return NULL;
 }
 
@@ -65,14 +70,26 @@ static value_time *add_value(state_times *st, track_times *tt, int64_t value)
     return &tt->v[tt->n++];
 }
 
-static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t value, int64_t t0,
-                    int64_t t1, int first)
+/* A value not counted yet: counted from now on when it has a label.
+ * Not inlined, so that the common path saves no registers. */
+static __attribute__((noinline)) void count_new_value(state_times *st, track_times *tt, int view,
+                                                      int32_t type, int64_t value, uint64_t ns)
 {
-    (void)row;
-    state_times *st = ctx;
-    if (first || !value)
+    if (!st->st->value_label(st->st, view, type, value))
         return;
-    track_times *tt = times_of(st, pw_state_spans_current(st->spans));
+    value_time *a = add_value(st, tt, value);
+    if (!a) {
+        st->failed = 1;
+        return;
+    }
+    a->ns += ns;
+}
+
+/* A span of a nonzero value on track tr. */
+static inline void count_span(state_times *st, pw_state_track *tr, int view, int32_t type, int64_t value,
+                              uint64_t ns)
+{
+    track_times *tt = times_of(st, tr);
     if (!tt) {
         st->failed = 1;
         return;
@@ -80,15 +97,37 @@ static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t val
     /* A value already counted had a label (labels are never taken back):
      * only a new one looks its label up. */
     value_time *a = value_of(tt, value);
-    if (!a) {
-        if (!st->st->value_label(st->st, view, type, value))
-            return;
-        if (!(a = add_value(st, tt, value))) {
-            st->failed = 1;
-            return;
-        }
-    }
-    a->ns += (uint64_t)t1 - (uint64_t)t0;
+    if (a)
+        a->ns += ns;
+    else
+        count_new_value(st, tt, view, type, value, ns);
+}
+
+/* The spans the states end with (pw_state_spans_close). */
+static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t value, int64_t t0,
+                    int64_t t1, int first)
+{
+    (void)row;
+    state_times *st = ctx;
+    if (!first && value)
+        count_span(st, pw_state_spans_current(st->spans), view, type, value, (uint64_t)t1 - (uint64_t)t0);
+}
+
+/* A change ends its track's span, counted here without a callback (this
+ * is every change of the emulation: the span callback's arguments cost
+ * more than the counting). */
+static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
+{
+    state_times *st = ctx;
+    int first = 0;
+    pw_state_track *tr = pw_state_spans_track(st->spans, time, view, row, type, value, &first);
+    if (!tr || first)
+        return;
+    int64_t held = tr->value, since = tr->since;
+    tr->value = value;
+    tr->since = time;
+    if (held && time > since)
+        count_span(st, tr, view, type, held, (uint64_t)time - (uint64_t)since);
 }
 
 /* A report row's data: the track's key, the value, its time. */
@@ -154,7 +193,7 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
     pw_state_spans spans = {NULL, 0, 0, on_span, NULL, 0};
     state_times times = {NULL, &spans, NULL, 0, 0, 0, 0};
     spans.ctx = &times;
-    pw_status s = src->start(ds, pw_state_spans_change, &spans, &st, err);
+    pw_status s = src->start(ds, on_change, &times, &st, err);
     times.st = st;
     if (s == PW_OK)
         s = src->play(st, err);

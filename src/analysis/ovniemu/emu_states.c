@@ -15,12 +15,36 @@
 #define HWC_FIRST 200
 #define HWC_LAST 299
 
+/* The writers ask for a value's label at every slice they draw, and the
+ * .pcf keeps labels in declaration order (a walk over the types, then
+ * over their values: tens of compares).  Answers are kept here: a
+ * channel id's type index by id, and the last answer per (view, id,
+ * value) in a direct-mapped cache.  Labels are only appended, never
+ * moved or taken back (emu_pcf.c), so a label found stays at its index,
+ * and "no label" holds while the type's count of labels is unchanged. */
+enum { DIRECT_TYPES = 512, LABEL_BITS = 12 };
+
+typedef struct label_answer {
+    int64_t value;
+    int32_t id;
+    int16_t view;
+    uint16_t index_plus_1; /* the label's index + 1; 0: none among the first n_values */
+    size_t n_values;
+} label_answer;
+
+typedef struct label_cache {
+    int16_t type_of[EMU_VIEWS][DIRECT_TYPES]; /* a type's index + 1 by id; 0: unknown */
+    size_t n_types[EMU_VIEWS];                /* the types indexed so far */
+    label_answer answers[1 << LABEL_BITS];
+} label_cache;
+
 typedef struct emu_states {
     pw_states st; /* first: pw_states * and emu_states * are one pointer */
     emu e;
     pw_state_view views[EMU_VIEWS];
     pw_state_row *rows[EMU_VIEWS];
     char *names;  /* the rows' strings that are not locations' paths */
+    label_cache *labels; /* NULL (memory ran out): the .pcf is walked */
 } emu_states;
 
 static const emu *emu_of(const pw_states *st) { return &((const emu_states *)st)->e; }
@@ -47,9 +71,48 @@ static const char *channel_name(const pw_states *st, int view, int32_t id)
     return t ? t->label : NULL;
 }
 
+/* The type of channel `id`, by the direct table (indexed again when
+ * types were added since). */
+static const emu_pcf_type *type_of(label_cache *c, const emu_pcf *pcf, int view, int32_t id)
+{
+    if (id < 0 || id >= DIRECT_TYPES)
+        return emu_pcf_find(pcf, id);
+    for (size_t i = c->n_types[view]; i < pcf->n_types && i < INT16_MAX; i++) {
+        int32_t t = pcf->types[i].id;
+        if (t >= 0 && t < DIRECT_TYPES && !c->type_of[view][t])
+            c->type_of[view][t] = (int16_t)(i + 1);
+    }
+    c->n_types[view] = pcf->n_types;
+    int16_t i = c->type_of[view][id];
+    return i ? &pcf->types[i - 1] : NULL;
+}
+
 static const char *value_label(const pw_states *st, int view, int32_t id, int64_t value)
 {
-    return emu_pcf_label(emu_pcf_find(&emu_of(st)->pcf[view], id), value);
+    const emu_pcf *pcf = &emu_of(st)->pcf[view];
+    label_cache *c = ((const emu_states *)st)->labels;
+    if (!c)
+        return emu_pcf_label(emu_pcf_find(pcf, id), value);
+    const emu_pcf_type *t = type_of(c, pcf, view, id);
+    if (!t || !t->n_values) /* ids, counters: many values, no label */
+        return NULL;
+    uint64_t h = ((uint64_t)value * 0x9E3779B97F4A7C15ull) ^
+                 ((uint64_t)(uint32_t)id << 1 | (uint64_t)view) * 0xC2B2AE3D27D4EB4Full;
+    label_answer *a = &c->answers[h >> (64 - LABEL_BITS)];
+    int same = a->value == value && a->id == id && a->view == view;
+    if (same && a->index_plus_1)
+        return t->values[a->index_plus_1 - 1].label;
+    size_t from = same ? a->n_values : 0; /* the labels added since the answer */
+    *a = (label_answer){value, id, (int16_t)view, 0, t->n_values};
+    for (size_t k = from; k < t->n_values; k++)
+        if (t->values[k].value == value) {
+            if (k < UINT16_MAX)
+                a->index_plus_1 = (uint16_t)(k + 1);
+            else
+                a->n_values = 0; /* not kept: searched again next time */
+            return t->values[k].label;
+        }
+    return NULL;
 }
 
 /* Room for the strings of every row: "TH <appid>.<tid>" and the CPUs'
@@ -105,6 +168,7 @@ static pw_status start(pw_dataset *ds, pw_state_change_fn change, void *ctx, pw_
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     es->st = (pw_states){ds, "ovni emulation", EMU_VIEWS, es->views, n_channels, channel_at, label_at,
                          channel_name, value_label, 0, 0};
+    es->labels = calloc(1, sizeof *es->labels); /* optional: value_label walks the .pcf without */
     pw_status s = emu_start(&es->e, ds, change, ctx, err);
     if (s == PW_OK && name_rows(es) != 0)
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
@@ -129,6 +193,7 @@ static void release(pw_states *st)
     free(es->rows[0]);
     free(es->rows[1]);
     free(es->names);
+    free(es->labels);
     free(es);
 }
 

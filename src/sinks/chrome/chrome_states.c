@@ -5,7 +5,9 @@
  * channel held (named by the value's label: "Running", "MPI_Allreduce", a
  * task type...; values without a label by their number).  Value 0 (no
  * state) draws nothing. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/state_spans.h"
@@ -14,10 +16,21 @@
 #include "sinks/convert/convert.h"
 #include "sinks/convert/states_file.h"
 
+/* The JSON text of a label ("Running", quotes included), escaped once:
+ * labels are few and each slice repeats one.  A direct-mapped cache by
+ * the label's address (labels stay put while the states stream). */
+enum { NAME_TEXT = 62, NAME_SLOTS = 256 };
+typedef struct name_text {
+    const char *label; /* NULL: empty slot */
+    uint8_t len;
+    char text[NAME_TEXT];
+} name_text;
+
 typedef struct chrome_out {
     pw_outbuf out;
     const pw_states *st;
     pw_state_spans spans;
+    name_text names[NAME_SLOTS];
 } chrome_out;
 
 /* A NUL-terminated name as a JSON string. */
@@ -49,21 +62,12 @@ static void metadata(pw_outbuf *o, const char *what, uint64_t pid, int32_t tid, 
     pw_out_str(o, "}}");
 }
 
-static void on_span(void *ctx, int view, uint32_t row, int32_t channel, int64_t value, int64_t t0,
-                    int64_t t1, int first)
+/* A slice's line a piece at a time: what the fast path leaves (long
+ * labels, a full memory buffer, times out of order). */
+static void span_line_slow(chrome_out *co, int view, uint32_t row, int32_t channel, int64_t value,
+                           int64_t t0, int64_t t1, const char *label)
 {
-    chrome_out *co = ctx;
     pw_outbuf *o = &co->out;
-    if (first) {
-        const char *name = co->st->channel_name(co->st, view, channel);
-        char fallback[32];
-        snprintf(fallback, sizeof fallback, "type %d", channel);
-        metadata(o, "thread_name", pid_of(view, row), channel, name ? name : fallback);
-        return;
-    }
-    if (!value)
-        return;
-    const char *label = co->st->value_label(co->st, view, channel, value);
     pw_out_str(o, ",\n{\"ph\":\"X\",\"pid\":");
     pw_out_u64(o, pid_of(view, row));
     pw_out_str(o, ",\"tid\":");
@@ -83,6 +87,107 @@ static void on_span(void *ctx, int view, uint32_t row, int32_t channel, int64_t 
     pw_out_str(o, ",\"args\":{\"value\":");
     pw_out_i64(o, value);
     pw_out_str(o, "}}");
+}
+
+/* The label's JSON text from the cache, escaped on a miss; NULL when it
+ * does not fit a slot (or memory ran out). */
+static const name_text *name_of(chrome_out *co, const char *label)
+{
+    name_text *nt = &co->names[((uintptr_t)label >> 3) % NAME_SLOTS];
+    if (nt->label == label)
+        return nt;
+    pw_outbuf m;
+    pw_error e;
+    if (pw_outbuf_init_memory(&m, 2 * NAME_TEXT, &e) != PW_OK)
+        return NULL;
+    put_str(&m, label);
+    int fits = !m.failed && m.len <= NAME_TEXT;
+    if (fits) {
+        memcpy(nt->text, m.buf, m.len);
+        nt->len = (uint8_t)m.len;
+        nt->label = label;
+    }
+    pw_outbuf_free(&m);
+    return fits ? nt : NULL;
+}
+
+/* Fixed text, then p past it. */
+#define PUT_TEXT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+static char *put_i64_at(char *p, int64_t v)
+{
+    if (v < 0) {
+        *p++ = '-';
+        return p + pw_put_u64(p, 0 - (uint64_t)v);
+    }
+    return p + pw_put_u64(p, (uint64_t)v);
+}
+
+/* ns >= 0 as µs with three decimals. */
+static char *put_us_at(char *p, int64_t ns)
+{
+    uint64_t f = (uint64_t)ns % 1000;
+    p += pw_put_u64(p, (uint64_t)ns / 1000);
+    p[0] = '.';
+    p[1] = (char)('0' + f / 100);
+    p[2] = (char)('0' + f / 10 % 10);
+    p[3] = (char)('0' + f % 10);
+    return p + 4;
+}
+
+/* The longest fast line: its fixed text (85 bytes), five numbers of up
+ * to 21 characters, a name, and what pw_put_u64 may write past a number. */
+enum { SPAN_LINE_MAX = 85 + 5 * 21 + NAME_TEXT + 24 };
+
+/* A slice's line made in place in the output buffer: one room check, the
+ * label's text copied escaped already (the bytes of span_line_slow). */
+static void span_line(chrome_out *co, int view, uint32_t row, int32_t channel, int64_t value,
+                      int64_t t0, int64_t t1, const char *label)
+{
+    pw_outbuf *o = &co->out;
+    const name_text *nt = label ? name_of(co, label) : NULL;
+    pw_outbuf_reserve(o, SPAN_LINE_MAX);
+    if ((label && !nt) || t0 < 0 || t1 < t0 || o->cap - o->len < SPAN_LINE_MAX) {
+        span_line_slow(co, view, row, channel, value, t0, t1, label);
+        return;
+    }
+    char *start = o->buf + o->len, *p = start;
+    p = PUT_TEXT(p, ",\n{\"ph\":\"X\",\"pid\":");
+    p += pw_put_u64(p, pid_of(view, row));
+    p = PUT_TEXT(p, ",\"tid\":");
+    p = put_i64_at(p, channel);
+    p = PUT_TEXT(p, ",\"ts\":");
+    p = put_us_at(p, t0);
+    p = PUT_TEXT(p, ",\"dur\":");
+    p = put_us_at(p, t1 - t0);
+    p = PUT_TEXT(p, ",\"name\":");
+    if (nt) {
+        memcpy(p, nt->text, nt->len);
+        p += nt->len;
+    } else {
+        *p++ = '"';
+        p = put_i64_at(p, value);
+        *p++ = '"';
+    }
+    p = PUT_TEXT(p, ",\"args\":{\"value\":");
+    p = put_i64_at(p, value);
+    p = PUT_TEXT(p, "}}");
+    o->len += (size_t)(p - start);
+}
+
+static void on_span(void *ctx, int view, uint32_t row, int32_t channel, int64_t value, int64_t t0,
+                    int64_t t1, int first)
+{
+    chrome_out *co = ctx;
+    if (first) {
+        const char *name = co->st->channel_name(co->st, view, channel);
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "type %d", channel);
+        metadata(&co->out, "thread_name", pid_of(view, row), channel, name ? name : fallback);
+        return;
+    }
+    if (value)
+        span_line(co, view, row, channel, value, t0, t1, co->st->value_label(co->st, view, channel, value));
 }
 
 /* The head: the producer as process 0, then a process per row, named by
@@ -113,12 +218,14 @@ static int end(void *ctx, const pw_states *st)
 pw_status pw_convert_chrome_states(pw_dataset *ds, const pw_states_source *src, const char *path,
                                    pw_convert_report *rep, pw_error *err)
 {
-    chrome_out co;
-    memset(&co, 0, sizeof co);
-    co.spans = (pw_state_spans){NULL, 0, 0, on_span, &co, 0};
-    pw_states_file how = {&co.out, pw_state_spans_change, &co.spans, begin, end, &co, 0};
+    chrome_out *co = calloc(1, sizeof *co); /* its name cache: 16 kB, not for the stack */
+    if (!co)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    co->spans = (pw_state_spans){NULL, 0, 0, on_span, co, 0};
+    pw_states_file how = {&co->out, pw_state_spans_change, &co->spans, begin, end, co, 0};
     pw_status s = pw_states_write_file(ds, src, path, &how, rep, err);
-    pw_outbuf_free(&co.out);
-    pw_state_spans_free(&co.spans);
+    pw_outbuf_free(&co->out);
+    pw_state_spans_free(&co->spans);
+    free(co);
     return s;
 }

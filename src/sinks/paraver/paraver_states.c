@@ -84,8 +84,9 @@ static void header(FILE *f, int64_t duration, uint32_t rows)
 
 /* Any line, a piece at a time: rows past the table, negative types, or a
  * memory buffer that could not grow.  (Times are never negative; as
- * unsigned if they were, as before.) */
-static void emit_line_slow(pw_outbuf *o, int64_t time, uint32_t row, int32_t type, int64_t value)
+ * unsigned if they were, as before.)  Not inlined, as the other slow
+ * paths: emit_line then keeps its values in registers it need not save. */
+static __attribute__((noinline)) void emit_line_slow(pw_outbuf *o, int64_t time, uint32_t row, int32_t type, int64_t value)
 {
     pw_out_mem(o, "2:0:1:1:", 8);
     pw_out_u64(o, (uint64_t)row + 1);
@@ -98,14 +99,19 @@ static void emit_line_slow(pw_outbuf *o, int64_t time, uint32_t row, int32_t typ
     pw_out_char(o, '\n');
 }
 
+/* A type's cache slot made its own. */
+static __attribute__((noinline)) void type_piece_set(view_text *vt, unsigned slot, int32_t type)
+{
+    vt->type_of[slot] = type;
+    piece_set(&vt->type[slot], ":", (uint64_t)type, ':');
+}
+
 /* The text of ":<type>:", from the cache slot of the type. */
-static const piece *type_piece(view_text *vt, int32_t type)
+static inline const piece *type_piece(view_text *vt, int32_t type)
 {
     unsigned slot = (uint32_t)type % TYPE_SLOTS;
-    if (vt->type_of[slot] != type) {
-        vt->type_of[slot] = type;
-        piece_set(&vt->type[slot], ":", (uint64_t)type, ':');
-    }
+    if (vt->type_of[slot] != type)
+        type_piece_set(vt, slot, type);
     return &vt->type[slot];
 }
 

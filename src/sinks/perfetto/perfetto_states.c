@@ -10,12 +10,16 @@
  * The rules are the ones the record writer (perfetto_write.c) keeps for
  * trace_processor: track descriptors before the events that use them
  * (track_event_tokenizer.cc), every event on a sequence whose incremental
- * state was cleared first and whose timestamps are deltas of its
- * incremental clock (track_event_tokenizer.cc, clock_tracker.cc), names
+ * state was cleared by its first packet and whose timestamps are deltas of
+ * its incremental clock (track_event_tokenizer.cc, clock_tracker.cc), names
  * interned on that sequence before use (interned_data.proto), slices on a
  * track ended in the order they began and none left open
  * (slice_tracker.cc), counter tracks that state their unit
- * (counter_descriptor.proto).  Changes stream through; memory grows with
+ * (counter_descriptor.proto).  Events leave out the flag
+ * SEQ_NEEDS_INCREMENTAL_STATE: proto_trace_reader.cc reads it only to skip
+ * the packets of a sequence whose state is not valid, and ours is valid
+ * from its first packet on; two bytes less per event, as the output's size
+ * is what writing it costs most.  Changes stream through; memory grows with
  * rows x channels and with the labels, never with the changes. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,7 +262,6 @@ static void event_end(pf_states *w, int64_t t)
     pb_uint(&w->packet, PACKET_TIMESTAMP, (uint64_t)(t - w->last_t));
     w->last_t = t;
     pb_uint(&w->packet, PACKET_SEQUENCE_ID, EVENTS);
-    pb_uint(&w->packet, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
     pb_message(&w->packet, PACKET_TRACK_EVENT, &w->msg);
     emit_packet(w);
 }
@@ -281,8 +284,6 @@ static inline uint8_t *event_open(pf_states *w, int64_t t, int type, uint64_t tr
     w->last_t = t;
     *p++ = PACKET_SEQUENCE_ID << 3;
     *p++ = EVENTS;
-    *p++ = PACKET_SEQUENCE_FLAGS << 3;
-    *p++ = SEQ_NEEDS_INCREMENTAL_STATE;
     *p++ = PACKET_TRACK_EVENT << 3 | PB_LEN;
     *te = p++;
     *p++ = TRACK_EVENT_TYPE << 3;
