@@ -21,6 +21,10 @@
 /* Each window is a point where every process waits for the slowest. */
 #define MW_EXCHANGE_WINDOW_RECORDS 8192
 #define MW_MAX_WINDOWS 65536
+/* Each rank's cursor window: every rank's window together stays within a
+ * core's L2 cache (8 ranks x 64 KiB), so the bytes read() copies are
+ * still there when the walk parses them (256 KiB each: 7 % more CPU). */
+#define MW_CURSOR_WINDOW ((size_t)64 << 10)
 
 typedef struct window_job {
     mw_run *run;
@@ -61,7 +65,7 @@ static int next_record(mw_run *run, mw_rank *rk)
     pw_error err;
     while (rk->loc < rk->n_locs) {
         if (!rk->cur) {
-            if (pw_cursor_open(run->ds, rk->locs[rk->loc], &rk->cur, &err) != PW_OK) {
+            if (pw_cursor_open_sized(run->ds, rk->locs[rk->loc], MW_CURSOR_WINDOW, &rk->cur, &err) != PW_OK) {
                 rk->cur = NULL;
                 rk->loc++;
                 continue; /* damage is the reader's to report */
