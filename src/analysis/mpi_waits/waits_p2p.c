@@ -122,20 +122,15 @@ static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *statu
 {
     uint64_t id = pw_msgmatch_complete(&rk->mm, rk->rank, req, status);
     pw_key k = {{(uint64_t)req, 0, 0, 0}};
-    uint64_t *t = rk->post_t.n ? pw_keymap_find(&rk->post_t, &k) : NULL; /* only wildcards' wait there */
-    if (t && id)
-        posted(run, rk, id, *t);
-    if (t)
-        pw_keymap_remove(&rk->post_t, &k);
+    uint64_t t, s;
+    if (rk->post_t.n && pw_keymap_take(&rk->post_t, &k, &t) && id) /* only wildcards' wait there */
+        posted(run, rk, id, t);
     if (id) {
         need_side(run, rk, id, 1, c);
         return;
     }
-    uint64_t *s = rk->sync_reqs.n ? pw_keymap_find(&rk->sync_reqs, &k) : NULL;
-    if (s) {
-        need_side(run, rk, *s, 0, c);
-        pw_keymap_remove(&rk->sync_reqs, &k);
-    }
+    if (rk->sync_reqs.n && pw_keymap_take(&rk->sync_reqs, &k, &s))
+        need_side(run, rk, s, 0, c);
 }
 
 /* MPI_Request_free or MPI_Cancel: the request's receive or synchronous
@@ -152,11 +147,9 @@ static void release(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_valu
         given_up(run, rk, id, 1);
         return;
     }
-    uint64_t *s = rk->sync_reqs.n ? pw_keymap_find(&rk->sync_reqs, &k) : NULL;
-    if (s) {
-        given_up(run, rk, *s, 0);
-        pw_keymap_remove(&rk->sync_reqs, &k);
-    }
+    uint64_t s;
+    if (rk->sync_reqs.n && pw_keymap_take(&rk->sync_reqs, &k, &s))
+        given_up(run, rk, s, 0);
 }
 
 static const pw_value *list_item(const pw_value *v, size_t i)
