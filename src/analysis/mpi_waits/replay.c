@@ -50,10 +50,10 @@ static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec
         mw_waits_p2p(run, rk, sc, rec, v);
     if (coll)
         mw_waits_coll(run, rk, sc, rec, v);
-    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && tl_field_int(v, sc->tl.f_dest, -1) >= 0) {
-        pw_mpi_call call;
-        if (pw_mpi_calls_read(&run->calls, rec, &call))
-            mw_bins_message(run, bins, rec->t, call.sent, &rk->bin_hint);
+    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
+        uint64_t sent;
+        if (pw_mpi_calls_sent(&run->calls, rec, &sent))
+            mw_bins_message(run, bins, rec->t, sent, &rk->bin_hint);
     }
     pw_comm_replay_feed(&run->comms, rec); /* after the call's own lookups */
 }
