@@ -23,16 +23,23 @@ void pw_keymap_free(pw_keymap *m)
     memset(m, 0, sizeof *m);
 }
 
+/* The slot holding k, or the empty slot ending its probe run (where k
+ * would go): one probe serves a lookup and the insert or removal after it.
+ * m->cap must be nonzero. */
+static size_t slot_of(const pw_keymap *m, const pw_key *k)
+{
+    size_t i = key_hash(k) & (m->cap - 1);
+    while (m->slots[i].used && !key_eq(&m->slots[i].key, k))
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
 uint64_t *pw_keymap_find(const pw_keymap *m, const pw_key *k)
 {
     if (!m->cap)
         return NULL;
-    for (size_t i = key_hash(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        if (!m->slots[i].used)
-            return NULL;
-        if (key_eq(&m->slots[i].key, k))
-            return &m->slots[i].value;
-    }
+    size_t i = slot_of(m, k);
+    return m->slots[i].used ? &m->slots[i].value : NULL;
 }
 
 /* Doubles the table (load stays under 1/2). */
@@ -59,30 +66,27 @@ static int keymap_grow(pw_keymap *m)
 uint64_t *pw_keymap_get(pw_keymap *m, const pw_key *k, uint64_t initial, int *added)
 {
     *added = 0;
-    uint64_t *v = pw_keymap_find(m, k);
-    if (v)
-        return v;
-    if ((m->n + 1) * 2 > m->cap && !keymap_grow(m))
-        return NULL;
-    size_t i = key_hash(k) & (m->cap - 1);
-    while (m->slots[i].used)
-        i = (i + 1) & (m->cap - 1);
+    size_t i = m->cap ? slot_of(m, k) : 0;
+    if (m->cap && m->slots[i].used)
+        return &m->slots[i].value;
+    if ((m->n + 1) * 2 > m->cap) {
+        if (!keymap_grow(m))
+            return NULL;
+        i = slot_of(m, k);
+    }
     m->slots[i] = (pw_keymap_slot){*k, initial, 1};
     m->n++;
     *added = 1;
     return &m->slots[i].value;
 }
 
-void pw_keymap_remove(pw_keymap *m, const pw_key *k)
+/* Empties slot i, shifting later members of its probe run back into the
+ * hole. */
+static void remove_at(pw_keymap *m, size_t i)
 {
-    uint64_t *v = pw_keymap_find(m, k);
-    if (!v)
-        return;
     size_t mask = m->cap - 1;
-    size_t i = (size_t)((pw_keymap_slot *)((char *)v - offsetof(pw_keymap_slot, value)) - m->slots);
     m->slots[i].used = 0;
     m->n--;
-    /* Shift later members of the probe run back into the hole. */
     for (size_t j = (i + 1) & mask; m->slots[j].used; j = (j + 1) & mask) {
         size_t home = key_hash(&m->slots[j].key) & mask;
         int movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
@@ -92,4 +96,22 @@ void pw_keymap_remove(pw_keymap *m, const pw_key *k)
             i = j;
         }
     }
+}
+
+void pw_keymap_remove(pw_keymap *m, const pw_key *k)
+{
+    uint64_t v;
+    (void)pw_keymap_take(m, k, &v);
+}
+
+int pw_keymap_take(pw_keymap *m, const pw_key *k, uint64_t *value)
+{
+    if (!m->cap)
+        return 0;
+    size_t i = slot_of(m, k);
+    if (!m->slots[i].used)
+        return 0;
+    *value = m->slots[i].value;
+    remove_at(m, i);
+    return 1;
 }

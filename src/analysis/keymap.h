@@ -31,4 +31,6 @@ uint64_t *pw_keymap_find(const pw_keymap *m, const pw_key *k);
 uint64_t *pw_keymap_get(pw_keymap *m, const pw_key *k, uint64_t initial, int *added);
 /* Removes k when present. */
 void pw_keymap_remove(pw_keymap *m, const pw_key *k);
+/* Removes k and gives its value: 0 when k is absent (*value untouched). */
+int pw_keymap_take(pw_keymap *m, const pw_key *k, uint64_t *value);
 #endif

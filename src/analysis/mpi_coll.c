@@ -71,19 +71,33 @@ static int per_peer_recv(pw_coll_op op)
     return op == PW_COLL_GATHER || op == PW_COLL_ALLGATHER || op == PW_COLL_ALLTOALL;
 }
 
+/* The elements the call sends by its own count fields, and their
+ * datatype (-1: unknown). */
+static int64_t send_elements(const pw_coll_schema *cs, const pw_value *v, int64_t *type)
+{
+    int64_t one_type = cs->f_datatype >= 0 ? field(v, cs->f_datatype) : -1;
+    *type = cs->f_sendtype >= 0 ? field(v, cs->f_sendtype) : one_type;
+    if (cs->f_sendcount >= 0)
+        return v[cs->f_sendcount].present ? field(v, cs->f_sendcount) : 0;
+    return field(v, cs->f_count);
+}
+
+/* Whether the call's sent bytes need its receive counts too. */
+static int sends_its_recvcounts(const pw_coll_schema *cs)
+{
+    return cs->op == PW_COLL_REDUCE_SCATTER && cs->f_sendcount < 0;
+}
+
 void pw_mpi_call_read(const pw_coll_schema *cs, const pw_value *v, const pw_type_sizes *sizes, pw_mpi_call *out)
 {
     out->op = cs->op;
     out->comm = field(v, cs->f_comm);
     out->root = cs->f_root >= 0 && v[cs->f_root].present ? field(v, cs->f_root) : -1;
     int64_t one = field(v, cs->f_count), one_type = cs->f_datatype >= 0 ? field(v, cs->f_datatype) : -1;
-    int64_t send = cs->f_sendcount >= 0 ? field(v, cs->f_sendcount) : one;
-    int64_t send_type = cs->f_sendtype >= 0 ? field(v, cs->f_sendtype) : one_type;
+    int64_t send_type, send = send_elements(cs, v, &send_type);
     int64_t recv = cs->f_recvcount >= 0 ? field(v, cs->f_recvcount) : one;
     int64_t recv_type = cs->f_recvtype >= 0 ? field(v, cs->f_recvtype) : one_type;
-    if (cs->f_sendcount >= 0 && !v[cs->f_sendcount].present)
-        send = 0;
-    if (cs->op == PW_COLL_REDUCE_SCATTER && cs->f_sendcount < 0) /* it sends the sum of its recvcounts */
+    if (sends_its_recvcounts(cs))
         send = recv;
     if (per_peer_recv(cs->op) && cs->f_commsize >= 0 && __builtin_mul_overflow(recv, field(v, cs->f_commsize), &recv))
         recv = 0;
@@ -148,6 +162,19 @@ void pw_mpi_calls_free(pw_mpi_calls *c)
     memset(c, 0, sizeof *c);
 }
 
+/* The datatype sizes of rec's process, read on first use; NULL when
+ * memory runs out. */
+static const pw_type_sizes *sizes_of(pw_mpi_calls *c, const pw_record *rec)
+{
+    uint32_t process = pw_tl_process_of(c->ds, rec->location);
+    if (!c->loaded[process]) {
+        if (!pw_type_sizes_load(&c->sizes[process], c->ds, process))
+            return NULL;
+        c->loaded[process] = 1;
+    }
+    return &c->sizes[process];
+}
+
 int pw_mpi_calls_read(pw_mpi_calls *c, const pw_record *rec, pw_mpi_call *out)
 {
     memset(out, 0, sizeof *out);
@@ -155,12 +182,26 @@ int pw_mpi_calls_read(pw_mpi_calls *c, const pw_record *rec, pw_mpi_call *out)
     out->root = -1;
     if (!rec)
         return 1;
-    uint32_t process = pw_tl_process_of(c->ds, rec->location);
-    if (!c->loaded[process]) {
-        if (!pw_type_sizes_load(&c->sizes[process], c->ds, process))
-            return 0;
-        c->loaded[process] = 1;
+    const pw_type_sizes *sizes = sizes_of(c, rec);
+    if (!sizes)
+        return 0;
+    pw_mpi_call_read(&c->coll[rec->schema], pw_record_fields(rec), sizes, out);
+    return 1;
+}
+
+int pw_mpi_calls_sent(pw_mpi_calls *c, const pw_record *rec, uint64_t *sent)
+{
+    const pw_coll_schema *cs = &c->coll[rec->schema];
+    if (sends_its_recvcounts(cs)) {
+        pw_mpi_call call;
+        int ok = pw_mpi_calls_read(c, rec, &call);
+        *sent = call.sent;
+        return ok;
     }
-    pw_mpi_call_read(&c->coll[rec->schema], pw_record_fields(rec), &c->sizes[process], out);
+    const pw_type_sizes *sizes = sizes_of(c, rec);
+    if (!sizes)
+        return 0;
+    int64_t type, n = send_elements(cs, pw_record_fields(rec), &type);
+    *sent = bytes_of(n, type, sizes);
     return 1;
 }

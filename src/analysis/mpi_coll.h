@@ -86,4 +86,7 @@ void pw_mpi_calls_free(pw_mpi_calls *c);
 /* The call rec makes (op PW_COLL_NONE when not a collective; rec NULL: an
  * empty call).  0 when memory runs out. */
 int pw_mpi_calls_read(pw_mpi_calls *c, const pw_record *rec, pw_mpi_call *out);
+/* Only what rec's call sends (pw_mpi_call.sent), for a reader of every
+ * send.  0 when memory runs out. */
+int pw_mpi_calls_sent(pw_mpi_calls *c, const pw_record *rec, uint64_t *sent);
 #endif

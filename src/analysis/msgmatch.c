@@ -121,11 +121,9 @@ uint64_t pw_msgmatch_post_recv(pw_msgmatch *mm, const pw_msg *m, int64_t rank, i
 uint64_t pw_msgmatch_complete(pw_msgmatch *mm, int64_t rank, int64_t request, const pw_msg *status)
 {
     pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};
-    uint64_t *v = pw_keymap_find(&mm->requests, &k);
-    if (!v)
+    uint64_t id;
+    if (!pw_keymap_take(&mm->requests, &k, &id))
         return 0;
-    uint64_t id = *v;
-    pw_keymap_remove(&mm->requests, &k);
     if (!(id & PW_MSG_WILD))
         return id;
     uint64_t slot = id & ~PW_MSG_WILD;
@@ -148,10 +146,8 @@ int pw_msgmatch_post_send(pw_msgmatch *mm, int64_t rank, int64_t request)
 int pw_msgmatch_complete_send(pw_msgmatch *mm, int64_t rank, int64_t request)
 {
     pw_key k = {{(uint64_t)rank, (uint64_t)request, 0, 0}};
-    if (!pw_keymap_find(&mm->send_requests, &k))
-        return 0;
-    pw_keymap_remove(&mm->send_requests, &k);
-    return 1;
+    uint64_t one;
+    return pw_keymap_take(&mm->send_requests, &k, &one);
 }
 
 const pw_msg *pw_msgmatch_key(const pw_msgmatch *mm, uint64_t flow_id)

@@ -27,7 +27,7 @@ uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *
         return PW_MPI_INST_WORLD;
     if ((size_t)rk->rank >= run->comms.n_ranks)
         return PW_MPI_UNKNOWN;
-    return pw_mpi_tracker_lookup(&run->comms.live[rk->rank], tl_field_int(v, f_comm, run->comms.world));
+    return pw_mpi_tracker_lookup(&run->comms.live[rk->rank], mw_field_int(v, f_comm, run->comms.world));
 }
 
 /* The world key of matcher key m of rank rk; 0 when it does not resolve. */

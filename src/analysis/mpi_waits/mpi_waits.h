@@ -39,6 +39,7 @@
 #include "analysis/mpi_coll.h"
 #include "analysis/mpi_comm_replay.h"
 #include "analysis/msgmatch.h"
+#include "analysis/timeline_flows.h"
 #include "analysis/timeline_schema.h"
 #include "model/dataset.h"
 
@@ -261,6 +262,17 @@ void mw_charge(mw_rank *rk, uint32_t schema, int64_t enter, uint32_t location, m
 /* The communicator instance (mpi_comms.h) a comm field names on rk now;
  * PW_MPI_INST_WORLD for all when the dataset has no communicator replay. */
 uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *v, int f_comm);
+
+/* tl_value_int and tl_field_int, inline for the integer they nearly
+ * always find (the replay reads a few fields of every call). */
+static inline int64_t mw_value_int(const pw_value *v)
+{
+    return v->present && v->type == PW_T_I64 ? v->v.i : tl_value_int(v);
+}
+static inline int64_t mw_field_int(const pw_value *v, int f, int64_t absent)
+{
+    return f < 0 || !v[f].present ? absent : mw_value_int(&v[f]);
+}
 
 /* Profile and bins. */
 void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec);

@@ -228,7 +228,7 @@ void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_recor
         return;
     uint32_t m = (uint32_t)pos->member;
     coll_member e = {rec->clock == PW_CLOCK_NS ? (uint64_t)rec->t : 0, rec->t_end,
-                     sc->coll.f_root >= 0 ? tl_field_int(v, sc->coll.f_root, -1) : -1,
+                     sc->coll.f_root >= 0 ? mw_field_int(v, sc->coll.f_root, -1) : -1,
                      rec->schema, rec->location, sc->coll_wait, 1,
                      rec->has_end && rec->clock == PW_CLOCK_NS};
     if (run->ex) /* the other processes with members fold this entry too */

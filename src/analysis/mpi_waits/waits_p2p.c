@@ -41,10 +41,10 @@ static void given_up(mw_run *run, mw_rank *rk, uint64_t id, int recv_side)
 static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                  uint32_t inst, mw_p2p_need *c)
 {
-    int64_t dest = tl_field_int(v, sc->tl.f_dest, -1);
+    int64_t dest = mw_field_int(v, sc->tl.f_dest, -1);
     if (dest < 0) /* MPI_PROC_NULL */
         return;
-    pw_msg m = {inst, -1, dest, tl_field_int(v, sc->tl.f_sendtag >= 0 ? sc->tl.f_sendtag : sc->tl.f_tag, 0)};
+    pw_msg m = {inst, -1, dest, mw_field_int(v, sc->tl.f_sendtag >= 0 ? sc->tl.f_sendtag : sc->tl.f_tag, 0)};
     uint64_t id = pw_msgmatch_send(&rk->mm, &m);
     if (!id) {
         rk->failed = 1;
@@ -57,7 +57,7 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
     if (sc->sync && !has_req) {
         need_side(run, rk, id, 0, c);
     } else if (sc->sync) {
-        pw_key k = {{(uint64_t)tl_field_int(v, sc->tl.f_request, 0), 0, 0, 0}};
+        pw_key k = {{(uint64_t)mw_field_int(v, sc->tl.f_request, 0), 0, 0, 0}};
         int added;
         uint64_t *slot = pw_keymap_get(&rk->sync_reqs, &k, id, &added);
         if (!slot) {
@@ -74,10 +74,10 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
 static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                     uint32_t inst, mw_p2p_need *c)
 {
-    pw_msg m = {inst, tl_field_int(v, sc->tl.f_source, -1), -1,
-                tl_field_int(v, sc->tl.f_recvtag >= 0 ? sc->tl.f_recvtag : sc->tl.f_tag, 0)};
+    pw_msg m = {inst, mw_field_int(v, sc->tl.f_source, -1), -1,
+                mw_field_int(v, sc->tl.f_recvtag >= 0 ? sc->tl.f_recvtag : sc->tl.f_tag, 0)};
     if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0) {
-        int64_t req = tl_field_int(v, sc->tl.f_request, 0);
+        int64_t req = mw_field_int(v, sc->tl.f_request, 0);
         uint64_t id = pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req);
         pw_key k = {{(uint64_t)req, 0, 0, 0}};
         if (id && rk->mm.replaced) /* the handle's older receive was never completed */
@@ -122,20 +122,15 @@ static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *statu
 {
     uint64_t id = pw_msgmatch_complete(&rk->mm, rk->rank, req, status);
     pw_key k = {{(uint64_t)req, 0, 0, 0}};
-    uint64_t *t = rk->post_t.n ? pw_keymap_find(&rk->post_t, &k) : NULL; /* only wildcards' wait there */
-    if (t && id)
-        posted(run, rk, id, *t);
-    if (t)
-        pw_keymap_remove(&rk->post_t, &k);
+    uint64_t t, s;
+    if (rk->post_t.n && pw_keymap_take(&rk->post_t, &k, &t) && id) /* only wildcards' wait there */
+        posted(run, rk, id, t);
     if (id) {
         need_side(run, rk, id, 1, c);
         return;
     }
-    uint64_t *s = rk->sync_reqs.n ? pw_keymap_find(&rk->sync_reqs, &k) : NULL;
-    if (s) {
-        need_side(run, rk, *s, 0, c);
-        pw_keymap_remove(&rk->sync_reqs, &k);
-    }
+    if (rk->sync_reqs.n && pw_keymap_take(&rk->sync_reqs, &k, &s))
+        need_side(run, rk, s, 0, c);
 }
 
 /* MPI_Request_free or MPI_Cancel: the request's receive or synchronous
@@ -143,7 +138,7 @@ static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *statu
  * keeps its sequence number; a wildcard never numbered stays unmatched). */
 static void release(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v)
 {
-    int64_t req = tl_field_int(v, sc->tl.f_request, 0);
+    int64_t req = mw_field_int(v, sc->tl.f_request, 0);
     uint64_t id = pw_msgmatch_complete(&rk->mm, rk->rank, req, NULL);
     pw_key k = {{(uint64_t)req, 0, 0, 0}};
     if (rk->post_t.n)
@@ -152,11 +147,9 @@ static void release(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_valu
         given_up(run, rk, id, 1);
         return;
     }
-    uint64_t *s = rk->sync_reqs.n ? pw_keymap_find(&rk->sync_reqs, &k) : NULL;
-    if (s) {
-        given_up(run, rk, *s, 0);
-        pw_keymap_remove(&rk->sync_reqs, &k);
-    }
+    uint64_t s;
+    if (rk->sync_reqs.n && pw_keymap_take(&rk->sync_reqs, &k, &s))
+        given_up(run, rk, s, 0);
 }
 
 static const pw_value *list_item(const pw_value *v, size_t i)
@@ -169,22 +162,22 @@ static const pw_value *list_item(const pw_value *v, size_t i)
  * (MPI_Waitsome); none when "flag" is 0 (MPI_Test*). */
 static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v, mw_p2p_need *c)
 {
-    if (tl_field_int(v, sc->tl.f_flag, 1) == 0)
+    if (mw_field_int(v, sc->tl.f_flag, 1) == 0)
         return;
     const pw_value *req = &v[sc->tl.f_request];
     const pw_value *st = sc->tl.f_status >= 0 ? &v[sc->tl.f_status] : NULL;
     size_t n = req->type == PW_T_LIST ? req->v.list.n : 1;
     const pw_value *indices = sc->f_indices >= 0 && v[sc->f_indices].present ? &v[sc->f_indices] : NULL;
-    int64_t index = tl_field_int(v, sc->tl.f_index, -2);
+    int64_t index = mw_field_int(v, sc->tl.f_index, -2);
     if (indices) { /* outcount is the record's word: never more than the indices it lists */
-        int64_t out = tl_field_int(v, sc->f_outcount, 0);
+        int64_t out = mw_field_int(v, sc->f_outcount, 0);
         size_t listed = indices->type == PW_T_LIST ? indices->v.list.n : 1;
         n = out <= 0 ? 0 : (uint64_t)out < listed ? (size_t)out : listed;
     } else if (sc->tl.f_index >= 0)
         n = index >= 0 ? 1 : 0;
     int wild = rk->mm.n_wild > rk->mm.n_free; /* only a wildcard receive reads its status */
     for (size_t i = 0; i < n; i++) {
-        int64_t which = indices ? (list_item(indices, i) ? tl_value_int(list_item(indices, i)) : -1)
+        int64_t which = indices ? (list_item(indices, i) ? mw_value_int(list_item(indices, i)) : -1)
                         : sc->tl.f_index >= 0 ? index : (int64_t)i;
         const pw_value *r = which >= 0 ? list_item(req, (size_t)which) : NULL;
         if (!r)
@@ -192,7 +185,7 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
         pw_msg status;
         uint64_t bytes;
         int has = st && wild && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
-        completed(run, rk, tl_value_int(r), has ? &status : NULL, c);
+        completed(run, rk, mw_value_int(r), has ? &status : NULL, c);
     }
 }
 
