@@ -11,6 +11,9 @@ Traces that hunt for the exchange's failures:
 * tests/mpi_waits' synthetic trace (Late Receiver through MPI_Ssend and
   MPI_Issend across processes: the post travels back; split and dup
   communicators whose members live on different processes);
+* tests/mpi_waits' `path` (every wait on the critical path: share 0's
+  walk needs the waits each round carries to it) and `tangle` (waits
+  ending at one time that point at each other), 2000 iterations;
 * the benchmark's generator, 8 ranks (windows: many exchanges), with
   -j 2 per process and with a time filter.
 JSON for every trace and P; text and CSV (the report's other shapes) at
@@ -40,9 +43,14 @@ def main():
         os.mkdir(bench)
         subprocess.run([gen_waits, synth], check=True, stdout=subprocess.DEVNULL)
         subprocess.run([gen_bench, bench, "8", "20000"], check=True, stdout=subprocess.DEVNULL)
+        shapes = []
+        for shape in ("path", "tangle"):
+            shapes.append(os.path.join(tmp, shape))
+            os.mkdir(shapes[-1])
+            subprocess.run([gen_waits, shapes[-1], shape, "2000"], check=True, stdout=subprocess.DEVNULL)
         fixtures = sorted(os.path.join(data, "dumpi", d) for d in os.listdir(os.path.join(data, "dumpi")))
         cases = []  # (trace, stats options, process counts)
-        for d in fixtures + [synth, bench]:
+        for d in fixtures + [synth, bench] + shapes:
             cases.append((d, ["--json"], (1, 2, 3, 4)))
         for d in (synth, bench, os.path.join(data, "dumpi", "threads4")):
             cases.append((d, [], (3,)))

@@ -191,9 +191,43 @@ void mw_exchange_entered(mw_run *run, uint32_t comm, uint64_t seq, uint32_t memb
         queue(run, run->ex->comm_procs[comm][i], &r);
 }
 
+/* This process's ranks' waits charged since the last round, queued for
+ * share 0 (its walk needs every wait) and let go here: a process other
+ * than share 0 holds a window's waits at most. */
+static void queue_waits(mw_run *run)
+{
+    for (size_t i = 0; run->ex->me && i < run->n_ranks; i++) {
+        mw_rank *rk = &run->ranks[i];
+        for (size_t j = 0; rk->mine && j < rk->n_waits; j++) {
+            const mw_wait_at *w = &rk->waits[j];
+            mw_xrec r = {MW_X_WAIT, 0, (uint32_t)i, 0, w->cause, (uint64_t)w->resume, (uint64_t)w->enter};
+            queue(run, 0, &r);
+        }
+        rk->n_waits = rk->mine ? 0 : rk->n_waits;
+    }
+}
+
+/* A wait from another process, kept by share 0 with its rank's own (the
+ * walk sorts them; it reads enter, resume and cause alone). */
+static void wait_arrived(mw_run *run, const mw_xrec *r)
+{
+    mw_rank *rk = r->a < run->n_ranks && !run->ex->me ? &run->ranks[r->a] : NULL;
+    if (!rk || rk->mine)
+        return; /* not for this process: never sent so */
+    if (!pw_grow((void **)&rk->waits, rk->n_waits, &rk->cap_waits, sizeof *rk->waits)) {
+        run->ex->failed = 1;
+        return;
+    }
+    rk->waits[rk->n_waits++] = (mw_wait_at){(int64_t)r->t, (int64_t)r->seq, r->tag, 0, 0};
+}
+
 /* One side from another process, fed to its exchange point. */
 static void arrived(mw_run *run, const mw_xrec *r)
 {
+    if (r->kind == MW_X_WAIT) {
+        wait_arrived(run, r);
+        return;
+    }
     if (r->kind == MW_X_ENTERED) {
         mw_coll_arrived(run, r->comm, r->seq, r->a, r->t, r->b != 0);
         return;
@@ -252,6 +286,7 @@ static unsigned char *round_buffer(mw_run *run, uint64_t head)
 static int exchange_round(mw_run *run, int *queued_anywhere)
 {
     mw_exchange *ex = run->ex;
+    queue_waits(run);
     uint64_t head = ex->failed ? FAILED : 0;
     for (size_t i = 0; i < run->n_ranks; i++)
         head |= run->ranks[i].mine && run->ranks[i].failed ? FAILED : 0;

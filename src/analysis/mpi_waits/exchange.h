@@ -13,9 +13,12 @@
  * number; collective: communicator, instance, comm rank).  What arrives
  * is fed to the exchange points (channels.c, waits_coll.c) as if the
  * other rank had been replayed here; a process charges only its ranks.
- * At the end (exchange_results.c) share 0 gathers the per-rank tables
- * and the waits the critical path's walk needs, walks it, and hands each
- * owner its ranks' part of the path for the last pass. */
+ * Each round also carries the waits charged since the last one to share
+ * 0 (the critical path's walk needs them), so the other processes keep
+ * none longer than a window.  At the end (exchange_results.c) share 0
+ * gathers the per-rank tables and the waits charged after the last
+ * round, walks the path, and hands each owner its ranks' part of the
+ * path for the last pass. */
 #ifndef PW_ANALYSIS_MPI_WAITS_EXCHANGE_H
 #define PW_ANALYSIS_MPI_WAITS_EXCHANGE_H
 #include "analysis/mpi_waits/channels.h"
@@ -24,12 +27,13 @@
 typedef struct mw_xrec {
     uint32_t kind; /* mw_xkind */
     uint32_t comm; /* communicator index (0 without communicator replay) */
-    uint32_t a, b; /* message: world source, destination; collective: comm rank, 1 for the root */
-    int64_t tag;
-    uint64_t seq, t; /* sequence number (message, instance) and the side's time */
+    uint32_t a, b; /* message: world source, destination; collective: comm rank, 1 for the root; wait: rank slot */
+    int64_t tag;     /* wait: its cause */
+    uint64_t seq, t; /* sequence number (message, instance) and the side's time; wait: resume, enter */
 } mw_xrec;
 
-typedef enum mw_xkind { MW_X_SENT = 1, MW_X_SENT_SYNC, MW_X_POSTED, MW_X_ENTERED } mw_xkind;
+/* MW_X_WAIT: a wait charged on another process's rank, for share 0's walk. */
+typedef enum mw_xkind { MW_X_SENT = 1, MW_X_SENT_SYNC, MW_X_POSTED, MW_X_ENTERED, MW_X_WAIT } mw_xkind;
 
 typedef struct mw_xbuf {
     mw_xrec *r;

@@ -2,8 +2,9 @@
  * (exchange.h): share 0 gathers, per rank of the others, the tables the
  * report shows (calls, time, waits per function and kind, idle and
  * compute time) and the waits the critical path's walk needs (enter,
- * resume, cause: 24 bytes each, the one thing gathered that grows with
- * the trace); it walks the path and sends each owner its ranks' spans;
+ * resume, cause: 24 bytes each) charged after the last exchange round
+ * (the rounds brought the others, exchange.c: share 0's waits are the
+ * one thing that grows with the trace); it walks the path and sends each owner its ranks' spans;
  * every process reads its ranks on the path again (critical_path.c) and
  * share 0 gathers their time per function; the time bins are summed over
  * processes (integers: exact in any order).  Buffers are 64-bit words. */
@@ -98,7 +99,7 @@ static int send_words(mw_run *run, const words *to, int to_all, void **got, size
     return ok;
 }
 
-/* A rank's tables and waits (sorted as the walk sorts them). */
+/* A rank's tables and the waits charged after the last round. */
 static void put_tables(const mw_run *run, const mw_rank *rk, words *b)
 {
     put(b, (uint64_t)(rk - run->ranks));
@@ -153,17 +154,14 @@ static void get_tables(mw_run *run, reader *r)
         for (int k = 0; k < MW_N_WAITS; k++)
             rk->wait_fn[k][s] = get(r);
     }
-    uint64_t n = get_count(r, 3);
-    if (n && !(rk->waits = calloc(n, sizeof *rk->waits))) {
-        r->bad = 1;
-        return;
+    for (uint64_t i = 0, n = get_count(r, 3); i < n; i++) { /* after those the rounds brought */
+        if (!pw_grow((void **)&rk->waits, rk->n_waits, &rk->cap_waits, sizeof *rk->waits)) {
+            r->bad = 1;
+            return;
+        }
+        int64_t enter = (int64_t)get(r), resume = (int64_t)get(r);
+        rk->waits[rk->n_waits++] = (mw_wait_at){enter, resume, (int64_t)get(r), 0, 0};
     }
-    for (uint64_t i = 0; i < n; i++) {
-        rk->waits[i].enter = (int64_t)get(r);
-        rk->waits[i].resume = (int64_t)get(r);
-        rk->waits[i].cause = (int64_t)get(r);
-    }
-    rk->n_waits = rk->cap_waits = n;
 }
 
 /* Share 0 gets every other process's ranks' tables and waits. */
