@@ -32,12 +32,17 @@ size_t pw_merge_window_cap(size_t n_cursors)
 }
 
 /* Advances leaf i's cursor; returns its next record, or NULL once it is
- * done (closed; a damaged cursor is already a diagnostic). */
+ * done (closed; a damaged cursor is already a diagnostic).  Under check, a
+ * location read to its end or to its damage is marked read: a system
+ * fault is not, so that the check's read-through still ends with it. */
 static const pw_record *merge_advance(pw_merge *m, size_t i)
 {
     pw_error err;
-    if (pw_cursor_step(m->cursors[i], &err) == PW_OK)
+    pw_status s = pw_cursor_step(m->cursors[i], &err);
+    if (s == PW_OK)
         return &m->cursors[i]->rec;
+    if (m->ds->read_to_end && (s == PW_END || s == PW_E_DATA))
+        m->ds->read_to_end[m->cursors[i]->location] = 1;
     pw_cursor_close(m->cursors[i]);
     m->cursors[i] = NULL;
     return NULL;
