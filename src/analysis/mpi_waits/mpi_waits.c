@@ -110,6 +110,14 @@ static int has_mpi(const mw_run *run)
     return 0;
 }
 
+void mw_assign_workers(mw_run *run, int workers)
+{
+    run->workers = workers;
+    run->parallel = workers > 1;
+    for (size_t i = 0; i < run->n_ranks; i++) /* neighbours together: most channels stay on one worker */
+        run->ranks[i].worker = (int)(i * (size_t)workers / run->n_ranks);
+}
+
 pw_status mw_prepare(mw_run *run, pw_error *err)
 {
     pw_status st = pw_comm_replay_init_fed(&run->comms, run->ds, err);
@@ -120,10 +128,7 @@ pw_status mw_prepare(mw_run *run, pw_error *err)
     for (size_t i = 0; i < run->n_ranks; i++)
         if (!rank_init(&run->ranks[i], run->ds->n_schemas))
             return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
-    run->workers = pw_parallel_workers(run->n_ranks, run->ds->threads);
-    run->parallel = run->workers > 1;
-    for (size_t i = 0; i < run->n_ranks; i++) /* neighbours together: most channels stay on one worker */
-        run->ranks[i].worker = (int)(i * (size_t)run->workers / run->n_ranks);
+    mw_assign_workers(run, pw_parallel_workers(run->n_ranks, run->ds->threads));
     if ((st = mw_census(run, err)) != PW_OK)
         return st;
     if (!mw_comms_init(run) || !mw_bins_init(run))

@@ -227,6 +227,11 @@ pw_status mw_prepare(mw_run *run, pw_error *err);
 pw_status mw_replay(mw_run *run, pw_error *err);
 void mw_run_free(mw_run *run);
 
+/* Each rank's worker (mw_rank.worker): `workers` blocks of neighbouring
+ * ranks; run->parallel when more than one.  Before the replay's first
+ * channel is made. */
+void mw_assign_workers(mw_run *run, int workers);
+
 /* 0 when memory runs out. */
 int mw_schemas_classify(const pw_dataset *ds, mw_schema *out);
 
