@@ -110,6 +110,7 @@ static void between_windows(window_job *job)
 {
     mw_run *run = job->run;
     job->exchanged = !run->ex || mw_exchange_window(run);
+    mw_handoffs_apply(run); /* the window's, and the exchange's */
     if (run->fwd && !mw_forward_settle(run))
         run->failed = 1;
 }
@@ -126,15 +127,12 @@ static void replay_worker(void *ctx, pw_team *team, int worker)
     if (worker == 0 && pw_team_size(team) != run->workers)
         mw_assign_workers(run, pw_team_size(team));
     pw_team_sync(team);
-    int serial_part = run->ex || run->fwd;
     for (uint64_t w = 1; w <= job->windows && job->exchanged; w++) {
         int64_t end = w == job->windows ? INT64_MAX : run->t0 + (int64_t)(job->step * (double)w);
         for (size_t r = 0; r < run->n_ranks; r++)
             if (run->ranks[r].worker == worker)
                 advance_rank(run, r, worker, end);
         pw_team_sync(team); /* every rank at the window's end */
-        if (!serial_part)
-            continue;
         if (worker == 0)
             between_windows(job);
         pw_team_sync(team);
@@ -163,6 +161,7 @@ pw_status mw_replay(mw_run *run, pw_error *err)
     int exchanged = job.exchanged;
     if (exchanged && run->ex)
         exchanged = mw_exchange_drain(run);
+    mw_handoffs_apply(run); /* those of the drain, or of windows cut short */
     mw_replay_finish(run);
     for (size_t i = 0; i < run->n_ranks; i++)
         run->failed |= run->ranks[i].failed;
