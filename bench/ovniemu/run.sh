@@ -42,7 +42,7 @@ if [ ! -d "$OUT" ]; then
     echo "generating $OUT ..."
     "$B/bench/ovni/gen_emu_trace" "$OUT" "$EVENTS" "$THREADS"
 fi
-bytes=$(find "$OUT" -name stream.obs -exec cat {} + | wc -c)
+bytes=$(find -L "$OUT" -name stream.obs -exec cat {} + | wc -c)
 echo "ovniemu: $EVENTS events, $((bytes / 1000000)) MB in $THREADS streams ($(nproc) cores)"
 cpu_measure "convert --to paraver" sh -c "rm -rf '$OUT.pv'; '$B/perfweave' convert '$OUT' --to paraver -o '$OUT.pv' -q"
 rm -rf "$OUT.pv"
