@@ -223,7 +223,7 @@ static void path_from(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint6
 
 /* The rank slot a wait's cause names, or -1 (outside the dataset: the path
  * starts on the waiting rank). */
-static int64_t cause_slot(const mw_run *run, int64_t cause)
+int64_t mw_cause_slot(const mw_run *run, int64_t cause)
 {
     if (cause < 0 || (size_t)cause >= run->n_world)
         return -1;
@@ -256,7 +256,7 @@ static void walk_at(mw_run *run, size_t slot, int64_t t, uint64_t *out, int *ok)
         }
         fr->stamp = fw->stamp;
         fr->bound = n - 1;
-        int64_t next = cause_slot(run, rk->waits[fr->idx + n - 1].cause);
+        int64_t next = mw_cause_slot(run, rk->waits[fr->idx + n - 1].cause);
         if (next < 0) {
             path_start(fw, fr, slot, t, out, ok);
             return;
@@ -271,7 +271,7 @@ static void settle_rank(mw_run *run, size_t slot, uint64_t n, int64_t t, int *ok
     mw_forward *fw = run->fwd;
     mw_rank *rk = &run->ranks[slot];
     fw_rank *fr = rk->fwd;
-    int64_t cause = cause_slot(run, rk->waits[fr->idx + n - 1].cause);
+    int64_t cause = mw_cause_slot(run, rk->waits[fr->idx + n - 1].cause);
     fr->has_next = cause >= 0;
     if (cause < 0)
         return;

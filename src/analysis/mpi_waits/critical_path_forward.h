@@ -53,6 +53,9 @@ void mw_forward_use(mw_run *run, size_t k);
  * (n_schemas + 1, compute last); NULL when the path was walked. */
 const uint64_t *mw_forward_totals(const mw_run *run);
 void mw_forward_free(mw_run *run);
+/* The rank slot a wait's cause names, or -1 (outside the dataset: the
+ * path starts on the waiting rank). */
+int64_t mw_cause_slot(const mw_run *run, int64_t cause);
 /* qsort order of waits by the time they end, then entry and cause (a
  * rank's threads charge them out of order); the walk's and the forward
  * path's (critical_path.c). */

@@ -77,14 +77,6 @@ void mw_spread_free(mw_run *run)
     run->ex->spread = NULL;
 }
 
-/* The rank slot a wait's cause names, or -1 (outside the dataset). */
-static int64_t cause_slot(const mw_run *run, int64_t cause)
-{
-    if (cause < 0 || (size_t)cause >= run->n_world)
-        return -1;
-    return run->rank_slot[cause];
-}
-
 /* The questions of rank i's waits charged since the last round, and of
  * its MPI_Finalize exit once passed. */
 static int ask_for_rank(mw_run *run, size_t i)
@@ -94,7 +86,7 @@ static int ask_for_rank(mw_run *run, size_t i)
     int ok = 1;
     for (; ok && *asked < rk->n_waits; ++*asked) {
         const mw_wait_at *w = &rk->waits[*asked];
-        int64_t c = cause_slot(run, w->cause);
+        int64_t c = mw_cause_slot(run, w->cause);
         ok = ask_here(run->ex->spread, i, w->resume) && (c < 0 || ask(run, (size_t)c, w->resume));
     }
     if (ok && rk->finalize_exit >= 0 && !run->ex->spread->fin_asked[i]) {

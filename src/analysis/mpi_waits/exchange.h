@@ -14,11 +14,10 @@
  * is fed to the exchange points (channels.c, waits_coll.c) as if the
  * other rank had been replayed here; a process charges only its ranks.
  * Each round also carries the waits charged since the last one to share
- * 0 (the critical path's walk needs them), so the other processes keep
- * none longer than a window.  At the end (exchange_results.c) share 0
- * gathers the per-rank tables and the waits charged after the last
- * round, walks the path, and hands each owner its ranks' part of the
- * path for the last pass. */
+ * 0, and the critical path's questions and answers with each process's
+ * frontier (critical_path_spread.h): share 0 settles the path forward and
+ * lets the waits go.  At the end (exchange_results.c) the last rounds
+ * settle every wait and share 0 gathers the per-rank tables. */
 #ifndef PW_ANALYSIS_MPI_WAITS_EXCHANGE_H
 #define PW_ANALYSIS_MPI_WAITS_EXCHANGE_H
 #include "analysis/mpi_waits/channels.h"
@@ -106,10 +105,9 @@ void mw_exchange_sum(mw_run *run, uint64_t *v, size_t n);
 int mw_exchange_bytes(mw_run *run, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes);
 
 /* The end of a spread replay (exchange_results.c), after mw_replay_finish:
- * share 0 gathers every rank's tables and waits, walks the critical path
- * and sends each owner its ranks' spans; every process reads its ranks
- * on the path; share 0 gathers their time per function and the bins.
- * 0 on every process when any failed. */
+ * the last rounds (mw_exchange_final), share 0's totals of the path,
+ * every rank's tables and the bins gathered.  0 on every process when
+ * any failed. */
 int mw_exchange_results(mw_run *run);
 
 /* What came from another process, fed to the exchange points
