@@ -22,7 +22,7 @@ P = 3 where ranks split unevenly.
 Share 0's memory does not grow with the waits (it settles the critical
 path forward and lets them go, critical_path_spread.c): its peak RSS on
 `path` 200 000 is within a few MB of `path` 20 000 at P = 2 (holding
-every wait it grew by 12 MB)."""
+every wait it grew by 12 MB); not checked under AddressSanitizer."""
 import os
 import subprocess
 import sys
@@ -44,6 +44,13 @@ PEAK = ("import os, resource, subprocess, sys\n"
         "subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL)\n"
         "with open(sys.argv[1] + os.environ.get('OMPI_COMM_WORLD_RANK', 'x'), 'w') as f:\n"
         "    f.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))")
+
+
+def sanitized(binary):
+    """Whether the binary is built with AddressSanitizer, whose quarantine
+    keeps freed memory: its peak RSS says nothing of the program's."""
+    with open(binary, "rb") as f:
+        return b"__asan_init" in f.read()
 
 
 def share0_peak_kib(mpiexec, mpi, trace):
@@ -79,13 +86,13 @@ def main():
             os.mkdir(shapes[-1])
             subprocess.run([gen_waits, shapes[-1], shape, "2000"], check=True, stdout=subprocess.DEVNULL)
         peaks = []
-        for n in (20000, 200000):
+        for n in (20000, 200000) if not sanitized(mpi) else ():
             d = os.path.join(tmp, "path%d" % n)
             os.mkdir(d)
             subprocess.run([gen_waits, d, "path", str(n)], check=True, stdout=subprocess.DEVNULL)
             peaks.append(share0_peak_kib(mpiexec, mpi, d))
-        runs += 1
-        if None in peaks or peaks[1] > peaks[0] + 5 * 1024:
+        runs += 1 if peaks else 0
+        if peaks and (None in peaks or peaks[1] > peaks[0] + 5 * 1024):
             failures.append("share 0's peak RSS grows with the waits: path 20 k %s KiB, 200 k %s KiB" % tuple(peaks))
         fixtures = sorted(os.path.join(data, "dumpi", d) for d in os.listdir(os.path.join(data, "dumpi")))
         cases = []  # (trace, stats options, process counts)
