@@ -35,7 +35,7 @@ extern unsigned long long mpi_bytes_sent;
  * work, without waiting for the others: mpi_work_begin() ... mpi_work_end(). */
 extern double mpi_work_cpu_s;
 /* Of it, the CPU seconds spent in the analyses' exchanges (collectives.c:
- * alltoallv), mostly waiting for the other processes. */
+ * alltoallv, gatherv, scatterv), mostly waiting for the other processes. */
 extern double mpi_exchange_cpu_s;
 void mpi_work_begin(void);
 void mpi_work_end(void);

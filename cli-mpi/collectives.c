@@ -1,7 +1,9 @@
 /* collectives.c — the library's pw_collectives over MPI_COMM_WORLD, for
  * outputs the processes write together (OTF2): a broadcast from rank 0, a
- * sum of counters, and libotf2's own MPI collective callbacks (its header
- * OTF2_MPI_Collectives.h implements them over a communicator). */
+ * sum of counters, libotf2's own MPI collective callbacks (its header
+ * OTF2_MPI_Collectives.h implements them over a communicator), bytes
+ * exchanged between every pair of processes, and bytes gathered to rank 0
+ * and scattered back from it. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,14 +74,37 @@ static int as_ints(const size_t *bytes, int *ints, int *displs, int n)
     return at <= INT_MAX;
 }
 
+/* An exchange begins: its CPU time is counted apart from the work
+ * (returns whether work was being counted, for exchange_end). */
+static int exchange_begin(double *started)
+{
+    int was = mpi_work_pause();
+    *started = cpu_seconds();
+    return was;
+}
+
+static void exchange_end(int was, double started)
+{
+    mpi_exchange_cpu_s += cpu_seconds() - started;
+    mpi_work_resume(was);
+}
+
+/* Whether every process could take part (ok on each). */
+static int all_could(int ok)
+{
+    int all_ok = ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all_ok;
+}
+
 /* MPI_Alltoall of the sizes, then MPI_Alltoallv of the bytes; every
  * process learns whether any could not take part (memory, a count beyond
  * MPI's int), so all return the same answer. */
 static int alltoallv(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes)
 {
     const mpi_world *w = ctx;
-    int was = mpi_work_pause();
-    double started = cpu_seconds();
+    double started;
+    int was = exchange_begin(&started);
     int n = w->size;
     unsigned long long *sizes = calloc((size_t)n, sizeof *sizes), *got = calloc((size_t)n, sizeof *got);
     int *sc = calloc((size_t)n, sizeof *sc), *sd = calloc((size_t)n, sizeof *sd);
@@ -97,9 +122,7 @@ static int alltoallv(void *ctx, const void *send, const size_t *send_bytes, void
         total += recv_bytes[j];
     }
     *recv = malloc(total ? total : 1);
-    int ok = *recv && as_ints(send_bytes, sc, sd, n) && as_ints(recv_bytes, rc, rd, n);
-    int all_ok = ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    int all_ok = all_could(*recv && as_ints(send_bytes, sc, sd, n) && as_ints(recv_bytes, rc, rd, n));
     if (all_ok) {
         MPI_Alltoallv(send, sc, sd, MPI_BYTE, *recv, rc, rd, MPI_BYTE, MPI_COMM_WORLD);
         for (int j = 0; j < n; j++)
@@ -114,12 +137,112 @@ static int alltoallv(void *ctx, const void *send, const size_t *send_bytes, void
     free(sd);
     free(rc);
     free(rd);
-    mpi_exchange_cpu_s += cpu_seconds() - started;
-    mpi_work_resume(was);
+    exchange_end(was, started);
+    return all_ok;
+}
+
+/* --- gatherv and scatterv: the OTF2 definitions of shares drawn alone
+ * (otf2_unify.c), to rank 0 and each process's maps back --- */
+
+/* Rank 0's arrays of one entry per process (empty elsewhere): the sizes
+ * as MPI moves them, and as MPI_Gatherv and MPI_Scatterv count them.  The
+ * others are in the exchange already when they cannot be had. */
+typedef struct root_counts {
+    unsigned long long *sizes;
+    int *counts, *displs;
+} root_counts;
+
+static root_counts root_counts_of(const mpi_world *w)
+{
+    root_counts rc = {0};
+    if (w->rank)
+        return rc;
+    rc.sizes = calloc((size_t)w->size, sizeof *rc.sizes);
+    rc.counts = calloc((size_t)w->size, sizeof *rc.counts);
+    rc.displs = calloc((size_t)w->size, sizeof *rc.displs);
+    if (!rc.sizes || !rc.counts || !rc.displs) {
+        fprintf(stderr, "perfweave-mpi: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+    }
+    return rc;
+}
+
+static void root_counts_free(root_counts *rc)
+{
+    free(rc->sizes);
+    free(rc->counts);
+    free(rc->displs);
+}
+
+/* MPI_Gather of the sizes, then MPI_Gatherv of the bytes to rank 0;
+ * every process learns whether any could not take part (rank 0's memory,
+ * a count beyond MPI's int). */
+static int gatherv(void *ctx, const void *send, size_t send_bytes, void **recv, size_t **recv_bytes)
+{
+    const mpi_world *w = ctx;
+    double started;
+    int was = exchange_begin(&started);
+    root_counts rc = root_counts_of(w);
+    unsigned long long mine = send_bytes;
+    MPI_Gather(&mine, 1, MPI_UNSIGNED_LONG_LONG, rc.sizes, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    *recv = NULL;
+    *recv_bytes = NULL;
+    int ok = send_bytes <= INT_MAX;
+    if (!w->rank) {
+        size_t total = 0;
+        *recv_bytes = calloc((size_t)w->size, sizeof **recv_bytes);
+        for (int j = 0; *recv_bytes && j < w->size; j++)
+            total += (*recv_bytes)[j] = (size_t)rc.sizes[j];
+        ok = *recv_bytes && as_ints(*recv_bytes, rc.counts, rc.displs, w->size);
+        *recv = ok ? malloc(total ? total : 1) : NULL;
+        ok = *recv != NULL;
+    }
+    int all_ok = all_could(ok);
+    if (all_ok) {
+        MPI_Gatherv(send, (int)send_bytes, MPI_BYTE, *recv, rc.counts, rc.displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+        mpi_bytes_sent += w->rank ? send_bytes : 0;
+    } else {
+        free(*recv);
+        free(*recv_bytes);
+        *recv = NULL;
+        *recv_bytes = NULL;
+    }
+    root_counts_free(&rc);
+    exchange_end(was, started);
+    return all_ok;
+}
+
+/* MPI_Scatter of the sizes from rank 0, then MPI_Scatterv of the bytes;
+ * every process learns whether any could not take part (its memory, a
+ * count beyond MPI's int). */
+static int scatterv(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes)
+{
+    const mpi_world *w = ctx;
+    double started;
+    int was = exchange_begin(&started);
+    root_counts rc = root_counts_of(w);
+    int fits = w->rank || as_ints(send_bytes, rc.counts, rc.displs, w->size);
+    for (int j = 0; !w->rank && j < w->size; j++)
+        rc.sizes[j] = fits ? send_bytes[j] : 0;
+    unsigned long long mine = 0;
+    MPI_Scatter(rc.sizes, 1, MPI_UNSIGNED_LONG_LONG, &mine, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    *recv_bytes = (size_t)mine;
+    *recv = malloc(mine ? (size_t)mine : 1);
+    int all_ok = all_could(fits && *recv);
+    if (all_ok) {
+        MPI_Scatterv(send, rc.counts, rc.displs, MPI_BYTE, *recv, (int)mine, MPI_BYTE, 0, MPI_COMM_WORLD);
+        for (int j = 1; !w->rank && j < w->size; j++)
+            mpi_bytes_sent += send_bytes[j];
+    } else {
+        free(*recv);
+        *recv = NULL;
+    }
+    root_counts_free(&rc);
+    exchange_end(was, started);
     return all_ok;
 }
 
 pw_collectives mpi_collectives(const mpi_world *w)
 {
-    return (pw_collectives){(void *)w, broadcast, sum, otf2_archive, alltoallv};
+    return (pw_collectives){(void *)w, broadcast, sum, otf2_archive, alltoallv, gatherv, scatterv};
 }

@@ -908,6 +908,21 @@ typedef struct pw_collectives {
      * and by a timeline drawn per share (message ends); NULL: each
      * process computes them alone. */
     int (*alltoallv)(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes);
+    /* Every process hands send_bytes bytes at send to process 0, which
+     * receives in *recv every process's bytes one after the other, in
+     * process order, and in *recv_bytes one count per process (both
+     * malloc'd, the caller frees them; NULL on the other processes).
+     * Returns 0, on every process, when any process could not.  With
+     * scatterv, the definitions of an OTF2 archive whose processes drew
+     * their shares alone (rank 0 numbers them, each process gets back its
+     * maps: traffic linear in the processes); NULL: such an archive fails. */
+    int (*gatherv)(void *ctx, const void *send, size_t send_bytes, void **recv, size_t **recv_bytes);
+    /* Process 0 hands send_bytes[q] bytes to each process q (the parts
+     * follow one another at send, in process order; both read on process
+     * 0 only), and every process receives its part in *recv (malloc'd,
+     * never NULL on success; the caller frees it), *recv_bytes bytes.
+     * Returns 0, on every process, when any process could not. */
+    int (*scatterv)(void *ctx, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes);
 } pw_collectives;
 /* The analyses that the processes compute together, each replaying its
  * share and exchanging through the collectives set on ds (the MPI wait

@@ -1,15 +1,19 @@
-/* check.c — pw_check: every record read (the model's pw_check_records),
- * the format's cross-file checks, then what every registered analysis
- * finds wrong in the records (an emulator's forbidden transitions). */
+/* check.c — pw_check: what every registered analysis finds wrong in the
+ * records (an emulator's forbidden transitions), then every record the
+ * analyses did not read, read (the model's pw_check_records), and the
+ * format's cross-file checks. */
 #include "analysis/analysis.h"
 
 pw_status pw_check(pw_dataset *ds, pw_error *err)
 {
-    pw_status s = pw_check_records(ds, err);
-    /* Analyses read every location: once over all shares, by the first. */
+    /* Analyses read every location: once over all shares, by the first;
+     * first, so that the read-through skips the locations they read. */
+    pw_status s = pw_check_note_reads(ds, err);
     for (size_t i = 0; s == PW_OK && ds->share_index == 0 && pw_analyses_wanted(ds) && i < pw_n_analyses; i++)
         if (pw_analyses[i]->check)
             s = pw_analyses[i]->check(ds, err);
+    if (s == PW_OK)
+        s = pw_check_records(ds, err);
     if (s != PW_OK)
         return s;
     if (pw_dataset_worst_severity(ds) >= PW_SEV_ERROR)

@@ -168,6 +168,14 @@ struct pw_dataset {
     struct pw_held *held;
     /* The last timeline drew this process's share alone (timeline_share.h). */
     int timeline_alone;
+    /* Per location, from pw_check on (pw_check_note_reads): 1 once a merge
+     * read it to its end or to its damage, noted, so that the check's own
+     * read-through need not read it again; NULL before.  Between
+     * pw_check_note_reads and pw_check_records (analyses_checking set),
+     * the findings from diags_at_check on are the analyses'. */
+    uint8_t *read_to_end;
+    size_t diags_at_check;
+    int analyses_checking;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
     /* Set by a format whose records carry power (model/energy_layout.h). */
@@ -325,6 +333,9 @@ int pw_field_index(const pw_schema *sc, const char *name);
  * the locations read, then the format's cross-file checks (in share 0).
  * PW_OK, or a system fault (I/O, memory); damage is in the diagnostics. */
 pw_status pw_check_records(pw_dataset *ds, pw_error *err);
+/* Before the analyses' checks: the locations their merges read to the end
+ * (their damage then noted already) are left out of pw_check_records. */
+pw_status pw_check_note_reads(pw_dataset *ds, pw_error *err);
 pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
 /* Whether the format's stats summary is made of parts of shares (its
  * stats_part, and no filter that calls for the generic counts instead). */

@@ -207,25 +207,6 @@ static void settle(mw_rank *rk, mw_channel *ch, const mw_msg *m, int aside)
     ch->n_aside = kept;
 }
 
-/* A pending call of rank `world` (id: its index + 1) gets one other side. */
-static void deliver(mw_run *run, int64_t world, uint32_t id, int is_send, uint64_t t, int64_t from)
-{
-    mw_rank *rk = mw_rank_of(run, world);
-    if (!rk)
-        return;
-    mw_rank_lock(run, rk);
-    mw_pending_deliver(rk, id, is_send, t, from);
-    mw_rank_unlock(run, rk);
-}
-
-/* Registers pending call id of rk on a side still to come. */
-static void wait_for(mw_run *run, mw_rank *rk, uint32_t id)
-{
-    mw_rank_lock(run, rk);
-    rk->pend[id - 1].needs++;
-    mw_rank_unlock(run, rk);
-}
-
 void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_t enter, int sync)
 {
     int aside;
@@ -239,7 +220,7 @@ void mw_msg_sent(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint64_
         m->flags |= sync ? 0 : MW_MSG_RECV_DONE; /* a synchronous send waits for the post to come back */
     }
     if (m->recv_wait) {
-        deliver(run, ch->dest, m->recv_wait, 1, enter, ch->source);
+        mw_deliver(run, rk, ch->dest, m->recv_wait, 1, enter, ch->source);
         m->recv_wait = 0;
     }
     settle(rk, ch, m, aside);
@@ -257,7 +238,7 @@ void mw_msg_posted(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, uint6
     if (m->flags & MW_MSG_POST_WANTED)
         mw_exchange_posted(run, ch, seq, post);
     if (m->sync_wait) {
-        deliver(run, ch->source, m->sync_wait, 0, post, ch->dest);
+        mw_deliver(run, rk, ch->source, m->sync_wait, 0, post, ch->dest);
         m->sync_wait = 0;
     }
     settle(rk, ch, m, aside);
@@ -282,11 +263,11 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
         latest->any = 1;
     } else if (need->timed && mw_rank_of(run, want_send ? ch->source : ch->dest)) {
         /* the other side comes later (never from a rank outside the dataset): the call waits for it */
-        if (!need->pend && !(need->pend = mw_pending_new(run, rk, need->rec))) {
+        if (!need->pend && !(need->pend = mw_pending_new(rk, need->rec))) {
             channel_unlock(ch);
             return;
         }
-        wait_for(run, rk, need->pend);
+        rk->pend[need->pend - 1].needs++; /* one more side to come */
         if (want_send)
             m->recv_wait = need->pend;
         else
@@ -325,7 +306,7 @@ void mw_msg_arrived_send(mw_run *run, mw_channel *ch, uint64_t seq, uint64_t ent
     else if (sync)
         m->flags |= MW_MSG_POST_WANTED;
     if (m->recv_wait) {
-        deliver(run, ch->dest, m->recv_wait, 1, enter, ch->source);
+        mw_deliver(run, rk, ch->dest, m->recv_wait, 1, enter, ch->source);
         m->recv_wait = 0;
     }
     settle(rk, ch, m, aside);
@@ -342,7 +323,7 @@ void mw_msg_arrived_post(mw_run *run, mw_channel *ch, uint64_t seq, uint64_t pos
     m->post = post;
     m->flags |= MW_MSG_POSTED | MW_MSG_RECV_DONE;
     if (m->sync_wait) {
-        deliver(run, ch->source, m->sync_wait, 0, post, ch->dest);
+        mw_deliver(run, rk, ch->source, m->sync_wait, 0, post, ch->dest);
         m->sync_wait = 0;
     }
     settle(rk, ch, m, aside);

@@ -83,11 +83,15 @@ void mw_msg_needed(mw_run *run, mw_rank *rk, mw_channel *ch, uint64_t seq, int w
 void mw_msg_given_up(mw_rank *rk, mw_channel *ch, uint64_t seq, int recv_side);
 /* Pending calls (pending.c): one made for rk's call rec, waiting for one
  * side (index + 1; 0 when memory runs out: rk failed); a side delivered
- * to it (the caller holds rk's lock); the call's own end, with the sides
+ * to it (by rk's worker, or with every rank stopped); the call's own end, with the sides
  * it found at once.  A pending call is charged when nothing is missing. */
-uint32_t mw_pending_new(const mw_run *run, mw_rank *rk, const pw_record *rec);
+uint32_t mw_pending_new(mw_rank *rk, const pw_record *rec);
 void mw_pending_deliver(mw_rank *rk, uint32_t id, int is_send, uint64_t t, int64_t from);
-void mw_pending_release(const mw_run *run, mw_rank *rk, const mw_p2p_need *need);
+/* A side for pending call id of world rank `world`, delivered by the
+ * replay of rank `actor`: at once, or between windows when another
+ * worker replays `world` (handoff.c). */
+void mw_deliver(mw_run *run, mw_rank *actor, int64_t world, uint32_t id, int is_send, uint64_t t, int64_t from);
+void mw_pending_release(mw_rank *rk, const mw_p2p_need *need);
 /* The wait of a call from the latest other sides: Late Sender first,
  * else Late Receiver (a call waits once). */
 void mw_charge_latest(mw_rank *rk, const mw_pending *p);

@@ -306,6 +306,7 @@ static unsigned char *round_buffer(mw_run *run, round_head head)
 static int exchange_round(mw_run *run, int *queued_anywhere)
 {
     mw_exchange *ex = run->ex;
+    mw_handoffs_apply(run); /* the window's waits charged across workers, before the frontier is sought */
     round_head head = {0, ex->spread && !ex->failed ? mw_spread_start(run, ex->final) : INT64_MIN};
     queue_waits(run);
     head.flags = ex->failed || !ex->spread ? FAILED : 0;

@@ -60,7 +60,6 @@ static int gather_ranks(mw_run *run)
 static int rank_init(mw_rank *rk, size_t n_schemas)
 {
     pw_msgmatch_init(&rk->mm);
-    pthread_mutex_init(&rk->lock, NULL);
     rk->t_min = INT64_MAX;
     rk->t_max = INT64_MIN;
     rk->finalize_exit = -1;
@@ -88,7 +87,6 @@ static void rank_free(mw_rank *rk)
     free(rk->ends.e);
     if (rk->cur)
         pw_cursor_close(rk->cur);
-    pthread_mutex_destroy(&rk->lock);
     free(rk->locs);
     free(rk->seen);
     free(rk->calls);
@@ -110,6 +108,14 @@ static int has_mpi(const mw_run *run)
     return 0;
 }
 
+void mw_assign_workers(mw_run *run, int workers)
+{
+    run->workers = workers;
+    run->parallel = workers > 1;
+    for (size_t i = 0; i < run->n_ranks; i++) /* neighbours together: most channels stay on one worker */
+        run->ranks[i].worker = (int)(i * (size_t)workers / run->n_ranks);
+}
+
 pw_status mw_prepare(mw_run *run, pw_error *err)
 {
     pw_status st = pw_comm_replay_init_fed(&run->comms, run->ds, err);
@@ -120,13 +126,10 @@ pw_status mw_prepare(mw_run *run, pw_error *err)
     for (size_t i = 0; i < run->n_ranks; i++)
         if (!rank_init(&run->ranks[i], run->ds->n_schemas))
             return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
-    run->workers = pw_parallel_workers(run->n_ranks, run->ds->threads);
-    run->parallel = run->workers > 1;
-    for (size_t i = 0; i < run->n_ranks; i++) /* neighbours together: most channels stay on one worker */
-        run->ranks[i].worker = (int)(i * (size_t)run->workers / run->n_ranks);
+    mw_assign_workers(run, pw_parallel_workers(run->n_ranks, run->ds->threads));
     if ((st = mw_census(run, err)) != PW_OK)
         return st;
-    if (!mw_comms_init(run) || !mw_bins_init(run))
+    if (!mw_comms_init(run) || !mw_bins_init(run) || !mw_handoffs_init(run))
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     return PW_OK;
 }
@@ -172,6 +175,7 @@ void mw_run_free(mw_run *run)
     mw_channels_free(run);
     pthread_mutex_destroy(&run->links_lock);
     mw_bins_free(run);
+    mw_handoffs_free(run);
     pw_mpi_calls_free(&run->calls);
     pw_comm_replay_free(&run->comms);
     free(run->schemas);

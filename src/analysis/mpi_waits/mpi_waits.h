@@ -120,8 +120,9 @@ typedef struct mw_rank {
         int known;
     } *coll_pos;         /* per communicator instance */
     uint32_t n_coll;
-    pthread_mutex_t lock; /* pending calls and charges, when ranks run in parallel */
-    int worker;           /* the one that replays it: a block of neighbouring ranks each */
+    int worker;           /* the one that replays it: a block of neighbouring ranks each;
+                           * only its thread touches the rank's pending calls and charges
+                           * during a window (handoff.c) */
     mw_pending *pend;
     size_t n_pend, cap_pend;
     uint32_t free_pend; /* index + 1 of a free pending call, 0: none */
@@ -183,6 +184,7 @@ typedef struct mw_bins {
 
 struct mw_comm_state;
 struct mw_exchange;
+typedef struct mw_handoffs mw_handoffs;
 
 typedef struct mw_run {
     pw_dataset *ds;
@@ -209,6 +211,7 @@ typedef struct mw_run {
     uint32_t n_bins;
     double *edges;     /* n_bins + 1 */
     mw_bins *bins;     /* per worker */
+    mw_handoffs *handoffs; /* per worker: what its ranks did to other workers' ranks (handoff.c) */
     int workers;
     int timed_only; /* the replay skips untimed records (waits_timeline.c) */
     int failed;
@@ -226,6 +229,11 @@ int mw_run_init(mw_run *run, pw_dataset *ds);
 pw_status mw_prepare(mw_run *run, pw_error *err);
 pw_status mw_replay(mw_run *run, pw_error *err);
 void mw_run_free(mw_run *run);
+
+/* Each rank's worker (mw_rank.worker): `workers` blocks of neighbouring
+ * ranks; run->parallel when more than one.  Before the replay's first
+ * channel is made. */
+void mw_assign_workers(mw_run *run, int workers);
 
 /* 0 when memory runs out. */
 int mw_schemas_classify(const pw_dataset *ds, mw_schema *out);
@@ -248,10 +256,16 @@ int mw_comms_init(mw_run *run);  /* 0: out of memory */
 void mw_comms_free(mw_run *run);
 void mw_channels_free(mw_run *run);
 
-/* rk's pending calls and charges are rk's own thread's, or under its
- * lock when ranks run in parallel. */
-void mw_rank_lock(const mw_run *run, mw_rank *rk);
-void mw_rank_unlock(const mw_run *run, mw_rank *rk);
+/* What a rank's replay does to a rank of another worker, kept per
+ * worker until the window ends (handoff.c): init and free (0 when memory
+ * runs out), and every worker's list done, every rank stopped. */
+int mw_handoffs_init(mw_run *run);
+void mw_handoffs_free(mw_run *run);
+void mw_handoffs_apply(mw_run *run);
+/* mw_charge of rk by the replay of rank `actor` (NULL: every rank
+ * stopped), later when another worker replays rk. */
+void mw_charge_by(mw_run *run, mw_rank *actor, mw_rank *rk, uint32_t schema, int64_t enter, uint32_t location,
+                  mw_wait kind, uint64_t ns, int64_t cause);
 /* The rank slot of a world rank, or NULL. */
 mw_rank *mw_rank_of(const mw_run *run, int64_t world);
 

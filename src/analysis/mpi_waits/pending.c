@@ -8,21 +8,8 @@
 #include "analysis/mpi_waits/channels.h"
 #include "core/grow.h"
 
-void mw_rank_lock(const mw_run *run, mw_rank *rk)
+uint32_t mw_pending_new(mw_rank *rk, const pw_record *rec)
 {
-    if (run->parallel)
-        pthread_mutex_lock(&rk->lock);
-}
-
-void mw_rank_unlock(const mw_run *run, mw_rank *rk)
-{
-    if (run->parallel)
-        pthread_mutex_unlock(&rk->lock);
-}
-
-uint32_t mw_pending_new(const mw_run *run, mw_rank *rk, const pw_record *rec)
-{
-    mw_rank_lock(run, rk);
     uint32_t id = 0;
     if (rk->free_pend) {
         id = rk->free_pend;
@@ -34,7 +21,6 @@ uint32_t mw_pending_new(const mw_run *run, mw_rank *rk, const pw_record *rec)
         rk->pend[id - 1] = (mw_pending){rec->t, rec->t_end, rec->schema, rec->location, 1, {0}, {0}, 0};
     else
         rk->failed = 1;
-    mw_rank_unlock(run, rk);
     return id;
 }
 
@@ -67,14 +53,12 @@ void mw_pending_deliver(mw_rank *rk, uint32_t id, int is_send, uint64_t t, int64
     one_less(rk, id);
 }
 
-void mw_pending_release(const mw_run *run, mw_rank *rk, const mw_p2p_need *need)
+void mw_pending_release(mw_rank *rk, const mw_p2p_need *need)
 {
-    mw_rank_lock(run, rk);
     mw_pending *p = &rk->pend[need->pend - 1];
     take_latest(&p->send, &need->send);
     take_latest(&p->post, &need->post);
     one_less(rk, need->pend);
-    mw_rank_unlock(run, rk);
 }
 
 /* Scalasca's wait of a call that waited for `other` to start: the part of

@@ -5,11 +5,12 @@
  * leaves for the other (channels.c, waits_coll.c) is taken soon after.
  * A rank's record past the window waits in its cursor for the next one.
  * Windows hold about MW_WINDOW_RECORDS records per rank, ranks in
- * parallel or not: starting the workers again per window costs less than
- * the messages a larger window keeps in flight (pending calls, cache
- * misses).  Each worker replays a block of neighbouring ranks, always the
- * same (mw_rank.worker): its ranks' state stays in its core's cache, and
- * a channel between two ranks of one block needs no lock. */
+ * parallel or not: the workers meeting per window cost less than the
+ * messages a larger window keeps in flight (pending calls, cache misses).
+ * Each worker is one thread for the whole replay and replays a block of
+ * neighbouring ranks, always the same (mw_rank.worker): its ranks' state
+ * stays in its core's cache, and a channel between two ranks of one
+ * block needs no lock. */
 #include <stdlib.h>
 
 #include "analysis/mpi_waits/critical_path_forward.h"
@@ -29,7 +30,9 @@
 
 typedef struct window_job {
     mw_run *run;
-    int64_t end; /* records from this time on wait for the next window */
+    uint64_t windows;
+    double step;   /* a window's length */
+    int exchanged; /* 0: another process failed, every worker stops */
 } window_job;
 
 /* One record: its messages and collectives, profile, bins, compute gap. */
@@ -82,10 +85,10 @@ static int next_record(mw_run *run, mw_rank *rk)
     return 0;
 }
 
-/* Rank `item` up to the window's end. */
-static void advance_rank(window_job *job, size_t item, int worker)
+/* Rank `item` up to the window's end: records from `end` on wait for
+ * the next window. */
+static void advance_rank(mw_run *run, size_t item, int worker, int64_t end)
 {
-    mw_run *run = job->run;
     mw_rank *rk = &run->ranks[item];
     while (rk->mine && !rk->done && !rk->failed) {
         if (!rk->held && !(rk->held = next_record(run, rk))) {
@@ -93,20 +96,47 @@ static void advance_rank(window_job *job, size_t item, int worker)
             break;
         }
         const pw_record *rec = &rk->cur->rec;
-        if (rec->clock == PW_CLOCK_NS && rec->t >= job->end)
+        if (rec->clock == PW_CLOCK_NS && rec->t >= end)
             break; /* the next window's */
         handle(run, rk, &run->bins[worker], rec);
         rk->held = 0;
     }
 }
 
-/* Worker `item`'s ranks up to the window's end (mw_rank_worker). */
-static void advance(void *ctx, size_t item, int worker)
+/* What every rank's window leaves for the others: the other processes'
+ * sides (and this one's to them), then the critical path's waits before
+ * the frontier.  Worker 0 alone, every rank stopped. */
+static void between_windows(window_job *job)
+{
+    mw_run *run = job->run;
+    job->exchanged = !run->ex || mw_exchange_window(run);
+    mw_handoffs_apply(run); /* the window's, and the exchange's */
+    if (run->fwd && !mw_forward_settle(run))
+        run->failed = 1;
+}
+
+/* One worker's part of the replay: its block of ranks (mw_rank.worker)
+ * through every window.  The team meets twice a window, the threads
+ * staying alive throughout (a thread started per window cost more than
+ * the window's work on one core); worker 0 adapts the blocks first when
+ * the team came out smaller than planned. */
+static void replay_worker(void *ctx, pw_team *team, int worker)
 {
     window_job *job = ctx;
-    for (size_t r = 0; r < job->run->n_ranks; r++)
-        if (job->run->ranks[r].worker == (int)item)
-            advance_rank(job, r, worker);
+    mw_run *run = job->run;
+    if (worker == 0 && pw_team_size(team) != run->workers)
+        mw_assign_workers(run, pw_team_size(team));
+    pw_team_sync(team);
+    for (uint64_t w = 1; w <= job->windows && job->exchanged; w++) {
+        int64_t end = w == job->windows ? INT64_MAX : run->t0 + (int64_t)(job->step * (double)w);
+        for (size_t r = 0; r < run->n_ranks; r++)
+            if (run->ranks[r].worker == worker)
+                advance_rank(run, r, worker, end);
+        pw_team_sync(team); /* every rank at the window's end */
+        if (worker == 0)
+            between_windows(job);
+        pw_team_sync(team);
+    }
 }
 
 /* Windows of equal time holding about as many records per rank as a
@@ -123,21 +153,15 @@ static uint64_t window_count(const mw_run *run)
 
 pw_status mw_replay(mw_run *run, pw_error *err)
 {
-    window_job job = {run, INT64_MIN};
-    uint64_t windows = run->t1 > run->t0 ? window_count(run) : 1;
+    window_job job = {run, run->t1 > run->t0 ? window_count(run) : 1, 0, 1};
     if (run->ex) /* every process cuts the same windows */
-        windows = mw_exchange_windows(run, windows);
-    double step = windows > 1 ? ((double)run->t1 - (double)run->t0) / (double)windows : 0;
-    int exchanged = 1;
-    for (uint64_t w = 1; w <= windows && exchanged; w++) {
-        job.end = w == windows ? INT64_MAX : run->t0 + (int64_t)(step * (double)w);
-        pw_parallel_for((size_t)run->workers, run->workers, advance, &job);
-        exchanged = !run->ex || mw_exchange_window(run); /* other processes' sides of this window */
-        if (run->fwd && !mw_forward_settle(run)) /* the critical path's waits before the frontier */
-            run->failed = 1;
-    }
+        job.windows = mw_exchange_windows(run, job.windows);
+    job.step = job.windows > 1 ? ((double)run->t1 - (double)run->t0) / (double)job.windows : 0;
+    pw_parallel_team(run->workers, replay_worker, &job);
+    int exchanged = job.exchanged;
     if (exchanged && run->ex)
         exchanged = mw_exchange_drain(run);
+    mw_handoffs_apply(run); /* those of the drain, or of windows cut short */
     mw_replay_finish(run);
     for (size_t i = 0; i < run->n_ranks; i++)
         run->failed |= run->ranks[i].failed;

@@ -110,8 +110,9 @@ static coll_fold fold(const pw_mpi_comm *cm, const coll_member *e)
     return in;
 }
 
-/* Member m's wait in a folded instance, charged to its rank. */
-static void charge_member(mw_run *run, const pw_mpi_comm *cm, const coll_fold *in, uint32_t m,
+/* Member m's wait in a folded instance, charged to its rank (by the
+ * replay of `actor`, the last to enter). */
+static void charge_member(mw_run *run, mw_rank *actor, const pw_mpi_comm *cm, const coll_fold *in, uint32_t m,
                           const coll_member *e)
 {
     mw_rank *rk = mw_rank_of(run, cm->members[m]);
@@ -134,21 +135,19 @@ static void charge_member(mw_run *run, const pw_mpi_comm *cm, const coll_fold *i
         cause = in->last_rank;
         break;
     }
-    if (other > enter && exit >= enter) {
-        mw_rank_lock(run, rk);
-        mw_charge(rk, e->schema, (int64_t)e->enter, e->location, (mw_wait)e->kind,
-                  (other < exit ? other : exit) - enter, cause);
-        mw_rank_unlock(run, rk);
-    }
+    if (other > enter && exit >= enter)
+        mw_charge_by(run, actor, rk, e->schema, (int64_t)e->enter, e->location, (mw_wait)e->kind,
+                     (other < exit ? other : exit) - enter, cause);
 }
 
 /* The last member entered: every member charged, the instance freed, and
  * the instances at the front that are done leave the ring. */
-static void complete(mw_run *run, struct mw_comm_state *cs, const pw_mpi_comm *cm, coll_instance *in)
+static void complete(mw_run *run, mw_rank *actor, struct mw_comm_state *cs, const pw_mpi_comm *cm,
+                     coll_instance *in)
 {
     coll_fold f = fold(cm, in->m);
     for (uint32_t m = 0; m < cm->size; m++)
-        charge_member(run, cm, &f, m, &in->m[m]);
+        charge_member(run, actor, cm, &f, m, &in->m[m]);
     free(in->m);
     in->m = NULL;
     in->entered = UINT32_MAX; /* done */
@@ -207,7 +206,7 @@ static void enter_instance(mw_run *run, mw_rank *rk, uint32_t comm, uint64_t seq
     } else if (!in->m[m].entered) {
         in->m[m] = *e;
         if (++in->entered == cm->size)
-            complete(run, cs, cm, in);
+            complete(run, rk, cs, cm, in);
     }
     if (run->parallel)
         pthread_mutex_unlock(&cs->lock);

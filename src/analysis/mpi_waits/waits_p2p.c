@@ -205,11 +205,9 @@ void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record
     else if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0)
         complete(run, rk, sc, v, &c);
     if (c.pend) { /* some other side is still to come */
-        mw_pending_release(run, rk, &c);
+        mw_pending_release(rk, &c);
     } else if (c.timed && (c.send.any || c.post.any)) {
         mw_pending now = {rec->t, rec->t_end, rec->schema, rec->location, 0, c.send, c.post, 0};
-        mw_rank_lock(run, rk);
         mw_charge_latest(rk, &now);
-        mw_rank_unlock(run, rk);
     }
 }

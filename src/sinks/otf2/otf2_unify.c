@@ -109,32 +109,32 @@ static int local_definitions(const ot_writer *w, const pw_names *nm, pw_part_wri
     return !b->nomem;
 }
 
-/* Every process's definitions, in share order, on every process. */
+/* Every process's definitions, in share order, on process 0 (bytes[p]:
+ * process p's); 1 on every process when each took part whole. */
 static int gather(const pw_collectives *c, const pw_part_writer *mine, void **all, size_t **bytes, uint64_t *processes)
 {
     *processes = 1;
     c->sum(c->ctx, processes, 1);
-    size_t size = mine->n * sizeof *mine->words, p = (size_t)*processes;
-    size_t *send_bytes = calloc(p, sizeof *send_bytes);
-    *bytes = calloc(p, sizeof **bytes);
-    char *send = malloc(size && p ? size * p : 1);
-    int ok = send_bytes && *bytes && send && !mine->nomem;
-    for (size_t i = 0; ok && i < p; i++) {
-        memcpy(send + i * size, mine->words, size);
-        send_bytes[i] = size;
-    }
-    /* a process that could not build its copies takes part with nothing */
-    int got = c->alltoallv(c->ctx, ok ? send : "", ok ? send_bytes : *bytes, all, *bytes ? *bytes : send_bytes);
-    free(send);
-    free(send_bytes);
-    uint64_t failed = !ok || !got;
+    /* a process that could not build its words takes part with none */
+    int got = c->gatherv(c->ctx, mine->nomem ? "" : (const void *)mine->words,
+                         mine->nomem ? 0 : mine->n * sizeof *mine->words, all, bytes);
+    uint64_t failed = mine->nomem || !got;
     c->sum(c->ctx, &failed, 1);
     return !failed;
 }
 
-/* The building of the whole numbering, share after share. */
+/* One share's maps: its refs -> the archive's (names only while its
+ * definitions are read). */
+typedef struct ot_share_maps {
+    uint32_t *names, *regions, *metrics, *comms;
+    uint64_t *locs;
+    uint64_t n_regions, n_metrics, n_comms, n_locs;
+} ot_share_maps;
+
+/* The building of the whole numbering, share after share (process 0). */
 typedef struct ot_build {
     ot_unified *u;
+    ot_share_maps *shares; /* per process */
     uint32_t *region_of;  /* per archive name id: region ref + 1 */
     uint32_t cap_region_of;
     pw_mpi_tracker *trackers; /* per world rank */
@@ -142,17 +142,11 @@ typedef struct ot_build {
     struct ot_empty {
         uint32_t ds_loc;
         uint64_t events;
-        uint64_t *ref; /* where its archive ref goes (this process's map), or NULL */
+        uint64_t *ref; /* where its archive ref goes (its share's map) */
     } *empties;           /* locations without a track, numbered after every drawn one */
     size_t n_empties, cap_empties;
     int nomem;
 } ot_build;
-
-/* One share's maps while it is read: its refs -> the archive's. */
-typedef struct ot_share_maps {
-    uint32_t *names, *regions, *metrics, *comms;
-    uint64_t *locs;
-} ot_share_maps;
 
 static void share_maps_free(ot_share_maps *m)
 {
@@ -277,7 +271,7 @@ static void take_tracks(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_sh
 
 /* A share's locations after the archive's drawn ones (track ids after
  * track_base); those without a track wait in empties. */
-static void take_locs(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_share_maps *sm, uint32_t base, int mine)
+static void take_locs(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_share_maps *sm, uint32_t base)
 {
     ot_writer *g = &b->u->g;
     for (uint64_t i = 0; i < h[H_LOCS] && !r->bad && !b->nomem; i++) {
@@ -287,12 +281,11 @@ static void take_locs(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_shar
             r->bad = 1;
             return;
         }
-        uint64_t *ref = mine ? &sm->locs[i] : NULL;
         if (!l[0]) { /* no track: numbered after every share's drawn locations */
             if (!pw_grow((void **)&b->empties, b->n_empties, &b->cap_empties, sizeof *b->empties))
                 b->nomem = 1;
             else
-                b->empties[b->n_empties++] = (struct ot_empty){(uint32_t)l[3], l[1], ref};
+                b->empties[b->n_empties++] = (struct ot_empty){(uint32_t)l[3], l[1], &sm->locs[i]};
             continue;
         }
         if (!pw_grow_zeroed((void **)&g->locs, &g->cap_locs, g->n_locs, sizeof *g->locs)) {
@@ -401,9 +394,9 @@ static int counts_fit(const pw_part_reader *r, const uint64_t *h)
     return 1;
 }
 
-/* One share's definitions into the whole numbering; its maps kept when
- * they are this process's. */
-static void take_share(ot_build *b, pw_part_reader *r, int mine)
+/* One share's definitions into the whole numbering; its maps kept in sm
+ * (freed by the caller). */
+static void take_share(ot_build *b, pw_part_reader *r, ot_share_maps *sm)
 {
     uint64_t h[H_N];
     pw_part_take(r, h, sizeof h);
@@ -412,29 +405,24 @@ static void take_share(ot_build *b, pw_part_reader *r, int mine)
         r->bad = 1;
         return;
     }
-    ot_share_maps sm = {calloc(h[H_NAMES] + 1, sizeof *sm.names), calloc(h[H_REGIONS] + 1, sizeof *sm.regions),
-                        calloc(h[H_METRICS] + 1, sizeof *sm.metrics), calloc(h[H_COMMS] + 1, sizeof *sm.comms),
-                        calloc(h[H_LOCS] + 1, sizeof *sm.locs)};
+    *sm = (ot_share_maps){calloc(h[H_NAMES] + 1, sizeof *sm->names), calloc(h[H_REGIONS] + 1, sizeof *sm->regions),
+                          calloc(h[H_METRICS] + 1, sizeof *sm->metrics), calloc(h[H_COMMS] + 1, sizeof *sm->comms),
+                          calloc(h[H_LOCS] + 1, sizeof *sm->locs), h[H_REGIONS], h[H_METRICS], h[H_COMMS], h[H_LOCS]};
     uint32_t *metric_track = NULL, track_base = b->u->g.n_tracks_seen;
-    b->nomem |= !sm.names || !sm.regions || !sm.metrics || !sm.comms || !sm.locs;
+    b->nomem |= !sm->names || !sm->regions || !sm->metrics || !sm->comms || !sm->locs;
     if (!b->nomem)
-        take_names(b, r, h, &sm);
+        take_names(b, r, h, sm);
     if (!b->nomem && !r->bad)
-        take_tracks(b, r, h, &sm, &metric_track);
+        take_tracks(b, r, h, sm, &metric_track);
     if (!b->nomem && !r->bad)
-        take_locs(b, r, h, &sm, track_base, mine);
+        take_locs(b, r, h, sm, track_base);
     if (!b->nomem && !r->bad)
-        take_metrics(b, r, h, &sm, metric_track, track_base);
+        take_metrics(b, r, h, sm, metric_track, track_base);
     if (!b->nomem && !r->bad)
-        take_mpi(b, r, h, &sm);
+        take_mpi(b, r, h, sm);
     free(metric_track);
-    if (mine) { /* this process's refs -> the archive's */
-        ot_unified *u = b->u;
-        u->regions = sm.regions, u->metrics = sm.metrics, u->comms = sm.comms, u->locs = sm.locs;
-        sm.regions = sm.metrics = sm.comms = NULL;
-        sm.locs = NULL;
-    }
-    share_maps_free(&sm);
+    free(sm->names);
+    sm->names = NULL;
 }
 
 /* Every rank's creations (from the share that drew it), resolved into the
@@ -468,17 +456,21 @@ static void resolve(ot_build *b, const ot_writer *w, const void *all, const size
     free(ptrs);
 }
 
-/* The whole numbering from every share's definitions; 0 when memory ran
- * out or a share's words were not whole. */
+/* The whole numbering from every share's definitions (process 0), each
+ * share's maps in b->shares; 0 when memory ran out or a share's words
+ * were not whole. */
 static int build(ot_build *b, const ot_writer *w, const size_t *bytes, uint64_t processes)
 {
     ot_unified *u = b->u;
-    resolve(b, w, u->all, bytes, processes);
+    b->shares = calloc(processes ? processes : 1, sizeof *b->shares);
+    b->nomem |= !b->shares;
+    if (!b->nomem)
+        resolve(b, w, u->all, bytes, processes);
     size_t at = 0;
     int bad = 0;
     for (uint64_t p = 0; p < processes && !b->nomem && !bad; p++) {
         pw_part_reader r = pw_part_reader_of((const char *)u->all + at, bytes[p]);
-        take_share(b, &r, p == w->ds->share_index);
+        take_share(b, &r, &b->shares[p]);
         bad = r.bad;
         at += bytes[p];
     }
@@ -489,35 +481,120 @@ static int build(ot_build *b, const ot_writer *w, const size_t *bytes, uint64_t 
             break;
         }
         g->locs[g->n_locs] = (ot_loc){.ds_loc = b->empties[i].ds_loc, .events = b->empties[i].events};
-        if (b->empties[i].ref)
-            *b->empties[i].ref = g->n_locs;
-        g->n_locs++;
+        *b->empties[i].ref = g->n_locs++;
     }
     for (size_t i = 0; i < b->n_trackers; i++)
         pw_mpi_tracker_free(&b->trackers[i]);
     free(b->trackers);
     free(b->region_of);
     free(b->empties);
-    return !b->nomem && !bad && u->locs;
+    return !b->nomem && !bad;
+}
+
+/* n refs as words. */
+static void put_refs(pw_part_writer *out, const uint32_t *refs, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        pw_part_put_word(out, refs[i]);
+}
+
+/* Every share's maps as words, share after share (bytes[p]: share p's):
+ * its counts, then its location, region, metric and communicator maps. */
+static int put_maps(const ot_build *b, uint64_t processes, pw_part_writer *out, size_t *bytes)
+{
+    for (uint64_t p = 0; p < processes; p++) {
+        const ot_share_maps *sm = &b->shares[p];
+        size_t from = out->n;
+        uint64_t head[4] = {sm->n_locs, sm->n_regions, sm->n_metrics, sm->n_comms};
+        pw_part_put(out, head, sizeof head);
+        pw_part_put(out, sm->locs, sm->n_locs * sizeof *sm->locs);
+        put_refs(out, sm->regions, sm->n_regions);
+        put_refs(out, sm->metrics, sm->n_metrics);
+        put_refs(out, sm->comms, sm->n_comms);
+        bytes[p] = (out->n - from) * sizeof *out->words;
+    }
+    return !out->nomem;
+}
+
+/* n refs from words into a new array (NULL when memory runs out). */
+static uint32_t *take_refs(pw_part_reader *r, uint64_t n)
+{
+    uint32_t *refs = malloc((n ? n : 1) * sizeof *refs);
+    for (uint64_t i = 0; refs && i < n; i++)
+        refs[i] = (uint32_t)pw_part_next(r);
+    return refs;
+}
+
+/* This process's maps as process 0 put them; 0 when they are not whole or
+ * not as many as its refs. */
+static int take_maps(ot_unified *u, const ot_writer *w, const void *part, size_t n)
+{
+    pw_part_reader r = pw_part_reader_of(part, n);
+    uint64_t head[4];
+    pw_part_take(&r, head, sizeof head);
+    if (r.bad || head[0] != w->n_locs || head[1] != w->n_regions || head[2] != w->n_metrics ||
+        head[3] != w->mpi.n_comms || r.n - r.pos != head[0] + head[1] + head[2] + head[3])
+        return 0;
+    u->locs = malloc((head[0] ? head[0] : 1) * sizeof *u->locs);
+    if (!u->locs)
+        return 0;
+    pw_part_take(&r, u->locs, head[0] * sizeof *u->locs);
+    u->regions = take_refs(&r, head[1]);
+    u->metrics = take_refs(&r, head[2]);
+    u->comms = take_refs(&r, head[3]);
+    return u->regions && u->metrics && u->comms && !r.bad;
+}
+
+/* Process 0: the whole numbering into u, and every share's maps into
+ * maps (map_bytes[p]: share p's). */
+static int number(const ot_writer *w, ot_unified *u, const size_t *bytes, uint64_t processes, pw_part_writer *maps,
+                  size_t **map_bytes)
+{
+    ot_build b = {.u = u};
+    int ok = build(&b, w, bytes, processes);
+    *map_bytes = calloc(processes ? processes : 1, sizeof **map_bytes);
+    ok = ok && *map_bytes && put_maps(&b, processes, maps, *map_bytes);
+    for (uint64_t p = 0; b.shares && p < processes; p++)
+        share_maps_free(&b.shares[p]);
+    free(b.shares);
+    return ok;
+}
+
+/* Each process's maps from process 0, in one scatter. */
+static int hand_back(const pw_collectives *c, const ot_writer *w, ot_unified *u, const pw_part_writer *maps,
+                     const size_t *map_bytes)
+{
+    void *part = NULL;
+    size_t n = 0;
+    int ok = c->scatterv(c->ctx, maps->words, map_bytes, &part, &n) && take_maps(u, w, part, n);
+    free(part);
+    return ok;
 }
 
 int ot_unify(ot_writer *w, const pw_names *nm, ot_unified *u)
 {
     memset(u, 0, sizeof *u);
+    const pw_collectives *c = w->together;
+    if (!c->gatherv || !c->scatterv) /* the program's collectives, alike on every process */
+        return 0;
     pw_names_init(&u->names);
     u->g.ds = w->ds;
     u->g.archive = w->archive; /* share 0 writes the global definitions through it */
     u->g.path = w->path;
-    pw_part_writer mine = {0};
+    pw_part_writer mine = {0}, maps = {0};
     local_definitions(w, nm, &mine);
-    size_t *bytes = NULL;
+    size_t *bytes = NULL, *map_bytes = NULL;
     uint64_t processes = 0;
-    int gathered = gather(w->together, &mine, &u->all, &bytes, &processes);
+    int gathered = gather(c, &mine, &u->all, &bytes, &processes);
     free(mine.words);
-    ot_build b = {.u = u};
-    uint64_t failed = !gathered || !build(&b, w, bytes, processes);
+    uint64_t failed = !gathered || (w->ds->share_index == 0 && !number(w, u, bytes, processes, &maps, &map_bytes));
     free(bytes);
-    w->together->sum(w->together->ctx, &failed, 1);
+    c->sum(c->ctx, &failed, 1); /* process 0's numbering, known to all */
+    if (!failed)
+        failed = !hand_back(c, w, u, &maps, map_bytes);
+    free(maps.words);
+    free(map_bytes);
+    c->sum(c->ctx, &failed, 1);
     if (failed)
         ot_unified_free(u);
     return !failed;

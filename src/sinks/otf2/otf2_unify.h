@@ -7,28 +7,30 @@
  * consecutive runs of the locations, so the serial numbering is the
  * shares' own numberings one after the other, a name, region or call
  * metric kept where it first appears (tracks, groups and locations are a
- * share's own).  Every process sends its definitions to every other (one
- * all-to-all), each builds the whole numbering alike, and keeps the maps
- * of its own refs; its events, written with its own refs, are mapped by
- * OTF2 mapping tables in its locations' local definitions, and share 0
- * writes the global definitions from the whole numbering.  Communicators
- * are resolved then, from every rank's creations (each rank drawn by one
- * share): a process names a communicator by (rank, instance) while it
- * draws. */
+ * share's own).  Every process sends its definitions to process 0 (one
+ * gather), which builds the whole numbering and sends each process back
+ * only the maps of its own refs (one scatter): the bytes sent grow with
+ * the processes, not with their square.  A process's events, written with
+ * its own refs, are mapped by OTF2 mapping tables in its locations' local
+ * definitions, and share 0 writes the global definitions from the whole
+ * numbering.  Communicators are resolved there, from every rank's
+ * creations (each rank drawn by one share): a process names a
+ * communicator by (rank, instance) while it draws. */
 #ifndef PW_SINKS_OTF2_UNIFY_H
 #define PW_SINKS_OTF2_UNIFY_H
 #include "sinks/otf2/otf2_writer.h"
 
 typedef struct ot_unified {
-    ot_writer g;    /* the archive's definitions, numbered as a serial writer numbers them */
-    pw_names names; /* the archive's strings */
+    ot_writer g;    /* process 0: the archive's definitions, numbered as a serial writer numbers them */
+    pw_names names; /* process 0: the archive's strings */
     uint32_t *regions, *metrics, *comms; /* this process's refs -> the archive's */
     uint64_t *locs; /* this process's location refs -> the archive's */
-    void *all;      /* every process's definitions as received (g's units point into them) */
+    void *all;      /* process 0: every process's definitions as received (g's units point into them) */
 } ot_unified;
 
-/* Called by every process together, after its events; 1 when every
- * process unified (else u is empty everywhere). */
+/* Called by every process together, after its events, with collectives
+ * that have gatherv and scatterv; 1 when every process unified (else u is
+ * empty everywhere). */
 int ot_unify(ot_writer *w, const pw_names *nm, ot_unified *u);
 void ot_unified_free(ot_unified *u);
 #endif

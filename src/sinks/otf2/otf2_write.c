@@ -544,7 +544,7 @@ static pw_status ot_finish_alone(ot_writer *w, pw_error *err)
 {
     ot_unified u;
     if (!ot_unify(w, w->names, &u))
-        return pw_fail(err, PW_E_NOMEM, w->path, PW_NO_OFFSET, "otf2: the processes could not gather their definitions (out of memory)");
+        return pw_fail(err, PW_E_NOMEM, w->path, PW_NO_OFFSET, "otf2: the processes could not unify their definitions (out of memory, or collectives without gatherv and scatterv)");
     pw_status s = ot_rename_events(w, &u, err);
     pw_status d = ot_local_definitions(w, &u, s == PW_OK ? err : NULL);
     s = s != PW_OK ? s : d;
