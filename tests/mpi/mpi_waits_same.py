@@ -17,7 +17,12 @@ Traces that hunt for the exchange's failures:
 * the benchmark's generator, 8 ranks (windows: many exchanges), with
   -j 2 per process and with a time filter.
 JSON for every trace and P; text and CSV (the report's other shapes) at
-P = 3 where ranks split unevenly."""
+P = 3 where ranks split unevenly.
+
+Share 0's memory does not grow with the waits (it settles the critical
+path forward and lets them go, critical_path_spread.c): its peak RSS on
+`path` 200 000 is within a few MB of `path` 20 000 at P = 2 (holding
+every wait it grew by 12 MB); not checked under AddressSanitizer."""
 import os
 import subprocess
 import sys
@@ -31,6 +36,38 @@ def run(argv):
     p = subprocess.run(argv, capture_output=True, env=ENV)
     ours = sorted(line for line in p.stderr.splitlines() if line.startswith(b"perfweave"))
     return p.returncode, p.stdout, ours
+
+
+# Under mpirun: runs the command (argv[2:]) and writes its peak RSS in
+# KiB to argv[1] + this process's rank (a file each: no output to mix).
+PEAK = ("import os, resource, subprocess, sys\n"
+        "subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL)\n"
+        "with open(sys.argv[1] + os.environ.get('OMPI_COMM_WORLD_RANK', 'x'), 'w') as f:\n"
+        "    f.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))")
+
+
+def sanitized(binary):
+    """Whether the binary is built with AddressSanitizer, whose quarantine
+    keeps freed memory: its peak RSS says nothing of the program's."""
+    with open(binary, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+def share0_peak_kib(mpiexec, mpi, trace):
+    """Share 0's peak RSS under `perfweave-mpi stats` at P = 2, best of 3
+    (None when it could not be measured)."""
+    best = None
+    out = trace + ".peak."
+    for _ in range(3):
+        if os.path.exists(out + "0"):
+            os.remove(out + "0")
+        subprocess.run([mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", "2", sys.executable, "-c",
+                        PEAK, out, mpi, "stats", trace, "-q", "-j", "1"], capture_output=True, env=ENV)
+        if os.path.exists(out + "0"):
+            with open(out + "0") as f:
+                kib = int(f.read())
+            best = kib if best is None else min(best, kib)
+    return best
 
 
 def main():
@@ -48,6 +85,15 @@ def main():
             shapes.append(os.path.join(tmp, shape))
             os.mkdir(shapes[-1])
             subprocess.run([gen_waits, shapes[-1], shape, "2000"], check=True, stdout=subprocess.DEVNULL)
+        peaks = []
+        for n in (20000, 200000) if not sanitized(mpi) else ():
+            d = os.path.join(tmp, "path%d" % n)
+            os.mkdir(d)
+            subprocess.run([gen_waits, d, "path", str(n)], check=True, stdout=subprocess.DEVNULL)
+            peaks.append(share0_peak_kib(mpiexec, mpi, d))
+        runs += 1 if peaks else 0
+        if peaks and (None in peaks or peaks[1] > peaks[0] + 5 * 1024):
+            failures.append("share 0's peak RSS grows with the waits: path 20 k %s KiB, 200 k %s KiB" % tuple(peaks))
         fixtures = sorted(os.path.join(data, "dumpi", d) for d in os.listdir(os.path.join(data, "dumpi")))
         cases = []  # (trace, stats options, process counts)
         for d in fixtures + [synth, bench] + shapes:

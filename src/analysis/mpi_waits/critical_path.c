@@ -9,16 +9,15 @@
  * over functions of the path's time beyond the mean rank's work in it
  * (work: time in the function less its wait states) — what the run would
  * save if the ranks on the path did only the mean work.  Here the path is
- * walked back over every wait (convert --waits, a replay spread over
- * processes); stats computes the same sums forward
- * (critical_path_forward.c), and the report takes either. */
+ * walked back over every wait (convert --waits draws it); stats computes
+ * the same sums forward (critical_path_forward.c, spread over processes:
+ * critical_path_spread.c), and the report takes either. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/mpi_waits/critical_path_forward.h"
 #include "core/grow.h"
-#include "core/parallel.h"
 
 static int add_span(mw_rank *rk, int64_t a, int64_t b)
 {
@@ -116,24 +115,6 @@ int mw_critical_path_walk(mw_run *run)
     return ok;
 }
 
-/* The time [a, b] shares with the rank's path (spans sorted, disjoint). */
-static uint64_t on_path(const mw_rank *rk, int64_t a, int64_t b)
-{
-    uint64_t lo = 0, hi = rk->n_path, sum = 0;
-    while (lo < hi) { /* first span ending after a */
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (rk->path[mid].b <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (uint64_t j = lo; j < rk->n_path && rk->path[j].a < b; j++) {
-        int64_t x = rk->path[j].a > a ? rk->path[j].a : a, y = rk->path[j].b < b ? rk->path[j].b : b;
-        sum += y > x ? (uint64_t)(y - x) : 0;
-    }
-    return sum;
-}
-
 /* The latest call end so far on the record's location (a rank's cursor
  * may interleave the records of its threads); NULL when memory runs out. */
 static int64_t *thread_end(mw_thread_ends *ends, uint32_t loc)
@@ -173,47 +154,7 @@ void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
     }
     rk->compute_ns += (uint64_t)gap;
     if (rk->fwd && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end >= rec->t)
-        mw_forward_note(rk, gap > 0 ? from : rec->t, rec->t, rec->t_end, rec->schema); /* what critical_path_call reads */
-}
-
-/* The path's time in rec's function and in the gap before it. */
-static void critical_path_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
-{
-    int64_t from, gap = gap_before(ends, rec, &from);
-    if (gap < 0) {
-        rk->failed = 1;
-        return;
-    }
-    if (gap > 0)
-        rk->cp_compute_ns += on_path(rk, from, rec->t);
-    if (rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end >= rec->t)
-        rk->cp_ns[rec->schema] += on_path(rk, rec->t, rec->t_end);
-}
-
-/* The ranks the path visits read again (no fields decoded). */
-static void path_rank(void *ctx, size_t item, int worker)
-{
-    (void)worker;
-    mw_run *run = ctx;
-    mw_rank *rk = &run->ranks[item];
-    mw_thread_ends ends = {0};
-    if (!rk->n_path || !rk->mine)
-        return; /* the critical path never comes here, or another process reads the rank */
-    for (size_t i = 0; i < rk->n_locs && !rk->failed; i++) {
-        pw_cursor *c;
-        pw_error err;
-        if (pw_cursor_open(run->ds, rk->locs[i], &c, &err) != PW_OK)
-            continue; /* damage is the reader's to report */
-        while (!rk->failed && mw_reread_step(c, &err) == PW_OK)
-            critical_path_call(rk, &c->rec, &ends);
-        pw_cursor_close(c);
-    }
-    free(ends.e);
-}
-
-void mw_critical_path_pass(mw_run *run)
-{
-    pw_parallel_for(run->n_ranks, run->ds->threads, path_rank, run);
+        mw_forward_note(rk, gap > 0 ? from : rec->t, rec->t, rec->t_end, rec->schema); /* the call and its gap */
 }
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/critical_path_forward.h"
+#include "analysis/mpi_waits/critical_path_spread.h"
 #include "core/grow.h"
 
 /* A timed call of a rank: the gap before it [from, t] (from == t: none),
@@ -30,6 +31,7 @@ struct mw_fwd_rank {
     uint64_t *g, *g_next; /* G of the latest settled wait, and the group's new one */
     int has_g, has_next;  /* 0: none, or a cause outside the dataset (the path starts here) */
     size_t idx, settled;  /* this pass: the next wait to settle, the waits it settles */
+    size_t asked;         /* spread: the waits whose sums are asked for (the first ones) */
     uint64_t bound, stamp; /* the short walk's bound on the rank's waits at one time */
     uint64_t *at_fin, *at_max; /* the path from its MPI_Finalize exit, from t_max */
     int64_t fin_t;             /* the exit at_fin is for, -1: none yet */
@@ -53,6 +55,7 @@ struct mw_forward {
     uint64_t stamp;
     int64_t next_target; /* the earliest rank target not evaluated */
     uint64_t *totals;    /* the path from its end, once finished */
+    const mw_spread *spread; /* share 0 of a spread replay: the sums come from the owners */
 };
 
 typedef struct mw_fwd_rank fw_rank;
@@ -178,16 +181,33 @@ static void add_to(const mw_forward *fw, uint64_t *out, const uint64_t *a, const
 
 /* The path from (slot, t) back when it stays on the rank to its first
  * call: [t_min, t], nothing when t is before it. */
+/* The running sums less those at t_min (S' of docs/mpi-analyses.md). */
+static void less_start(const mw_forward *fw, const fw_rank *fr, size_t slot, uint64_t *out)
+{
+    out[slot] -= (uint64_t)fr->t_min;
+    for (size_t u = 0; u < fw->n_used; u++) /* a function below t_min is swept by t */
+        out[fw->d - fw->n_fn + fw->used[u]] -= fr->below[fw->used[u]];
+}
+
+/* The sums the settling adds at (slot, t): S, or on share 0 of a spread
+ * replay the owner's S' (the shift cancels in S + G). */
+static void sums_at(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+{
+    if (fw->spread)
+        mw_spread_sums(fw->spread, slot, t, out, fw->d);
+    else
+        running_sums(fw, fr, slot, t, out, ok);
+}
+
 static void path_start(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
 {
     if (t < fr->t_min) {
         memset(out, 0, fw->d * sizeof *out);
         return;
     }
-    running_sums(fw, fr, slot, t, out, ok);
-    out[slot] -= (uint64_t)fr->t_min;
-    for (size_t u = 0; u < fw->n_used; u++) /* a function below t_min is swept by t */
-        out[fw->d - fw->n_fn + fw->used[u]] -= fr->below[fw->used[u]];
+    sums_at(fw, fr, slot, t, out, ok);
+    if (!fw->spread)
+        less_start(fw, fr, slot, out);
 }
 
 /* The path from (slot, t) back with the rank's latest wait before t: S + G. */
@@ -197,13 +217,13 @@ static void path_from(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint6
         path_start(fw, fr, slot, t, out, ok);
         return;
     }
-    running_sums(fw, fr, slot, t, out, ok);
+    sums_at(fw, fr, slot, t, out, ok);
     add_to(fw, out, out, fr->g, 0);
 }
 
 /* The rank slot a wait's cause names, or -1 (outside the dataset: the path
  * starts on the waiting rank). */
-static int64_t cause_slot(const mw_run *run, int64_t cause)
+int64_t mw_cause_slot(const mw_run *run, int64_t cause)
 {
     if (cause < 0 || (size_t)cause >= run->n_world)
         return -1;
@@ -236,7 +256,7 @@ static void walk_at(mw_run *run, size_t slot, int64_t t, uint64_t *out, int *ok)
         }
         fr->stamp = fw->stamp;
         fr->bound = n - 1;
-        int64_t next = cause_slot(run, rk->waits[fr->idx + n - 1].cause);
+        int64_t next = mw_cause_slot(run, rk->waits[fr->idx + n - 1].cause);
         if (next < 0) {
             path_start(fw, fr, slot, t, out, ok);
             return;
@@ -251,7 +271,7 @@ static void settle_rank(mw_run *run, size_t slot, uint64_t n, int64_t t, int *ok
     mw_forward *fw = run->fwd;
     mw_rank *rk = &run->ranks[slot];
     fw_rank *fr = rk->fwd;
-    int64_t cause = cause_slot(run, rk->waits[fr->idx + n - 1].cause);
+    int64_t cause = mw_cause_slot(run, rk->waits[fr->idx + n - 1].cause);
     fr->has_next = cause >= 0;
     if (cause < 0)
         return;
@@ -259,7 +279,7 @@ static void settle_rank(mw_run *run, size_t slot, uint64_t n, int64_t t, int *ok
     fr->stamp = fw->stamp;
     fr->bound = n - 1;
     walk_at(run, (size_t)cause, t, fw->v1, ok);
-    running_sums(fw, fr, slot, t, fw->v2, ok);
+    sums_at(fw, fr, slot, t, fw->v2, ok);
     add_to(fw, fr->g_next, fw->v1, fw->v2, 1);
 }
 
@@ -309,10 +329,12 @@ static size_t gather_keys(mw_run *run, int64_t f, int *ok)
     for (size_t i = 0; i < run->n_ranks; i++) {
         mw_rank *rk = &run->ranks[i];
         fw_rank *fr = rk->fwd;
-        if (rk->n_waits)
-            qsort(rk->waits, rk->n_waits, sizeof *rk->waits, mw_by_resume); /* as the walk sorts them */
+        /* spread: share 0's own waits charged since the round's questions end later */
+        size_t ready = fw->spread && rk->mine ? fr->asked : rk->n_waits;
+        if (ready)
+            qsort(rk->waits, ready, sizeof *rk->waits, mw_by_resume); /* as the walk sorts them */
         fr->idx = 0;
-        for (fr->settled = 0; fr->settled < rk->n_waits && rk->waits[fr->settled].resume < f; fr->settled++) {
+        for (fr->settled = 0; fr->settled < ready && rk->waits[fr->settled].resume < f; fr->settled++) {
             if (!pw_grow((void **)&fw->keys, n, &fw->cap_keys, sizeof *fw->keys)) {
                 *ok = 0;
                 return 0;
@@ -362,6 +384,7 @@ static void drop_settled(mw_run *run)
         if (fr->settled && rk->n_waits > fr->settled)
             memmove(rk->waits, rk->waits + fr->settled, (rk->n_waits - fr->settled) * sizeof *rk->waits);
         rk->n_waits -= fr->settled;
+        fr->asked -= fr->asked < fr->settled ? fr->asked : fr->settled;
         if (fr->head && fr->n > fr->head)
             memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
         fr->n -= fr->head;
@@ -409,6 +432,8 @@ static int64_t frontier(mw_run *run)
     int64_t f = mw_coll_oldest_entry(run);
     for (size_t i = 0; i < run->n_ranks; i++) {
         mw_rank *rk = &run->ranks[i];
+        if (!rk->mine)
+            continue; /* spread: its owner's frontier */
         int64_t r = rank_frontier(rk);
         f = r < f ? r : f;
         for (size_t j = 0; j < rk->n_pend; j++)
@@ -447,21 +472,32 @@ static int settle_before(mw_run *run, int64_t f)
         k = settle_group(run, k, n, &ok);
     if (ok)
         targets_before(run, f, &ok);
-    for (size_t i = 0; ok && i < run->n_ranks; i++) /* no later question is before f */
+    for (size_t i = 0; ok && !run->fwd->spread && i < run->n_ranks; i++) /* no later question is before f */
         ok = sweep_to(run->fwd, run->ranks[i].fwd, f);
     drop_settled(run);
     return ok;
 }
 
-int mw_forward_settle(mw_run *run) { return settle_before(run, frontier(run)); }
+int mw_forward_settle(mw_run *run) { return run->ex || settle_before(run, frontier(run)); }
 
-/* Where the path ends, as critical_path.c's walk starts. */
-int mw_forward_finish(mw_run *run)
+/* Every record handled: no held record's gap is noted ahead. */
+static void no_held_gaps(mw_run *run)
 {
-    mw_forward *fw = run->fwd;
     for (size_t i = 0; i < run->n_ranks; i++)
         run->ranks[i].fwd->gap_a = run->ranks[i].fwd->gap_b = 0;
-    if (!settle_before(run, INT64_MAX) || !(fw->totals = vec(fw->d)))
+}
+
+int mw_forward_finish(mw_run *run)
+{
+    no_held_gaps(run);
+    return settle_before(run, INT64_MAX) && mw_forward_end(run);
+}
+
+/* Where the path ends, as critical_path.c's walk starts. */
+int mw_forward_end(mw_run *run)
+{
+    mw_forward *fw = run->fwd;
+    if (!(fw->totals = vec(fw->d)))
         return 0;
     size_t slot = 0;
     int64_t t = mw_path_end(run, &slot);
@@ -471,6 +507,57 @@ int mw_forward_finish(mw_run *run)
     memcpy(fw->totals, run->ranks[slot].finalize_exit == t && fr->fin_t == t ? fr->at_fin : fr->at_max,
            fw->d * sizeof *fw->totals);
     return 1;
+}
+
+int64_t mw_forward_frontier(mw_run *run, int final)
+{
+    if (!final)
+        return frontier(run);
+    no_held_gaps(run);
+    return INT64_MAX;
+}
+
+int mw_forward_settle_before(mw_run *run, const mw_spread *answers, int64_t f)
+{
+    run->fwd->spread = answers;
+    return settle_before(run, f);
+}
+
+int mw_forward_sums(mw_run *run, size_t slot, int64_t t, uint64_t *out)
+{
+    int ok = 1;
+    fw_rank *fr = run->ranks[slot].fwd;
+    running_sums(run->fwd, fr, slot, t, out, &ok);
+    less_start(run->fwd, fr, slot, out);
+    return ok;
+}
+
+int mw_forward_release(mw_run *run, int64_t f)
+{
+    int ok = 1;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        fw_rank *fr = run->ranks[i].fwd;
+        if (!run->ranks[i].mine)
+            continue;
+        sort_spans(fr);
+        ok &= sweep_to(run->fwd, fr, f);
+        if (fr->head && fr->n > fr->head)
+            memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
+        fr->n -= fr->head;
+        fr->head = 0;
+    }
+    return ok;
+}
+
+size_t *mw_forward_asked(mw_rank *rk) { return &rk->fwd->asked; }
+
+size_t mw_forward_width(const mw_run *run) { return run->fwd->d; }
+
+void mw_forward_use(mw_run *run, size_t k)
+{
+    size_t ranks = run->fwd->d - run->fwd->n_fn;
+    if (k >= ranks && k < run->fwd->d)
+        use(run->fwd, (uint32_t)(k - ranks));
 }
 
 const uint64_t *mw_forward_totals(const mw_run *run) { return run->fwd ? run->fwd->totals : NULL; }

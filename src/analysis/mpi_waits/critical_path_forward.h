@@ -30,10 +30,32 @@ int mw_forward_settle(mw_run *run);
 /* After the replay (pending calls charged): every wait settled, and the
  * path's sums from its end kept for the report.  0 when memory runs out. */
 int mw_forward_finish(mw_run *run);
+/* The totals from the path's end, once every wait is settled (the
+ * ranks' MPI_Finalize exits and t_max known).  0 when memory runs out. */
+int mw_forward_end(mw_run *run);
+
+/* For a replay spread over processes (critical_path_spread.c).  The
+ * frontier of this process's ranks (final: every record handled,
+ * INT64_MAX); share 0's settling of the waits before f with the owners'
+ * sums in `answers`; an owner's sums S' of rank `slot` at t (d numbers:
+ * mw_forward_width); its ranks' spans before f let go (no question
+ * before f is to come); the count of a rank's waits already asked
+ * about; a function's sums from another process made counted. */
+struct mw_spread;
+int64_t mw_forward_frontier(mw_run *run, int final);
+int mw_forward_settle_before(mw_run *run, const struct mw_spread *answers, int64_t f);
+int mw_forward_sums(mw_run *run, size_t slot, int64_t t, uint64_t *out);
+int mw_forward_release(mw_run *run, int64_t f);
+size_t *mw_forward_asked(mw_rank *rk);
+size_t mw_forward_width(const mw_run *run);
+void mw_forward_use(mw_run *run, size_t k);
 /* The path's time per rank slot (n_ranks numbers), then per function
  * (n_schemas + 1, compute last); NULL when the path was walked. */
 const uint64_t *mw_forward_totals(const mw_run *run);
 void mw_forward_free(mw_run *run);
+/* The rank slot a wait's cause names, or -1 (outside the dataset: the
+ * path starts on the waiting rank). */
+int64_t mw_cause_slot(const mw_run *run, int64_t cause);
 /* qsort order of waits by the time they end, then entry and cause (a
  * rank's threads charge them out of order); the walk's and the forward
  * path's (critical_path.c). */

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/exchange.h"
+#include "analysis/mpi_waits/critical_path_forward.h"
+#include "analysis/mpi_waits/critical_path_spread.h"
 #include "core/grow.h"
 
 void mw_exchange_sum(mw_run *run, uint64_t *v, size_t n) { run->ex->co->sum(run->ex->co->ctx, v, n); }
@@ -106,7 +108,7 @@ int mw_exchange_init(mw_run *run, int failed)
         mw_exchange *x = run->ex;
         x->out = calloc(x->procs, sizeof *x->out);
         x->sizes = calloc(2 * (size_t)x->procs, sizeof *x->sizes);
-        x->heads = calloc(x->procs, sizeof *x->heads);
+        x->heads = calloc(2 * (size_t)x->procs, sizeof *x->heads);
         ok = !any_failed(run, !x->out || !x->sizes || !x->heads || !comm_processes(run));
     }
     if (!ok || (run->ex && run->ex->procs <= 1)) { /* alone: the serial replay, every rank its own */
@@ -136,6 +138,7 @@ void mw_exchange_free(mw_run *run)
     free(ex->sizes);
     free(ex->heads);
     free(ex->send);
+    mw_spread_free(run);
     free(ex->owner);
     pthread_mutex_destroy(&ex->lock);
     run->ex = NULL;
@@ -154,8 +157,7 @@ int mw_exchange_remote(const mw_run *run, int64_t w)
     return rk && !rk->mine;
 }
 
-/* Queues r for process q (any worker). */
-static void queue(mw_run *run, uint32_t q, const mw_xrec *r)
+void mw_exchange_queue(mw_run *run, uint32_t q, const mw_xrec *r)
 {
     mw_exchange *ex = run->ex;
     if (run->parallel)
@@ -175,25 +177,25 @@ void mw_exchange_sent(mw_run *run, const mw_channel *ch, uint64_t seq, uint64_t 
 {
     mw_xrec r = {sync ? MW_X_SENT_SYNC : MW_X_SENT, ch->comm, (uint32_t)ch->source, (uint32_t)ch->dest, ch->tag,
                  seq, enter};
-    queue(run, owner_of(run, ch->dest), &r);
+    mw_exchange_queue(run, owner_of(run, ch->dest), &r);
 }
 
 void mw_exchange_posted(mw_run *run, const mw_channel *ch, uint64_t seq, uint64_t post)
 {
     mw_xrec r = {MW_X_POSTED, ch->comm, (uint32_t)ch->source, (uint32_t)ch->dest, ch->tag, seq, post};
-    queue(run, owner_of(run, ch->source), &r);
+    mw_exchange_queue(run, owner_of(run, ch->source), &r);
 }
 
 void mw_exchange_entered(mw_run *run, uint32_t comm, uint64_t seq, uint32_t member, uint64_t enter, int is_root)
 {
     mw_xrec r = {MW_X_ENTERED, comm, member, is_root != 0, 0, seq, enter};
     for (uint32_t i = 0; i < run->ex->n_comm_procs[comm]; i++)
-        queue(run, run->ex->comm_procs[comm][i], &r);
+        mw_exchange_queue(run, run->ex->comm_procs[comm][i], &r);
 }
 
 /* This process's ranks' waits charged since the last round, queued for
- * share 0 (its walk needs every wait) and let go here: a process other
- * than share 0 holds a window's waits at most. */
+ * share 0 (its settling needs every wait) and let go here: a process
+ * other than share 0 holds a window's waits at most. */
 static void queue_waits(mw_run *run)
 {
     for (size_t i = 0; run->ex->me && i < run->n_ranks; i++) {
@@ -201,14 +203,16 @@ static void queue_waits(mw_run *run)
         for (size_t j = 0; rk->mine && j < rk->n_waits; j++) {
             const mw_wait_at *w = &rk->waits[j];
             mw_xrec r = {MW_X_WAIT, 0, (uint32_t)i, 0, w->cause, (uint64_t)w->resume, (uint64_t)w->enter};
-            queue(run, 0, &r);
+            mw_exchange_queue(run, 0, &r);
         }
+        if (rk->mine && rk->fwd)
+            *mw_forward_asked(rk) = 0;
         rk->n_waits = rk->mine ? 0 : rk->n_waits;
     }
 }
 
 /* A wait from another process, kept by share 0 with its rank's own (the
- * walk sorts them; it reads enter, resume and cause alone). */
+ * settling sorts them; it reads enter, resume and cause alone). */
 static void wait_arrived(mw_run *run, const mw_xrec *r)
 {
     mw_rank *rk = r->a < run->n_ranks && !run->ex->me ? &run->ranks[r->a] : NULL;
@@ -226,6 +230,11 @@ static void arrived(mw_run *run, const mw_xrec *r)
 {
     if (r->kind == MW_X_WAIT) {
         wait_arrived(run, r);
+        return;
+    }
+    if (r->kind == MW_X_ASK || r->kind == MW_X_SUM || r->kind == MW_X_FIN) {
+        if (run->ex->spread)
+            mw_spread_arrived(run, r);
         return;
     }
     if (r->kind == MW_X_ENTERED) {
@@ -247,22 +256,31 @@ static void arrived(mw_run *run, const mw_xrec *r)
 
 enum { FAILED = 1, QUEUED = 2 }; /* a round's header word, to every process */
 
-/* This round's bytes for each process: a header word (whether this
- * process failed, whether it had something queued) and, unless failed,
- * its sides; in ex->send (grown as needed) or, when memory runs out, the
- * header alone in ex->heads (made at init).  Returns the buffer. */
-static unsigned char *round_buffer(mw_run *run, uint64_t head)
+/* A round's header: the word above, then the process's frontier. */
+typedef struct round_head {
+    uint64_t flags;
+    int64_t frontier;
+} round_head;
+
+/* This round's bytes for each process: a header (whether this process
+ * failed, whether it had something queued, its frontier) and, unless
+ * failed, its sides; in ex->send (grown as needed) or, when memory runs
+ * out, the header alone in ex->heads (made at init).  Returns the
+ * buffer. */
+static unsigned char *round_buffer(mw_run *run, round_head head)
 {
     mw_exchange *ex = run->ex;
     size_t total = 0;
     for (unsigned q = 0; q < ex->procs; q++)
-        total += ex->sizes[q] = q == ex->me ? 0 : sizeof head + (head & FAILED ? 0 : ex->out[q].n * sizeof(mw_xrec));
+        total += ex->sizes[q] =
+            q == ex->me ? 0 : sizeof head + (head.flags & FAILED ? 0 : ex->out[q].n * sizeof(mw_xrec));
     if (total > ex->send_cap) {
         unsigned char *p = realloc(ex->send, total);
         if (!p) { /* the header alone: the others learn this process failed */
+            round_head failed = {FAILED, INT64_MIN};
             for (unsigned q = 0; q < ex->procs; q++) {
                 ex->sizes[q] = q == ex->me ? 0 : sizeof head;
-                ex->heads[q] = FAILED;
+                memcpy(ex->heads + 2 * q, &failed, sizeof failed);
             }
             return (unsigned char *)ex->heads;
         }
@@ -281,41 +299,49 @@ static unsigned char *round_buffer(mw_run *run, uint64_t head)
 }
 
 /* Sends what is queued and feeds what came; *queued_anywhere: whether
- * any process had something.  One alltoallv per round and no other
+ * any process had something.  The critical path's questions are asked
+ * before and answered after (critical_path_spread.h), with the least
+ * frontier of the headers.  One alltoallv per round and no other
  * collective.  0 when any process failed. */
 static int exchange_round(mw_run *run, int *queued_anywhere)
 {
     mw_exchange *ex = run->ex;
+    mw_handoffs_apply(run); /* the window's waits charged across workers, before the frontier is sought */
+    round_head head = {0, ex->spread && !ex->failed ? mw_spread_start(run, ex->final) : INT64_MIN};
     queue_waits(run);
-    uint64_t head = ex->failed ? FAILED : 0;
+    head.flags = ex->failed || !ex->spread ? FAILED : 0;
     for (size_t i = 0; i < run->n_ranks; i++)
-        head |= run->ranks[i].mine && run->ranks[i].failed ? FAILED : 0;
+        head.flags |= run->ranks[i].mine && run->ranks[i].failed ? FAILED : 0;
     for (unsigned q = 0; q < ex->procs; q++)
-        head |= ex->out[q].n ? QUEUED : 0;
+        head.flags |= ex->out[q].n ? QUEUED : 0;
     unsigned char *send = round_buffer(run, head);
     for (unsigned q = 0; q < ex->procs; q++)
         ex->out[q].n = 0;
     void *recv = NULL;
     size_t *got = ex->sizes + ex->procs;
     int ok = mw_exchange_bytes(run, send, ex->sizes, &recv, got);
-    uint64_t all = send == ex->send ? head : FAILED;
+    round_head all = {send == ex->send ? head.flags : FAILED, head.frontier};
     const unsigned char *at = recv;
     for (unsigned q = 0; ok && q < ex->procs; at += got[q++]) { /* headers first: a failure anywhere stops all */
-        uint64_t h = 0;
+        round_head h = {0, INT64_MAX};
         if (got[q] >= sizeof h)
             memcpy(&h, at, sizeof h);
-        all |= h;
+        all.flags |= h.flags;
+        all.frontier = h.frontier < all.frontier ? h.frontier : all.frontier;
     }
     at = recv;
-    for (unsigned q = 0; ok && !(all & FAILED) && q < ex->procs; at += got[q++])
-        for (size_t i = sizeof(uint64_t); i + sizeof(mw_xrec) <= got[q]; i += sizeof(mw_xrec)) {
+    for (unsigned q = 0; ok && !(all.flags & FAILED) && q < ex->procs; at += got[q++])
+        for (size_t i = sizeof(round_head); i + sizeof(mw_xrec) <= got[q]; i += sizeof(mw_xrec)) {
             mw_xrec r;
             memcpy(&r, at + i, sizeof r);
             arrived(run, &r);
         }
     free(recv);
-    *queued_anywhere = (all & QUEUED) != 0;
-    return ok && !(all & FAILED);
+    *queued_anywhere = (all.flags & QUEUED) != 0;
+    ok = ok && !(all.flags & FAILED);
+    if (ok && !mw_spread_end(run, all.frontier))
+        ex->failed = 1; /* told in the next round's header */
+    return ok;
 }
 
 int mw_exchange_window(mw_run *run)
@@ -332,4 +358,11 @@ int mw_exchange_drain(mw_run *run)
         if (!exchange_round(run, &queued))
             return 0;
     return 1;
+}
+
+int mw_exchange_final(mw_run *run)
+{
+    int queued;
+    run->ex->final = 1; /* the first round asks about the last waits, the second brings the answers */
+    return exchange_round(run, &queued) && exchange_round(run, &queued) && !run->ex->failed;
 }

@@ -14,11 +14,10 @@
  * is fed to the exchange points (channels.c, waits_coll.c) as if the
  * other rank had been replayed here; a process charges only its ranks.
  * Each round also carries the waits charged since the last one to share
- * 0 (the critical path's walk needs them), so the other processes keep
- * none longer than a window.  At the end (exchange_results.c) share 0
- * gathers the per-rank tables and the waits charged after the last
- * round, walks the path, and hands each owner its ranks' part of the
- * path for the last pass. */
+ * 0, and the critical path's questions and answers with each process's
+ * frontier (critical_path_spread.h): share 0 settles the path forward and
+ * lets the waits go.  At the end (exchange_results.c) the last rounds
+ * settle every wait and share 0 gathers the per-rank tables. */
 #ifndef PW_ANALYSIS_MPI_WAITS_EXCHANGE_H
 #define PW_ANALYSIS_MPI_WAITS_EXCHANGE_H
 #include "analysis/mpi_waits/channels.h"
@@ -32,8 +31,21 @@ typedef struct mw_xrec {
     uint64_t seq, t; /* sequence number (message, instance) and the side's time; wait: resume, enter */
 } mw_xrec;
 
-/* MW_X_WAIT: a wait charged on another process's rank, for share 0's walk. */
-typedef enum mw_xkind { MW_X_SENT = 1, MW_X_SENT_SYNC, MW_X_POSTED, MW_X_ENTERED, MW_X_WAIT } mw_xkind;
+/* MW_X_WAIT: a wait charged on another process's rank, for share 0's
+ * settling; the critical path's (critical_path_spread.h): MW_X_ASK, a
+ * question to a rank's owner (a: rank slot, seq: time), MW_X_SUM, one
+ * number of its answer to share 0 (b: its index, t: its value), MW_X_FIN,
+ * a rank's MPI_Finalize exit (seq) to share 0. */
+typedef enum mw_xkind {
+    MW_X_SENT = 1,
+    MW_X_SENT_SYNC,
+    MW_X_POSTED,
+    MW_X_ENTERED,
+    MW_X_WAIT,
+    MW_X_ASK,
+    MW_X_SUM,
+    MW_X_FIN
+} mw_xkind;
 
 typedef struct mw_xbuf {
     mw_xrec *r;
@@ -51,7 +63,9 @@ struct mw_exchange {
     unsigned char *send;   /* a round's bytes for all processes (exchange_round) */
     size_t send_cap;
     size_t *sizes;         /* a round's bytes to, then from, each process */
-    uint64_t *heads;       /* header words alone, when memory for a round runs out */
+    uint64_t *heads;       /* headers alone, when memory for a round runs out */
+    struct mw_spread *spread; /* the critical path's questions and answers */
+    int final;                /* the rounds after the replay: every record handled */
     pthread_mutex_t lock;  /* out, when ranks run in parallel */
     uint64_t sent_bytes, windows, most_window_bytes;
     int failed;
@@ -78,6 +92,12 @@ void mw_exchange_entered(mw_run *run, uint32_t comm, uint64_t seq, uint32_t memb
  * 0 on every process when any failed (memory, or a rank of its). */
 int mw_exchange_window(mw_run *run);
 int mw_exchange_drain(mw_run *run);
+/* Queues r for process q (any worker). */
+void mw_exchange_queue(mw_run *run, uint32_t q, const mw_xrec *r);
+/* After mw_replay_finish: the rounds that carry the last waits, their
+ * questions and answers, share 0's settling of every wait.  0 on every
+ * process when any failed. */
+int mw_exchange_final(mw_run *run);
 /* A sum over processes (the program's) of n values. */
 void mw_exchange_sum(mw_run *run, uint64_t *v, size_t n);
 /* Personalised all-to-all of byte buffers (pw_collectives.alltoallv);
@@ -85,10 +105,9 @@ void mw_exchange_sum(mw_run *run, uint64_t *v, size_t n);
 int mw_exchange_bytes(mw_run *run, const void *send, const size_t *send_bytes, void **recv, size_t *recv_bytes);
 
 /* The end of a spread replay (exchange_results.c), after mw_replay_finish:
- * share 0 gathers every rank's tables and waits, walks the critical path
- * and sends each owner its ranks' spans; every process reads its ranks
- * on the path; share 0 gathers their time per function and the bins.
- * 0 on every process when any failed. */
+ * the last rounds (mw_exchange_final), share 0's totals of the path,
+ * every rank's tables and the bins gathered.  0 on every process when
+ * any failed. */
 int mw_exchange_results(mw_run *run);
 
 /* What came from another process, fed to the exchange points

@@ -1,16 +1,14 @@
 /* exchange_results.c — the end of a replay spread over processes
- * (exchange.h): share 0 gathers, per rank of the others, the tables the
- * report shows (calls, time, waits per function and kind, idle and
- * compute time) and the waits the critical path's walk needs (enter,
- * resume, cause: 24 bytes each) charged after the last exchange round
- * (the rounds brought the others, exchange.c: share 0's waits are the
- * one thing that grows with the trace); it walks the path and sends each owner its ranks' spans;
- * every process reads its ranks on the path again (critical_path.c) and
- * share 0 gathers their time per function; the time bins are summed over
- * processes (integers: exact in any order).  Buffers are 64-bit words. */
+ * (exchange.h): the last rounds settle the critical path on share 0
+ * (critical_path_spread.h), which then gathers, per rank of the others,
+ * the tables the report shows (calls, time, waits per function and kind,
+ * idle and compute time, MPI_Finalize exit) and keeps the path's totals
+ * from its end; the time bins are summed over processes (integers:
+ * exact in any order).  Buffers are 64-bit words. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mpi_waits/critical_path_forward.h"
 #include "analysis/mpi_waits/exchange.h"
 #include "core/grow.h"
 
@@ -99,7 +97,7 @@ static int send_words(mw_run *run, const words *to, int to_all, void **got, size
     return ok;
 }
 
-/* A rank's tables and the waits charged after the last round. */
+/* A rank's tables. */
 static void put_tables(const mw_run *run, const mw_rank *rk, words *b)
 {
     put(b, (uint64_t)(rk - run->ranks));
@@ -122,12 +120,6 @@ static void put_tables(const mw_run *run, const mw_rank *rk, words *b)
         put(b, rk->wait_ns[s]);
         for (int k = 0; k < MW_N_WAITS; k++)
             put(b, rk->wait_fn[k][s]);
-    }
-    put(b, rk->n_waits);
-    for (size_t i = 0; i < rk->n_waits; i++) {
-        put(b, (uint64_t)rk->waits[i].enter);
-        put(b, (uint64_t)rk->waits[i].resume);
-        put(b, (uint64_t)rk->waits[i].cause);
     }
 }
 
@@ -154,17 +146,9 @@ static void get_tables(mw_run *run, reader *r)
         for (int k = 0; k < MW_N_WAITS; k++)
             rk->wait_fn[k][s] = get(r);
     }
-    for (uint64_t i = 0, n = get_count(r, 3); i < n; i++) { /* after those the rounds brought */
-        if (!pw_grow((void **)&rk->waits, rk->n_waits, &rk->cap_waits, sizeof *rk->waits)) {
-            r->bad = 1;
-            return;
-        }
-        int64_t enter = (int64_t)get(r), resume = (int64_t)get(r);
-        rk->waits[rk->n_waits++] = (mw_wait_at){enter, resume, (int64_t)get(r), 0, 0};
-    }
 }
 
-/* Share 0 gets every other process's ranks' tables and waits. */
+/* Share 0 gets every other process's ranks' tables. */
 static int gather_tables(mw_run *run)
 {
     words b = {0};
@@ -177,90 +161,6 @@ static int gather_tables(mw_run *run)
     reader r = {got, n, 0, 0};
     while (ok && r.at < r.n && !r.bad)
         get_tables(run, &r);
-    free(got);
-    free(b.w);
-    return ok && !r.bad;
-}
-
-/* Share 0 sends each owner its ranks' spans of the path; the owners keep
- * them for their last pass. */
-static int scatter_spans(mw_run *run)
-{
-    mw_exchange *ex = run->ex;
-    words *to = calloc(ex->procs, sizeof *to);
-    int failed = !to;
-    for (size_t i = 0; to && !ex->me && i < run->n_ranks; i++) {
-        const mw_rank *rk = &run->ranks[i];
-        words *b = &to[ex->owner[i]];
-        if (rk->mine || !rk->n_path)
-            continue;
-        put(b, i);
-        put(b, rk->n_path);
-        for (size_t j = 0; j < rk->n_path; j++) {
-            put(b, (uint64_t)rk->path[j].a);
-            put(b, (uint64_t)rk->path[j].b);
-        }
-    }
-    static const words none = {0};
-    void *got;
-    size_t n;
-    int ok = send_words(run, to ? to : &none, to != NULL, &got, &n) && !failed;
-    reader r = {got, n, 0, 0};
-    while (ok && r.at < r.n && !r.bad) {
-        mw_rank *rk = slot_rank(run, &r);
-        uint64_t spans = rk ? get_count(&r, 2) : 0;
-        if (spans && !(rk->path = calloc(spans, sizeof *rk->path)))
-            r.bad = 1;
-        for (uint64_t j = 0; j < spans && !r.bad; j++) {
-            rk->path[j].a = (int64_t)get(&r);
-            rk->path[j].b = (int64_t)get(&r);
-        }
-        if (rk && !r.bad)
-            rk->n_path = rk->cap_path = spans;
-    }
-    for (unsigned q = 0; to && q < ex->procs; q++)
-        free(to[q].w);
-    free(to);
-    free(got);
-    return ok && !r.bad;
-}
-
-/* Share 0 gets the path's time per function on the others' ranks. */
-static int gather_path_times(mw_run *run)
-{
-    words b = {0};
-    for (size_t i = 0; run->ex->me && i < run->n_ranks; i++) {
-        const mw_rank *rk = &run->ranks[i];
-        if (!rk->mine || !rk->n_path)
-            continue;
-        uint64_t fns = 0;
-        for (size_t s = 0; s < run->ds->n_schemas; s++)
-            fns += rk->cp_ns[s] != 0;
-        put(&b, i);
-        put(&b, rk->cp_compute_ns);
-        put(&b, fns);
-        for (size_t s = 0; s < run->ds->n_schemas; s++)
-            if (rk->cp_ns[s]) {
-                put(&b, s);
-                put(&b, rk->cp_ns[s]);
-            }
-    }
-    void *got;
-    size_t n;
-    int ok = send_words(run, &b, 0, &got, &n);
-    reader r = {got, n, 0, 0};
-    while (ok && r.at < r.n && !r.bad) {
-        mw_rank *rk = slot_rank(run, &r);
-        uint64_t compute = get(&r);
-        for (uint64_t j = 0, fns = get_count(&r, 2); rk && j < fns && !r.bad; j++) {
-            uint64_t s = get(&r), ns = get(&r);
-            r.bad |= s >= run->ds->n_schemas;
-            if (!r.bad)
-                rk->cp_ns[s] = ns;
-        }
-        if (rk)
-            rk->cp_compute_ns = compute;
-    }
     free(got);
     free(b.w);
     return ok && !r.bad;
@@ -344,13 +244,8 @@ static int ranks_ok(const mw_run *run)
 
 int mw_exchange_results(mw_run *run)
 {
+    if (!all_ok(run, mw_exchange_final(run)))
+        return 0;
     int ok = gather_tables(run);
-    if (!all_ok(run, ok && (run->ex->me || mw_critical_path_walk(run))))
-        return 0;
-    ok = scatter_spans(run);
-    if (ok)
-        mw_critical_path_pass(run);
-    if (!all_ok(run, ok && ranks_ok(run)))
-        return 0;
-    return all_ok(run, gather_path_times(run)) && sum_bins(run);
+    return all_ok(run, ok && ranks_ok(run) && (run->ex->me || mw_forward_end(run))) && sum_bins(run);
 }

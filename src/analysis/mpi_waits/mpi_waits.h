@@ -23,9 +23,9 @@
  * come from the format's open-time profile (model/mpi_profile.h) or, when
  * it has none, from a census pass over the records (census.c).  The
  * critical path is computed forward after each window
- * (critical_path_forward.h); convert --waits and a replay spread over
- * processes walk it back over the waits and read the ranks it visits
- * again (critical_path.c; no fields decoded).
+ * (critical_path_forward.h; spread over processes,
+ * critical_path_spread.h); convert --waits walks it back over the waits
+ * (critical_path.c).
  * Memory: open requests, messages one side has not yet seen (or a side
  * has not finished), collective instances in flight, pending calls, each
  * rank's calls and waits since the critical path's frontier; for the walk
@@ -223,8 +223,8 @@ typedef struct mw_run {
 /* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1
  * when memory runs out.  mw_prepare: ranks, communicators and time bounds
  * (census.c), bins; mw_replay: every rank replayed, the waits charged, the
- * critical path computed forward (run->fwd) or walked (mw_critical_path_pass
- * then finds its functions).  mw_run_free in every case. */
+ * critical path computed forward (run->fwd) or walked.  mw_run_free in
+ * every case. */
 int mw_run_init(mw_run *run, pw_dataset *ds);
 pw_status mw_prepare(mw_run *run, pw_error *err);
 pw_status mw_replay(mw_run *run, pw_error *err);
@@ -298,10 +298,8 @@ int mw_bins_init(mw_run *run);
 void mw_bins_sum_workers(mw_run *run);
 void mw_bins_free(mw_run *run);
 
-/* Critical path: the walk back from the last MPI_Finalize exit (serial),
- * then per rank (a last pass) the time of each function on the path. */
+/* Critical path: the walk back from the last MPI_Finalize exit. */
 int mw_critical_path_walk(mw_run *run);
-void mw_critical_path_pass(mw_run *run);
 /* Where the path ends: the latest MPI_Finalize exit, else the latest
  * record end (its rank slot in *slot); -1 when no rank has times. */
 int64_t mw_path_end(const mw_run *run, size_t *slot);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "analysis/mpi_waits/critical_path_forward.h"
+#include "analysis/mpi_waits/critical_path_spread.h"
 #include "analysis/mpi_waits/exchange.h"
 #include "core/error.h"
 
@@ -15,6 +16,17 @@ void mw_held_free(void *run)
 {
     mw_run_free(run);
     free(run);
+}
+
+/* The forward critical path, and when spread its questions and answers;
+ * 0 when memory runs out (spread: every process learns it in the first
+ * round). */
+static int forward_path(mw_run *run)
+{
+    int ok = mw_forward_init(run) && (!run->ex || mw_spread_init(run));
+    if (!ok && run->ex)
+        run->ex->failed = 1;
+    return ok;
 }
 
 pw_status pw_mpi_waits_together(pw_dataset *ds, pw_error *err)
@@ -32,10 +44,10 @@ pw_status pw_mpi_waits_together(pw_dataset *ds, pw_error *err)
     pw_status st = mw_prepare(run, err);
     if (!mw_exchange_init(run, st != PW_OK)) /* every process, failed or not */
         st = st != PW_OK ? st : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    else if (!run->ex && !mw_forward_init(run)) /* alone: the serial analysis */
+    else if (!forward_path(run) && !run->ex) /* alone: the serial analysis */
         st = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     else
-        st = mw_replay(run, err); /* spread: share 0 walks the path (exchange_results.c) */
+        st = mw_replay(run, err); /* spread: share 0 settles the path (critical_path_spread.h) */
     int keep = st == PW_OK && ds->share_index == 0;
     if (run->ex)
         mw_exchange_free(run);
