@@ -208,6 +208,10 @@ static inline int set_output(emu_bay *bay, emu_chan *out, emu_value v)
 int emu_bay_propagate(emu_bay *bay)
 {
     int rc = 0;
+    /* An event that changed nothing: no list to walk, and before the
+     * first change there is none at all (NULL). */
+    if (bay->n_dirty == 0)
+        return 0;
     /* Subscribers may dirty more channels: the list grows as it is walked.
      * A changed input sets its mux's output itself (the hottest path). */
     for (uint32_t i = 0; i < bay->n_dirty; i++) {
