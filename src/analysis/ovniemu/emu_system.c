@@ -78,7 +78,9 @@ static uint32_t parse_cpus(const char *list, int32_t *index, int32_t *phyid, uin
         int dup = 0;
         for (uint32_t k = 0; k < n; k++)
             dup |= index[k] == i;
-        if (!dup && n < cap) {
+        /* The reader refuses negative indexes; the guard keeps the
+         * index table safe whatever wrote the property. */
+        if (!dup && n < cap && i >= 0 && i <= INT32_MAX) {
             index[n] = (int32_t)i;
             phyid[n] = (int32_t)p;
             n++;

@@ -14,6 +14,9 @@
 
 /* Metadata files are a few KiB; anything this large is not metadata. */
 #define OVNI_MAX_JSON ((size_t)16 << 20)
+/* The emulator indexes a loom's CPUs by logical index: a bound keeps a
+ * damaged index from asking for gigabytes. */
+#define OVNI_MAX_CPU_INDEX (1 << 20)
 
 typedef struct ovni_thread_entry {
     long long tid;
@@ -197,9 +200,15 @@ static void add_loom_cpus(pw_dataset *ds, int32_t loom, json_t *cpus, const char
                        "CPU entry %zu lacks integer index/phyid", i);
             continue;
         }
+        json_int_t ix = json_integer_value(index), ph = json_integer_value(phyid);
+        if (ix < 0 || ix > OVNI_MAX_CPU_INDEX || ph < 0 || ph > INT32_MAX) {
+            pw_ds_diag(ds, PW_SEV_ERROR, "ovni.bad-metadata", file, PW_NO_OFFSET,
+                       "CPU entry %zu: index %lld or phyid %lld out of range (0..%d, 0..%d)", i,
+                       (long long)ix, (long long)ph, OVNI_MAX_CPU_INDEX, INT32_MAX);
+            continue;
+        }
         used += (size_t)snprintf(buf + used, cap - used, "%s%lld:%lld", used ? "," : "",
-                                 (long long)json_integer_value(index),
-                                 (long long)json_integer_value(phyid));
+                                 (long long)ix, (long long)ph);
     }
     pw_ds_set_prop(ds, key, buf, NULL);
     free(buf);
