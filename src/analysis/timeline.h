@@ -33,7 +33,7 @@
 #ifndef PW_ANALYSIS_TIMELINE_H
 #define PW_ANALYSIS_TIMELINE_H
 #include "analysis/msgmatch.h"
-#include "analysis/names.h"
+#include "core/names.h"
 #include "model/dataset.h"
 
 #define PW_TL_VT_SCALE 1000.0

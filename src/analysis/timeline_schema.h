@@ -2,7 +2,7 @@
  * once per schema from its kind, name and field names (see timeline.h). */
 #ifndef PW_ANALYSIS_TIMELINE_SCHEMA_H
 #define PW_ANALYSIS_TIMELINE_SCHEMA_H
-#include "analysis/names.h"
+#include "core/names.h"
 #include "model/dataset.h"
 
 typedef enum tl_role { TL_LOST, TL_BEGIN, TL_END, TL_INSTANT, TL_SPAN, TL_SAMPLE } tl_role;

@@ -54,21 +54,22 @@ void *pw_ds_alloc(pw_dataset *ds, size_t size)
 
 pw_status pw_ds_set_prop(pw_dataset *ds, const char *key, const char *value, pw_error *err)
 {
-    for (size_t i = 0; i < ds->n_props; i++) {
-        if (!strcmp(ds->props[i].key, key)) {
-            const char *v = pw_ds_strdup(ds, value);
-            if (!v)
-                return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-            ds->props[i].value = v;
-            return PW_OK;
-        }
+    const char *v = pw_ds_strdup(ds, value);
+    if (!v)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    uint32_t id = pw_names_find(&ds->prop_keys, key, strlen(key));
+    if (id) {
+        ds->props[id - 1].value = v;
+        return PW_OK;
     }
+    /* Keys are interned in the order props are appended: id - 1 is the
+     * index of the new prop. */
     if (!pw_grow((void **)&ds->props, ds->n_props, &ds->cap_props, sizeof *ds->props))
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    pw_prop p = {pw_ds_strdup(ds, key), pw_ds_strdup(ds, value)};
-    if (!p.key || !p.value)
+    id = pw_names_intern(&ds->prop_keys, key, strlen(key));
+    if (!id)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    ds->props[ds->n_props++] = p;
+    ds->props[ds->n_props++] = (pw_prop){pw_names_str(&ds->prop_keys, id, NULL), v};
     return PW_OK;
 }
 
@@ -206,10 +207,8 @@ void pw_dataset_prop(const pw_dataset *ds, size_t i, const char **key, const cha
 
 const char *pw_dataset_prop_get(const pw_dataset *ds, const char *key)
 {
-    for (size_t i = 0; i < ds->n_props; i++)
-        if (!strcmp(ds->props[i].key, key))
-            return ds->props[i].value;
-    return NULL;
+    uint32_t id = key ? pw_names_find(&ds->prop_keys, key, strlen(key)) : 0;
+    return id ? ds->props[id - 1].value : NULL;
 }
 
 size_t pw_location_count(const pw_dataset *ds) { return ds->n_locs; }
@@ -314,6 +313,7 @@ pw_dataset *pw_ds_new(const pw_format_ops *fmt, const char *path)
     ds->worst = -1;
     ds->share_end = SIZE_MAX; /* every location until a share is set */
     pw_arena_init(&ds->arena, 64 * 1024);
+    pw_names_init(&ds->prop_keys);
     pthread_mutex_init(&ds->diag_lock, NULL);
     atomic_init(&ds->progress_done, 0);
     atomic_init(&ds->open_bytes, 0);
@@ -407,6 +407,7 @@ void pw_close(pw_dataset *ds)
     }
     free(ds->diags);
     free(ds->props);
+    pw_names_free(&ds->prop_keys);
     free(ds->locs);
     free(ds->schemas);
     pthread_mutex_destroy(&ds->diag_lock);

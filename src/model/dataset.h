@@ -13,6 +13,7 @@
 
 #include "core/arena.h"
 #include "core/error.h"
+#include "core/names.h"
 #include "perfweave.h"
 
 typedef struct pw_cursor_ops {
@@ -127,6 +128,8 @@ struct pw_dataset {
     pw_arena arena;           /* everything that lives as long as the dataset */
     pw_prop *props;
     size_t n_props, cap_props;
+    pw_names prop_keys;       /* props[id - 1] is the key's; a format sets
+                               * properties per rank, so no scan per set */
     pw_location *locs;
     size_t n_locs, cap_locs;
     pw_schema **schemas;

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/names.h"
+#include "core/names.h"
 #include "sinks/convert/convert.h"
 
 #ifdef PW_HAVE_SQLITE3

@@ -1,8 +1,9 @@
-/* names.h — interning of event names: each distinct string gets a dense
- * id from 1, so writers can emit a name once and refer to it by number
- * (Perfetto interned names, Paraver values, SQLite string tables). */
-#ifndef PW_ANALYSIS_NAMES_H
-#define PW_ANALYSIS_NAMES_H
+/* names.h — interning of strings: each distinct string gets a dense id
+ * from 1 in order of first use, so writers can emit a name once and refer
+ * to it by number (Perfetto interned names, Paraver values, SQLite string
+ * tables), and a dataset finds a property by key without a scan. */
+#ifndef PW_CORE_NAMES_H
+#define PW_CORE_NAMES_H
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,8 @@ void pw_names_init(pw_names *nm);
 void pw_names_free(pw_names *nm);
 /* The id of s[0..n), added when new; 0 when memory runs out. */
 uint32_t pw_names_intern(pw_names *nm, const char *s, size_t n);
+/* The id of s[0..n), 0 when it was never interned. */
+uint32_t pw_names_find(const pw_names *nm, const char *s, size_t n);
 static inline const char *pw_names_str(const pw_names *nm, uint32_t id, size_t *n)
 {
     if (n)

@@ -1,5 +1,5 @@
 /* names.c — a string set with FNV-1a hashes and linear probing. */
-#include "analysis/names.h"
+#include "core/names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,16 +45,30 @@ static int names_grow(pw_names *nm)
     return 1;
 }
 
+/* The id of s[0..n) with hash h, 0 when absent. */
+static uint32_t names_lookup(const pw_names *nm, const char *s, size_t n, uint64_t h)
+{
+    if (!nm->mask)
+        return 0;
+    for (uint32_t i = (uint32_t)h & nm->mask; nm->slots[i]; i = (i + 1) & nm->mask) {
+        const struct pw_name_entry *e = &nm->items[nm->slots[i] - 1];
+        if (e->hash == h && e->n == n && !memcmp(e->s, s, n))
+            return nm->slots[i];
+    }
+    return 0;
+}
+
+uint32_t pw_names_find(const pw_names *nm, const char *s, size_t n)
+{
+    return names_lookup(nm, s, n, name_hash(s, n));
+}
+
 uint32_t pw_names_intern(pw_names *nm, const char *s, size_t n)
 {
     uint64_t h = name_hash(s, n);
-    if (nm->mask) {
-        for (uint32_t i = (uint32_t)h & nm->mask; nm->slots[i]; i = (i + 1) & nm->mask) {
-            const struct pw_name_entry *e = &nm->items[nm->slots[i] - 1];
-            if (e->hash == h && e->n == n && !memcmp(e->s, s, n))
-                return nm->slots[i];
-        }
-    }
+    uint32_t found = names_lookup(nm, s, n, h);
+    if (found)
+        return found;
     if ((nm->n_items + 1) * 2 > nm->mask && !names_grow(nm))
         return 0;
     if (nm->n_items == nm->cap_items) {
