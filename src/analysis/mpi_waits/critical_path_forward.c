@@ -401,10 +401,22 @@ static int64_t latest_end(const mw_thread_ends *ends, uint32_t loc)
     return -1;
 }
 
+/* f, or the latest call end of one of the open cursor's threads other
+ * than `loc` if earlier: that thread's next call, still to come, notes
+ * the gap since that end (a rank's cursor interleaves its threads). */
+static int64_t other_threads_end(const mw_thread_ends *ends, uint32_t loc, int64_t f)
+{
+    for (size_t i = ends->open_from; i < ends->n; i++)
+        if (ends->e[i].loc != loc && ends->e[i].end >= 0 && ends->e[i].end < f)
+            f = ends->e[i].end;
+    return f;
+}
+
 /* Before what time the rank's replay can still note spans or charge its
  * own calls: its next record (records of a location come in time order),
- * or its t_min while locations remain; the held record's gap noted
- * ahead (the gap a timed record will add when it is handled). */
+ * or its t_min while locations remain, or the end of another thread's
+ * latest call (its gap is noted with its next call); the held record's
+ * gap noted ahead (the gap a timed record will add when it is handled). */
 static int64_t rank_frontier(mw_rank *rk)
 {
     fw_rank *fr = rk->fwd;
@@ -420,9 +432,10 @@ static int64_t rank_frontier(mw_rank *rk)
             fr->gap_a = end;
             fr->gap_b = rec->t;
         }
-        return rec->t;
+        return other_threads_end(&rk->ends, rec->location, rec->t);
     }
-    return end >= 0 && end < rec->t ? end : rec->t; /* its gap waits for a timed record */
+    /* its gap waits for a timed record */
+    return other_threads_end(&rk->ends, rec->location, end >= 0 && end < rec->t ? end : rec->t);
 }
 
 /* Before what time every wait is charged: no rank's replay, pending call
@@ -511,6 +524,9 @@ int mw_forward_end(mw_run *run)
 
 int64_t mw_forward_frontier(mw_run *run, int final)
 {
+    for (size_t i = 0; i < run->n_ranks; i++) /* the answers' sweeps pass spans in start order */
+        if (run->ranks[i].mine)
+            sort_spans(run->ranks[i].fwd);
     if (!final)
         return frontier(run);
     no_held_gaps(run);
@@ -539,7 +555,6 @@ int mw_forward_release(mw_run *run, int64_t f)
         fw_rank *fr = run->ranks[i].fwd;
         if (!run->ranks[i].mine)
             continue;
-        sort_spans(fr);
         ok &= sweep_to(run->fwd, fr, f);
         if (fr->head && fr->n > fr->head)
             memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);

@@ -36,7 +36,7 @@ int mw_forward_end(mw_run *run);
 
 /* For a replay spread over processes (critical_path_spread.c).  The
  * frontier of this process's ranks (final: every record handled,
- * INT64_MAX); share 0's settling of the waits before f with the owners'
+ * INT64_MAX), their spans sorted for the answers; share 0's settling of the waits before f with the owners'
  * sums in `answers`; an owner's sums S' of rank `slot` at t (d numbers:
  * mw_forward_width); its ranks' spans before f let go (no question
  * before f is to come); the count of a rank's waits already asked

@@ -137,6 +137,8 @@ typedef struct mw_rank {
             int64_t end;
         } *e;
         size_t n, cap;
+        size_t open_from; /* e[open_from..n): threads of the open cursor, whose records may
+                           * still come (a thread's records are in one location) */
     } ends;
     int64_t t_min, t_max;
     uint64_t records;    /* as the census counted them */
