@@ -54,6 +54,7 @@ struct mw_forward {
     size_t cap_keys;
     uint64_t stamp;
     int64_t next_target; /* the earliest rank target not evaluated */
+    int64_t f_settled;   /* the frontier of the latest settling (serial) */
     uint64_t *totals;    /* the path from its end, once finished */
     const mw_spread *spread; /* share 0 of a spread replay: the sums come from the owners */
 };
@@ -69,6 +70,7 @@ int mw_forward_init(mw_run *run)
     if (!(run->fwd = fw))
         return 0;
     fw->n_fn = run->ds->n_schemas + 1;
+    fw->f_settled = INT64_MIN;
     fw->d = run->n_ranks + fw->n_fn;
     int ok = (fw->v1 = vec(fw->d)) && (fw->v2 = vec(fw->d)) && (fw->used = calloc(fw->n_fn, sizeof *fw->used)) &&
              (fw->is_used = calloc(fw->n_fn, 1));
@@ -491,7 +493,20 @@ static int settle_before(mw_run *run, int64_t f)
     return ok;
 }
 
-int mw_forward_settle(mw_run *run) { return run->ex || settle_before(run, frontier(run)); }
+/* Nothing to settle while the frontier stays: every wait charged since
+ * the last settling ends at or after its frontier, and every target
+ * before it is done (a stalled frontier, e.g. a collective some member
+ * never enters, no longer re-sorts every wait each window). */
+int mw_forward_settle(mw_run *run)
+{
+    if (run->ex)
+        return 1;
+    int64_t f = frontier(run);
+    if (f <= run->fwd->f_settled)
+        return 1;
+    run->fwd->f_settled = f;
+    return settle_before(run, f);
+}
 
 /* Every record handled: no held record's gap is noted ahead. */
 static void no_held_gaps(mw_run *run)
