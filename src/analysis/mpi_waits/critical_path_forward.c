@@ -23,20 +23,37 @@ struct mw_fwd_rank {
     size_t head, n, cap;
     fw_span *act; /* begun before the sweep's time, ending after it */
     size_t n_act, cap_act;
-    uint64_t *full;  /* per function: spans ended by the sweep's time */
-    uint64_t *below; /* per function: the spans' time before t_min */
+    uint64_t *full;  /* per function: spans ended by the sweep's time (own ranks only) */
+    uint64_t *below; /* per function: the spans' time before t_min (own ranks only) */
     int64_t gap_a, gap_b; /* the held record's gap, noted when it is handled */
     uint32_t compute;     /* the compute gaps' function */
     int64_t t_min;
-    uint64_t *g, *g_next; /* G of the latest settled wait, and the group's new one */
-    int has_g, has_next;  /* 0: none, or a cause outside the dataset (the path starts here) */
+    uint64_t *g;      /* G of the latest settled wait; NULL: none, or a cause outside
+                       * the dataset (the path starts here) */
+    uint64_t *g_next; /* the group's new G, when a walk of the group reads g */
+    int via;          /* this group: how its new G is made (fw_via) */
+    size_t via_slot;  /* ... from the path on this rank at the group's time */
+    uint64_t read_in; /* the group in which a walk reads g */
     size_t idx, settled;  /* this pass: the next wait to settle, the waits it settles */
     size_t asked;         /* spread: the waits whose sums are asked for (the first ones) */
     uint64_t bound, stamp; /* the short walk's bound on the rank's waits at one time */
-    uint64_t *at_fin, *at_max; /* the path from its MPI_Finalize exit, from t_max */
-    int64_t fin_t;             /* the exit at_fin is for, -1: none yet */
-    int max_done;
+    int64_t fin_t;         /* the MPI_Finalize exit evaluated, -1: none yet */
+    int max_done;          /* t_max evaluated */
 };
+
+/* How a rank's new G is made from its last wait at a time t: none (its
+ * cause is outside the dataset), or from the path at t on the rank where
+ * the short walk ends, which starts there (the walk met such a cause) or
+ * goes on by that rank's G. */
+enum fw_via { VIA_NONE, VIA_START, VIA_FROM };
+
+/* The best possible end of the path so far (the latest; at one time the
+ * lowest rank slot, as mw_path_end picks) and the path's sums from it. */
+typedef struct fw_end {
+    int64_t t;
+    size_t slot;
+    uint64_t *sums;
+} fw_end;
 
 /* A wait to settle: when it ends and whose it is. */
 typedef struct fw_key {
@@ -50,9 +67,12 @@ struct mw_forward {
     size_t n_used;      /* vectors are 0 at every other function */
     uint8_t *is_used;
     uint64_t *v1, *v2;  /* scratch */
+    uint64_t **spare;   /* G vectors no rank holds, to reuse */
+    size_t n_spare, cap_spare;
+    fw_end fin, max;    /* among the MPI_Finalize exits, among the t_max */
     fw_key *keys;
     size_t cap_keys;
-    uint64_t stamp;
+    uint64_t stamp, group;
     int64_t next_target; /* the earliest rank target not evaluated */
     int64_t f_settled;   /* the frontier of the latest settling (serial) */
     uint64_t *totals;    /* the path from its end, once finished */
@@ -72,8 +92,9 @@ int mw_forward_init(mw_run *run)
     fw->n_fn = run->ds->n_schemas + 1;
     fw->f_settled = INT64_MIN;
     fw->d = run->n_ranks + fw->n_fn;
+    fw->fin.t = fw->max.t = -1;
     int ok = (fw->v1 = vec(fw->d)) && (fw->v2 = vec(fw->d)) && (fw->used = calloc(fw->n_fn, sizeof *fw->used)) &&
-             (fw->is_used = calloc(fw->n_fn, 1));
+             (fw->is_used = calloc(fw->n_fn, 1)) && (fw->fin.sums = vec(fw->d)) && (fw->max.sums = vec(fw->d));
     for (size_t i = 0; ok && i < run->n_ranks; i++) {
         fw_rank *fr = calloc(1, sizeof *fr);
         if (!(run->ranks[i].fwd = fr))
@@ -81,10 +102,24 @@ int mw_forward_init(mw_run *run)
         fr->compute = (uint32_t)run->ds->n_schemas;
         fr->t_min = run->ranks[i].t_min;
         fr->fin_t = -1;
-        ok = (fr->full = vec(fw->n_fn)) && (fr->below = vec(fw->n_fn)) && (fr->g = vec(fw->d)) &&
-             (fr->g_next = vec(fw->d)) && (fr->at_fin = vec(fw->d)) && (fr->at_max = vec(fw->d));
+        /* a G is made when the rank's first wait is settled; sums only where its spans are */
+        ok = !run->ranks[i].mine || ((fr->full = vec(fw->n_fn)) && (fr->below = vec(fw->n_fn)));
     }
     return ok;
+}
+
+/* A vector for a new G: a spare one (every number a G holds is written
+ * when it is made: the others are 0 in every vector), else a new one;
+ * NULL when memory runs out. */
+static uint64_t *take(mw_forward *fw) { return fw->n_spare ? fw->spare[--fw->n_spare] : vec(fw->d); }
+
+/* A G no rank holds any more, kept to reuse (freed when there is no room). */
+static void give(mw_forward *fw, uint64_t *g)
+{
+    if (g && fw->n_spare == fw->cap_spare && !pw_grow((void **)&fw->spare, fw->n_spare, &fw->cap_spare, sizeof *fw->spare))
+        free(g);
+    else if (g)
+        fw->spare[fw->n_spare++] = g;
 }
 
 /* The part of [a, b] before t. */
@@ -215,7 +250,7 @@ static void path_start(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint
 /* The path from (slot, t) back with the rank's latest wait before t: S + G. */
 static void path_from(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
 {
-    if (!fr->has_g) {
+    if (!fr->g) {
         path_start(fw, fr, slot, t, out, ok);
         return;
     }
@@ -242,47 +277,87 @@ static uint64_t waits_at(const mw_rank *rk, int64_t t)
     return n;
 }
 
-/* The path from rank `slot` at t, the waits at t used by this walk
- * excluded (the walk's bounds: a wait is used once, so a cycle of waits
- * at one time ends at a wait before it). */
-static void walk_at(mw_run *run, size_t slot, int64_t t, uint64_t *out, int *ok)
+/* Where the path from rank `slot` at t goes on, the waits at t used by
+ * this walk excluded (the walk's bounds: a wait is used once, so a cycle
+ * of waits at one time ends at a wait before it): the rank it stays on,
+ * and whether the path starts there (*via). */
+static size_t walk_end(mw_run *run, size_t slot, int64_t t, int *via)
 {
     mw_forward *fw = run->fwd;
     for (;;) {
         mw_rank *rk = &run->ranks[slot];
         fw_rank *fr = rk->fwd;
         uint64_t n = fr->stamp == fw->stamp ? fr->bound : waits_at(rk, t);
-        if (!n) {
-            path_from(fw, fr, slot, t, out, ok);
-            return;
-        }
+        *via = VIA_FROM;
+        if (!n)
+            return slot;
         fr->stamp = fw->stamp;
         fr->bound = n - 1;
         int64_t next = mw_cause_slot(run, rk->waits[fr->idx + n - 1].cause);
-        if (next < 0) {
-            path_start(fw, fr, slot, t, out, ok);
-            return;
-        }
+        *via = VIA_START;
+        if (next < 0)
+            return slot;
         slot = (size_t)next;
     }
 }
 
-/* The rank's new G from its last of n waits ending at t (g_next). */
-static void settle_rank(mw_run *run, size_t slot, uint64_t n, int64_t t, int *ok)
+/* The short walk of the rank's last of n waits ending at t, the rank it
+ * ends on marked when its G is read (that G is then kept until the
+ * group's every new G is made). */
+static void plan_rank(mw_run *run, size_t slot, uint64_t n, int64_t t)
 {
     mw_forward *fw = run->fwd;
     mw_rank *rk = &run->ranks[slot];
     fw_rank *fr = rk->fwd;
     int64_t cause = mw_cause_slot(run, rk->waits[fr->idx + n - 1].cause);
-    fr->has_next = cause >= 0;
+    fr->via = VIA_NONE;
     if (cause < 0)
         return;
     fw->stamp++;
     fr->stamp = fw->stamp;
     fr->bound = n - 1;
-    walk_at(run, (size_t)cause, t, fw->v1, ok);
+    fr->via_slot = walk_end(run, (size_t)cause, t, &fr->via);
+    if (fr->via == VIA_FROM)
+        run->ranks[fr->via_slot].fwd->read_in = fw->group;
+}
+
+/* The rank's new G from its walk (plan_rank): in place, or aside
+ * (g_next) when a walk of the group reads the old one. */
+static void settle_rank(mw_run *run, size_t slot, int64_t t, int *ok)
+{
+    mw_forward *fw = run->fwd;
+    fw_rank *fr = run->ranks[slot].fwd;
+    int aside = fr->read_in == fw->group;
+    fr->g_next = NULL;
+    if (fr->via == VIA_NONE) { /* the path starts on the rank */
+        if (!aside) {
+            give(fw, fr->g);
+            fr->g = NULL;
+        }
+        return;
+    }
+    uint64_t **g = aside ? &fr->g_next : &fr->g;
+    if (!*g && !(*g = take(fw))) {
+        *ok = 0;
+        return;
+    }
+    fw_rank *end = run->ranks[fr->via_slot].fwd;
+    if (fr->via == VIA_START)
+        path_start(fw, end, fr->via_slot, t, fw->v1, ok);
+    else
+        path_from(fw, end, fr->via_slot, t, fw->v1, ok);
     sums_at(fw, fr, slot, t, fw->v2, ok);
-    add_to(fw, fr->g_next, fw->v1, fw->v2, 1);
+    add_to(fw, *g, fw->v1, fw->v2, 1);
+}
+
+/* The path from (slot, t) back kept when it beats the best end so far. */
+static void end_at(mw_forward *fw, fw_end *best, fw_rank *fr, size_t slot, int64_t t, int *ok)
+{
+    if (t > best->t || (t == best->t && t >= 0 && slot <= best->slot)) {
+        path_from(fw, fr, slot, t, best->sums, ok);
+        best->t = t;
+        best->slot = slot;
+    }
 }
 
 /* The path from each rank's possible ends (its MPI_Finalize exit, its
@@ -298,7 +373,7 @@ static void targets_before(mw_run *run, int64_t t, int *ok)
         fw_rank *fr = rk->fwd;
         if (rk->finalize_exit >= 0 && fr->fin_t != rk->finalize_exit) {
             if (rk->finalize_exit < t) {
-                path_from(fw, fr, i, rk->finalize_exit, fr->at_fin, ok);
+                end_at(fw, &fw->fin, fr, i, rk->finalize_exit, ok);
                 fr->fin_t = rk->finalize_exit;
             } else if (rk->finalize_exit < fw->next_target) {
                 fw->next_target = rk->finalize_exit;
@@ -306,7 +381,7 @@ static void targets_before(mw_run *run, int64_t t, int *ok)
         }
         if (!fr->max_done && rk->t_max >= rk->t_min) {
             if (rk->t_max < t) {
-                path_from(fw, fr, i, rk->t_max, fr->at_max, ok);
+                end_at(fw, &fw->max, fr, i, rk->t_max, ok);
                 fr->max_done = 1;
             } else if (rk->t_max < fw->next_target) {
                 fw->next_target = rk->t_max;
@@ -359,20 +434,24 @@ static size_t settle_group(mw_run *run, size_t from, size_t n, int *ok)
     while (end < n && fw->keys[end].resume == t)
         end++;
     targets_before(run, t, ok);
+    fw->group++;
     for (size_t k = from; k < end;) { /* a rank's waits at t are consecutive keys */
         size_t slot = fw->keys[k].slot, c = 0;
         for (; k < end && fw->keys[k].slot == slot; k++)
             c++;
-        settle_rank(run, slot, c, t, ok);
+        plan_rank(run, slot, c, t);
     }
-    for (size_t k = from; k < end;) {
+    for (size_t k = from; k < end; k++)
+        if (k == from || fw->keys[k].slot != fw->keys[k - 1].slot)
+            settle_rank(run, fw->keys[k].slot, t, ok);
+    for (size_t k = from; k < end; k++) {
         fw_rank *fr = run->ranks[fw->keys[k].slot].fwd;
-        uint64_t *g = fr->g;
-        fr->g = fr->g_next;
-        fr->g_next = g;
-        fr->has_g = fr->has_next;
-        for (size_t slot = fw->keys[k].slot; k < end && fw->keys[k].slot == slot; k++)
-            fr->idx++;
+        fr->idx++;
+        if (fr->read_in == fw->group && (k == from || fw->keys[k].slot != fw->keys[k - 1].slot)) {
+            give(fw, fr->g); /* the G's set aside */
+            fr->g = fr->g_next;
+            fr->g_next = NULL;
+        }
     }
     return end;
 }
@@ -529,11 +608,9 @@ int mw_forward_end(mw_run *run)
         return 0;
     size_t slot = 0;
     int64_t t = mw_path_end(run, &slot);
-    if (t < 0)
-        return 1;
-    const fw_rank *fr = run->ranks[slot].fwd;
-    memcpy(fw->totals, run->ranks[slot].finalize_exit == t && fr->fin_t == t ? fr->at_fin : fr->at_max,
-           fw->d * sizeof *fw->totals);
+    const fw_end *e = fw->fin.t == t && fw->fin.slot == slot ? &fw->fin : &fw->max;
+    if (t >= 0 && e->t == t && e->slot == slot)
+        memcpy(fw->totals, e->sums, fw->d * sizeof *fw->totals);
     return 1;
 }
 
@@ -604,8 +681,6 @@ void mw_forward_free(mw_run *run)
         free(fr->below);
         free(fr->g);
         free(fr->g_next);
-        free(fr->at_fin);
-        free(fr->at_max);
         free(fr);
     }
     if (run->fwd) {
@@ -615,6 +690,11 @@ void mw_forward_free(mw_run *run)
         free(run->fwd->used);
         free(run->fwd->is_used);
         free(run->fwd->totals);
+        for (size_t i = 0; i < run->fwd->n_spare; i++)
+            free(run->fwd->spare[i]);
+        free(run->fwd->spare);
+        free(run->fwd->fin.sums);
+        free(run->fwd->max.sums);
         free(run->fwd);
     }
 }
