@@ -66,7 +66,7 @@ struct mw_forward {
     uint32_t *used;     /* the functions some sum has, in the order met: */
     size_t n_used;      /* vectors are 0 at every other function */
     uint8_t *is_used;
-    uint64_t *v1, *v2;  /* scratch */
+    uint64_t *f1, *f2;  /* scratch: sums per function */
     uint64_t **spare;   /* G vectors no rank holds, to reuse */
     size_t n_spare, cap_spare;
     fw_end fin, max;    /* among the MPI_Finalize exits, among the t_max */
@@ -93,7 +93,7 @@ int mw_forward_init(mw_run *run)
     fw->f_settled = INT64_MIN;
     fw->d = run->n_ranks + fw->n_fn;
     fw->fin.t = fw->max.t = -1;
-    int ok = (fw->v1 = vec(fw->d)) && (fw->v2 = vec(fw->d)) && (fw->used = calloc(fw->n_fn, sizeof *fw->used)) &&
+    int ok = (fw->f1 = vec(fw->n_fn)) && (fw->f2 = vec(fw->n_fn)) && (fw->used = calloc(fw->n_fn, sizeof *fw->used)) &&
              (fw->is_used = calloc(fw->n_fn, 1)) && (fw->fin.sums = vec(fw->d)) && (fw->max.sums = vec(fw->d));
     for (size_t i = 0; ok && i < run->n_ranks; i++) {
         fw_rank *fr = calloc(1, sizeof *fr);
@@ -184,14 +184,11 @@ static int sweep_to(mw_forward *fw, fw_rank *fr, int64_t t)
     return 1;
 }
 
-/* S_r(t): the rank's running sums at t (the sweep moves to t). */
-static void running_sums(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+/* S_r(t): the rank's running sums at t (the sweep moves to t), per
+ * function; its own time is t. */
+static void running_sums(mw_forward *fw, fw_rank *fr, int64_t t, uint64_t *fn, int *ok)
 {
     *ok &= sweep_to(fw, fr, t);
-    size_t ranks = fw->d - fw->n_fn;
-    memset(out, 0, ranks * sizeof *out);
-    out[slot] = (uint64_t)t;
-    uint64_t *fn = out + ranks;
     for (size_t u = 0; u < fw->n_used; u++)
         fn[fw->used[u]] = fr->full[fw->used[u]];
     for (size_t j = 0; j < fr->n_act; j++) {
@@ -204,58 +201,77 @@ static void running_sums(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, ui
     }
 }
 
-/* out = a + b, or a - b, over the numbers that may be non-zero. */
-static void add_to(const mw_forward *fw, uint64_t *out, const uint64_t *a, const uint64_t *b, int minus)
+/* The running sums less those at t_min (S' of docs/mpi-analyses.md):
+ * returns the own time less t_min, fn lessened in place. */
+static uint64_t less_start(const mw_forward *fw, const fw_rank *fr, uint64_t own, uint64_t *fn)
 {
-    size_t ranks = fw->d - fw->n_fn;
-    for (size_t k = 0; k < ranks; k++)
-        out[k] = minus ? a[k] - b[k] : a[k] + b[k];
-    for (size_t u = 0; u < fw->n_used; u++) {
-        size_t k = ranks + fw->used[u];
-        out[k] = minus ? a[k] - b[k] : a[k] + b[k];
-    }
-}
-
-/* The path from (slot, t) back when it stays on the rank to its first
- * call: [t_min, t], nothing when t is before it. */
-/* The running sums less those at t_min (S' of docs/mpi-analyses.md). */
-static void less_start(const mw_forward *fw, const fw_rank *fr, size_t slot, uint64_t *out)
-{
-    out[slot] -= (uint64_t)fr->t_min;
     for (size_t u = 0; u < fw->n_used; u++) /* a function below t_min is swept by t */
-        out[fw->d - fw->n_fn + fw->used[u]] -= fr->below[fw->used[u]];
+        fn[fw->used[u]] -= fr->below[fw->used[u]];
+    return own - (uint64_t)fr->t_min;
 }
 
 /* The sums the settling adds at (slot, t): S, or on share 0 of a spread
- * replay the owner's S' (the shift cancels in S + G). */
-static void sums_at(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+ * replay the owner's S' (the shift cancels in S + G).  Returns the rank's
+ * own time; fn: per function. */
+static uint64_t sums_at(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *fn, int *ok)
 {
     if (fw->spread)
-        mw_spread_sums(fw->spread, slot, t, out, fw->d);
+        return mw_spread_sums(fw->spread, slot, t, fn, fw->d - fw->n_fn, fw->n_fn);
+    running_sums(fw, fr, t, fn, ok);
+    return (uint64_t)t;
+}
+
+/* The path from (slot, t) back as *g + (own time, fn): with the rank's G
+ * (*g: its latest wait before t), or, when it has none or `start`, the
+ * path staying on the rank to its first call ([t_min, t], nothing when t
+ * is before it; *g NULL). */
+static uint64_t path_sums(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, int start, uint64_t *fn,
+                          const uint64_t **g, int *ok)
+{
+    *g = start ? NULL : fr->g;
+    if (!*g && t < fr->t_min) {
+        for (size_t u = 0; u < fw->n_used; u++)
+            fn[fw->used[u]] = 0;
+        return 0;
+    }
+    uint64_t own = sums_at(fw, fr, slot, t, fn, ok);
+    return *g || fw->spread ? own : less_start(fw, fr, own, fn);
+}
+
+/* One part of a vector: a G (NULL: none), then a rank's own time at its
+ * slot and its sums per function. */
+typedef struct fw_part {
+    const uint64_t *g;
+    size_t slot;
+    uint64_t own;
+    const uint64_t *fn;
+} fw_part;
+
+/* out = a - b (b.g unused), over the numbers that may be non-zero: the
+ * ranks' part copied from a's G (the sums touch one rank each), the
+ * functions added. */
+static void combine(const mw_forward *fw, uint64_t *out, const fw_part *a, const fw_part *b)
+{
+    size_t ranks = fw->d - fw->n_fn;
+    if (a->g)
+        memcpy(out, a->g, ranks * sizeof *out);
     else
-        running_sums(fw, fr, slot, t, out, ok);
+        memset(out, 0, ranks * sizeof *out);
+    out[a->slot] += a->own;
+    if (b)
+        out[b->slot] -= b->own;
+    for (size_t u = 0; u < fw->n_used; u++) {
+        size_t k = fw->used[u];
+        out[ranks + k] = (a->g ? a->g[ranks + k] : 0) + a->fn[k] - (b ? b->fn[k] : 0);
+    }
 }
 
-static void path_start(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+/* out = the path from (slot, t) back (start: staying on the rank). */
+static void path_into(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, int start, uint64_t *out, int *ok)
 {
-    if (t < fr->t_min) {
-        memset(out, 0, fw->d * sizeof *out);
-        return;
-    }
-    sums_at(fw, fr, slot, t, out, ok);
-    if (!fw->spread)
-        less_start(fw, fr, slot, out);
-}
-
-/* The path from (slot, t) back with the rank's latest wait before t: S + G. */
-static void path_from(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
-{
-    if (!fr->g) {
-        path_start(fw, fr, slot, t, out, ok);
-        return;
-    }
-    sums_at(fw, fr, slot, t, out, ok);
-    add_to(fw, out, out, fr->g, 0);
+    fw_part p = {NULL, slot, 0, fw->f1};
+    p.own = path_sums(fw, fr, slot, t, start, fw->f1, &p.g, ok);
+    combine(fw, out, &p, NULL);
 }
 
 /* The rank slot a wait's cause names, or -1 (outside the dataset: the path
@@ -341,20 +357,17 @@ static void settle_rank(mw_run *run, size_t slot, int64_t t, int *ok)
         *ok = 0;
         return;
     }
-    fw_rank *end = run->ranks[fr->via_slot].fwd;
-    if (fr->via == VIA_START)
-        path_start(fw, end, fr->via_slot, t, fw->v1, ok);
-    else
-        path_from(fw, end, fr->via_slot, t, fw->v1, ok);
-    sums_at(fw, fr, slot, t, fw->v2, ok);
-    add_to(fw, *g, fw->v1, fw->v2, 1);
+    fw_part from = {NULL, fr->via_slot, 0, fw->f1}, here = {NULL, slot, 0, fw->f2};
+    from.own = path_sums(fw, run->ranks[fr->via_slot].fwd, fr->via_slot, t, fr->via == VIA_START, fw->f1, &from.g, ok);
+    here.own = sums_at(fw, fr, slot, t, fw->f2, ok);
+    combine(fw, *g, &from, &here);
 }
 
 /* The path from (slot, t) back kept when it beats the best end so far. */
 static void end_at(mw_forward *fw, fw_end *best, fw_rank *fr, size_t slot, int64_t t, int *ok)
 {
     if (t > best->t || (t == best->t && t >= 0 && slot <= best->slot)) {
-        path_from(fw, fr, slot, t, best->sums, ok);
+        path_into(fw, fr, slot, t, 0, best->sums, ok);
         best->t = t;
         best->slot = slot;
     }
@@ -631,13 +644,23 @@ int mw_forward_settle_before(mw_run *run, const mw_spread *answers, int64_t f)
     return settle_before(run, f);
 }
 
-int mw_forward_sums(mw_run *run, size_t slot, int64_t t, uint64_t *out)
+size_t mw_forward_sums(mw_run *run, size_t slot, int64_t t, size_t *k, uint64_t *v, int *ok)
 {
-    int ok = 1;
+    mw_forward *fw = run->fwd;
     fw_rank *fr = run->ranks[slot].fwd;
-    running_sums(run->fwd, fr, slot, t, out, &ok);
-    less_start(run->fwd, fr, slot, out);
-    return ok;
+    running_sums(fw, fr, t, fw->f1, ok);
+    size_t n = 0, ranks = fw->d - fw->n_fn;
+    uint64_t own = less_start(fw, fr, (uint64_t)t, fw->f1);
+    if (own) {
+        k[n] = slot;
+        v[n++] = own;
+    }
+    for (size_t u = 0; u < fw->n_used; u++)
+        if (fw->f1[fw->used[u]]) {
+            k[n] = ranks + fw->used[u];
+            v[n++] = fw->f1[fw->used[u]];
+        }
+    return n;
 }
 
 int mw_forward_release(mw_run *run, int64_t f)
@@ -684,8 +707,8 @@ void mw_forward_free(mw_run *run)
         free(fr);
     }
     if (run->fwd) {
-        free(run->fwd->v1);
-        free(run->fwd->v2);
+        free(run->fwd->f1);
+        free(run->fwd->f2);
         free(run->fwd->keys);
         free(run->fwd->used);
         free(run->fwd->is_used);

@@ -37,14 +37,16 @@ int mw_forward_end(mw_run *run);
 /* For a replay spread over processes (critical_path_spread.c).  The
  * frontier of this process's ranks (final: every record handled,
  * INT64_MAX), their spans sorted for the answers; share 0's settling of the waits before f with the owners'
- * sums in `answers`; an owner's sums S' of rank `slot` at t (d numbers:
- * mw_forward_width); its ranks' spans before f let go (no question
+ * sums in `answers`; an owner's sums S' of rank `slot` at t, as its
+ * non-zero numbers (index into a vector of mw_forward_width numbers in k,
+ * value in v: at most 1 + functions; *ok cleared when memory runs out),
+ * returning their count; its ranks' spans before f let go (no question
  * before f is to come); the count of a rank's waits already asked
  * about; a function's sums from another process made counted. */
 struct mw_spread;
 int64_t mw_forward_frontier(mw_run *run, int final);
 int mw_forward_settle_before(mw_run *run, const struct mw_spread *answers, int64_t f);
-int mw_forward_sums(mw_run *run, size_t slot, int64_t t, uint64_t *out);
+size_t mw_forward_sums(mw_run *run, size_t slot, int64_t t, size_t *k, uint64_t *v, int *ok);
 int mw_forward_release(mw_run *run, int64_t f);
 size_t *mw_forward_asked(mw_rank *rk);
 size_t mw_forward_width(const mw_run *run);
