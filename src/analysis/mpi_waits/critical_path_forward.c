@@ -411,6 +411,13 @@ static int by_key(const void *a, const void *b)
     return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
+/* No rank's waits counted as settled (a pass that failed lets none go). */
+static void forget_settled(mw_run *run)
+{
+    for (size_t i = 0; i < run->n_ranks; i++)
+        run->ranks[i].fwd->settled = 0;
+}
+
 /* Each rank's waits ending before f sorted first, and a key for each. */
 static size_t gather_keys(mw_run *run, int64_t f, int *ok)
 {
@@ -426,6 +433,7 @@ static size_t gather_keys(mw_run *run, int64_t f, int *ok)
         fr->idx = 0;
         for (fr->settled = 0; fr->settled < ready && rk->waits[fr->settled].resume < f; fr->settled++) {
             if (!pw_grow((void **)&fw->keys, n, &fw->cap_keys, sizeof *fw->keys)) {
+                forget_settled(run);
                 *ok = 0;
                 return 0;
             }
@@ -479,6 +487,7 @@ static void drop_settled(mw_run *run)
             memmove(rk->waits, rk->waits + fr->settled, (rk->n_waits - fr->settled) * sizeof *rk->waits);
         rk->n_waits -= fr->settled;
         fr->asked -= fr->asked < fr->settled ? fr->asked : fr->settled;
+        fr->settled = 0;
         if (fr->head && fr->n > fr->head)
             memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
         fr->n -= fr->head;
