@@ -714,6 +714,7 @@ void mw_forward_free(mw_run *run)
         free(fr->g);
         free(fr->g_next);
         free(fr);
+        run->ranks[i].fwd = NULL;
     }
     if (run->fwd) {
         free(run->fwd->f1);
@@ -728,5 +729,6 @@ void mw_forward_free(mw_run *run)
         free(run->fwd->fin.sums);
         free(run->fwd->max.sums);
         free(run->fwd);
+        run->fwd = NULL;
     }
 }

@@ -54,6 +54,7 @@ void mw_forward_use(mw_run *run, size_t k);
 /* The path's time per rank slot (n_ranks numbers), then per function
  * (n_schemas + 1, compute last); NULL when the path was walked. */
 const uint64_t *mw_forward_totals(const mw_run *run);
+/* run->fwd and each rank's part freed and set NULL (a half made one too). */
 void mw_forward_free(mw_run *run);
 /* The rank slot a wait's cause names, or -1 (outside the dataset: the
  * path starts on the waiting rank). */
