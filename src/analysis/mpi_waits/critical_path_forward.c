@@ -477,6 +477,15 @@ static size_t settle_group(mw_run *run, size_t from, size_t n, int *ok)
     return end;
 }
 
+/* The rank's swept spans let go. */
+static void drop_swept(fw_rank *fr)
+{
+    if (fr->head && fr->n > fr->head)
+        memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
+    fr->n -= fr->head;
+    fr->head = 0;
+}
+
 /* The settled waits and swept spans let go. */
 static void drop_settled(mw_run *run)
 {
@@ -488,20 +497,8 @@ static void drop_settled(mw_run *run)
         rk->n_waits -= fr->settled;
         fr->asked -= fr->asked < fr->settled ? fr->asked : fr->settled;
         fr->settled = 0;
-        if (fr->head && fr->n > fr->head)
-            memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
-        fr->n -= fr->head;
-        fr->head = 0;
+        drop_swept(fr);
     }
-}
-
-/* The thread's latest call end so far (replay's), -1: none. */
-static int64_t latest_end(const mw_thread_ends *ends, uint32_t loc)
-{
-    for (size_t i = 0; i < ends->n; i++)
-        if (ends->e[i].loc == loc)
-            return ends->e[i].end;
-    return -1;
 }
 
 /* f, or the latest call end of one of the open cursor's threads other
@@ -529,16 +526,17 @@ static int64_t rank_frontier(mw_rank *rk)
     if (!rk->held || !rk->cur || rk->loc + 1 < rk->n_locs || rk->cur->rec.clock != PW_CLOCK_NS)
         return rk->t_min;
     const pw_record *rec = &rk->cur->rec;
-    int64_t end = latest_end(&rk->ends, rec->location);
+    int64_t end = mw_thread_latest_end(&rk->ends, rec->location);
+    int gap = mw_gap_before(end, rec->t) > 0;
     if (rec->has_end && rec->t_end >= rec->t) {
-        if (end >= 0 && rec->t > end) {
+        if (gap) {
             fr->gap_a = end;
             fr->gap_b = rec->t;
         }
         return other_threads_end(&rk->ends, rec->location, rec->t);
     }
     /* its gap waits for a timed record */
-    return other_threads_end(&rk->ends, rec->location, end >= 0 && end < rec->t ? end : rec->t);
+    return other_threads_end(&rk->ends, rec->location, gap ? end : rec->t);
 }
 
 /* Before what time every wait is charged: no rank's replay, pending call
@@ -680,15 +678,19 @@ int mw_forward_release(mw_run *run, int64_t f)
         if (!run->ranks[i].mine)
             continue;
         ok &= sweep_to(run->fwd, fr, f);
-        if (fr->head && fr->n > fr->head)
-            memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
-        fr->n -= fr->head;
-        fr->head = 0;
+        drop_swept(fr);
     }
     return ok;
 }
 
 size_t *mw_forward_asked(mw_rank *rk) { return &rk->fwd->asked; }
+
+void mw_forward_waits_sent(mw_rank *rk)
+{
+    rk->n_waits = 0;
+    if (rk->fwd)
+        rk->fwd->asked = 0;
+}
 
 size_t mw_forward_width(const mw_run *run) { return run->fwd->d; }
 

@@ -49,6 +49,8 @@ int mw_forward_settle_before(mw_run *run, const struct mw_spread *answers, int64
 size_t mw_forward_sums(mw_run *run, size_t slot, int64_t t, size_t *k, uint64_t *v, int *ok);
 int mw_forward_release(mw_run *run, int64_t f);
 size_t *mw_forward_asked(mw_rank *rk);
+/* The rank's waits sent to share 0 and let go here: none to ask about. */
+void mw_forward_waits_sent(mw_rank *rk);
 size_t mw_forward_width(const mw_run *run);
 void mw_forward_use(mw_run *run, size_t k);
 /* The path's time per rank slot (n_ranks numbers), then per function
