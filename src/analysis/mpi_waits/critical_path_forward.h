@@ -11,8 +11,9 @@
  * entry) are settled in time order, each rank's G updated from its
  * cause's; waits ending at one time that point at each other are followed
  * by a short walk at that time, as the walk's bounds do.  A rank keeps its
- * calls and waits since the frontier, and a few vectors of ranks +
- * functions + 1 numbers. */
+ * calls and waits since the frontier, its G (ranks + functions + 1
+ * numbers) once a wait of its is settled, and, on the process replaying
+ * it, two vectors of functions; the path's best ends are two vectors. */
 #ifndef PW_ANALYSIS_MPI_WAITS_CRITICAL_PATH_FORWARD_H
 #define PW_ANALYSIS_MPI_WAITS_CRITICAL_PATH_FORWARD_H
 #include "analysis/mpi_waits/mpi_waits.h"
