@@ -81,7 +81,7 @@ def main():
         subprocess.run([gen_waits, synth], check=True, stdout=subprocess.DEVNULL)
         subprocess.run([gen_bench, bench, "8", "20000"], check=True, stdout=subprocess.DEVNULL)
         shapes = []
-        for shape in ("path", "tangle"):
+        for shape in ("path", "tangle", "threads"):
             shapes.append(os.path.join(tmp, shape))
             os.mkdir(shapes[-1])
             subprocess.run([gen_waits, shapes[-1], shape, "2000"], check=True, stdout=subprocess.DEVNULL)

@@ -14,6 +14,10 @@
  *   path       a Send/Recv per iteration whose sender alternates and
  *              enters 10 us after the receiver: every wait is on the
  *              critical path.
+ *   threads    as path, and rank 0's thread 1 calls MPI_Comm_rank during
+ *              every other receive: that thread's gaps span many windows
+ *              while the main thread's records move on (the forward
+ *              path's frontier must wait for them).
  * and with mode "tangle", 4 ranks: per iteration a Send/Recv both ways
  * between pairs of ranks, then a Barrier, Allreduce or Bcast, at times
  * drawn from a 10 us grid, so that many waits end at one time and point
@@ -22,27 +26,31 @@
  * at one time before the other sends (two waits ending at one time, each
  * caused by the other).
  *
- * usage: gen_waits_trace OUTDIR [abandoned|path|tangle N] */
+ * usage: gen_waits_trace OUTDIR [abandoned|path|threads|tangle N] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dumpi_synth.h"
 
-enum { SEND = 0, RECV = 1, SSEND = 4, ISEND = 8, ISSEND = 10, IRECV = 12, WAIT = 13, REQUEST_FREE = 15, WAITALL = 18,
+enum { SEND = 0, RECV = 1, SSEND = 4, ISEND = 8, ISSEND = 10, IRECV = 12, WAIT = 13, REQUEST_FREE = 15, WAITALL = 18, COMM_RANK = 82,
        BARRIER = 52,
        BCAST = 53, GATHER = 54, SCATTER = 56, ALLGATHER = 58, ALLTOALL = 60, REDUCE = 62, ALLREDUCE = 65,
        REDUCE_SCATTER = 66, SCAN = 67, COMM_DUP = 84, COMM_SPLIT = 86, INIT = 124, FINALIZE = 125,
        EXSCAN = 156 };
 enum { WORLD = 2, SPLIT = 4, DUP = 5, RANKS = 4 };
 
-/* A call from enter to exit (microseconds after the bias). */
-static void at(synth *s, uint16_t label, uint64_t enter_us, uint64_t exit_us)
+/* A call of thread `thread` from enter to exit (microseconds after the
+ * bias). */
+static void at_on(synth *s, uint16_t thread, uint16_t label, uint64_t enter_us, uint64_t exit_us)
 {
     uint64_t a = enter_us * 1000, b = exit_us * 1000;
-    synth_call(s, label, 1, 0, (uint16_t)(a / 1000000000u), (uint32_t)(a % 1000000000u),
+    synth_call(s, label, 1, thread, (uint16_t)(a / 1000000000u), (uint32_t)(a % 1000000000u),
                (uint16_t)(b / 1000000000u), (uint32_t)(b % 1000000000u));
 }
+
+/* A call of the main thread. */
+static void at(synth *s, uint16_t label, uint64_t enter_us, uint64_t exit_us) { at_on(s, 0, label, enter_us, exit_us); }
 
 static void p2p(synth *s, int32_t peer, int32_t tag, uint16_t comm)
 {
@@ -280,6 +288,18 @@ static void path_iteration(synth *s, int rank, uint64_t i, uint64_t base)
         recv(s, 1 - rank, 1 - rank, 8, WORLD, base + 10, base + 30);
 }
 
+/* Mode "threads", iteration i: as "path", and on odd iterations rank 0
+ * (receiving) calls MPI_Comm_rank on thread 1 while it waits. */
+static void threads_iteration(synth *s, int rank, uint64_t i, uint64_t base)
+{
+    path_iteration(s, rank, i, base);
+    if (rank == 0 && i % 2) {
+        at_on(s, 1, COMM_RANK, base + 12, base + 14);
+        synth_u16(s, WORLD);
+        synth_u32(s, 0);
+    }
+}
+
 /* A number drawn from (i, rank, what): every rank draws the iteration's
  * shape alike (rank -1). */
 static uint64_t draw(uint64_t i, int rank, uint64_t what, uint64_t n)
@@ -341,6 +361,8 @@ static int write_mode_rank(const char *dir, const char *mode, int rank, uint64_t
             abandoned_iteration(s, rank, i, base);
         else if (!strcmp(mode, "tangle"))
             tangle_iteration(s, rank, i, base);
+        else if (!strcmp(mode, "threads"))
+            threads_iteration(s, rank, i, base);
         else
             path_iteration(s, rank, i, base);
     at(s, FINALIZE, base, base + 5);
@@ -349,7 +371,8 @@ static int write_mode_rank(const char *dir, const char *mode, int rank, uint64_t
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && (!strcmp(argv[2], "abandoned") || !strcmp(argv[2], "path") || !strcmp(argv[2], "tangle"))) {
+    if (argc == 4 && (!strcmp(argv[2], "abandoned") || !strcmp(argv[2], "path") || !strcmp(argv[2], "threads") ||
+                       !strcmp(argv[2], "tangle"))) {
         uint64_t n = strtoull(argv[3], NULL, 10);
         int ranks = strcmp(argv[2], "tangle") ? 2 : RANKS;
         for (int r = 0; r < ranks; r++)
@@ -360,7 +383,7 @@ int main(int argc, char **argv)
         return synth_meta(argv[1], "waits", ranks, 1795300000) == 0 ? 0 : 1;
     }
     if (argc != 2) {
-        fprintf(stderr, "usage: gen_waits_trace OUTDIR [abandoned|path|tangle N]\n");
+        fprintf(stderr, "usage: gen_waits_trace OUTDIR [abandoned|path|threads|tangle N]\n");
         return 2;
     }
     for (int r = 0; r < RANKS; r++)

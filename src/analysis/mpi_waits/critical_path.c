@@ -98,8 +98,8 @@ int mw_critical_path_walk(mw_run *run)
     for (;;) { /* each step uses up a wait of some rank: it ends */
         mw_rank *rk = &run->ranks[r];
         int64_t i = wait_before(rk, bound[r], t);
-        int64_t cause = i >= 0 ? rk->waits[i].cause : -1;
-        if (cause < 0 || (size_t)cause >= run->n_world || run->rank_slot[cause] < 0) {
+        int64_t next = i >= 0 ? mw_cause_slot(run, rk->waits[i].cause) : -1;
+        if (next < 0) {
             ok = add_span(rk, rk->t_min, t);
             break;
         }
@@ -107,7 +107,7 @@ int mw_critical_path_walk(mw_run *run)
             break;
         bound[r] = (uint64_t)i;
         t = rk->waits[i].resume;
-        r = (size_t)run->rank_slot[cause];
+        r = (size_t)next;
     }
     free(bound);
     for (size_t i = 0; i < run->n_ranks; i++)
@@ -115,13 +115,31 @@ int mw_critical_path_walk(mw_run *run)
     return ok;
 }
 
-/* The latest call end so far on the record's location (a rank's cursor
- * may interleave the records of its threads); NULL when memory runs out. */
+/* Where the thread's latest call end is kept (a rank's cursor may
+ * interleave the records of its threads), ends->n when not yet. */
+static size_t thread_index(const mw_thread_ends *ends, uint32_t loc)
+{
+    size_t i = 0;
+    while (i < ends->n && ends->e[i].loc != loc)
+        i++;
+    return i;
+}
+
+int64_t mw_thread_latest_end(const mw_thread_ends *ends, uint32_t loc)
+{
+    size_t i = thread_index(ends, loc);
+    return i < ends->n ? ends->e[i].end : -1;
+}
+
+int64_t mw_gap_before(int64_t end, int64_t t) { return end >= 0 && t > end ? t - end : 0; }
+
+/* The latest call end so far on the record's location, made when new;
+ * NULL when memory runs out. */
 static int64_t *thread_end(mw_thread_ends *ends, uint32_t loc)
 {
-    for (size_t i = 0; i < ends->n; i++)
-        if (ends->e[i].loc == loc)
-            return &ends->e[i].end;
+    size_t i = thread_index(ends, loc);
+    if (i < ends->n)
+        return &ends->e[i].end;
     if (!pw_grow((void **)&ends->e, ends->n, &ends->cap, sizeof *ends->e))
         return NULL;
     ends->e[ends->n].loc = loc;
@@ -139,7 +157,7 @@ static int64_t gap_before(mw_thread_ends *ends, const pw_record *rec, int64_t *f
     int64_t *prev_end = thread_end(ends, rec->location);
     if (!prev_end)
         return -1;
-    int64_t gap = *prev_end >= 0 && rec->t > *prev_end ? rec->t - *prev_end : 0;
+    int64_t gap = mw_gap_before(*prev_end, rec->t);
     *from = *prev_end;
     *prev_end = rec->t_end > *prev_end ? rec->t_end : *prev_end;
     return gap;

@@ -23,20 +23,37 @@ struct mw_fwd_rank {
     size_t head, n, cap;
     fw_span *act; /* begun before the sweep's time, ending after it */
     size_t n_act, cap_act;
-    uint64_t *full;  /* per function: spans ended by the sweep's time */
-    uint64_t *below; /* per function: the spans' time before t_min */
+    uint64_t *full;  /* per function: spans ended by the sweep's time (own ranks only) */
+    uint64_t *below; /* per function: the spans' time before t_min (own ranks only) */
     int64_t gap_a, gap_b; /* the held record's gap, noted when it is handled */
     uint32_t compute;     /* the compute gaps' function */
     int64_t t_min;
-    uint64_t *g, *g_next; /* G of the latest settled wait, and the group's new one */
-    int has_g, has_next;  /* 0: none, or a cause outside the dataset (the path starts here) */
+    uint64_t *g;      /* G of the latest settled wait; NULL: none, or a cause outside
+                       * the dataset (the path starts here) */
+    uint64_t *g_next; /* the group's new G, when a walk of the group reads g */
+    int via;          /* this group: how its new G is made (fw_via) */
+    size_t via_slot;  /* ... from the path on this rank at the group's time */
+    uint64_t read_in; /* the group in which a walk reads g */
     size_t idx, settled;  /* this pass: the next wait to settle, the waits it settles */
     size_t asked;         /* spread: the waits whose sums are asked for (the first ones) */
     uint64_t bound, stamp; /* the short walk's bound on the rank's waits at one time */
-    uint64_t *at_fin, *at_max; /* the path from its MPI_Finalize exit, from t_max */
-    int64_t fin_t;             /* the exit at_fin is for, -1: none yet */
-    int max_done;
+    int64_t fin_t;         /* the MPI_Finalize exit evaluated, -1: none yet */
+    int max_done;          /* t_max evaluated */
 };
+
+/* How a rank's new G is made from its last wait at a time t: none (its
+ * cause is outside the dataset), or from the path at t on the rank where
+ * the short walk ends, which starts there (the walk met such a cause) or
+ * goes on by that rank's G. */
+enum fw_via { VIA_NONE, VIA_START, VIA_FROM };
+
+/* The best possible end of the path so far (the latest; at one time the
+ * lowest rank slot, as mw_path_end picks) and the path's sums from it. */
+typedef struct fw_end {
+    int64_t t;
+    size_t slot;
+    uint64_t *sums;
+} fw_end;
 
 /* A wait to settle: when it ends and whose it is. */
 typedef struct fw_key {
@@ -49,11 +66,15 @@ struct mw_forward {
     uint32_t *used;     /* the functions some sum has, in the order met: */
     size_t n_used;      /* vectors are 0 at every other function */
     uint8_t *is_used;
-    uint64_t *v1, *v2;  /* scratch */
+    uint64_t *f1, *f2;  /* scratch: sums per function */
+    uint64_t **spare;   /* G vectors no rank holds, to reuse */
+    size_t n_spare, cap_spare;
+    fw_end fin, max;    /* among the MPI_Finalize exits, among the t_max */
     fw_key *keys;
     size_t cap_keys;
-    uint64_t stamp;
+    uint64_t stamp, group;
     int64_t next_target; /* the earliest rank target not evaluated */
+    int64_t f_settled;   /* the frontier of the latest settling (serial) */
     uint64_t *totals;    /* the path from its end, once finished */
     const mw_spread *spread; /* share 0 of a spread replay: the sums come from the owners */
 };
@@ -69,9 +90,11 @@ int mw_forward_init(mw_run *run)
     if (!(run->fwd = fw))
         return 0;
     fw->n_fn = run->ds->n_schemas + 1;
+    fw->f_settled = INT64_MIN;
     fw->d = run->n_ranks + fw->n_fn;
-    int ok = (fw->v1 = vec(fw->d)) && (fw->v2 = vec(fw->d)) && (fw->used = calloc(fw->n_fn, sizeof *fw->used)) &&
-             (fw->is_used = calloc(fw->n_fn, 1));
+    fw->fin.t = fw->max.t = -1;
+    int ok = (fw->f1 = vec(fw->n_fn)) && (fw->f2 = vec(fw->n_fn)) && (fw->used = calloc(fw->n_fn, sizeof *fw->used)) &&
+             (fw->is_used = calloc(fw->n_fn, 1)) && (fw->fin.sums = vec(fw->d)) && (fw->max.sums = vec(fw->d));
     for (size_t i = 0; ok && i < run->n_ranks; i++) {
         fw_rank *fr = calloc(1, sizeof *fr);
         if (!(run->ranks[i].fwd = fr))
@@ -79,10 +102,24 @@ int mw_forward_init(mw_run *run)
         fr->compute = (uint32_t)run->ds->n_schemas;
         fr->t_min = run->ranks[i].t_min;
         fr->fin_t = -1;
-        ok = (fr->full = vec(fw->n_fn)) && (fr->below = vec(fw->n_fn)) && (fr->g = vec(fw->d)) &&
-             (fr->g_next = vec(fw->d)) && (fr->at_fin = vec(fw->d)) && (fr->at_max = vec(fw->d));
+        /* a G is made when the rank's first wait is settled; sums only where its spans are */
+        ok = !run->ranks[i].mine || ((fr->full = vec(fw->n_fn)) && (fr->below = vec(fw->n_fn)));
     }
     return ok;
+}
+
+/* A vector for a new G: a spare one (every number a G holds is written
+ * when it is made: the others are 0 in every vector), else a new one;
+ * NULL when memory runs out. */
+static uint64_t *take(mw_forward *fw) { return fw->n_spare ? fw->spare[--fw->n_spare] : vec(fw->d); }
+
+/* A G no rank holds any more, kept to reuse (freed when there is no room). */
+static void give(mw_forward *fw, uint64_t *g)
+{
+    if (g && fw->n_spare == fw->cap_spare && !pw_grow((void **)&fw->spare, fw->n_spare, &fw->cap_spare, sizeof *fw->spare))
+        free(g);
+    else if (g)
+        fw->spare[fw->n_spare++] = g;
 }
 
 /* The part of [a, b] before t. */
@@ -147,14 +184,11 @@ static int sweep_to(mw_forward *fw, fw_rank *fr, int64_t t)
     return 1;
 }
 
-/* S_r(t): the rank's running sums at t (the sweep moves to t). */
-static void running_sums(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+/* S_r(t): the rank's running sums at t (the sweep moves to t), per
+ * function; its own time is t. */
+static void running_sums(mw_forward *fw, fw_rank *fr, int64_t t, uint64_t *fn, int *ok)
 {
     *ok &= sweep_to(fw, fr, t);
-    size_t ranks = fw->d - fw->n_fn;
-    memset(out, 0, ranks * sizeof *out);
-    out[slot] = (uint64_t)t;
-    uint64_t *fn = out + ranks;
     for (size_t u = 0; u < fw->n_used; u++)
         fn[fw->used[u]] = fr->full[fw->used[u]];
     for (size_t j = 0; j < fr->n_act; j++) {
@@ -167,58 +201,77 @@ static void running_sums(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, ui
     }
 }
 
-/* out = a + b, or a - b, over the numbers that may be non-zero. */
-static void add_to(const mw_forward *fw, uint64_t *out, const uint64_t *a, const uint64_t *b, int minus)
+/* The running sums less those at t_min (S' of docs/mpi-analyses.md):
+ * returns the own time less t_min, fn lessened in place. */
+static uint64_t less_start(const mw_forward *fw, const fw_rank *fr, uint64_t own, uint64_t *fn)
 {
-    size_t ranks = fw->d - fw->n_fn;
-    for (size_t k = 0; k < ranks; k++)
-        out[k] = minus ? a[k] - b[k] : a[k] + b[k];
-    for (size_t u = 0; u < fw->n_used; u++) {
-        size_t k = ranks + fw->used[u];
-        out[k] = minus ? a[k] - b[k] : a[k] + b[k];
-    }
-}
-
-/* The path from (slot, t) back when it stays on the rank to its first
- * call: [t_min, t], nothing when t is before it. */
-/* The running sums less those at t_min (S' of docs/mpi-analyses.md). */
-static void less_start(const mw_forward *fw, const fw_rank *fr, size_t slot, uint64_t *out)
-{
-    out[slot] -= (uint64_t)fr->t_min;
     for (size_t u = 0; u < fw->n_used; u++) /* a function below t_min is swept by t */
-        out[fw->d - fw->n_fn + fw->used[u]] -= fr->below[fw->used[u]];
+        fn[fw->used[u]] -= fr->below[fw->used[u]];
+    return own - (uint64_t)fr->t_min;
 }
 
 /* The sums the settling adds at (slot, t): S, or on share 0 of a spread
- * replay the owner's S' (the shift cancels in S + G). */
-static void sums_at(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+ * replay the owner's S' (the shift cancels in S + G).  Returns the rank's
+ * own time; fn: per function. */
+static uint64_t sums_at(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *fn, int *ok)
 {
     if (fw->spread)
-        mw_spread_sums(fw->spread, slot, t, out, fw->d);
+        return mw_spread_sums(fw->spread, slot, t, fn, fw->d - fw->n_fn, fw->n_fn);
+    running_sums(fw, fr, t, fn, ok);
+    return (uint64_t)t;
+}
+
+/* The path from (slot, t) back as *g + (own time, fn): with the rank's G
+ * (*g: its latest wait before t), or, when it has none or `start`, the
+ * path staying on the rank to its first call ([t_min, t], nothing when t
+ * is before it; *g NULL). */
+static uint64_t path_sums(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, int start, uint64_t *fn,
+                          const uint64_t **g, int *ok)
+{
+    *g = start ? NULL : fr->g;
+    if (!*g && t < fr->t_min) {
+        for (size_t u = 0; u < fw->n_used; u++)
+            fn[fw->used[u]] = 0;
+        return 0;
+    }
+    uint64_t own = sums_at(fw, fr, slot, t, fn, ok);
+    return *g || fw->spread ? own : less_start(fw, fr, own, fn);
+}
+
+/* One part of a vector: a G (NULL: none), then a rank's own time at its
+ * slot and its sums per function. */
+typedef struct fw_part {
+    const uint64_t *g;
+    size_t slot;
+    uint64_t own;
+    const uint64_t *fn;
+} fw_part;
+
+/* out = a - b (b.g unused), over the numbers that may be non-zero: the
+ * ranks' part copied from a's G (the sums touch one rank each), the
+ * functions added. */
+static void combine(const mw_forward *fw, uint64_t *out, const fw_part *a, const fw_part *b)
+{
+    size_t ranks = fw->d - fw->n_fn;
+    if (a->g)
+        memcpy(out, a->g, ranks * sizeof *out);
     else
-        running_sums(fw, fr, slot, t, out, ok);
+        memset(out, 0, ranks * sizeof *out);
+    out[a->slot] += a->own;
+    if (b)
+        out[b->slot] -= b->own;
+    for (size_t u = 0; u < fw->n_used; u++) {
+        size_t k = fw->used[u];
+        out[ranks + k] = (a->g ? a->g[ranks + k] : 0) + a->fn[k] - (b ? b->fn[k] : 0);
+    }
 }
 
-static void path_start(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
+/* out = the path from (slot, t) back (start: staying on the rank). */
+static void path_into(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, int start, uint64_t *out, int *ok)
 {
-    if (t < fr->t_min) {
-        memset(out, 0, fw->d * sizeof *out);
-        return;
-    }
-    sums_at(fw, fr, slot, t, out, ok);
-    if (!fw->spread)
-        less_start(fw, fr, slot, out);
-}
-
-/* The path from (slot, t) back with the rank's latest wait before t: S + G. */
-static void path_from(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uint64_t *out, int *ok)
-{
-    if (!fr->has_g) {
-        path_start(fw, fr, slot, t, out, ok);
-        return;
-    }
-    sums_at(fw, fr, slot, t, out, ok);
-    add_to(fw, out, out, fr->g, 0);
+    fw_part p = {NULL, slot, 0, fw->f1};
+    p.own = path_sums(fw, fr, slot, t, start, fw->f1, &p.g, ok);
+    combine(fw, out, &p, NULL);
 }
 
 /* The rank slot a wait's cause names, or -1 (outside the dataset: the path
@@ -240,47 +293,84 @@ static uint64_t waits_at(const mw_rank *rk, int64_t t)
     return n;
 }
 
-/* The path from rank `slot` at t, the waits at t used by this walk
- * excluded (the walk's bounds: a wait is used once, so a cycle of waits
- * at one time ends at a wait before it). */
-static void walk_at(mw_run *run, size_t slot, int64_t t, uint64_t *out, int *ok)
+/* Where the path from rank `slot` at t goes on, the waits at t used by
+ * this walk excluded (the walk's bounds: a wait is used once, so a cycle
+ * of waits at one time ends at a wait before it): the rank it stays on,
+ * and whether the path starts there (*via). */
+static size_t walk_end(mw_run *run, size_t slot, int64_t t, int *via)
 {
     mw_forward *fw = run->fwd;
     for (;;) {
         mw_rank *rk = &run->ranks[slot];
         fw_rank *fr = rk->fwd;
         uint64_t n = fr->stamp == fw->stamp ? fr->bound : waits_at(rk, t);
-        if (!n) {
-            path_from(fw, fr, slot, t, out, ok);
-            return;
-        }
+        *via = VIA_FROM;
+        if (!n)
+            return slot;
         fr->stamp = fw->stamp;
         fr->bound = n - 1;
         int64_t next = mw_cause_slot(run, rk->waits[fr->idx + n - 1].cause);
-        if (next < 0) {
-            path_start(fw, fr, slot, t, out, ok);
-            return;
-        }
+        *via = VIA_START;
+        if (next < 0)
+            return slot;
         slot = (size_t)next;
     }
 }
 
-/* The rank's new G from its last of n waits ending at t (g_next). */
-static void settle_rank(mw_run *run, size_t slot, uint64_t n, int64_t t, int *ok)
+/* The short walk of the rank's last of n waits ending at t, the rank it
+ * ends on marked when its G is read (that G is then kept until the
+ * group's every new G is made). */
+static void plan_rank(mw_run *run, size_t slot, uint64_t n, int64_t t)
 {
     mw_forward *fw = run->fwd;
     mw_rank *rk = &run->ranks[slot];
     fw_rank *fr = rk->fwd;
     int64_t cause = mw_cause_slot(run, rk->waits[fr->idx + n - 1].cause);
-    fr->has_next = cause >= 0;
+    fr->via = VIA_NONE;
     if (cause < 0)
         return;
     fw->stamp++;
     fr->stamp = fw->stamp;
     fr->bound = n - 1;
-    walk_at(run, (size_t)cause, t, fw->v1, ok);
-    sums_at(fw, fr, slot, t, fw->v2, ok);
-    add_to(fw, fr->g_next, fw->v1, fw->v2, 1);
+    fr->via_slot = walk_end(run, (size_t)cause, t, &fr->via);
+    if (fr->via == VIA_FROM)
+        run->ranks[fr->via_slot].fwd->read_in = fw->group;
+}
+
+/* The rank's new G from its walk (plan_rank): in place, or aside
+ * (g_next) when a walk of the group reads the old one. */
+static void settle_rank(mw_run *run, size_t slot, int64_t t, int *ok)
+{
+    mw_forward *fw = run->fwd;
+    fw_rank *fr = run->ranks[slot].fwd;
+    int aside = fr->read_in == fw->group;
+    fr->g_next = NULL;
+    if (fr->via == VIA_NONE) { /* the path starts on the rank */
+        if (!aside) {
+            give(fw, fr->g);
+            fr->g = NULL;
+        }
+        return;
+    }
+    uint64_t **g = aside ? &fr->g_next : &fr->g;
+    if (!*g && !(*g = take(fw))) {
+        *ok = 0;
+        return;
+    }
+    fw_part from = {NULL, fr->via_slot, 0, fw->f1}, here = {NULL, slot, 0, fw->f2};
+    from.own = path_sums(fw, run->ranks[fr->via_slot].fwd, fr->via_slot, t, fr->via == VIA_START, fw->f1, &from.g, ok);
+    here.own = sums_at(fw, fr, slot, t, fw->f2, ok);
+    combine(fw, *g, &from, &here);
+}
+
+/* The path from (slot, t) back kept when it beats the best end so far. */
+static void end_at(mw_forward *fw, fw_end *best, fw_rank *fr, size_t slot, int64_t t, int *ok)
+{
+    if (t > best->t || (t == best->t && t >= 0 && slot <= best->slot)) {
+        path_into(fw, fr, slot, t, 0, best->sums, ok);
+        best->t = t;
+        best->slot = slot;
+    }
 }
 
 /* The path from each rank's possible ends (its MPI_Finalize exit, its
@@ -296,7 +386,7 @@ static void targets_before(mw_run *run, int64_t t, int *ok)
         fw_rank *fr = rk->fwd;
         if (rk->finalize_exit >= 0 && fr->fin_t != rk->finalize_exit) {
             if (rk->finalize_exit < t) {
-                path_from(fw, fr, i, rk->finalize_exit, fr->at_fin, ok);
+                end_at(fw, &fw->fin, fr, i, rk->finalize_exit, ok);
                 fr->fin_t = rk->finalize_exit;
             } else if (rk->finalize_exit < fw->next_target) {
                 fw->next_target = rk->finalize_exit;
@@ -304,7 +394,7 @@ static void targets_before(mw_run *run, int64_t t, int *ok)
         }
         if (!fr->max_done && rk->t_max >= rk->t_min) {
             if (rk->t_max < t) {
-                path_from(fw, fr, i, rk->t_max, fr->at_max, ok);
+                end_at(fw, &fw->max, fr, i, rk->t_max, ok);
                 fr->max_done = 1;
             } else if (rk->t_max < fw->next_target) {
                 fw->next_target = rk->t_max;
@@ -319,6 +409,13 @@ static int by_key(const void *a, const void *b)
     if (x->resume != y->resume)
         return x->resume < y->resume ? -1 : 1;
     return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* No rank's waits counted as settled (a pass that failed lets none go). */
+static void forget_settled(mw_run *run)
+{
+    for (size_t i = 0; i < run->n_ranks; i++)
+        run->ranks[i].fwd->settled = 0;
 }
 
 /* Each rank's waits ending before f sorted first, and a key for each. */
@@ -336,6 +433,7 @@ static size_t gather_keys(mw_run *run, int64_t f, int *ok)
         fr->idx = 0;
         for (fr->settled = 0; fr->settled < ready && rk->waits[fr->settled].resume < f; fr->settled++) {
             if (!pw_grow((void **)&fw->keys, n, &fw->cap_keys, sizeof *fw->keys)) {
+                forget_settled(run);
                 *ok = 0;
                 return 0;
             }
@@ -357,22 +455,35 @@ static size_t settle_group(mw_run *run, size_t from, size_t n, int *ok)
     while (end < n && fw->keys[end].resume == t)
         end++;
     targets_before(run, t, ok);
+    fw->group++;
     for (size_t k = from; k < end;) { /* a rank's waits at t are consecutive keys */
         size_t slot = fw->keys[k].slot, c = 0;
         for (; k < end && fw->keys[k].slot == slot; k++)
             c++;
-        settle_rank(run, slot, c, t, ok);
+        plan_rank(run, slot, c, t);
     }
-    for (size_t k = from; k < end;) {
+    for (size_t k = from; k < end; k++)
+        if (k == from || fw->keys[k].slot != fw->keys[k - 1].slot)
+            settle_rank(run, fw->keys[k].slot, t, ok);
+    for (size_t k = from; k < end; k++) {
         fw_rank *fr = run->ranks[fw->keys[k].slot].fwd;
-        uint64_t *g = fr->g;
-        fr->g = fr->g_next;
-        fr->g_next = g;
-        fr->has_g = fr->has_next;
-        for (size_t slot = fw->keys[k].slot; k < end && fw->keys[k].slot == slot; k++)
-            fr->idx++;
+        fr->idx++;
+        if (fr->read_in == fw->group && (k == from || fw->keys[k].slot != fw->keys[k - 1].slot)) {
+            give(fw, fr->g); /* the G's set aside */
+            fr->g = fr->g_next;
+            fr->g_next = NULL;
+        }
     }
     return end;
+}
+
+/* The rank's swept spans let go. */
+static void drop_swept(fw_rank *fr)
+{
+    if (fr->head && fr->n > fr->head)
+        memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
+    fr->n -= fr->head;
+    fr->head = 0;
 }
 
 /* The settled waits and swept spans let go. */
@@ -385,26 +496,27 @@ static void drop_settled(mw_run *run)
             memmove(rk->waits, rk->waits + fr->settled, (rk->n_waits - fr->settled) * sizeof *rk->waits);
         rk->n_waits -= fr->settled;
         fr->asked -= fr->asked < fr->settled ? fr->asked : fr->settled;
-        if (fr->head && fr->n > fr->head)
-            memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
-        fr->n -= fr->head;
-        fr->head = 0;
+        fr->settled = 0;
+        drop_swept(fr);
     }
 }
 
-/* The thread's latest call end so far (replay's), -1: none. */
-static int64_t latest_end(const mw_thread_ends *ends, uint32_t loc)
+/* f, or the latest call end of one of the open cursor's threads other
+ * than `loc` if earlier: that thread's next call, still to come, notes
+ * the gap since that end (a rank's cursor interleaves its threads). */
+static int64_t other_threads_end(const mw_thread_ends *ends, uint32_t loc, int64_t f)
 {
-    for (size_t i = 0; i < ends->n; i++)
-        if (ends->e[i].loc == loc)
-            return ends->e[i].end;
-    return -1;
+    for (size_t i = ends->open_from; i < ends->n; i++)
+        if (ends->e[i].loc != loc && ends->e[i].end >= 0 && ends->e[i].end < f)
+            f = ends->e[i].end;
+    return f;
 }
 
 /* Before what time the rank's replay can still note spans or charge its
  * own calls: its next record (records of a location come in time order),
- * or its t_min while locations remain; the held record's gap noted
- * ahead (the gap a timed record will add when it is handled). */
+ * or its t_min while locations remain, or the end of another thread's
+ * latest call (its gap is noted with its next call); the held record's
+ * gap noted ahead (the gap a timed record will add when it is handled). */
 static int64_t rank_frontier(mw_rank *rk)
 {
     fw_rank *fr = rk->fwd;
@@ -414,15 +526,17 @@ static int64_t rank_frontier(mw_rank *rk)
     if (!rk->held || !rk->cur || rk->loc + 1 < rk->n_locs || rk->cur->rec.clock != PW_CLOCK_NS)
         return rk->t_min;
     const pw_record *rec = &rk->cur->rec;
-    int64_t end = latest_end(&rk->ends, rec->location);
+    int64_t end = mw_thread_latest_end(&rk->ends, rec->location);
+    int gap = mw_gap_before(end, rec->t) > 0;
     if (rec->has_end && rec->t_end >= rec->t) {
-        if (end >= 0 && rec->t > end) {
+        if (gap) {
             fr->gap_a = end;
             fr->gap_b = rec->t;
         }
-        return rec->t;
+        return other_threads_end(&rk->ends, rec->location, rec->t);
     }
-    return end >= 0 && end < rec->t ? end : rec->t; /* its gap waits for a timed record */
+    /* its gap waits for a timed record */
+    return other_threads_end(&rk->ends, rec->location, gap ? end : rec->t);
 }
 
 /* Before what time every wait is charged: no rank's replay, pending call
@@ -478,7 +592,20 @@ static int settle_before(mw_run *run, int64_t f)
     return ok;
 }
 
-int mw_forward_settle(mw_run *run) { return run->ex || settle_before(run, frontier(run)); }
+/* Nothing to settle while the frontier stays: every wait charged since
+ * the last settling ends at or after its frontier, and every target
+ * before it is done (a stalled frontier, e.g. a collective some member
+ * never enters, no longer re-sorts every wait each window). */
+int mw_forward_settle(mw_run *run)
+{
+    if (run->ex)
+        return 1;
+    int64_t f = frontier(run);
+    if (f <= run->fwd->f_settled)
+        return 1;
+    run->fwd->f_settled = f;
+    return settle_before(run, f);
+}
 
 /* Every record handled: no held record's gap is noted ahead. */
 static void no_held_gaps(mw_run *run)
@@ -501,16 +628,17 @@ int mw_forward_end(mw_run *run)
         return 0;
     size_t slot = 0;
     int64_t t = mw_path_end(run, &slot);
-    if (t < 0)
-        return 1;
-    const fw_rank *fr = run->ranks[slot].fwd;
-    memcpy(fw->totals, run->ranks[slot].finalize_exit == t && fr->fin_t == t ? fr->at_fin : fr->at_max,
-           fw->d * sizeof *fw->totals);
+    const fw_end *e = fw->fin.t == t && fw->fin.slot == slot ? &fw->fin : &fw->max;
+    if (t >= 0 && e->t == t && e->slot == slot)
+        memcpy(fw->totals, e->sums, fw->d * sizeof *fw->totals);
     return 1;
 }
 
 int64_t mw_forward_frontier(mw_run *run, int final)
 {
+    for (size_t i = 0; i < run->n_ranks; i++) /* the answers' sweeps pass spans in start order */
+        if (run->ranks[i].mine)
+            sort_spans(run->ranks[i].fwd);
     if (!final)
         return frontier(run);
     no_held_gaps(run);
@@ -523,13 +651,23 @@ int mw_forward_settle_before(mw_run *run, const mw_spread *answers, int64_t f)
     return settle_before(run, f);
 }
 
-int mw_forward_sums(mw_run *run, size_t slot, int64_t t, uint64_t *out)
+size_t mw_forward_sums(mw_run *run, size_t slot, int64_t t, size_t *k, uint64_t *v, int *ok)
 {
-    int ok = 1;
+    mw_forward *fw = run->fwd;
     fw_rank *fr = run->ranks[slot].fwd;
-    running_sums(run->fwd, fr, slot, t, out, &ok);
-    less_start(run->fwd, fr, slot, out);
-    return ok;
+    running_sums(fw, fr, t, fw->f1, ok);
+    size_t n = 0, ranks = fw->d - fw->n_fn;
+    uint64_t own = less_start(fw, fr, (uint64_t)t, fw->f1);
+    if (own) {
+        k[n] = slot;
+        v[n++] = own;
+    }
+    for (size_t u = 0; u < fw->n_used; u++)
+        if (fw->f1[fw->used[u]]) {
+            k[n] = ranks + fw->used[u];
+            v[n++] = fw->f1[fw->used[u]];
+        }
+    return n;
 }
 
 int mw_forward_release(mw_run *run, int64_t f)
@@ -539,17 +677,20 @@ int mw_forward_release(mw_run *run, int64_t f)
         fw_rank *fr = run->ranks[i].fwd;
         if (!run->ranks[i].mine)
             continue;
-        sort_spans(fr);
         ok &= sweep_to(run->fwd, fr, f);
-        if (fr->head && fr->n > fr->head)
-            memmove(fr->log, fr->log + fr->head, (fr->n - fr->head) * sizeof *fr->log);
-        fr->n -= fr->head;
-        fr->head = 0;
+        drop_swept(fr);
     }
     return ok;
 }
 
 size_t *mw_forward_asked(mw_rank *rk) { return &rk->fwd->asked; }
+
+void mw_forward_waits_sent(mw_rank *rk)
+{
+    rk->n_waits = 0;
+    if (rk->fwd)
+        rk->fwd->asked = 0;
+}
 
 size_t mw_forward_width(const mw_run *run) { return run->fwd->d; }
 
@@ -574,17 +715,22 @@ void mw_forward_free(mw_run *run)
         free(fr->below);
         free(fr->g);
         free(fr->g_next);
-        free(fr->at_fin);
-        free(fr->at_max);
         free(fr);
+        run->ranks[i].fwd = NULL;
     }
     if (run->fwd) {
-        free(run->fwd->v1);
-        free(run->fwd->v2);
+        free(run->fwd->f1);
+        free(run->fwd->f2);
         free(run->fwd->keys);
         free(run->fwd->used);
         free(run->fwd->is_used);
         free(run->fwd->totals);
+        for (size_t i = 0; i < run->fwd->n_spare; i++)
+            free(run->fwd->spare[i]);
+        free(run->fwd->spare);
+        free(run->fwd->fin.sums);
+        free(run->fwd->max.sums);
         free(run->fwd);
+        run->fwd = NULL;
     }
 }

@@ -11,8 +11,9 @@
  * entry) are settled in time order, each rank's G updated from its
  * cause's; waits ending at one time that point at each other are followed
  * by a short walk at that time, as the walk's bounds do.  A rank keeps its
- * calls and waits since the frontier, and a few vectors of ranks +
- * functions + 1 numbers. */
+ * calls and waits since the frontier, its G (ranks + functions + 1
+ * numbers) once a wait of its is settled, and, on the process replaying
+ * it, two vectors of functions; the path's best ends are two vectors. */
 #ifndef PW_ANALYSIS_MPI_WAITS_CRITICAL_PATH_FORWARD_H
 #define PW_ANALYSIS_MPI_WAITS_CRITICAL_PATH_FORWARD_H
 #include "analysis/mpi_waits/mpi_waits.h"
@@ -36,22 +37,27 @@ int mw_forward_end(mw_run *run);
 
 /* For a replay spread over processes (critical_path_spread.c).  The
  * frontier of this process's ranks (final: every record handled,
- * INT64_MAX); share 0's settling of the waits before f with the owners'
- * sums in `answers`; an owner's sums S' of rank `slot` at t (d numbers:
- * mw_forward_width); its ranks' spans before f let go (no question
+ * INT64_MAX), their spans sorted for the answers; share 0's settling of the waits before f with the owners'
+ * sums in `answers`; an owner's sums S' of rank `slot` at t, as its
+ * non-zero numbers (index into a vector of mw_forward_width numbers in k,
+ * value in v: at most 1 + functions; *ok cleared when memory runs out),
+ * returning their count; its ranks' spans before f let go (no question
  * before f is to come); the count of a rank's waits already asked
  * about; a function's sums from another process made counted. */
 struct mw_spread;
 int64_t mw_forward_frontier(mw_run *run, int final);
 int mw_forward_settle_before(mw_run *run, const struct mw_spread *answers, int64_t f);
-int mw_forward_sums(mw_run *run, size_t slot, int64_t t, uint64_t *out);
+size_t mw_forward_sums(mw_run *run, size_t slot, int64_t t, size_t *k, uint64_t *v, int *ok);
 int mw_forward_release(mw_run *run, int64_t f);
 size_t *mw_forward_asked(mw_rank *rk);
+/* The rank's waits sent to share 0 and let go here: none to ask about. */
+void mw_forward_waits_sent(mw_rank *rk);
 size_t mw_forward_width(const mw_run *run);
 void mw_forward_use(mw_run *run, size_t k);
 /* The path's time per rank slot (n_ranks numbers), then per function
  * (n_schemas + 1, compute last); NULL when the path was walked. */
 const uint64_t *mw_forward_totals(const mw_run *run);
+/* run->fwd and each rank's part freed and set NULL (a half made one too). */
 void mw_forward_free(mw_run *run);
 /* The rank slot a wait's cause names, or -1 (outside the dataset: the
  * path starts on the waiting rank). */

@@ -26,7 +26,8 @@ struct mw_spread {
     sp_sum *sums; /* share 0: answers not used yet, sorted at settling */
     size_t n_sums, cap_sums;
     uint8_t *fin_asked; /* per rank slot: its MPI_Finalize exit asked about */
-    uint64_t *v;        /* scratch: one answer */
+    size_t *k;          /* scratch: one answer's non-zero numbers (index, value) */
+    uint64_t *v;
     int64_t f_last;     /* share 0: the last round's frontier */
 };
 
@@ -56,7 +57,8 @@ int mw_spread_init(mw_run *run)
     if (!(run->ex->spread = sp))
         return 0;
     sp->f_last = INT64_MIN;
-    if (!(sp->fin_asked = calloc(run->n_ranks ? run->n_ranks : 1, 1)) || !(sp->v = calloc(mw_forward_width(run), sizeof *sp->v)))
+    if (!(sp->fin_asked = calloc(run->n_ranks ? run->n_ranks : 1, 1)) || !(sp->k = calloc(mw_forward_width(run), sizeof *sp->k)) ||
+        !(sp->v = calloc(mw_forward_width(run), sizeof *sp->v)))
         return 0;
     for (size_t i = 0; i < run->n_ranks; i++) /* a path's possible end: t_max (census) */
         if (run->ranks[i].mine && run->ranks[i].t_max >= run->ranks[i].t_min && !ask_here(sp, i, run->ranks[i].t_max))
@@ -72,6 +74,7 @@ void mw_spread_free(mw_run *run)
     free(sp->asks);
     free(sp->sums);
     free(sp->fin_asked);
+    free(sp->k);
     free(sp->v);
     free(sp);
     run->ex->spread = NULL;
@@ -140,16 +143,14 @@ static int by_ask(const void *a, const void *b)
 static int answer(mw_run *run, size_t slot, int64_t t)
 {
     mw_spread *sp = run->ex->spread;
-    size_t d = mw_forward_width(run);
-    int ok = mw_forward_sums(run, slot, t, sp->v);
-    for (size_t k = 0; ok && k < d; k++) {
-        if (!sp->v[k])
-            continue;
+    int ok = 1;
+    size_t n = mw_forward_sums(run, slot, t, sp->k, sp->v, &ok);
+    for (size_t j = 0; ok && j < n; j++) {
         if (run->ex->me) {
-            mw_xrec r = {MW_X_SUM, 0, (uint32_t)slot, (uint32_t)k, 0, (uint64_t)t, sp->v[k]};
+            mw_xrec r = {MW_X_SUM, 0, (uint32_t)slot, (uint32_t)sp->k[j], 0, (uint64_t)t, sp->v[j]};
             mw_exchange_queue(run, 0, &r);
         } else if (pw_grow((void **)&sp->sums, sp->n_sums, &sp->cap_sums, sizeof *sp->sums)) {
-            sp->sums[sp->n_sums++] = (sp_sum){t, slot, k, sp->v[k]};
+            sp->sums[sp->n_sums++] = (sp_sum){t, slot, sp->k[j], sp->v[j]};
         } else {
             ok = 0;
         }
@@ -213,9 +214,10 @@ int mw_spread_end(mw_run *run, int64_t f)
     return ok;
 }
 
-void mw_spread_sums(const mw_spread *sp, size_t slot, int64_t t, uint64_t *out, size_t d)
+uint64_t mw_spread_sums(const mw_spread *sp, size_t slot, int64_t t, uint64_t *fn, size_t ranks, size_t n_fn)
 {
-    memset(out, 0, d * sizeof *out);
+    memset(fn, 0, n_fn * sizeof *fn);
+    uint64_t own = 0;
     size_t lo = 0, hi = sp->n_sums;
     sp_sum key = {t, slot, 0, 0};
     while (lo < hi) {
@@ -225,6 +227,12 @@ void mw_spread_sums(const mw_spread *sp, size_t slot, int64_t t, uint64_t *out, 
         else
             hi = mid;
     }
-    for (; lo < sp->n_sums && sp->sums[lo].slot == slot && sp->sums[lo].t == t; lo++)
-        out[sp->sums[lo].k] = sp->sums[lo].value;
+    for (; lo < sp->n_sums && sp->sums[lo].slot == slot && sp->sums[lo].t == t; lo++) {
+        const sp_sum *s = &sp->sums[lo];
+        if (s->k >= ranks)
+            fn[s->k - ranks] = s->value;
+        else if (s->k == slot) /* an answer's only rank number */
+            own = s->value;
+    }
+    return own;
 }

@@ -33,7 +33,8 @@ void mw_spread_arrived(mw_run *run, const mw_xrec *r);
  * before f answered, share 0's waits before the last round's frontier
  * settled.  0 when memory runs out. */
 int mw_spread_end(mw_run *run, int64_t f);
-/* Share 0: the owner's S' of rank slot at t (d numbers; 0 where no
- * answer says otherwise). */
-void mw_spread_sums(const mw_spread *sp, size_t slot, int64_t t, uint64_t *out, size_t d);
+/* Share 0: the owner's S' of rank slot at t: returns the rank's own
+ * time, fn its sums per function (n_fn numbers; 0 where no answer says
+ * otherwise; index k of an answer is ranks + its function). */
+uint64_t mw_spread_sums(const mw_spread *sp, size_t slot, int64_t t, uint64_t *fn, size_t ranks, size_t n_fn);
 #endif

@@ -200,14 +200,14 @@ static void queue_waits(mw_run *run)
 {
     for (size_t i = 0; run->ex->me && i < run->n_ranks; i++) {
         mw_rank *rk = &run->ranks[i];
-        for (size_t j = 0; rk->mine && j < rk->n_waits; j++) {
+        if (!rk->mine)
+            continue;
+        for (size_t j = 0; j < rk->n_waits; j++) {
             const mw_wait_at *w = &rk->waits[j];
             mw_xrec r = {MW_X_WAIT, 0, (uint32_t)i, 0, w->cause, (uint64_t)w->resume, (uint64_t)w->enter};
             mw_exchange_queue(run, 0, &r);
         }
-        if (rk->mine && rk->fwd)
-            *mw_forward_asked(rk) = 0;
-        rk->n_waits = rk->mine ? 0 : rk->n_waits;
+        mw_forward_waits_sent(rk);
     }
 }
 

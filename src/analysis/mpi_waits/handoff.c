@@ -10,7 +10,7 @@
  * before the frontier is sought (critical_path_forward.h). */
 #include <stdlib.h>
 
-#include "analysis/mpi_waits/channels.h"
+#include "analysis/mpi_waits/exchange.h"
 #include "core/grow.h"
 
 enum { HAND_SEND, HAND_POST, HAND_CHARGE };
@@ -54,14 +54,19 @@ void mw_handoffs_free(mw_run *run)
 /* Whether actor's thread must leave what it does to rk for later. */
 static int foreign(const mw_rank *actor, const mw_rank *rk) { return actor && actor->worker != rk->worker; }
 
+/* h kept in the actor's worker's list.  When memory runs out the failure
+ * goes where it is looked at: the actor's rank when this process replays
+ * it, else the exchange (a remote member's collective entry, folded
+ * between windows, waits_coll.c): a remote rank's flag is never read. */
 static void keep(mw_run *run, mw_rank *actor, const mw_handoff *h)
 {
     mw_handoffs *l = &run->handoffs[actor->worker];
-    if (!pw_grow((void **)&l->h, l->n, &l->cap, sizeof *l->h)) {
+    if (pw_grow((void **)&l->h, l->n, &l->cap, sizeof *l->h))
+        l->h[l->n++] = *h;
+    else if (actor->mine || !run->ex)
         actor->failed = 1;
-        return;
-    }
-    l->h[l->n++] = *h;
+    else
+        run->ex->failed = 1;
 }
 
 void mw_deliver(mw_run *run, mw_rank *actor, int64_t world, uint32_t id, int is_send, uint64_t t, int64_t from)

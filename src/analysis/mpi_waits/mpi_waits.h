@@ -137,6 +137,8 @@ typedef struct mw_rank {
             int64_t end;
         } *e;
         size_t n, cap;
+        size_t open_from; /* e[open_from..n): threads of the open cursor, whose records may
+                           * still come (a thread's records are in one location) */
     } ends;
     int64_t t_min, t_max;
     uint64_t records;    /* as the census counted them */
@@ -308,6 +310,11 @@ int64_t mw_path_end(const mw_run *run, size_t *slot);
 int64_t mw_coll_oldest_entry(const mw_run *run);
 /* The rank's time between calls (per thread). */
 void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends);
+/* A thread's latest call end so far, -1: none; the gap between calls
+ * before its call at t (the forward critical path notes it ahead, as
+ * mw_compute_call will): [end, t], 0 when none or they overlap. */
+int64_t mw_thread_latest_end(const mw_thread_ends *ends, uint32_t loc);
+int64_t mw_gap_before(int64_t end, int64_t t);
 
 /* Reports (members of the stats report root).  JSON keeps the issue's
  * contract (objects keyed by rank and function); text and CSV get the

@@ -19,14 +19,20 @@ void mw_held_free(void *run)
 }
 
 /* The forward critical path, and when spread its questions and answers;
- * 0 when memory runs out (spread: every process learns it in the first
- * round). */
+ * 0 when memory runs out, with nothing half made left (spread: the
+ * replay goes on without them until every process learns it, in the
+ * first round). */
 static int forward_path(mw_run *run)
 {
     int ok = mw_forward_init(run) && (!run->ex || mw_spread_init(run));
-    if (!ok && run->ex)
+    if (ok)
+        return 1;
+    mw_forward_free(run);
+    if (run->ex) {
+        mw_spread_free(run);
         run->ex->failed = 1;
-    return ok;
+    }
+    return 0;
 }
 
 pw_status pw_mpi_waits_together(pw_dataset *ds, pw_error *err)
