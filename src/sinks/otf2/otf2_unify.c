@@ -53,13 +53,8 @@ static void put_trackers(pw_part_writer *b, const pw_comm_replay *r)
         const pw_mpi_tracker *t = &r->live[i];
         if (!t->n_created)
             continue;
-        uint64_t head[3] = {i, t->n_inst, t->n_created};
-        pw_part_put(b, head, sizeof head);
-        for (size_t k = 0; k < t->n_created; k++) {
-            const pw_mpi_creation *c = &t->created[k];
-            uint64_t e[5] = {c->old_inst, c->new_inst, (uint64_t)c->split, (uint64_t)c->color, (uint64_t)c->key};
-            pw_part_put(b, e, sizeof e);
-        }
+        pw_part_put_word(b, i);
+        pw_mpi_tracker_put(b, t);
     }
 }
 
@@ -160,38 +155,25 @@ static void share_maps_free(ot_share_maps *m)
 /* A share's creations into the trackers of its ranks. */
 static void take_trackers(ot_build *b, pw_part_reader *r, uint64_t n)
 {
-    for (uint64_t i = 0; i < n && !r->bad; i++) {
-        uint64_t rank = pw_part_next(r), n_inst = pw_part_next(r), n_created = pw_part_next(r);
-        if (rank >= b->n_trackers || n_created > r->n - r->pos) {
+    for (uint64_t i = 0; i < n && !r->bad && !b->nomem; i++) {
+        uint64_t rank = pw_part_next(r);
+        if (rank >= b->n_trackers) {
             r->bad = 1;
             return;
         }
-        pw_mpi_tracker *t = &b->trackers[rank];
-        free(t->created);
-        t->created = malloc((n_created ? n_created : 1) * sizeof *t->created);
-        t->n_created = t->cap_created = t->created ? (size_t)n_created : 0;
-        t->n_inst = (uint32_t)n_inst;
-        b->nomem |= !t->created;
-        for (uint64_t k = 0; k < n_created && t->created; k++) {
-            uint64_t e[5];
-            pw_part_take(r, e, sizeof e);
-            t->created[k] = (pw_mpi_creation){(uint32_t)e[0], (uint32_t)e[1], (int)e[2], (int64_t)e[3], (int64_t)e[4]};
-        }
+        b->nomem |= !pw_mpi_tracker_take(r, &b->trackers[rank]) && !r->bad;
     }
 }
 
-/* Past a share's creations (read by the first pass). */
+/* Past a share's creations (read by the first pass, checked as read). */
 static void skip_trackers(pw_part_reader *r, uint64_t n)
 {
     for (uint64_t i = 0; i < n && !r->bad; i++) {
+        pw_mpi_tracker scratch = {0};
         pw_part_next(r);
-        pw_part_next(r);
-        uint64_t n_created = pw_part_next(r);
-        if (n_created > (r->n - r->pos) / 5) {
+        if (!pw_mpi_tracker_take(r, &scratch))
             r->bad = 1;
-            return;
-        }
-        r->pos += (size_t)n_created * 5;
+        pw_mpi_tracker_free(&scratch);
     }
 }
 
