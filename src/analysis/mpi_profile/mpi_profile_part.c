@@ -93,14 +93,19 @@ pw_status pw_mpi_profile_part(pw_dataset *ds, void **part, size_t *size, pw_erro
     return *part ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
 }
 
-/* A pair table read back; 0 when the part ends early or memory runs out. */
-static int take_pairs(pw_part_reader *rd, pw_pair_counts *pc)
+/* A pair table read back; 0 when the part ends early, memory runs out, or
+ * (functions not 0) a key's upper half is no function: the report names
+ * a collective's row by it, and a damaged part's label read past the
+ * function names. */
+static int take_pairs(pw_part_reader *rd, pw_pair_counts *pc, size_t functions)
 {
     uint64_t n = pw_part_next(rd);
     if (rd->bad || n > (rd->n - rd->pos) / 3)
         return 0;
     for (uint64_t k = 0; k < n; k++) {
         uint64_t key = pw_part_next(rd), msgs = pw_part_next(rd);
+        if (functions && key >> 32 >= functions)
+            return 0;
         pw_pair_counts_add(pc, key, msgs, pw_part_next(rd));
     }
     return !pc->failed;
@@ -137,8 +142,9 @@ static int take_rank(pw_part_reader *rd, const pw_mpi_profiles *mp, pw_mpi_rank_
     p->unknown_type = pw_part_next(rd);
     pw_part_take(rd, p->size_msgs, sizeof p->size_msgs);
     pw_part_take(rd, p->size_bytes, sizeof p->size_bytes);
-    return pw_mpi_rank_profile_take_span(rd, p) && take_pairs(rd, &p->sends) && take_pairs(rd, &p->coll_calls) &&
-           take_pairs(rd, &p->coll_time) && !rd->bad;
+    return pw_mpi_rank_profile_take_span(rd, p) && take_pairs(rd, &p->sends, 0) &&
+           take_pairs(rd, &p->coll_calls, mp->n_functions) && take_pairs(rd, &p->coll_time, mp->n_functions) &&
+           !rd->bad;
 }
 
 /* Every part's ranks into ranks[]; 0 when a part does not fit or a rank
