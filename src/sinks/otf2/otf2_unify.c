@@ -13,38 +13,6 @@
 enum { H_NAMES, H_REGIONS, H_TRACKS, H_LOCS, H_METRICS, H_CALL_METRICS, H_COMMS, H_RANKS, H_ANY_TIME, H_T_MIN,
        H_T_MAX, H_TRACKERS, H_N };
 
-/* n bytes as words: their count, then the bytes and a NUL, padded. */
-static void put_bytes(pw_part_writer *b, const char *s, size_t n)
-{
-    pw_part_put_word(b, n);
-    for (size_t at = 0; at <= n; at += 8) {
-        uint64_t word = 0;
-        memcpy(&word, s + at, n + 1 - at < 8 ? n + 1 - at : 8);
-        pw_part_put_word(b, word);
-    }
-}
-
-/* Bytes put by put_bytes, in place (NUL-terminated); "" and bad set when
- * they do not fit. */
-static const char *take_bytes(pw_part_reader *r, size_t *n)
-{
-    uint64_t len = pw_part_next(r);
-    if (r->bad || len / 8 + 1 > r->n - r->pos) {
-        r->bad = 1;
-        *n = 0;
-        return "";
-    }
-    const char *s = (const char *)(r->words + r->pos);
-    r->pos += len / 8 + 1;
-    *n = (size_t)len;
-    if (s[len]) {
-        r->bad = 1;
-        *n = 0;
-        return "";
-    }
-    return s;
-}
-
 /* The creations of the ranks this process drew (every rank is drawn by
  * one share): what resolving the communicators needs of them. */
 static void put_trackers(pw_part_writer *b, const pw_comm_replay *r)
@@ -73,7 +41,7 @@ static int local_definitions(const ot_writer *w, const pw_names *nm, pw_part_wri
     for (uint32_t id = 1; id <= nm->n_items; id++) {
         size_t n;
         const char *s = pw_names_str(nm, id, &n);
-        put_bytes(b, s, n);
+        pw_part_put_str(b, s, n);
     }
     for (uint32_t i = 0; i < w->n_regions; i++) {
         uint64_t r[3] = {w->region_names[i], w->region_kinds[i].paradigm, w->region_kinds[i].role};
@@ -83,7 +51,7 @@ static int local_definitions(const ot_writer *w, const pw_names *nm, pw_part_wri
         const struct ot_track *t = &w->tracks[id];
         uint64_t r[4] = {t->kind, t->name, t->loc, t->owner};
         pw_part_put(b, r, sizeof r);
-        put_bytes(b, t->unit ? t->unit : "", t->unit ? strlen(t->unit) : 0);
+        pw_part_put_str(b, t->unit, t->unit ? strlen(t->unit) : 0); /* NULL: no unit */
     }
     for (uint32_t i = 0; i < w->n_locs; i++) {
         uint64_t r[4] = {w->locs[i].track, w->locs[i].events, w->locs[i].group, w->locs[i].ds_loc};
@@ -93,7 +61,7 @@ static int local_definitions(const ot_writer *w, const pw_names *nm, pw_part_wri
         const struct ot_call_metric *cm = &w->call_metrics.m[i];
         uint64_t r[2] = {cm->ref, (uint64_t)cm->papi};
         pw_part_put(b, r, sizeof r);
-        put_bytes(b, cm->name, strlen(cm->name));
+        pw_part_put_str(b, cm->name, strlen(cm->name));
     }
     for (uint32_t i = 0; i < m->n_comms; i++) {
         uint64_t r[3] = {(uint64_t)m->comm_values[i].handle, (uint64_t)m->comm_values[i].rank, m->comm_values[i].inst};
@@ -229,14 +197,13 @@ static void take_tracks(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_sh
     }
     for (uint32_t id = 1; id <= n && !r->bad; id++) {
         uint64_t t[4];
-        size_t len;
         pw_part_take(r, t, sizeof t);
         if (t[3] > n || (t[0] != PW_TL_PROCESS && t[0] != PW_TL_COUNTER_TRACK && t[2] > h[H_LOCS])) {
             r->bad = 1; /* refs past the share's own */
             return;
         }
         struct ot_track *gt = &g->tracks[base + id];
-        gt->unit = take_bytes(r, &len);
+        gt->unit = pw_part_take_str(r, NULL);
         gt->kind = (pw_tl_track_kind)t[0];
         gt->name = t[1] && t[1] <= h[H_NAMES] ? sm->names[t[1]] : 0;
         gt->owner = base + (uint32_t)t[3];
@@ -299,8 +266,7 @@ static void take_metrics(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_s
     }
     for (uint64_t i = 0; i < h[H_CALL_METRICS] && !r->bad; i++) {
         uint64_t ref = pw_part_next(r), papi = pw_part_next(r);
-        size_t len;
-        const char *name = take_bytes(r, &len);
+        const char *name = pw_part_take_str(r, NULL);
         if (ref < h[H_METRICS])
             call[ref] = (struct ot_named){name, papi != 0};
     }
@@ -323,7 +289,9 @@ static void take_names(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_sha
 {
     for (uint64_t id = 1; id <= h[H_NAMES] && !r->bad && !b->nomem; id++) {
         size_t len;
-        const char *s = take_bytes(r, &len);
+        const char *s = pw_part_take_str(r, &len);
+        if (!s)
+            break; /* damaged: r->bad is set */
         sm->names[id] = pw_names_intern(&b->u->names, s, len);
         b->nomem |= !sm->names[id];
     }
