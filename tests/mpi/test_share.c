@@ -423,7 +423,39 @@ static void test_a_part_that_does_not_fit_is_refused(void)
     pw_close(other);
 }
 
+/* A two-step open walked its share's ranks only: setting another share
+ * (another index, another count) is refused with a message saying which
+ * share the open walked, and the same share is taken; an open that was
+ * whole takes any share. */
+static void test_only_the_share_the_open_walked_can_be_set(void)
+{
+    pw_dataset *ds[2], *whole;
+    pw_error err;
+    void *found[2];
+    size_t sizes[2];
+    for (unsigned i = 0; i < 2; i++) {
+        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &ds[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &sizes[i], &err), PW_OK);
+    }
+    for (unsigned i = 0; i < 2; i++)
+        CHECK_EQ_INT(pw_dataset_share_complete(ds[i], (const void *const *)found, sizes, 2, &err), PW_OK);
+    CHECK_EQ_INT(pw_dataset_set_share(ds[0], 1, 2, &err), PW_E_USAGE);
+    CHECK(strstr(err.message, "the open walked [0, 3)") != NULL); /* collectives4's ranks by bytes: 3 and 1 */
+    CHECK_EQ_INT(pw_dataset_set_share(ds[1], 0, 3, &err), PW_E_USAGE);
+    CHECK_EQ_INT(pw_dataset_set_share(ds[0], 0, 1, &err), PW_E_USAGE);
+    for (unsigned i = 0; i < 2; i++)
+        CHECK_EQ_INT(pw_dataset_set_share(ds[i], i, 2, &err), PW_OK);
+    CHECK_EQ_INT(pw_open(dumpi_fixtures[0], NULL, &whole, &err), PW_OK);
+    CHECK_EQ_INT(pw_dataset_set_share(whole, 1, 3, &err), PW_OK);
+    pw_close(whole);
+    for (unsigned i = 0; i < 2; i++) {
+        free(found[i]);
+        pw_close(ds[i]);
+    }
+}
+
 TEST_MAIN(T(test_parts_join_to_the_serial_bytes), T(test_a_share_that_does_not_exist_is_refused),
           T(test_a_part_that_does_not_fit_is_refused), T(test_a_two_step_open_gives_the_serial_dataset),
           T(test_findings_that_do_not_fit_are_refused), T(test_a_damaged_trace_opens_in_two_steps_as_whole),
-          T(test_findings_with_wrong_values_are_refused), T(test_a_profile_part_with_wrong_values_is_refused))
+          T(test_findings_with_wrong_values_are_refused), T(test_a_profile_part_with_wrong_values_is_refused),
+          T(test_only_the_share_the_open_walked_can_be_set))
