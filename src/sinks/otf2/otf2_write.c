@@ -550,7 +550,7 @@ static pw_status ot_finish_alone(ot_writer *w, pw_error *err)
 {
     ot_unified u;
     if (!ot_unify(w, w->names, &u))
-        return pw_fail(err, PW_E_NOMEM, w->path, PW_NO_OFFSET, "otf2: the processes could not unify their definitions (out of memory, or collectives without gatherv and scatterv)");
+        return pw_fail(err, PW_E_NOMEM, w->path, PW_NO_OFFSET, "otf2: the processes could not unify their definitions (out of memory)");
     pw_status s = ot_rename_events(w, &u, err);
     pw_status d = ot_local_definitions(w, &u, s == PW_OK ? err : NULL);
     s = s != PW_OK ? s : d;
@@ -679,6 +679,24 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
     return s;
 }
 
+/* The timeline drawn into the archive.  A share is drawn alone only
+ * with the unification's gather and scatter (otf2_unify.c): collectives
+ * without them (another program's) hide their exchange from the
+ * timeline, which then draws every location in every process, each
+ * writing its share's files, as before shares were drawn alone. */
+static pw_status ot_draw(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
+{
+    const pw_collectives *c = ds->collectives;
+    if (!c || (c->gatherv && c->scatterv))
+        return pw_timeline_run_by_location(ds, sink, rep, err);
+    pw_collectives no_exchange = *c;
+    no_exchange.alltoallv = NULL;
+    ds->collectives = &no_exchange;
+    pw_status s = pw_timeline_run_by_location(ds, sink, rep, err);
+    ds->collectives = c;
+    return s;
+}
+
 /* The archive at out (a directory that holds no archive yet). */
 static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
 {
@@ -717,7 +735,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     OTF2_Archive_OpenEvtFiles(w.archive);
     pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done,
                        OT_OPEN_BUFFERS_BUDGET / (OT_CHUNKS_PER_BUFFER * OT_EVENT_CHUNK)};
-    s = pw_timeline_run_by_location(ds, &sink, rep, err);
+    s = ot_draw(ds, &sink, rep, err);
     ot_drawing_known(&w);
     if (!w.closed)
         ot_close_events(&w, NULL);
