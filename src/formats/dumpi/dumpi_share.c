@@ -19,9 +19,11 @@
 #include "formats/dumpi/dumpi_profile.h"
 #include "model/part.h"
 
-static void put_rank(pw_part_writer *w, const dumpi_dataset *dd, size_t slot)
+/* Rank slot's words; its records per label are freed once put (a label
+ * table per rank of the share would otherwise live until the close). */
+static void put_rank(pw_part_writer *w, dumpi_dataset *dd, size_t slot)
 {
-    const dumpi_rank *r = &dd->ranks[slot];
+    dumpi_rank *r = &dd->ranks[slot];
     uint64_t head[] = {slot, r->records_of != NULL, r->records, (uint64_t)r->stream_damaged, r->n_threads};
     pw_part_put(w, head, sizeof head);
     for (size_t t = 0; t < r->n_threads; t++)
@@ -35,6 +37,8 @@ static void put_rank(pw_part_writer *w, const dumpi_dataset *dd, size_t slot)
             pw_part_put_word(w, (uint64_t)l);
             pw_part_put_word(w, r->records_of[l]);
         }
+    free(r->records_of);
+    r->records_of = NULL;
     if (!dd->profiled)
         return;
     pw_mpi_rank_profile_put_span(w, &dd->profiles[slot]);
@@ -42,7 +46,7 @@ static void put_rank(pw_part_writer *w, const dumpi_dataset *dd, size_t slot)
 
 pw_status dumpi_share_found(pw_dataset *ds, void **found, size_t *size, pw_error *err)
 {
-    const dumpi_dataset *dd = ds->impl;
+    dumpi_dataset *dd = ds->impl;
     pw_part_writer w = {0};
     size_t n = dd->pending ? dd->scan_end - dd->scan_first : 0; /* not pending: every process walked all */
     pw_part_put_word(&w, n);
