@@ -163,9 +163,39 @@ static void miscount(uint8_t *bytes, size_t n)
     CHECK(!"a footer");
 }
 
-/* A copy of collectives4 in a new directory with rank 1's file damaged:
- * its footer miscounted (cut 0), or cut to `cut` bytes (NULL when it could
- * not be made). */
+/* The whole file at path in a new buffer of *n bytes (NULL when it
+ * cannot be read): fread may return fewer bytes than asked before the end. */
+static uint8_t *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 8192;
+    uint8_t *buf = f ? malloc(cap) : NULL;
+    *n = 0;
+    for (size_t got = 1; buf && got > 0;) {
+        if (*n == cap) {
+            uint8_t *more = realloc(buf, cap *= 2);
+            if (!more) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = more;
+        }
+        got = fread(buf + *n, 1, cap - *n, f);
+        *n += got;
+    }
+    if (f && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* A copy of collectives4 in a new directory under $TMPDIR (else /tmp)
+ * with rank 1's file damaged: its footer miscounted (cut 0), or cut to
+ * `cut` bytes (NULL when it could not be made). */
 static char *damaged_copy(size_t cut)
 {
     static const char *const names[] = {"collectives-2026.11.21.22.54.37.meta",
@@ -173,22 +203,23 @@ static char *damaged_copy(size_t cut)
                                         "collectives-2026.11.21.22.54.37-0001.bin",
                                         "collectives-2026.11.21.22.54.37-0002.bin",
                                         "collectives-2026.11.21.22.54.37-0003.bin"};
-    char tmpl[] = "/tmp/pw_test_share_XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char tmpl[512];
+    snprintf(tmpl, sizeof tmpl, "%s/pw_test_share_XXXXXX", tmp && *tmp ? tmp : "/tmp");
     char *dir = mkdtemp(tmpl) ? strdup(tmpl) : NULL;
     for (size_t i = 0; dir && i < sizeof names / sizeof *names; i++) {
-        char from[512], to[512];
-        uint8_t buf[8192];
+        char from[1024], to[1024];
+        size_t n;
         snprintf(from, sizeof from, "%s/%s", dumpi_fixtures[0], names[i]);
         snprintf(to, sizeof to, "%s/%s", dir, names[i]);
-        FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-        size_t n = in ? fread(buf, 1, sizeof buf, in) : 0;
-        if (i == 2 && cut)
+        uint8_t *buf = read_all(from, &n);
+        FILE *out = fopen(to, "wb");
+        if (buf && i == 2 && cut)
             n = cut < n ? cut : n;
-        else if (i == 2)
+        else if (buf && i == 2)
             miscount(buf, n);
-        CHECK(in && out && fwrite(buf, 1, n, out) == n);
-        if (in)
-            fclose(in);
+        CHECK(buf && out && fwrite(buf, 1, n, out) == n);
+        free(buf);
         if (out)
             CHECK_EQ_INT(fclose(out), 0);
     }
@@ -219,6 +250,25 @@ static void test_a_damaged_trace_opens_in_two_steps_as_whole(void)
     }
 }
 
+/* The first step of collectives4's two-step open by two processes: each
+ * share's dataset and what it found. */
+static void open_two(pw_dataset **ds, void **found, size_t *sizes)
+{
+    pw_error err;
+    for (unsigned i = 0; i < 2; i++) {
+        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &ds[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &sizes[i], &err), PW_OK);
+    }
+}
+
+static void close_two(pw_dataset **ds, void **found)
+{
+    for (unsigned i = 0; i < 2; i++) {
+        free(found[i]);
+        pw_close(ds[i]);
+    }
+}
+
 /* Another share's findings cut short are refused, never read past. */
 static void test_findings_that_do_not_fit_are_refused(void)
 {
@@ -226,10 +276,7 @@ static void test_findings_that_do_not_fit_are_refused(void)
     pw_error err;
     void *found[2];
     size_t sizes[2];
-    for (unsigned i = 0; i < 2; i++) {
-        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &ds[i], &err), PW_OK);
-        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &sizes[i], &err), PW_OK);
-    }
+    open_two(ds, found, sizes);
     for (size_t cut = 0; cut < sizes[1]; cut += 8) {
         pw_dataset *again;
         void *mine;
@@ -240,10 +287,7 @@ static void test_findings_that_do_not_fit_are_refused(void)
         free(mine);
         pw_close(again);
     }
-    for (unsigned i = 0; i < 2; i++) {
-        free(found[i]);
-        pw_close(ds[i]);
-    }
+    close_two(ds, found);
 }
 
 /* Where share 1's findings (two shares of collectives4) hold their last
@@ -297,13 +341,9 @@ static pw_status complete_with(const void *const *found, const size_t *sizes, si
 static void test_findings_with_wrong_values_are_refused(void)
 {
     pw_dataset *ds[2];
-    pw_error err;
     void *found[2];
     size_t sizes[2];
-    for (unsigned i = 0; i < 2; i++) {
-        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &ds[i], &err), PW_OK);
-        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &sizes[i], &err), PW_OK);
-    }
+    open_two(ds, found, sizes);
     const uint64_t *w = found[1];
     size_t at = span_at(w, sizes[1] / 8), n_inst = at + 2, first = at + 4;
     CHECK_EQ_INT(complete_with((const void *const *)found, sizes, n_inst, 0), PW_E_USAGE);
@@ -316,10 +356,7 @@ static void test_findings_with_wrong_values_are_refused(void)
     for (size_t k = 0; k < sizes[1] / 8; k++)
         for (size_t v = 0; v < sizeof values / sizeof *values; v++)
             complete_with((const void *const *)found, sizes, k, values[v]);
-    for (unsigned i = 0; i < 2; i++) {
-        free(found[i]);
-        pw_close(ds[i]);
-    }
+    close_two(ds, found);
 }
 
 /* Where the 9 words of span (t_min ... the first creation) are in part;
@@ -433,10 +470,7 @@ static void test_only_the_share_the_open_walked_can_be_set(void)
     pw_error err;
     void *found[2];
     size_t sizes[2];
-    for (unsigned i = 0; i < 2; i++) {
-        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &ds[i], &err), PW_OK);
-        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &sizes[i], &err), PW_OK);
-    }
+    open_two(ds, found, sizes);
     for (unsigned i = 0; i < 2; i++)
         CHECK_EQ_INT(pw_dataset_share_complete(ds[i], (const void *const *)found, sizes, 2, &err), PW_OK);
     CHECK_EQ_INT(pw_dataset_set_share(ds[0], 1, 2, &err), PW_E_USAGE);
@@ -448,10 +482,7 @@ static void test_only_the_share_the_open_walked_can_be_set(void)
     CHECK_EQ_INT(pw_open(dumpi_fixtures[0], NULL, &whole, &err), PW_OK);
     CHECK_EQ_INT(pw_dataset_set_share(whole, 1, 3, &err), PW_OK);
     pw_close(whole);
-    for (unsigned i = 0; i < 2; i++) {
-        free(found[i]);
-        pw_close(ds[i]);
-    }
+    close_two(ds, found);
 }
 
 TEST_MAIN(T(test_parts_join_to_the_serial_bytes), T(test_a_share_that_does_not_exist_is_refused),
