@@ -35,7 +35,7 @@ extern unsigned long long mpi_bytes_sent;
  * work, without waiting for the others: mpi_work_begin() ... mpi_work_end(). */
 extern double mpi_work_cpu_s;
 /* Of it, the CPU seconds spent in the analyses' exchanges (collectives.c:
- * alltoallv, gatherv, scatterv), mostly waiting for the other processes. */
+ * alltoallv, mpi_gather, scatterv), mostly waiting for the other processes. */
 extern double mpi_exchange_cpu_s;
 void mpi_work_begin(void);
 void mpi_work_end(void);
@@ -44,15 +44,12 @@ void mpi_work_end(void);
 int mpi_work_pause(void);
 void mpi_work_resume(int was);
 
-/* Every process's `size` bytes at `mine`, joined in rank order on rank 0
- * into a new buffer of *total bytes (NULL on the other ranks); each[r]
- * (rank 0, when each is not NULL) is rank r's size. */
-char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *each, size_t *total);
-
-/* Every process's `size` bytes at `mine`, joined in rank order on every
- * process into a new buffer of *total bytes; each[r] is rank r's size.
- * NULL on every process when one could not (memory, beyond MPI's int). */
-char *mpi_gather_all(const mpi_world *w, const void *mine, size_t size, size_t *each, size_t *total);
+/* Every process's send_bytes at send, joined in rank order into a new
+ * *recv on rank 0 (to_all: on every process), with a new *each of the
+ * processes' sizes (NULL where nothing is received).  Returns on every
+ * process whether all could take part (memory, counts beyond MPI's int);
+ * when not, *recv and *each are NULL.  Its time is the exchanges'. */
+int mpi_gather(const mpi_world *w, int to_all, const void *send, size_t send_bytes, void **recv, size_t **each);
 
 /* The library's collectives (pw_dataset_set_collectives) over MPI, with
  * what they send counted in mpi_bytes_sent; w must outlive their use. */

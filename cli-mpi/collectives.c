@@ -3,7 +3,7 @@
  * sum of counters, libotf2's own MPI collective callbacks (its header
  * OTF2_MPI_Collectives.h implements them over a communicator), bytes
  * exchanged between every pair of processes, and bytes gathered to rank 0
- * and scattered back from it. */
+ * (or to every process) and scattered back from it. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,21 +141,22 @@ static int alltoallv(void *ctx, const void *send, const size_t *send_bytes, void
     return all_ok;
 }
 
-/* --- gatherv and scatterv: the OTF2 definitions of shares drawn alone
- * (otf2_unify.c), to rank 0 and each process's maps back --- */
+/* --- gathers: the OTF2 definitions of shares drawn alone (otf2_unify.c),
+ * the stats parts and findings to rank 0, and what a two-step open found
+ * to every process (open_share.c) --- */
 
-/* Rank 0's arrays of one entry per process (empty elsewhere): the sizes
- * as MPI moves them, and as MPI_Gatherv and MPI_Scatterv count them.  The
- * others are in the exchange already when they cannot be had. */
+/* The arrays of one entry per process that a receiving process needs:
+ * the sizes as MPI moves them, and as MPI's v-collectives count them.
+ * The others are in the exchange already when they cannot be had. */
 typedef struct root_counts {
     unsigned long long *sizes;
     int *counts, *displs;
 } root_counts;
 
-static root_counts root_counts_of(const mpi_world *w)
+static root_counts root_counts_of(const mpi_world *w, int receives)
 {
     root_counts rc = {0};
-    if (w->rank)
+    if (!receives)
         return rc;
     rc.sizes = calloc((size_t)w->size, sizeof *rc.sizes);
     rc.counts = calloc((size_t)w->size, sizeof *rc.counts);
@@ -174,42 +175,56 @@ static void root_counts_free(root_counts *rc)
     free(rc->displs);
 }
 
-/* MPI_Gather of the sizes, then MPI_Gatherv of the bytes to rank 0;
- * every process learns whether any could not take part (rank 0's memory,
- * a count beyond MPI's int). */
-static int gatherv(void *ctx, const void *send, size_t send_bytes, void **recv, size_t **recv_bytes)
+/* Where the gathered bytes go on a receiving process: the sizes into a
+ * new *each, the buffer; 0 when they do not fit (memory, MPI's int). */
+static int make_room(const mpi_world *w, const root_counts *rc, void **recv, size_t **each)
 {
-    const mpi_world *w = ctx;
+    size_t total = 0;
+    *each = calloc((size_t)w->size, sizeof **each);
+    for (int j = 0; *each && j < w->size; j++)
+        total += (*each)[j] = (size_t)rc->sizes[j];
+    if (!*each || !as_ints(*each, rc->counts, rc->displs, w->size))
+        return 0;
+    *recv = malloc(total ? total : 1);
+    return *recv != NULL;
+}
+
+int mpi_gather(const mpi_world *w, int to_all, const void *send, size_t send_bytes, void **recv, size_t **each)
+{
     double started;
     int was = exchange_begin(&started);
-    root_counts rc = root_counts_of(w);
+    int receives = to_all || !w->rank;
+    root_counts rc = root_counts_of(w, receives);
     unsigned long long mine = send_bytes;
-    MPI_Gather(&mine, 1, MPI_UNSIGNED_LONG_LONG, rc.sizes, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (to_all)
+        MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, rc.sizes, 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
+    else
+        MPI_Gather(&mine, 1, MPI_UNSIGNED_LONG_LONG, rc.sizes, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
     *recv = NULL;
-    *recv_bytes = NULL;
-    int ok = send_bytes <= INT_MAX;
-    if (!w->rank) {
-        size_t total = 0;
-        *recv_bytes = calloc((size_t)w->size, sizeof **recv_bytes);
-        for (int j = 0; *recv_bytes && j < w->size; j++)
-            total += (*recv_bytes)[j] = (size_t)rc.sizes[j];
-        ok = *recv_bytes && as_ints(*recv_bytes, rc.counts, rc.displs, w->size);
-        *recv = ok ? malloc(total ? total : 1) : NULL;
-        ok = *recv != NULL;
-    }
+    *each = NULL;
+    int ok = send_bytes <= INT_MAX && (!receives || make_room(w, &rc, recv, each));
     int all_ok = all_could(ok);
-    if (all_ok) {
+    if (all_ok && to_all)
+        MPI_Allgatherv(send, (int)send_bytes, MPI_BYTE, *recv, rc.counts, rc.displs, MPI_BYTE, MPI_COMM_WORLD);
+    else if (all_ok)
         MPI_Gatherv(send, (int)send_bytes, MPI_BYTE, *recv, rc.counts, rc.displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-        mpi_bytes_sent += w->rank ? send_bytes : 0;
+    if (all_ok) {
+        mpi_bytes_sent += to_all ? send_bytes * (unsigned long long)(w->size - 1) : w->rank ? send_bytes : 0;
     } else {
         free(*recv);
-        free(*recv_bytes);
+        free(*each);
         *recv = NULL;
-        *recv_bytes = NULL;
+        *each = NULL;
     }
     root_counts_free(&rc);
     exchange_end(was, started);
     return all_ok;
+}
+
+/* The library's gather to rank 0 (pw_collectives.gatherv). */
+static int gatherv(void *ctx, const void *send, size_t send_bytes, void **recv, size_t **recv_bytes)
+{
+    return mpi_gather(ctx, 0, send, send_bytes, recv, recv_bytes);
 }
 
 /* MPI_Scatter of the sizes from rank 0, then MPI_Scatterv of the bytes;
@@ -220,7 +235,7 @@ static int scatterv(void *ctx, const void *send, const size_t *send_bytes, void 
     const mpi_world *w = ctx;
     double started;
     int was = exchange_begin(&started);
-    root_counts rc = root_counts_of(w);
+    root_counts rc = root_counts_of(w, !w->rank);
     int fits = w->rank || as_ints(send_bytes, rc.counts, rc.displs, w->size);
     for (int j = 0; !w->rank && j < w->size; j++)
         rc.sizes[j] = fits ? send_bytes[j] : 0;

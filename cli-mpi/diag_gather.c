@@ -1,5 +1,6 @@
 /* diag_gather.c — diagnostics of all processes, joined on rank 0 in rank
  * order and printed there, at most as many as one process keeps. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,8 +73,11 @@ int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, const mpi_opened 
 {
     int size;
     char *mine = serialize(ds, w->rank ? opened->diags : 0, &size);
-    size_t total = 0;
-    char *all = mpi_gather_bytes(w, mine, size, NULL, &total);
+    void *all = NULL;
+    size_t *each = NULL, total = 0;
+    int gathered = mpi_gather(w, 0, mine, (size_t)size, &all, &each);
+    for (int r = 0; each && r < w->size; r++)
+        total += each[r];
     unsigned long long dropped = pw_dataset_diag_dropped(ds) - (w->rank ? opened->dropped : 0), all_dropped = 0;
     MPI_Reduce(&dropped, &all_dropped, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     int worst = pw_dataset_worst_severity(ds), all_worst = -1;
@@ -87,5 +91,10 @@ int mpi_report_diags(const mpi_world *w, const pw_dataset *ds, const mpi_opened 
     }
     free(mine);
     free(all);
+    free(each);
+    if (!gathered && !w->rank)
+        fprintf(stderr, "perfweave-mpi: the processes' findings do not fit one gather to rank 0 (memory)\n");
+    if (!gathered)
+        return EXIT_SYSTEM; /* findings were lost: the run is not the serial one */
     return all_worst >= PW_SEV_ERROR ? EXIT_DAMAGED : EXIT_OK;
 }

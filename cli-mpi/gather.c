@@ -1,8 +1,6 @@
-/* gather.c — the collectives the commands share: bytes of every process
- * joined on rank 0 (counted as traffic), the dataset opened by every
- * process, the largest exit code, and the CPU clock of each process's own
- * work. */
-#include <limits.h>
+/* gather.c — the collectives the commands share: the dataset opened by
+ * every process, the largest exit code, and the CPU clock of each
+ * process's own work (the gathers are in collectives.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -48,64 +46,6 @@ void mpi_work_resume(int was)
 {
     if (was)
         mpi_work_begin();
-}
-
-char *mpi_gather_bytes(const mpi_world *w, const void *mine, int size, size_t *each, size_t *total)
-{
-    int *sizes = w->rank ? NULL : calloc((size_t)w->size, sizeof *sizes);
-    int *displs = w->rank ? NULL : calloc((size_t)w->size, sizeof *displs);
-    MPI_Gather(&size, 1, MPI_INT, sizes, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    char *all = NULL;
-    *total = 0;
-    if (!w->rank) {
-        for (int r = 0; r < w->size; r++) {
-            displs[r] = (int)*total;
-            *total += (size_t)sizes[r];
-            if (each)
-                each[r] = (size_t)sizes[r];
-        }
-        all = malloc(*total ? *total : 1);
-    }
-    MPI_Gatherv(mine, size, MPI_BYTE, all, sizes, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-    mpi_bytes_sent += w->rank ? (unsigned long long)size : 0;
-    free(sizes);
-    free(displs);
-    return all;
-}
-
-char *mpi_gather_all(const mpi_world *w, const void *mine, size_t size, size_t *each, size_t *total)
-{
-    int *sizes = calloc((size_t)w->size, sizeof *sizes), *displs = calloc((size_t)w->size, sizeof *displs);
-    int size_int = size <= INT_MAX ? (int)size : -1;
-    if (!sizes || !displs) { /* the others are in the exchange already */
-        fprintf(stderr, "perfweave-mpi: out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
-    }
-    int was = mpi_work_pause();
-    MPI_Allgather(&size_int, 1, MPI_INT, sizes, 1, MPI_INT, MPI_COMM_WORLD);
-    size_t at = 0;
-    int fits = 1;
-    for (int r = 0; r < w->size; r++) {
-        fits &= sizes[r] >= 0 && at <= INT_MAX;
-        displs[r] = fits ? (int)at : 0;
-        each[r] = fits ? (size_t)sizes[r] : 0;
-        at += fits ? (size_t)sizes[r] : 0;
-    }
-    char *all = fits && at <= INT_MAX ? malloc(at ? at : 1) : NULL;
-    int ok = all != NULL, all_ok = 0;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (all_ok) {
-        MPI_Allgatherv(mine, size_int, MPI_BYTE, all, sizes, displs, MPI_BYTE, MPI_COMM_WORLD);
-        mpi_bytes_sent += size * (unsigned long long)(w->size - 1);
-        *total = at;
-    } else {
-        free(all);
-        all = NULL;
-    }
-    mpi_work_resume(was);
-    free(sizes);
-    free(displs);
-    return all;
 }
 
 /* An opener with standard error held back in a temporary file (*held, NULL

@@ -72,8 +72,13 @@ int mpi_stats_run(const mpi_world *w, cli_args *a)
     code = mpi_max_code(code); /* every process, or none, computes together */
     if (!code)
         code = stats_together(ds, &co);
-    size_t *sizes = calloc((size_t)w->size, sizeof *sizes), total = 0;
-    char *all = mpi_gather_bytes(w, part, (int)size, sizes, &total);
+    void *all = NULL;
+    size_t *sizes = NULL;
+    if (!mpi_gather(w, 0, part, size, &all, &sizes) && !code) {
+        if (!w->rank)
+            fprintf(stderr, "perfweave-mpi: the parts do not fit one gather to rank 0 (memory, or 2 GB in all)\n");
+        code = EXIT_SYSTEM;
+    }
     code = mpi_max_code(code);
     if (!w->rank && !code) {
         mpi_work_begin();

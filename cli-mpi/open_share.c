@@ -15,23 +15,21 @@ unsigned long long mpi_open_bytes;
  * returns this process's status. */
 static pw_status complete_share(const mpi_world *w, pw_dataset *ds, pw_error *err)
 {
-    void *found = NULL;
-    size_t size = 0, total = 0;
+    void *found = NULL, *all = NULL;
+    size_t size = 0, *each = NULL;
     pw_status s = pw_dataset_share_found(ds, &found, &size, err);
     int failed = mpi_max_code(s != PW_OK); /* every process takes part in the gather, or none */
-    size_t *each = calloc((size_t)w->size, sizeof *each);
     const void **parts = calloc((size_t)w->size, sizeof *parts);
-    if (!each || !parts) { /* the others are in the gather already */
+    if (!parts) { /* the others are in the gather already */
         fprintf(stderr, "perfweave-mpi: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
     }
-    char *all = failed ? NULL : mpi_gather_all(w, found, size, each, &total);
-    if (!failed && !all) {
+    if (!failed && !mpi_gather(w, 1, found, size, &all, &each)) {
         s = PW_E_NOMEM;
         *err = (pw_error){.status = PW_E_NOMEM, .message = "out of memory"};
     }
     for (size_t r = 0, at = 0; all && r < (size_t)w->size; at += each[r++])
-        parts[r] = all + at;
+        parts[r] = (const char *)all + at;
     if (all)
         s = pw_dataset_share_complete(ds, parts, each, (size_t)w->size, err);
     free(found);

@@ -160,6 +160,12 @@ struct pw_dataset {
      * walked, counted by formats that open in two steps). */
     unsigned opening_share, opening_shares;
     _Atomic uint64_t open_bytes;
+    /* Set by a format whose two-step open walked the records of items
+     * [walked_first, walked_end) of pw_ds_record_locations only: what it
+     * holds of the others came from their shares, so the open's cut is
+     * the share's, and pw_dataset_set_share refuses any other. */
+    int walked_part;
+    size_t walked_first, walked_end;
     /* Set by a format whose nodes' locations are replayed together (an
      * emulator runs a node's CPUs and threads as one): a share never cuts
      * between two consecutive record locations of one node. */

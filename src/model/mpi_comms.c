@@ -5,6 +5,7 @@
 
 #include "core/grow.h"
 #include "model/mpi_comms.h"
+#include "model/part.h"
 
 void pw_mpi_tracker_init(pw_mpi_tracker *t, int64_t world, int64_t self, int64_t null,
                          int64_t undefined_color)
@@ -96,6 +97,52 @@ void pw_mpi_tracker_release(pw_mpi_tracker *t, int64_t handle)
         t->last_handle = t->world;
         t->last_inst = PW_MPI_INST_WORLD;
     }
+}
+
+/* ---- in parts ---------------------------------------------------------- */
+
+void pw_mpi_tracker_put(pw_part_writer *w, const pw_mpi_tracker *t)
+{
+    uint64_t head[2] = {t->n_inst, t->n_created};
+    pw_part_put(w, head, sizeof head);
+    for (size_t k = 0; k < t->n_created; k++) {
+        const pw_mpi_creation *c = &t->created[k];
+        uint64_t v[5] = {c->old_inst, c->new_inst, (uint64_t)c->split, (uint64_t)c->color, (uint64_t)c->key};
+        pw_part_put(w, v, sizeof v);
+    }
+}
+
+/* An instance word as a tracker of n_inst instances can have made it. */
+static int inst_fits(uint64_t inst, uint64_t n_inst)
+{
+    return inst < n_inst || inst == PW_MPI_UNKNOWN;
+}
+
+int pw_mpi_tracker_take(pw_part_reader *r, pw_mpi_tracker *t)
+{
+    uint64_t n_inst = pw_part_next(r), n = pw_part_next(r);
+    if (r->bad || n_inst < 2 || n_inst >= PW_MPI_UNKNOWN || n > (r->n - r->pos) / 5) {
+        r->bad = 1;
+        return 0;
+    }
+    pw_mpi_creation *c = malloc((n ? n : 1) * sizeof *c);
+    if (!c)
+        return 0;
+    free(t->created);
+    t->created = c;
+    t->n_created = t->cap_created = (size_t)n;
+    t->n_inst = (uint32_t)n_inst;
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t v[5];
+        pw_part_take(r, v, sizeof v);
+        if (!inst_fits(v[0], n_inst) || !inst_fits(v[1], n_inst) || v[2] > 1) {
+            r->bad = 1;
+            t->n_created = 0;
+            return 0;
+        }
+        c[k] = (pw_mpi_creation){(uint32_t)v[0], (uint32_t)v[1], (int)v[2], (int64_t)v[3], (int64_t)v[4]};
+    }
+    return 1;
 }
 
 /* ---- replay ---------------------------------------------------------- */
@@ -216,6 +263,22 @@ static int try_advance(replay *rp, uint32_t r, int *progress)
     return create_from(rp, g, e->split);
 }
 
+/* Whether t's instances are the ones a tracker makes (world and self, and
+ * every creation on or into one of its n_inst): trackers read back from
+ * another process's part are checked before the replay indexes by them. */
+static int tracker_consistent(const pw_mpi_tracker *t)
+{
+    if (t->n_inst < 2)
+        return 0;
+    for (size_t k = 0; k < t->n_created; k++) {
+        const pw_mpi_creation *c = &t->created[k];
+        if ((c->old_inst >= t->n_inst && c->old_inst != PW_MPI_UNKNOWN) ||
+            (c->new_inst >= t->n_inst && c->new_inst != PW_MPI_UNKNOWN))
+            return 0;
+    }
+    return 1;
+}
+
 static int init_comms(replay *rp, size_t n)
 {
     pw_mpi_comms *c = rp->out;
@@ -248,6 +311,9 @@ static int init_comms(replay *rp, size_t n)
 int pw_mpi_comms_resolve(pw_mpi_comms *out, pw_mpi_tracker *const *trackers, size_t n_ranks)
 {
     memset(out, 0, sizeof *out);
+    for (size_t r = 0; r < n_ranks; r++)
+        if (!tracker_consistent(trackers[r]))
+            return -2;
     replay rp = {out, trackers, calloc(n_ranks ? n_ranks : 1, sizeof(size_t)), 0};
     out->inst_comm = calloc(n_ranks ? n_ranks : 1, sizeof *out->inst_comm);
     out->n_inst = calloc(n_ranks ? n_ranks : 1, sizeof *out->n_inst);

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/part.h"
+
 #define PW_MPI_UNKNOWN UINT32_MAX /* an instance or communicator not known */
 #define PW_MPI_INST_WORLD 0
 #define PW_MPI_INST_SELF 1
@@ -60,6 +62,14 @@ void pw_mpi_tracker_split(pw_mpi_tracker *t, int64_t old_handle, int64_t color, 
 /* MPI_Comm_free: the handle no longer names its instance. */
 void pw_mpi_tracker_release(pw_mpi_tracker *t, int64_t handle);
 
+/* A tracker's instance count and creations as part words (2 words, then 5
+ * per creation): what another process replays them from. */
+void pw_mpi_tracker_put(pw_part_writer *w, const pw_mpi_tracker *t);
+/* Reads them back into t, replacing its creations; 0 (r->bad set unless
+ * memory ran out) when they do not fit the part or name an instance the
+ * count does not have. */
+int pw_mpi_tracker_take(pw_part_reader *r, pw_mpi_tracker *t);
+
 /* A communicator of the whole run: its members as world ranks, in
  * communicator-rank order. */
 typedef struct pw_mpi_comm {
@@ -77,7 +87,9 @@ typedef struct pw_mpi_comms {
 } pw_mpi_comms;
 
 /* Replays the creations of ranks 0..n-1 (trackers[r] is world rank r).
- * Returns 0, or -1 when memory runs out. */
+ * Returns 0, -1 when memory runs out, or -2 (nothing replayed) when a
+ * tracker has fewer than world and self or a creation names an instance
+ * past its count (a damaged part: trackers fed by calls never do). */
 int pw_mpi_comms_resolve(pw_mpi_comms *out, pw_mpi_tracker *const *trackers, size_t n_ranks);
 void pw_mpi_comms_free(pw_mpi_comms *c);
 /* The communicator of (rank, instance), or PW_MPI_UNKNOWN. */

@@ -27,6 +27,20 @@ void pw_mpi_rank_profile_free(pw_mpi_rank_profile *p)
     pw_pair_counts_free(&p->coll_time);
 }
 
+void pw_mpi_rank_profile_put_span(pw_part_writer *w, const pw_mpi_rank_profile *p)
+{
+    uint64_t bounds[2] = {(uint64_t)p->t_min, (uint64_t)p->t_max};
+    pw_part_put(w, bounds, sizeof bounds);
+    pw_mpi_tracker_put(w, &p->tracker);
+}
+
+int pw_mpi_rank_profile_take_span(pw_part_reader *r, pw_mpi_rank_profile *p)
+{
+    p->t_min = (int64_t)pw_part_next(r);
+    p->t_max = (int64_t)pw_part_next(r);
+    return !r->bad && pw_mpi_tracker_take(r, &p->tracker);
+}
+
 int pw_mpi_size_bucket(uint64_t bytes)
 {
     if (!bytes)

@@ -60,6 +60,13 @@ typedef struct pw_mpi_profiles {
 int pw_mpi_rank_profile_init(pw_mpi_rank_profile *p, int rank, size_t n_functions, int64_t world,
                              int64_t self, int64_t null, int64_t undefined_color);
 void pw_mpi_rank_profile_free(pw_mpi_rank_profile *p);
+/* A rank's time bounds and communicator creations as part words (part.h):
+ * what the processes that did not read the rank need of it (the census's
+ * time bins, the communicator replay). */
+void pw_mpi_rank_profile_put_span(pw_part_writer *w, const pw_mpi_rank_profile *p);
+/* Reads them back into p; 0 when they do not fit (mpi_comms.h: the
+ * creations are checked against the instance count). */
+int pw_mpi_rank_profile_take_span(pw_part_reader *r, pw_mpi_rank_profile *p);
 /* The size bucket of a message of `bytes`. */
 int pw_mpi_size_bucket(uint64_t bytes);
 #endif

@@ -74,4 +74,44 @@ static inline void pw_part_put(pw_part_writer *w, const void *src, size_t bytes)
 }
 
 static inline void pw_part_put_word(pw_part_writer *w, uint64_t v) { pw_part_put(w, &v, sizeof v); }
+
+/* A string as words: its length with the NUL (0: NULL), then its n bytes
+ * and a NUL, padded to a word.  Only n bytes of s are read, so a name
+ * table's unterminated slices travel too.  One encoding for every part
+ * that carries strings (OTF2's definitions, the emulator's rows). */
+static inline void pw_part_put_str(pw_part_writer *w, const char *s, size_t n)
+{
+    pw_part_put_word(w, s ? (uint64_t)n + 1 : 0);
+    for (size_t at = 0; s && at <= n; at += 8) {
+        uint64_t word = 0;
+        memcpy(&word, s + at, n - at < 8 ? n - at : 8);
+        pw_part_put_word(w, word);
+    }
+}
+
+/* A string put by pw_part_put_str, in place, its length in *n (when n is
+ * not NULL): NULL for a NULL string, and NULL with bad set when it runs
+ * past the part or lacks its NUL (a damaged part must not be read past). */
+static inline const char *pw_part_take_str(pw_part_reader *r, size_t *n)
+{
+    uint64_t len = pw_part_next(r);
+    if (n)
+        *n = 0;
+    if (r->bad || !len)
+        return NULL;
+    uint64_t words = (len - 1) / 8 + 1;
+    if (words > r->n - r->pos) {
+        r->bad = 1;
+        return NULL;
+    }
+    const char *s = (const char *)(r->words + r->pos);
+    r->pos += (size_t)words;
+    if (s[len - 1]) {
+        r->bad = 1;
+        return NULL;
+    }
+    if (n)
+        *n = (size_t)(len - 1);
+    return s;
+}
 #endif

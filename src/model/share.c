@@ -53,6 +53,17 @@ void pw_share_cut(const uint64_t *weight, const int32_t *group, size_t n, unsign
     *end_out = end < first ? first : end;
 }
 
+/* Whether items [first, end) are what a two-step open walked (any share
+ * when the open walked every location; empty shares are alike). */
+static int walked_it(const pw_dataset *ds, size_t first, size_t end)
+{
+    if (!ds->walked_part)
+        return 1;
+    if (first == end)
+        return ds->walked_first == ds->walked_end;
+    return first == ds->walked_first && end == ds->walked_end;
+}
+
 pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err)
 {
     if (count == 0 || index >= count)
@@ -71,10 +82,18 @@ pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, p
         if (group)
             group[i] = node_of(ds, locs[i]);
     }
-    pw_share_cut(weight, group, n, index, count, &ds->share_first, &ds->share_end);
-    ds->share_index = index;
+    size_t first, end;
+    pw_share_cut(weight, group, n, index, count, &first, &end);
     free(weight);
     free(group);
+    if (!walked_it(ds, first, end))
+        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                       "share %u of %u holds record locations [%zu, %zu), but the open walked [%zu, %zu) only: "
+                       "set the share pw_open_share opened",
+                       index, count, first, end, ds->walked_first, ds->walked_end);
+    ds->share_first = first;
+    ds->share_end = end;
+    ds->share_index = index;
     return PW_OK;
 }
 

@@ -32,65 +32,64 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
            OMPI_MCA_rmaps_base_oversubscribe="1")
 
 
+# Seconds one command may take (the launcher hangs when a process dies
+# before MPI_Init): a hang is a failure, not the test's own timeout.
+TIMEOUT = 120
+
+
 def run(argv):
-    p = subprocess.run(argv, capture_output=True, env=ENV)
+    try:
+        p = subprocess.run(argv, capture_output=True, env=ENV, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, b"", [b"timed out"]
     ours = sorted(line for line in p.stderr.splitlines() if line.startswith(b"perfweave"))
     return p.returncode, p.stdout, ours
 
 
-# Under mpirun: runs the command (argv[2:]) and writes its peak RSS in
-# KiB to argv[1] + this process's rank (a file each: no output to mix).
-PEAK = ("import os, resource, subprocess, sys\n"
-        "subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL)\n"
-        "with open(sys.argv[1] + os.environ.get('OMPI_COMM_WORLD_RANK', 'x'), 'w') as f:\n"
-        "    f.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))")
-
-
-def sanitized(binary):
-    """Whether the binary is built with AddressSanitizer, whose quarantine
-    keeps freed memory: its peak RSS says nothing of the program's."""
-    with open(binary, "rb") as f:
-        return b"__asan_init" in f.read()
-
-
-def share0_peak_kib(mpiexec, mpi, trace):
+def share0_peak_kib(mpiexec, mpi, peak_rss, trace):
     """Share 0's peak RSS under `perfweave-mpi stats` at P = 2, best of 3
-    (None when it could not be measured)."""
+    (None when it could not be measured): each process runs under
+    tests/mpi_waits/peak_rss.c, whose line mpirun tags with its rank."""
     best = None
-    out = trace + ".peak."
     for _ in range(3):
-        if os.path.exists(out + "0"):
-            os.remove(out + "0")
-        subprocess.run([mpiexec, "--oversubscribe", "--allow-run-as-root", "-np", "2", sys.executable, "-c",
-                        PEAK, out, mpi, "stats", trace, "-q", "-j", "1"], capture_output=True, env=ENV)
-        if os.path.exists(out + "0"):
-            with open(out + "0") as f:
-                kib = int(f.read())
-            best = kib if best is None else min(best, kib)
+        try:
+            p = subprocess.run([mpiexec, "--oversubscribe", "--allow-run-as-root", "--tag-output", "-np", "2",
+                                peak_rss, mpi, "stats", trace, "-q", "-j", "1"], capture_output=True, text=True,
+                               env=ENV, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            continue
+        for line in p.stdout.splitlines():  # "[job,rank]<stdout>:KiB"
+            tag, _, kib = line.partition("<stdout>:")
+            if tag.endswith(",0]") and kib.strip().isdigit():
+                best = int(kib) if best is None else min(best, int(kib))
     return best
 
 
 def main():
-    gen_waits, gen_bench, serial, mpi, mpiexec, data = sys.argv[1:7]
+    gen_waits, gen_bench, serial, mpi, mpiexec, data, peak_rss = sys.argv[1:8]
+    # AddressSanitizer's quarantine keeps freed memory: its peak RSS says
+    # nothing of the program's
+    sanitized = sys.argv[8:9] == ["ON"]
     failures, runs = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         synth = os.path.join(tmp, "synthetic")
         bench = os.path.join(tmp, "bench")
         os.mkdir(synth)
         os.mkdir(bench)
-        subprocess.run([gen_waits, synth], check=True, stdout=subprocess.DEVNULL)
-        subprocess.run([gen_bench, bench, "8", "20000"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([gen_waits, synth], check=True, stdout=subprocess.DEVNULL, timeout=TIMEOUT)
+        subprocess.run([gen_bench, bench, "8", "20000"], check=True, stdout=subprocess.DEVNULL, timeout=TIMEOUT)
         shapes = []
         for shape in ("path", "tangle", "threads"):
             shapes.append(os.path.join(tmp, shape))
             os.mkdir(shapes[-1])
-            subprocess.run([gen_waits, shapes[-1], shape, "2000"], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run([gen_waits, shapes[-1], shape, "2000"], check=True, stdout=subprocess.DEVNULL,
+                           timeout=TIMEOUT)
         peaks = []
-        for n in (20000, 200000) if not sanitized(mpi) else ():
+        for n in (20000, 200000) if not sanitized else ():
             d = os.path.join(tmp, "path%d" % n)
             os.mkdir(d)
-            subprocess.run([gen_waits, d, "path", str(n)], check=True, stdout=subprocess.DEVNULL)
-            peaks.append(share0_peak_kib(mpiexec, mpi, d))
+            subprocess.run([gen_waits, d, "path", str(n)], check=True, stdout=subprocess.DEVNULL, timeout=TIMEOUT)
+            peaks.append(share0_peak_kib(mpiexec, mpi, peak_rss, d))
         runs += 1 if peaks else 0
         if peaks and (None in peaks or peaks[1] > peaks[0] + 5 * 1024):
             failures.append("share 0's peak RSS grows with the waits: path 20 k %s KiB, 200 k %s KiB" % tuple(peaks))
@@ -110,7 +109,7 @@ def main():
                 got = run(argv + (opts if "-j" in opts else opts + ["-j", "1"]))
                 runs += 1
                 if got != want:
-                    failures.append("%s %s -np %d: exit %d vs %d, stdout %s, stderr %s" % (
+                    failures.append("%s %s -np %d: exit %s vs %s, stdout %s, stderr %s" % (
                         os.path.basename(d), " ".join(opts), n, want[0], got[0],
                         "same" if want[1] == got[1] else "differs", "same" if want[2] == got[2] else "differs"))
     for f in failures:

@@ -163,9 +163,39 @@ static void miscount(uint8_t *bytes, size_t n)
     CHECK(!"a footer");
 }
 
-/* A copy of collectives4 in a new directory with rank 1's file damaged:
- * its footer miscounted (cut 0), or cut to `cut` bytes (NULL when it could
- * not be made). */
+/* The whole file at path in a new buffer of *n bytes (NULL when it
+ * cannot be read): fread may return fewer bytes than asked before the end. */
+static uint8_t *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 8192;
+    uint8_t *buf = f ? malloc(cap) : NULL;
+    *n = 0;
+    for (size_t got = 1; buf && got > 0;) {
+        if (*n == cap) {
+            uint8_t *more = realloc(buf, cap *= 2);
+            if (!more) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = more;
+        }
+        got = fread(buf + *n, 1, cap - *n, f);
+        *n += got;
+    }
+    if (f && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* A copy of collectives4 in a new directory under $TMPDIR (else /tmp)
+ * with rank 1's file damaged: its footer miscounted (cut 0), or cut to
+ * `cut` bytes (NULL when it could not be made). */
 static char *damaged_copy(size_t cut)
 {
     static const char *const names[] = {"collectives-2026.11.21.22.54.37.meta",
@@ -173,22 +203,23 @@ static char *damaged_copy(size_t cut)
                                         "collectives-2026.11.21.22.54.37-0001.bin",
                                         "collectives-2026.11.21.22.54.37-0002.bin",
                                         "collectives-2026.11.21.22.54.37-0003.bin"};
-    char tmpl[] = "/tmp/pw_test_share_XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char tmpl[512];
+    snprintf(tmpl, sizeof tmpl, "%s/pw_test_share_XXXXXX", tmp && *tmp ? tmp : "/tmp");
     char *dir = mkdtemp(tmpl) ? strdup(tmpl) : NULL;
     for (size_t i = 0; dir && i < sizeof names / sizeof *names; i++) {
-        char from[512], to[512];
-        uint8_t buf[8192];
+        char from[1024], to[1024];
+        size_t n;
         snprintf(from, sizeof from, "%s/%s", dumpi_fixtures[0], names[i]);
         snprintf(to, sizeof to, "%s/%s", dir, names[i]);
-        FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-        size_t n = in ? fread(buf, 1, sizeof buf, in) : 0;
-        if (i == 2 && cut)
+        uint8_t *buf = read_all(from, &n);
+        FILE *out = fopen(to, "wb");
+        if (buf && i == 2 && cut)
             n = cut < n ? cut : n;
-        else if (i == 2)
+        else if (buf && i == 2)
             miscount(buf, n);
-        CHECK(in && out && fwrite(buf, 1, n, out) == n);
-        if (in)
-            fclose(in);
+        CHECK(buf && out && fwrite(buf, 1, n, out) == n);
+        free(buf);
         if (out)
             CHECK_EQ_INT(fclose(out), 0);
     }
@@ -219,6 +250,25 @@ static void test_a_damaged_trace_opens_in_two_steps_as_whole(void)
     }
 }
 
+/* The first step of collectives4's two-step open by two processes: each
+ * share's dataset and what it found. */
+static void open_two(pw_dataset **ds, void **found, size_t *sizes)
+{
+    pw_error err;
+    for (unsigned i = 0; i < 2; i++) {
+        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &ds[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &sizes[i], &err), PW_OK);
+    }
+}
+
+static void close_two(pw_dataset **ds, void **found)
+{
+    for (unsigned i = 0; i < 2; i++) {
+        free(found[i]);
+        pw_close(ds[i]);
+    }
+}
+
 /* Another share's findings cut short are refused, never read past. */
 static void test_findings_that_do_not_fit_are_refused(void)
 {
@@ -226,10 +276,7 @@ static void test_findings_that_do_not_fit_are_refused(void)
     pw_error err;
     void *found[2];
     size_t sizes[2];
-    for (unsigned i = 0; i < 2; i++) {
-        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &ds[i], &err), PW_OK);
-        CHECK_EQ_INT(pw_dataset_share_found(ds[i], &found[i], &sizes[i], &err), PW_OK);
-    }
+    open_two(ds, found, sizes);
     for (size_t cut = 0; cut < sizes[1]; cut += 8) {
         pw_dataset *again;
         void *mine;
@@ -240,8 +287,137 @@ static void test_findings_that_do_not_fit_are_refused(void)
         free(mine);
         pw_close(again);
     }
+    close_two(ds, found);
+}
+
+/* Where share 1's findings (two shares of collectives4) hold their last
+ * rank's span (t_min, t_max, n_inst, n_created, creations), walking the
+ * words dumpi_share.c lays out; 0 when they hold no rank. */
+static size_t span_at(const uint64_t *w, size_t n)
+{
+    size_t p = 1, at = 0;
+    for (uint64_t r = 0; n && r < w[0] && p + 5 <= n; r++) {
+        p += 5 + w[p + 4];
+        p += 1 + 2 * w[p];
+        at = p;
+        p += 4 + 5 * w[p + 3];
+    }
+    CHECK(at && at + 4 <= n && w[at + 3] >= 1); /* a rank with a creation */
+    return at;
+}
+
+/* Share 0's two-step open completed with share 1's findings, one word of
+ * them set to `value`: the status of the completion, or of pw_stats when
+ * the completion took it; never a read or write past a buffer (ASan). */
+static pw_status complete_with(const void *const *found, const size_t *sizes, size_t word, uint64_t value)
+{
+    uint64_t *copy = malloc(sizes[1]);
+    memcpy(copy, found[1], sizes[1]);
+    copy[word] = value;
+    const void *both[2] = {found[0], copy};
+    pw_dataset *ds;
+    pw_error err;
+    CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, 0, 2, &ds, &err), PW_OK);
+    void *mine;
+    size_t size;
+    CHECK_EQ_INT(pw_dataset_share_found(ds, &mine, &size, &err), PW_OK);
+    pw_status s = pw_dataset_share_complete(ds, both, sizes, 2, &err);
+    if (s == PW_OK) {
+        FILE *f = fopen("/dev/null", "w");
+        pw_report *r = pw_report_open(f, PW_REPORT_JSON);
+        s = pw_stats(ds, r, &err);
+        pw_report_free(r);
+        fclose(f);
+    }
+    free(mine);
+    free(copy);
+    pw_close(ds);
+    return s;
+}
+
+/* Another share's findings whose communicator creations name instances
+ * the rank does not have are refused; any other word changed never takes
+ * the open past a buffer. */
+static void test_findings_with_wrong_values_are_refused(void)
+{
+    pw_dataset *ds[2];
+    void *found[2];
+    size_t sizes[2];
+    open_two(ds, found, sizes);
+    const uint64_t *w = found[1];
+    size_t at = span_at(w, sizes[1] / 8), n_inst = at + 2, first = at + 4;
+    CHECK_EQ_INT(complete_with((const void *const *)found, sizes, n_inst, 0), PW_E_USAGE);
+    CHECK_EQ_INT(complete_with((const void *const *)found, sizes, n_inst, 1), PW_E_USAGE);
+    CHECK_EQ_INT(complete_with((const void *const *)found, sizes, n_inst, 2), PW_E_USAGE); /* below its creation */
+    CHECK_EQ_INT(complete_with((const void *const *)found, sizes, first, w[n_inst]), PW_E_USAGE);     /* old_inst */
+    CHECK_EQ_INT(complete_with((const void *const *)found, sizes, first + 1, w[n_inst]), PW_E_USAGE); /* new_inst */
+    CHECK_EQ_INT(complete_with((const void *const *)found, sizes, first + 2, 7), PW_E_USAGE);         /* split */
+    static const uint64_t values[] = {0, 1, 2, 5, UINT32_MAX, UINT64_MAX};
+    for (size_t k = 0; k < sizes[1] / 8; k++)
+        for (size_t v = 0; v < sizeof values / sizeof *values; v++)
+            complete_with((const void *const *)found, sizes, k, values[v]);
+    close_two(ds, found);
+}
+
+/* Where the 9 words of span (t_min ... the first creation) are in part;
+ * 0 when they are not. */
+static size_t find_span(const uint64_t *part, size_t n, const uint64_t *span)
+{
+    for (size_t at = 1; at + 9 <= n; at++)
+        if (!memcmp(part + at, span, 9 * sizeof *span))
+            return at;
+    return 0;
+}
+
+/* pw_stats_join of the two shares' parts, one word of part 1 set to value. */
+static pw_status join_with(pw_dataset *ds, void *const *parts, const size_t *sizes, size_t word, uint64_t value)
+{
+    uint64_t *copy = malloc(sizes[1]);
+    memcpy(copy, parts[1], sizes[1]);
+    copy[word] = value;
+    const void *both[2] = {parts[0], copy};
+    FILE *f = fopen("/dev/null", "w");
+    pw_report *r = pw_report_open(f, PW_REPORT_JSON);
+    pw_error err;
+    pw_status s = pw_stats_join(ds, both, sizes, 2, r, &err);
+    pw_report_free(r);
+    fclose(f);
+    free(copy);
+    return s;
+}
+
+/* An MPI profile part whose communicator creations name instances the
+ * rank does not have is refused, never replayed past a buffer. */
+static void test_a_profile_part_with_wrong_values_is_refused(void)
+{
+    pw_dataset *two[2], *ds[2];
+    pw_error err;
+    void *found[2], *parts[2];
+    size_t found_sizes[2], sizes[2];
+    for (unsigned i = 0; i < 2; i++) { /* the span of share 1's last rank, as its findings hold it */
+        CHECK_EQ_INT(pw_open_share(dumpi_fixtures[0], NULL, i, 2, &two[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_share_found(two[i], &found[i], &found_sizes[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_open(dumpi_fixtures[0], NULL, &ds[i], &err), PW_OK);
+        CHECK_EQ_INT(pw_dataset_set_share(ds[i], i, 2, &err), PW_OK);
+        CHECK_EQ_INT(pw_stats_part(ds[i], &parts[i], &sizes[i], &err), PW_OK);
+    }
+    const uint64_t *span = (const uint64_t *)found[1] + span_at(found[1], found_sizes[1] / 8);
+    size_t at = find_span(parts[1], sizes[1] / 8, span), n_inst = at + 2, first = at + 4;
+    CHECK(at != 0);
+    if (at) {
+        CHECK_EQ_INT(join_with(ds[0], parts, sizes, n_inst, 0), PW_E_USAGE);
+        CHECK_EQ_INT(join_with(ds[0], parts, sizes, n_inst, 2), PW_E_USAGE);
+        CHECK_EQ_INT(join_with(ds[0], parts, sizes, first, span[2]), PW_E_USAGE);
+        CHECK_EQ_INT(join_with(ds[0], parts, sizes, first + 1, span[2]), PW_E_USAGE);
+    }
+    static const uint64_t values[] = {0, 1, 2, UINT32_MAX, UINT64_MAX};
+    for (size_t k = 0; k < sizes[1] / 8; k++)
+        for (size_t v = 0; v < sizeof values / sizeof *values; v++)
+            join_with(ds[0], parts, sizes, k, values[v]);
     for (unsigned i = 0; i < 2; i++) {
         free(found[i]);
+        free(parts[i]);
+        pw_close(two[i]);
         pw_close(ds[i]);
     }
 }
@@ -284,6 +460,33 @@ static void test_a_part_that_does_not_fit_is_refused(void)
     pw_close(other);
 }
 
+/* A two-step open walked its share's ranks only: setting another share
+ * (another index, another count) is refused with a message saying which
+ * share the open walked, and the same share is taken; an open that was
+ * whole takes any share. */
+static void test_only_the_share_the_open_walked_can_be_set(void)
+{
+    pw_dataset *ds[2], *whole;
+    pw_error err;
+    void *found[2];
+    size_t sizes[2];
+    open_two(ds, found, sizes);
+    for (unsigned i = 0; i < 2; i++)
+        CHECK_EQ_INT(pw_dataset_share_complete(ds[i], (const void *const *)found, sizes, 2, &err), PW_OK);
+    CHECK_EQ_INT(pw_dataset_set_share(ds[0], 1, 2, &err), PW_E_USAGE);
+    CHECK(strstr(err.message, "the open walked [0, 3)") != NULL); /* collectives4's ranks by bytes: 3 and 1 */
+    CHECK_EQ_INT(pw_dataset_set_share(ds[1], 0, 3, &err), PW_E_USAGE);
+    CHECK_EQ_INT(pw_dataset_set_share(ds[0], 0, 1, &err), PW_E_USAGE);
+    for (unsigned i = 0; i < 2; i++)
+        CHECK_EQ_INT(pw_dataset_set_share(ds[i], i, 2, &err), PW_OK);
+    CHECK_EQ_INT(pw_open(dumpi_fixtures[0], NULL, &whole, &err), PW_OK);
+    CHECK_EQ_INT(pw_dataset_set_share(whole, 1, 3, &err), PW_OK);
+    pw_close(whole);
+    close_two(ds, found);
+}
+
 TEST_MAIN(T(test_parts_join_to_the_serial_bytes), T(test_a_share_that_does_not_exist_is_refused),
           T(test_a_part_that_does_not_fit_is_refused), T(test_a_two_step_open_gives_the_serial_dataset),
-          T(test_findings_that_do_not_fit_are_refused), T(test_a_damaged_trace_opens_in_two_steps_as_whole))
+          T(test_findings_that_do_not_fit_are_refused), T(test_a_damaged_trace_opens_in_two_steps_as_whole),
+          T(test_findings_with_wrong_values_are_refused), T(test_a_profile_part_with_wrong_values_is_refused),
+          T(test_only_the_share_the_open_walked_can_be_set))

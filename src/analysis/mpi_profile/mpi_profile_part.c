@@ -11,8 +11,8 @@
  *
  * Words: the number of functions, then per rank of the share its index in
  * the format's ranks, the rank, per function calls/time/min/max, the
- * scalars, the size histogram, the tracker's instance count and creations,
- * and the three pair tables as (count, then key/msgs/bytes). */
+ * scalars, the size histogram, the span (mpi_profile.h: time bounds and
+ * tracker), and the three pair tables as (count, then key/msgs/bytes). */
 #include <stdlib.h>
 
 #include "analysis/mpi_profile/mpi_profile.h"
@@ -54,20 +54,13 @@ static void put_rank(pw_part_writer *w, const pw_mpi_profiles *mp, size_t i)
         uint64_t v[4] = {t->calls, t->time_ns, t->min_ns, t->max_ns};
         pw_part_put(w, v, sizeof v);
     }
-    uint64_t scalars[] = {p->mpi_ns,          (uint64_t)p->has_init,  (uint64_t)p->has_finalize,
-                          p->init_ns,         p->finalize_ns,         (uint64_t)(int64_t)p->clock,
-                          (uint64_t)p->t_min, (uint64_t)p->t_max,     p->proc_null,
-                          p->unknown_type};
+    uint64_t scalars[] = {p->mpi_ns,      (uint64_t)p->has_init,         (uint64_t)p->has_finalize,
+                          p->init_ns,     p->finalize_ns,                (uint64_t)(int64_t)p->clock,
+                          p->proc_null,   p->unknown_type};
     pw_part_put(w, scalars, sizeof scalars);
     pw_part_put(w, p->size_msgs, sizeof p->size_msgs);
     pw_part_put(w, p->size_bytes, sizeof p->size_bytes);
-    pw_part_put_word(w, p->tracker.n_inst);
-    pw_part_put_word(w, p->tracker.n_created);
-    for (size_t k = 0; k < p->tracker.n_created; k++) {
-        const pw_mpi_creation *c = &p->tracker.created[k];
-        uint64_t v[5] = {c->old_inst, c->new_inst, (uint64_t)c->split, (uint64_t)c->color, (uint64_t)c->key};
-        pw_part_put(w, v, sizeof v);
-    }
+    pw_mpi_rank_profile_put_span(w, p);
     put_pairs(w, &p->sends);
     put_pairs(w, &p->coll_calls);
     put_pairs(w, &p->coll_time);
@@ -100,38 +93,22 @@ pw_status pw_mpi_profile_part(pw_dataset *ds, void **part, size_t *size, pw_erro
     return *part ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
 }
 
-/* A pair table read back; 0 when the part ends early or memory runs out. */
-static int take_pairs(pw_part_reader *rd, pw_pair_counts *pc)
+/* A pair table read back; 0 when the part ends early, memory runs out, or
+ * (functions not 0) a key's upper half is no function: the report names
+ * a collective's row by it, and a damaged part's label read past the
+ * function names. */
+static int take_pairs(pw_part_reader *rd, pw_pair_counts *pc, size_t functions)
 {
     uint64_t n = pw_part_next(rd);
     if (rd->bad || n > (rd->n - rd->pos) / 3)
         return 0;
     for (uint64_t k = 0; k < n; k++) {
         uint64_t key = pw_part_next(rd), msgs = pw_part_next(rd);
+        if (functions && key >> 32 >= functions)
+            return 0;
         pw_pair_counts_add(pc, key, msgs, pw_part_next(rd));
     }
     return !pc->failed;
-}
-
-static int take_creations(pw_part_reader *rd, pw_mpi_tracker *t)
-{
-    t->n_inst = (uint32_t)pw_part_next(rd);
-    uint64_t n = pw_part_next(rd);
-    if (rd->bad || n > (rd->n - rd->pos) / 5)
-        return 0;
-    t->created = malloc((n ? n : 1) * sizeof *t->created);
-    if (!t->created)
-        return 0;
-    t->n_created = t->cap_created = (size_t)n;
-    for (uint64_t k = 0; k < n; k++) {
-        pw_mpi_creation *c = &t->created[k];
-        c->old_inst = (uint32_t)pw_part_next(rd);
-        c->new_inst = (uint32_t)pw_part_next(rd);
-        c->split = (int)pw_part_next(rd);
-        c->color = (int64_t)pw_part_next(rd);
-        c->key = (int64_t)pw_part_next(rd);
-    }
-    return 1;
 }
 
 /* One rank of a part into its place in ranks; 0 when the part does not fit. */
@@ -143,9 +120,11 @@ static int take_rank(pw_part_reader *rd, const pw_mpi_profiles *mp, pw_mpi_rank_
     seen[i] = 1;
     pw_mpi_rank_profile *p = &ranks[i];
     const pw_mpi_tracker *t = &mp->ranks[0].tracker; /* the format's handle values */
-    if (!pw_mpi_rank_profile_init(p, (int)(int64_t)pw_part_next(rd), mp->n_functions, t->world, t->self, t->null,
+    if (!pw_mpi_rank_profile_init(p, mp->ranks[i].rank, mp->n_functions, t->world, t->self, t->null,
                                   t->undefined_color))
         return 0;
+    if (pw_part_next(rd) != (uint64_t)(int64_t)mp->ranks[i].rank)
+        return 0; /* the rank is the format's, as every process opened it: the join indexes by it */
     for (size_t f = 0; f < mp->n_functions; f++) {
         pw_mpi_fn_time *ft = &p->fns[f];
         ft->calls = pw_part_next(rd);
@@ -159,14 +138,13 @@ static int take_rank(pw_part_reader *rd, const pw_mpi_profiles *mp, pw_mpi_rank_
     p->init_ns = pw_part_next(rd);
     p->finalize_ns = pw_part_next(rd);
     p->clock = (int)(int64_t)pw_part_next(rd);
-    p->t_min = (int64_t)pw_part_next(rd);
-    p->t_max = (int64_t)pw_part_next(rd);
     p->proc_null = pw_part_next(rd);
     p->unknown_type = pw_part_next(rd);
     pw_part_take(rd, p->size_msgs, sizeof p->size_msgs);
     pw_part_take(rd, p->size_bytes, sizeof p->size_bytes);
-    return take_creations(rd, &p->tracker) && take_pairs(rd, &p->sends) && take_pairs(rd, &p->coll_calls) &&
-           take_pairs(rd, &p->coll_time) && !rd->bad;
+    return pw_mpi_rank_profile_take_span(rd, p) && take_pairs(rd, &p->sends, 0) &&
+           take_pairs(rd, &p->coll_calls, mp->n_functions) && take_pairs(rd, &p->coll_time, mp->n_functions) &&
+           !rd->bad;
 }
 
 /* Every part's ranks into ranks[]; 0 when a part does not fit or a rank

@@ -282,7 +282,11 @@ static pw_status resolve_comms(stats_run *run, pw_error *err)
         run->trackers[w] = &run->empty;
     for (size_t i = 0; i < run->mp->n_ranks; i++)
         run->trackers[run->mp->ranks[i].rank] = &run->mp->ranks[i].tracker;
-    if (pw_mpi_comms_resolve(&run->comms, run->trackers, run->n_world) != 0)
+    int rc = pw_mpi_comms_resolve(&run->comms, run->trackers, run->n_world);
+    if (rc == -2)
+        return pw_fail(err, PW_E_USAGE, run->ds->path, PW_NO_OFFSET,
+                       "a rank's communicator creations name instances it does not have (a damaged part)");
+    if (rc != 0)
         return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     return PW_OK;
 }

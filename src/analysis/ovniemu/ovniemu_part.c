@@ -291,17 +291,8 @@ static void free_times(share_times *t)
 
 /* ---- the part ------------------------------------------------------------ */
 
-/* A string as its length with the NUL (0: NULL) and its bytes in words. */
-static void put_str(pw_part_writer *w, const char *s)
-{
-    size_t n = s ? strlen(s) + 1 : 0;
-    pw_part_put_word(w, n);
-    for (size_t at = 0; at < n; at += 8) {
-        uint64_t word = 0;
-        memcpy(&word, s + at, n - at < 8 ? n - at : 8);
-        pw_part_put_word(w, word);
-    }
-}
+/* A string or NULL, as part.h encodes it. */
+static void put_str(pw_part_writer *w, const char *s) { pw_part_put_str(w, s, s ? strlen(s) : 0); }
 
 static void put_entries(pw_part_writer *w, const share_times *t)
 {
@@ -413,22 +404,6 @@ pw_status ovniemu_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
 
 /* ---- the join -------------------------------------------------------------- */
 
-/* A string of a part (NULL for length 0); *ok cleared when it does not fit. */
-static const char *take_str(pw_part_reader *rd, int *ok)
-{
-    uint64_t n = pw_part_next(rd);
-    uint64_t words = n / 8 + (n % 8 != 0);
-    if (rd->bad || words > rd->n - rd->pos) {
-        *ok = 0;
-        return NULL;
-    }
-    const char *s = n ? (const char *)(rd->words + rd->pos) : NULL;
-    if (s && s[n - 1] != '\0')
-        *ok = 0;
-    rd->pos += (size_t)words;
-    return s;
-}
-
 /* A report row: its place in the serial order and what it prints. */
 typedef struct state_entry {
     uint64_t key; /* view, row, channel */
@@ -508,11 +483,11 @@ static long take_entries(pw_part_reader *rd, const part_head *h, int64_t end_abs
         e[k].ns = pw_part_next(rd);
         if (pw_part_next(rd)) /* open at the share's end: held until the trace's */
             e[k].ns += (uint64_t)end_abs - (uint64_t)h->end_abs;
-        row_name want = {take_str(rd, &ok), 0};
-        e[k].title = take_str(rd, &ok);
-        e[k].channel = take_str(rd, &ok);
-        e[k].label = take_str(rd, &ok);
-        const row_name *found = ok && want.loc && view >= 0 && view < 2
+        row_name want = {pw_part_take_str(rd, NULL), 0};
+        e[k].title = pw_part_take_str(rd, NULL);
+        e[k].channel = pw_part_take_str(rd, NULL);
+        e[k].label = pw_part_take_str(rd, NULL);
+        const row_name *found = !rd->bad && want.loc && view >= 0 && view < 2
                                     ? bsearch(&want, m->rows[view], m->n[view], sizeof want, by_loc)
                                     : NULL;
         ok = found != NULL;
@@ -586,9 +561,9 @@ static int take_findings(pw_part_reader *rd, size_t share, findings *f)
         x->d.severity = (pw_severity)pw_part_next(rd);
         x->d.has_offset = (int)pw_part_next(rd);
         x->d.offset = pw_part_next(rd);
-        x->d.code = take_str(rd, &ok);
-        x->d.file = take_str(rd, &ok);
-        x->d.message = take_str(rd, &ok);
+        x->d.code = pw_part_take_str(rd, NULL);
+        x->d.file = pw_part_take_str(rd, NULL);
+        x->d.message = pw_part_take_str(rd, NULL);
         ok = ok && x->d.code && x->d.message && !rd->bad;
         if (ok)
             read_clock(x);

@@ -59,7 +59,8 @@ typedef struct dumpi_rank {
     uint64_t records;
     int stream_damaged;        /* the open-time pass stopped at damage */
     /* Records per label, kept by a two-step open's share for the others
-     * (NULL: not walked, or the open is whole). */
+     * while the open is pending, freed once dumpi_share_found has put
+     * them in its words (NULL: not walked, the open is whole, or sent). */
     uint64_t *records_of;
     pw_input_id seen;          /* the file's identity when first read */
     pw_error *io_error;        /* the file could not be read (a system fault) */

@@ -313,6 +313,26 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     return dd->pending ? PW_OK : dumpi_layout_finish(ds, dd, err);
 }
 
+/* The record locations of the ranks a two-step open walked, in
+ * pw_ds_record_locations' items: pw_dataset_set_share takes this cut
+ * only, so that the share's profiles are the ones walked here. */
+static pw_status note_walk(pw_dataset *ds, const dumpi_dataset *dd, pw_error *err)
+{
+    size_t n, before = 0, walked = 0;
+    const uint32_t *locs = pw_ds_record_locations(ds, &n);
+    if (!locs)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        int32_t slot = dd->rank_of_loc[locs[k]];
+        before += slot >= 0 && (size_t)slot < dd->scan_first;
+        walked += slot >= 0 && (size_t)slot >= dd->scan_first && (size_t)slot < dd->scan_end;
+    }
+    ds->walked_part = 1;
+    ds->walked_first = before;
+    ds->walked_end = before + walked;
+    return PW_OK;
+}
+
 pw_status dumpi_layout_finish(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
 {
     uint64_t total = 0;
@@ -320,6 +340,8 @@ pw_status dumpi_layout_finish(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
         total += dd->ranks[i].file_size;
     ds->progress_total = total;
     pw_status st = add_locations(ds, dd, err);
+    if (st == PW_OK && dd->pending)
+        st = note_walk(ds, dd, err);
     for (size_t i = 0; i < dd->n_ranks && st == PW_OK; i++)
         st = dumpi_rankfile_props(ds, &dd->ranks[i], err);
     /* A rank's calls follow one another; with threads, calls of one file

@@ -92,7 +92,7 @@ void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
     collect_threads(r, seen);
     dumpi_scan_findings(ds, r, records_of);
     free(seen);
-    if (ds->opening_shares > 1)
+    if (dd->pending) /* the other shares need them: dumpi_share_found sends and frees them */
         r->records_of = records_of;
     else
         free(records_of);

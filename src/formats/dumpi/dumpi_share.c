@@ -12,17 +12,18 @@
  * Words: the number of ranks, then per rank its slot, whether it was
  * walked, its records, stream_damaged, thread count and ids, the number
  * of functions with records and (label, records) pairs, and with a
- * profile t_min, t_max, the tracker's instance count and its creations
- * (5 words each). */
+ * profile its span (mpi_profile.h: t_min, t_max and the tracker). */
 #include <stdlib.h>
 
 #include "core/error.h"
 #include "formats/dumpi/dumpi_profile.h"
 #include "model/part.h"
 
-static void put_rank(pw_part_writer *w, const dumpi_dataset *dd, size_t slot)
+/* Rank slot's words; its records per label are freed once put (a label
+ * table per rank of the share would otherwise live until the close). */
+static void put_rank(pw_part_writer *w, dumpi_dataset *dd, size_t slot)
 {
-    const dumpi_rank *r = &dd->ranks[slot];
+    dumpi_rank *r = &dd->ranks[slot];
     uint64_t head[] = {slot, r->records_of != NULL, r->records, (uint64_t)r->stream_damaged, r->n_threads};
     pw_part_put(w, head, sizeof head);
     for (size_t t = 0; t < r->n_threads; t++)
@@ -36,21 +37,16 @@ static void put_rank(pw_part_writer *w, const dumpi_dataset *dd, size_t slot)
             pw_part_put_word(w, (uint64_t)l);
             pw_part_put_word(w, r->records_of[l]);
         }
+    free(r->records_of);
+    r->records_of = NULL;
     if (!dd->profiled)
         return;
-    const pw_mpi_rank_profile *p = &dd->profiles[slot];
-    uint64_t bounds[] = {(uint64_t)p->t_min, (uint64_t)p->t_max, p->tracker.n_inst, p->tracker.n_created};
-    pw_part_put(w, bounds, sizeof bounds);
-    for (size_t k = 0; k < p->tracker.n_created; k++) {
-        const pw_mpi_creation *c = &p->tracker.created[k];
-        uint64_t v[5] = {c->old_inst, c->new_inst, (uint64_t)c->split, (uint64_t)c->color, (uint64_t)c->key};
-        pw_part_put(w, v, sizeof v);
-    }
+    pw_mpi_rank_profile_put_span(w, &dd->profiles[slot]);
 }
 
 pw_status dumpi_share_found(pw_dataset *ds, void **found, size_t *size, pw_error *err)
 {
-    const dumpi_dataset *dd = ds->impl;
+    dumpi_dataset *dd = ds->impl;
     pw_part_writer w = {0};
     size_t n = dd->pending ? dd->scan_end - dd->scan_first : 0; /* not pending: every process walked all */
     pw_part_put_word(&w, n);
@@ -99,31 +95,6 @@ static int take_labels(pw_part_reader *rd, uint64_t *records_of, pw_mpi_rank_pro
     return 1;
 }
 
-/* A profiled rank's time bounds and communicator creations. */
-static int take_profile(pw_part_reader *rd, pw_mpi_rank_profile *p)
-{
-    p->t_min = (int64_t)pw_part_next(rd);
-    p->t_max = (int64_t)pw_part_next(rd);
-    p->tracker.n_inst = (uint32_t)pw_part_next(rd);
-    uint64_t n = pw_part_next(rd);
-    if (rd->bad || n > (rd->n - rd->pos) / 5)
-        return 0;
-    pw_mpi_creation *c = malloc((n ? n : 1) * sizeof *c);
-    if (!c)
-        return 0;
-    free(p->tracker.created);
-    p->tracker.created = c;
-    p->tracker.n_created = p->tracker.cap_created = (size_t)n;
-    for (uint64_t k = 0; k < n; k++) {
-        c[k].old_inst = (uint32_t)pw_part_next(rd);
-        c[k].new_inst = (uint32_t)pw_part_next(rd);
-        c[k].split = (int)pw_part_next(rd);
-        c[k].color = (int64_t)pw_part_next(rd);
-        c[k].key = (int64_t)pw_part_next(rd);
-    }
-    return 1;
-}
-
 /* One rank another share walked, with the findings its walk made. */
 static int take_rank(pw_dataset *ds, dumpi_dataset *dd, pw_part_reader *rd, uint8_t *seen, uint64_t *records_of)
 {
@@ -138,7 +109,7 @@ static int take_rank(pw_dataset *ds, dumpi_dataset *dd, pw_part_reader *rd, uint
     r->stream_damaged = (int)head[3];
     for (int l = 0; l < DUMPI_N_LABELS; l++)
         records_of[l] = 0;
-    if (!take_threads(rd, r, head[4]) || !take_labels(rd, records_of, p) || (p && !take_profile(rd, p)) ||
+    if (!take_threads(rd, r, head[4]) || !take_labels(rd, records_of, p) || (p && !pw_mpi_rank_profile_take_span(rd, p)) ||
         rd->bad)
         return 0;
     if (head[1]) /* walked: what the walk found (not walked: it could not start, and said nothing) */

@@ -13,38 +13,6 @@
 enum { H_NAMES, H_REGIONS, H_TRACKS, H_LOCS, H_METRICS, H_CALL_METRICS, H_COMMS, H_RANKS, H_ANY_TIME, H_T_MIN,
        H_T_MAX, H_TRACKERS, H_N };
 
-/* n bytes as words: their count, then the bytes and a NUL, padded. */
-static void put_bytes(pw_part_writer *b, const char *s, size_t n)
-{
-    pw_part_put_word(b, n);
-    for (size_t at = 0; at <= n; at += 8) {
-        uint64_t word = 0;
-        memcpy(&word, s + at, n + 1 - at < 8 ? n + 1 - at : 8);
-        pw_part_put_word(b, word);
-    }
-}
-
-/* Bytes put by put_bytes, in place (NUL-terminated); "" and bad set when
- * they do not fit. */
-static const char *take_bytes(pw_part_reader *r, size_t *n)
-{
-    uint64_t len = pw_part_next(r);
-    if (r->bad || len / 8 + 1 > r->n - r->pos) {
-        r->bad = 1;
-        *n = 0;
-        return "";
-    }
-    const char *s = (const char *)(r->words + r->pos);
-    r->pos += len / 8 + 1;
-    *n = (size_t)len;
-    if (s[len]) {
-        r->bad = 1;
-        *n = 0;
-        return "";
-    }
-    return s;
-}
-
 /* The creations of the ranks this process drew (every rank is drawn by
  * one share): what resolving the communicators needs of them. */
 static void put_trackers(pw_part_writer *b, const pw_comm_replay *r)
@@ -53,13 +21,8 @@ static void put_trackers(pw_part_writer *b, const pw_comm_replay *r)
         const pw_mpi_tracker *t = &r->live[i];
         if (!t->n_created)
             continue;
-        uint64_t head[3] = {i, t->n_inst, t->n_created};
-        pw_part_put(b, head, sizeof head);
-        for (size_t k = 0; k < t->n_created; k++) {
-            const pw_mpi_creation *c = &t->created[k];
-            uint64_t e[5] = {c->old_inst, c->new_inst, (uint64_t)c->split, (uint64_t)c->color, (uint64_t)c->key};
-            pw_part_put(b, e, sizeof e);
-        }
+        pw_part_put_word(b, i);
+        pw_mpi_tracker_put(b, t);
     }
 }
 
@@ -78,7 +41,7 @@ static int local_definitions(const ot_writer *w, const pw_names *nm, pw_part_wri
     for (uint32_t id = 1; id <= nm->n_items; id++) {
         size_t n;
         const char *s = pw_names_str(nm, id, &n);
-        put_bytes(b, s, n);
+        pw_part_put_str(b, s, n);
     }
     for (uint32_t i = 0; i < w->n_regions; i++) {
         uint64_t r[3] = {w->region_names[i], w->region_kinds[i].paradigm, w->region_kinds[i].role};
@@ -88,7 +51,7 @@ static int local_definitions(const ot_writer *w, const pw_names *nm, pw_part_wri
         const struct ot_track *t = &w->tracks[id];
         uint64_t r[4] = {t->kind, t->name, t->loc, t->owner};
         pw_part_put(b, r, sizeof r);
-        put_bytes(b, t->unit ? t->unit : "", t->unit ? strlen(t->unit) : 0);
+        pw_part_put_str(b, t->unit, t->unit ? strlen(t->unit) : 0); /* NULL: no unit */
     }
     for (uint32_t i = 0; i < w->n_locs; i++) {
         uint64_t r[4] = {w->locs[i].track, w->locs[i].events, w->locs[i].group, w->locs[i].ds_loc};
@@ -98,7 +61,7 @@ static int local_definitions(const ot_writer *w, const pw_names *nm, pw_part_wri
         const struct ot_call_metric *cm = &w->call_metrics.m[i];
         uint64_t r[2] = {cm->ref, (uint64_t)cm->papi};
         pw_part_put(b, r, sizeof r);
-        put_bytes(b, cm->name, strlen(cm->name));
+        pw_part_put_str(b, cm->name, strlen(cm->name));
     }
     for (uint32_t i = 0; i < m->n_comms; i++) {
         uint64_t r[3] = {(uint64_t)m->comm_values[i].handle, (uint64_t)m->comm_values[i].rank, m->comm_values[i].inst};
@@ -160,38 +123,25 @@ static void share_maps_free(ot_share_maps *m)
 /* A share's creations into the trackers of its ranks. */
 static void take_trackers(ot_build *b, pw_part_reader *r, uint64_t n)
 {
-    for (uint64_t i = 0; i < n && !r->bad; i++) {
-        uint64_t rank = pw_part_next(r), n_inst = pw_part_next(r), n_created = pw_part_next(r);
-        if (rank >= b->n_trackers || n_created > r->n - r->pos) {
+    for (uint64_t i = 0; i < n && !r->bad && !b->nomem; i++) {
+        uint64_t rank = pw_part_next(r);
+        if (rank >= b->n_trackers) {
             r->bad = 1;
             return;
         }
-        pw_mpi_tracker *t = &b->trackers[rank];
-        free(t->created);
-        t->created = malloc((n_created ? n_created : 1) * sizeof *t->created);
-        t->n_created = t->cap_created = t->created ? (size_t)n_created : 0;
-        t->n_inst = (uint32_t)n_inst;
-        b->nomem |= !t->created;
-        for (uint64_t k = 0; k < n_created && t->created; k++) {
-            uint64_t e[5];
-            pw_part_take(r, e, sizeof e);
-            t->created[k] = (pw_mpi_creation){(uint32_t)e[0], (uint32_t)e[1], (int)e[2], (int64_t)e[3], (int64_t)e[4]};
-        }
+        b->nomem |= !pw_mpi_tracker_take(r, &b->trackers[rank]) && !r->bad;
     }
 }
 
-/* Past a share's creations (read by the first pass). */
+/* Past a share's creations (read by the first pass, checked as read). */
 static void skip_trackers(pw_part_reader *r, uint64_t n)
 {
     for (uint64_t i = 0; i < n && !r->bad; i++) {
+        pw_mpi_tracker scratch = {0};
         pw_part_next(r);
-        pw_part_next(r);
-        uint64_t n_created = pw_part_next(r);
-        if (n_created > (r->n - r->pos) / 5) {
+        if (!pw_mpi_tracker_take(r, &scratch))
             r->bad = 1;
-            return;
-        }
-        r->pos += (size_t)n_created * 5;
+        pw_mpi_tracker_free(&scratch);
     }
 }
 
@@ -247,14 +197,13 @@ static void take_tracks(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_sh
     }
     for (uint32_t id = 1; id <= n && !r->bad; id++) {
         uint64_t t[4];
-        size_t len;
         pw_part_take(r, t, sizeof t);
         if (t[3] > n || (t[0] != PW_TL_PROCESS && t[0] != PW_TL_COUNTER_TRACK && t[2] > h[H_LOCS])) {
             r->bad = 1; /* refs past the share's own */
             return;
         }
         struct ot_track *gt = &g->tracks[base + id];
-        gt->unit = take_bytes(r, &len);
+        gt->unit = pw_part_take_str(r, NULL);
         gt->kind = (pw_tl_track_kind)t[0];
         gt->name = t[1] && t[1] <= h[H_NAMES] ? sm->names[t[1]] : 0;
         gt->owner = base + (uint32_t)t[3];
@@ -317,8 +266,7 @@ static void take_metrics(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_s
     }
     for (uint64_t i = 0; i < h[H_CALL_METRICS] && !r->bad; i++) {
         uint64_t ref = pw_part_next(r), papi = pw_part_next(r);
-        size_t len;
-        const char *name = take_bytes(r, &len);
+        const char *name = pw_part_take_str(r, NULL);
         if (ref < h[H_METRICS])
             call[ref] = (struct ot_named){name, papi != 0};
     }
@@ -341,7 +289,9 @@ static void take_names(ot_build *b, pw_part_reader *r, const uint64_t *h, ot_sha
 {
     for (uint64_t id = 1; id <= h[H_NAMES] && !r->bad && !b->nomem; id++) {
         size_t len;
-        const char *s = take_bytes(r, &len);
+        const char *s = pw_part_take_str(r, &len);
+        if (!s)
+            break; /* damaged: r->bad is set */
         sm->names[id] = pw_names_intern(&b->u->names, s, len);
         b->nomem |= !sm->names[id];
     }

@@ -43,6 +43,11 @@
 #include "sinks/otf2/otf2_unify.h"
 #include "sinks/otf2/otf2_writer.h"
 
+/* The archive's name in its directory: OT_ARCHIVE.otf2 (the anchor),
+ * OT_ARCHIVE.def and OT_ARCHIVE/ (the event files libotf2 names by
+ * location ref, which the renames below rely on). */
+#define OT_ARCHIVE "traces"
+
 /* Does this process write the files of what it draws on dataset location
  * ds_loc?  A share drawn alone draws its own only (records of locations
  * without a file of their own included: a rank's threads). */
@@ -524,14 +529,15 @@ static pw_status ot_local_definitions(ot_writer *w, const ot_unified *u, pw_erro
 /* The event files of this process's locations under their archive refs:
  * libotf2 names a location's file by its ref, which the file does not
  * hold, so a file written under a temporary ref is the location's once
- * renamed. */
+ * renamed.  Every location drawn here had its writer, so a file missing
+ * is an error too (the archive would lack the location's events). */
 static pw_status ot_rename_events(const ot_writer *w, const ot_unified *u, pw_error *err)
 {
     char from[4200], to[4200];
     for (uint32_t i = 0; i < w->n_locs; i++) {
-        snprintf(from, sizeof from, "%s/traces/%llu.evt", w->path, (unsigned long long)(w->ref_base + i));
-        snprintf(to, sizeof to, "%s/traces/%llu.evt", w->path, (unsigned long long)u->locs[i]);
-        if (rename(from, to) != 0 && errno != ENOENT)
+        snprintf(from, sizeof from, "%s/" OT_ARCHIVE "/%llu.evt", w->path, (unsigned long long)(w->ref_base + i));
+        snprintf(to, sizeof to, "%s/" OT_ARCHIVE "/%llu.evt", w->path, (unsigned long long)u->locs[i]);
+        if (rename(from, to) != 0)
             return pw_fail_errno(err, from, "cannot rename an OTF2 event file");
     }
     return PW_OK;
@@ -544,7 +550,7 @@ static pw_status ot_finish_alone(ot_writer *w, pw_error *err)
 {
     ot_unified u;
     if (!ot_unify(w, w->names, &u))
-        return pw_fail(err, PW_E_NOMEM, w->path, PW_NO_OFFSET, "otf2: the processes could not unify their definitions (out of memory, or collectives without gatherv and scatterv)");
+        return pw_fail(err, PW_E_NOMEM, w->path, PW_NO_OFFSET, "otf2: the processes could not unify their definitions (out of memory)");
     pw_status s = ot_rename_events(w, &u, err);
     pw_status d = ot_local_definitions(w, &u, s == PW_OK ? err : NULL);
     s = s != PW_OK ? s : d;
@@ -640,7 +646,7 @@ static pw_status ot_prepare(pw_dataset *ds, const char *out, pw_error *err)
     char anchor[4096];
     struct stat st;
     for (int i = 0; i < 2 && (!ds->collectives || ds->share_index == 0); i++) { /* the anchor, or an earlier run's events */
-        snprintf(anchor, sizeof anchor, "%s/%s", out, i ? "traces" : "traces.otf2");
+        snprintf(anchor, sizeof anchor, "%s/%s", out, i ? OT_ARCHIVE : OT_ARCHIVE ".otf2");
         if (stat(anchor, &st) == 0)
             return pw_fail(err, PW_E_USAGE, anchor, PW_NO_OFFSET, "an OTF2 archive is already there: remove it first");
     }
@@ -673,6 +679,24 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
     return s;
 }
 
+/* The timeline drawn into the archive.  A share is drawn alone only
+ * with the unification's gather and scatter (otf2_unify.c): collectives
+ * without them (another program's) hide their exchange from the
+ * timeline, which then draws every location in every process, each
+ * writing its share's files, as before shares were drawn alone. */
+static pw_status ot_draw(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
+{
+    const pw_collectives *c = ds->collectives;
+    if (!c || (c->gatherv && c->scatterv))
+        return pw_timeline_run_by_location(ds, sink, rep, err);
+    pw_collectives no_exchange = *c;
+    no_exchange.alltoallv = NULL;
+    ds->collectives = &no_exchange;
+    pw_status s = pw_timeline_run_by_location(ds, sink, rep, err);
+    ds->collectives = c;
+    return s;
+}
+
 /* The archive at out (a directory that holds no archive yet). */
 static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
 {
@@ -688,7 +712,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     }
     pw_status s = w.drawn && (whole || w.owned) && pw_mpi_calls_init(&w.calls, ds) ? PW_OK : ot_nomem(err);
     if (s == PW_OK) {
-        w.archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, OT_EVENT_CHUNK, OT_DEF_CHUNK,
+        w.archive = OTF2_Archive_Open(out, OT_ARCHIVE, OTF2_FILEMODE_WRITE, OT_EVENT_CHUNK, OT_DEF_CHUNK,
                                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
         if (!w.archive)
             s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "otf2: cannot create the archive: %s", ot_last_error);
@@ -711,7 +735,7 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     OTF2_Archive_OpenEvtFiles(w.archive);
     pw_tl_sink sink = {&w, ot_track_seen, ot_event, ot_finish, ot_location_done,
                        OT_OPEN_BUFFERS_BUDGET / (OT_CHUNKS_PER_BUFFER * OT_EVENT_CHUNK)};
-    s = pw_timeline_run_by_location(ds, &sink, rep, err);
+    s = ot_draw(ds, &sink, rep, err);
     ot_drawing_known(&w);
     if (!w.closed)
         ot_close_events(&w, NULL);
