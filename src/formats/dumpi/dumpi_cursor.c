@@ -346,29 +346,35 @@ static void set_list_arg(pw_value *x, const uint8_t *p, int enc, pw_arena *a)
     }
 }
 
-/* The arguments present, each read where the walk found it. */
+/* One argument, from its bytes at q. */
+static inline void set_arg(pw_value *x, const uint8_t *q, int enc, pw_arena *a)
+{
+    if (enc == DUMPI_ENC_I32) /* the most common: counts, ranks, tags, requests */
+        pw_set_i64(x, (int32_t)pw_be32(q));
+    else if (enc == DUMPI_ENC_U16) /* handles */
+        pw_set_i64(x, pw_be16(q));
+    else if (enc == DUMPI_ENC_I64)
+        pw_set_i64(x, (int64_t)pw_be64(q));
+    else if (enc == DUMPI_ENC_U8)
+        pw_set_i64(x, q[0]);
+    else
+        set_list_arg(x, q, enc, a);
+}
+
+/* The arguments present, each read where the walk found it: the leading
+ * ones at their fixed places, always there, then the others. */
 static void decode_args(const dumpi_call *s, pw_arena *a, pw_value *values)
 {
     const dumpi_rec *rec = s->rec;
     const dumpi_function *fn = &dumpi_functions[rec->label];
     pw_value *x = values + DUMPI_PREFIX_FIELDS;
-    for (int i = 0; i < fn->n_args; i++, x++) {
-        uint32_t o = rec->arg_off[i];
-        if (o == UINT32_MAX)
-            continue;
-        const uint8_t *q = s->p + o;
-        int enc = fn->args[i].enc;
-        if (enc == DUMPI_ENC_I32) /* the most common: counts, ranks, tags, requests */
-            pw_set_i64(x, (int32_t)pw_be32(q));
-        else if (enc == DUMPI_ENC_U16) /* handles */
-            pw_set_i64(x, pw_be16(q));
-        else if (enc == DUMPI_ENC_I64)
-            pw_set_i64(x, (int64_t)pw_be64(q));
-        else if (enc == DUMPI_ENC_U8)
-            pw_set_i64(x, q[0]);
-        else
-            set_list_arg(x, q, enc, a);
-    }
+    const uint8_t *lead = s->p + rec->args_at;
+    int i = 0;
+    for (; i < fn->lead_args; i++)
+        set_arg(&x[i], lead + fn->arg_at[i], fn->args[i].enc, a);
+    for (; i < fn->n_args; i++)
+        if (rec->arg_off[i] != UINT32_MAX)
+            set_arg(&x[i], s->p + rec->arg_off[i], fn->args[i].enc, a);
 }
 
 /* The call's thread, times and counters. */
