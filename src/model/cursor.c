@@ -87,7 +87,8 @@ void pw_record_decode_into(const pw_record *rec, pw_value *values)
         memcpy(values, c->values, sc->n_fields * sizeof *values);
         return;
     }
-    values_blank(sc, values);
+    if (!c->ops->sets_absent)
+        values_blank(sc, values);
     pw_arena_reset(&c->scratch);
     c->ops->decode(c, values);
 }
@@ -96,7 +97,8 @@ void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw
                         const pw_record *rec, const void *snap, size_t n, pw_arena *scratch,
                         pw_value *values)
 {
-    values_blank(sc, values);
+    if (!ops->sets_absent)
+        values_blank(sc, values);
     ops->decode_snapshot(ds, rec, snap, n, scratch, values);
 }
 

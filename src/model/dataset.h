@@ -50,6 +50,11 @@ typedef struct pw_cursor_ops {
      * (the energy analysis's streams).  The caller gives v absent
      * (present = 0) with the field's type; no scratch memory is used. */
     void (*field_as)(pw_cursor *c, uint32_t loc, size_t f, pw_value *v);
+    /* 1: decode and decode_snapshot set every field themselves, the
+     * absent ones too (present = 0 and the field's type), so the values
+     * arrive unset and are not blanked first (most of DUMPI's fields are
+     * present: blanking them all cost as much as their decoding). */
+    int sets_absent;
 } pw_cursor_ops;
 
 struct pw_cursor {

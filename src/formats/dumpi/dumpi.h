@@ -92,8 +92,20 @@ typedef struct dumpi_rec {
     uint32_t perf_off;           /* offset of the perf count byte */
     uint8_t n_perf;
     uint32_t times_off;          /* offset of the first time block */
-    uint32_t arg_off[DUMPI_MAX_ARGS]; /* UINT32_MAX: the argument is absent */
+    /* Where the arguments start: the function's leading ones (fixed
+     * places, dumpi_function.lead_args) lie at args_at + arg_at[i], and
+     * only the others are placed one by one in arg_off (UINT32_MAX: the
+     * argument is absent).  Most calls are all leading arguments, so the
+     * walk stores one offset, not sixteen. */
+    uint32_t args_at;
+    uint32_t arg_off[DUMPI_MAX_ARGS];
 } dumpi_rec;
+
+/* Where argument `arg` of the record lies, UINT32_MAX when absent. */
+static inline uint32_t dumpi_arg_off(const dumpi_rec *rec, const dumpi_function *fn, int arg)
+{
+    return arg < fn->lead_args ? rec->args_at + fn->arg_at[arg] : rec->arg_off[arg];
+}
 
 /* dumpi_locations.c: the files of a trace, the .meta file, rank slots.
  * Under pw_open_share, layout_open walks only the share's rank files and
@@ -124,10 +136,11 @@ int dumpi_walk_buffered(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec
 /* A scalar argument of the record at p (0 when absent). */
 static inline int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg)
 {
-    uint32_t o = rec->arg_off[arg];
+    const dumpi_function *fn = &dumpi_functions[rec->label];
+    uint32_t o = dumpi_arg_off(rec, fn, arg);
     if (o == UINT32_MAX)
         return 0;
-    switch (dumpi_functions[rec->label].args[arg].enc) {
+    switch (fn->args[arg].enc) {
     case DUMPI_ENC_I32: return (int32_t)pw_be32(p + o);
     case DUMPI_ENC_I64: return (int64_t)pw_be64(p + o);
     case DUMPI_ENC_U16: return pw_be16(p + o);

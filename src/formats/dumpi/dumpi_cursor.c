@@ -346,28 +346,48 @@ static void set_list_arg(pw_value *x, const uint8_t *p, int enc, pw_arena *a)
     }
 }
 
-/* The arguments present, each read where the walk found it. */
+/* A field the record does not carry (the cursor sets every field:
+ * pw_cursor_ops.sets_absent). */
+static inline void set_absent(pw_value *x, const pw_field *f)
+{
+    x->type = f->type;
+    x->present = 0;
+}
+
+/* One argument (field f), from its bytes at q. */
+static inline void set_arg(pw_value *x, const pw_field *f, const uint8_t *q, int enc, pw_arena *a)
+{
+    if (enc == DUMPI_ENC_I32) /* the most common: counts, ranks, tags, requests */
+        pw_set_i64(x, (int32_t)pw_be32(q));
+    else if (enc == DUMPI_ENC_U16) /* handles */
+        pw_set_i64(x, pw_be16(q));
+    else if (enc == DUMPI_ENC_I64)
+        pw_set_i64(x, (int64_t)pw_be64(q));
+    else if (enc == DUMPI_ENC_U8)
+        pw_set_i64(x, q[0]);
+    else {
+        set_absent(x, f); /* what finds no scratch memory stays absent */
+        set_list_arg(x, q, enc, a);
+    }
+}
+
+/* The arguments present, each read where the walk found it: the leading
+ * ones at their fixed places, always there, then the others. */
 static void decode_args(const dumpi_call *s, pw_arena *a, pw_value *values)
 {
     const dumpi_rec *rec = s->rec;
     const dumpi_function *fn = &dumpi_functions[rec->label];
     pw_value *x = values + DUMPI_PREFIX_FIELDS;
-    for (int i = 0; i < fn->n_args; i++, x++) {
-        uint32_t o = rec->arg_off[i];
-        if (o == UINT32_MAX)
-            continue;
-        const uint8_t *q = s->p + o;
-        int enc = fn->args[i].enc;
-        if (enc == DUMPI_ENC_I32) /* the most common: counts, ranks, tags, requests */
-            pw_set_i64(x, (int32_t)pw_be32(q));
-        else if (enc == DUMPI_ENC_U16) /* handles */
-            pw_set_i64(x, pw_be16(q));
-        else if (enc == DUMPI_ENC_I64)
-            pw_set_i64(x, (int64_t)pw_be64(q));
-        else if (enc == DUMPI_ENC_U8)
-            pw_set_i64(x, q[0]);
+    const uint8_t *lead = s->p + rec->args_at;
+    int i = 0;
+    const pw_field *f = fn->fields + DUMPI_PREFIX_FIELDS;
+    for (; i < fn->lead_args; i++)
+        set_arg(&x[i], &f[i], lead + fn->arg_at[i], fn->args[i].enc, a);
+    for (; i < fn->n_args; i++) {
+        if (rec->arg_off[i] != UINT32_MAX)
+            set_arg(&x[i], &f[i], s->p + rec->arg_off[i], fn->args[i].enc, a);
         else
-            set_list_arg(x, q, enc, a);
+            set_absent(&x[i], &f[i]);
     }
 }
 
@@ -385,10 +405,14 @@ static void decode_prefix(const dumpi_call *s, pw_arena *a, pw_value *values)
         set_perf(&values[3], s, a);
 }
 
-/* The call's fields; args_only leaves the prefix out (half the decoding
- * work of a short call). */
+/* The call's fields; args_only leaves the prefix absent (half the
+ * decoding work of a short call).  The prefix starts absent: what its
+ * record lacks, or what finds no scratch memory, stays so. */
 static void decode_call(const dumpi_call *s, pw_arena *a, pw_value *values, int args_only)
 {
+    const pw_field *f = dumpi_functions[s->rec->label].fields;
+    for (int i = 0; i < DUMPI_PREFIX_FIELDS; i++)
+        set_absent(&values[i], &f[i]);
     if (!args_only)
         decode_prefix(s, a, values);
     decode_args(s, a, values);
@@ -448,6 +472,7 @@ static const pw_cursor_ops dumpi_cursor_ops = {
     .close = dumpi_cursor_close,
     .snapshot = dumpi_cursor_snapshot,
     .decode_snapshot = dumpi_cursor_decode_snapshot,
+    .sets_absent = 1,
 };
 
 pw_status dumpi_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err)

@@ -89,9 +89,10 @@ static uint64_t send_elements(const dumpi_stream *s, const dumpi_fn_use *u)
         int64_t n = dumpi_arg_int(&s->rec, s->p, u->count);
         return n > 0 ? (uint64_t)n : 0;
     }
-    if (u->counts < 0 || s->rec.arg_off[u->counts] == UINT32_MAX)
+    const dumpi_function *fn = &dumpi_functions[s->rec.label];
+    if (u->counts < 0 || dumpi_arg_off(&s->rec, fn, u->counts) == UINT32_MAX)
         return 0;
-    const uint8_t *a = s->p + s->rec.arg_off[u->counts];
+    const uint8_t *a = s->p + dumpi_arg_off(&s->rec, fn, u->counts);
     uint32_t n = pw_be32(a);
     uint64_t sum = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -120,7 +121,7 @@ static void on_collective(const dumpi_rank *r, pw_mpi_rank_profile *p, const dum
                           const dumpi_fn_use *u, uint64_t ns)
 {
     uint64_t bytes = 0;
-    if (u->datatype >= 0 && s->rec.arg_off[u->datatype] != UINT32_MAX)
+    if (u->datatype >= 0 && dumpi_arg_off(&s->rec, &dumpi_functions[s->rec.label], u->datatype) != UINT32_MAX)
         bytes = send_elements(s, u) * type_size(r, p, dumpi_arg_int(&s->rec, s->p, u->datatype));
     uint32_t inst = pw_mpi_tracker_lookup(&p->tracker, dumpi_arg_int(&s->rec, s->p, u->comm));
     uint64_t key = pw_pair_key(s->rec.label, inst);

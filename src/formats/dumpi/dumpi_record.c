@@ -107,22 +107,20 @@ static int parse_prefix(span *s, dumpi_rec *rec)
 }
 
 /* Arguments: the leading ones whose place is fixed (every one of a
- * fixed-size call) all at once, then the rest one by one; conditional
- * ones are present when two earlier ints agree, statuses only when the
- * mask says the record has them. */
+ * fixed-size call) all at once (rec->args_at), then the rest one by
+ * one; conditional ones are present when two earlier ints agree,
+ * statuses only when the mask says the record has them. */
 static int parse_args(span *s, const dumpi_function *fn, dumpi_rec *rec)
 {
     uint32_t at = (uint32_t)s->pos;
+    rec->args_at = at;
     if (!skip(s, fn->lead_size))
         return 0;
-    /* All entries, used or not: a fixed count the compiler unrolls. */
-    for (int i = 0; i < DUMPI_MAX_ARGS; i++)
-        rec->arg_off[i] = at + fn->arg_at[i];
     if (fn->lead_args == fn->n_args)
         return 1;
     int32_t ints[DUMPI_MAX_ARGS];
     for (int i = 0; i < fn->lead_args; i++)
-        ints[i] = fn->args[i].enc == DUMPI_ENC_I32 ? (int32_t)pw_be32(s->p + rec->arg_off[i]) : 0;
+        ints[i] = fn->args[i].enc == DUMPI_ENC_I32 ? (int32_t)pw_be32(s->p + at + fn->arg_at[i]) : 0;
     int with_status = (rec->mask & DUMPI_MASK_STATUS) != 0;
     for (int i = fn->lead_args; i < fn->n_args && i < DUMPI_MAX_ARGS; i++) {
         const dumpi_arg *a = &fn->args[i];
@@ -227,8 +225,7 @@ int dumpi_walk_buffered(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec
     if (fn->fixed_size >= 0) {
         if (pos + (uint64_t)fn->fixed_size > n)
             return 0;
-        for (int i = 0; i < DUMPI_MAX_ARGS; i++) /* as parse_args places them */
-            rec->arg_off[i] = (uint32_t)pos + fn->arg_at[i];
+        rec->args_at = (uint32_t)pos; /* every argument a leading one */
         rec->size = (uint32_t)(pos + (uint64_t)fn->fixed_size);
     } else {
         if (pos > n)
