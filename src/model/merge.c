@@ -76,6 +76,10 @@ static pw_status merge_open_leaves(pw_merge *m, const uint32_t *locs, size_t n, 
         pw_status s = pw_cursor_open_sized(ds, locs ? locs[i] : (uint32_t)at, cap, &m->cursors[leaf], err);
         if (s == PW_E_DATA || s == PW_E_IO) { /* unreadable location: note it, go on */
             pw_ds_diag_error(ds, PW_SEV_ERROR, "unreadable", err);
+            /* Under check its damage is said (a fault is not marked: the
+             * read-through ends with it, as merge_leaf_done says). */
+            if (s == PW_E_DATA && ds->read_to_end)
+                ds->read_to_end[locs ? locs[i] : at] = 1;
             continue;
         }
         if (s != PW_OK)

@@ -107,6 +107,39 @@ def check_forbidden(exe, tmp, fails, name="forbidden", expected=FORBIDDEN):
             fails.append(f"{name}: {line!r} lacks clock {clock}, {code}, {words!r}")
 
 
+def check_damage_listed(exe, tmp, fails):
+    """A trace with more forbidden transitions than check lists findings
+    (PW_MAX_DIAGS, 1000) and a damaged stream whose damage comes later in
+    time: the damage is listed with its offset, not counted away behind
+    the emulator's findings, which are listed EMU_FINDINGS_PER_KIND (64)
+    of a kind and then counted."""
+    a = ovnigen.Stream("n0", 60, 60, cpus=[0, 1])
+    b = ovnigen.Stream("n0", 60, 61)
+    ovnigen.execute(a, 100, 0)
+    ovnigen.execute(b, 101, 1)
+    for i in range(1500):
+        a.ev("OHr", 200 + i)              # resumed while running: forbidden
+    b.ev("OF[", 5000)
+    flags_at = len(b.buf)
+    b.ev("OF]", 5001)
+    b.buf[flags_at] |= 0x20               # a reserved flag bit
+    b.ev("OHe", 5002)
+    a.ev("OHe", 5003)
+    b.buf += bytes([0]) + b"OH"           # an event cut short
+    for s in (a, b):
+        s.write(tmp)
+    r = subprocess.run([exe, "check", tmp], capture_output=True, text=True)
+    lines = r.stderr.splitlines()
+    bad = [l for l in lines if "[ovniemu.bad-transition]" in l]
+    for code in ("ovni.reserved-flags", "ovni.truncated-event"):
+        if not any(f"[{code}]" in l and "offset" in l for l in lines):
+            fails.append(f"damage-listed: no {code} finding with its offset: {lines[-3:]}")
+    if r.returncode != 1 or len(bad) != 65 or "1500 events make a transition" not in bad[-1]:
+        fails.append(f"damage-listed: exit {r.returncode}, {len(bad)} bad transitions: {bad[-1:]}")
+    if any("more findings not shown" in l for l in lines):
+        fails.append("damage-listed: findings were counted away")
+
+
 def golden_times(gold):
     """{(view, row name, type, value): ns} from ovniemu's files: each value
     lasts until the next change of its row and type, or the trace's end."""
@@ -310,6 +343,8 @@ def main():
             check_dump_states(exe, name, tmp, fails)
             check_chrome_states(exe, name, tmp, fails)
             check_perfetto_states(exe, name, tmp, fails)
+    with tempfile.TemporaryDirectory() as tmp:
+        check_damage_listed(exe, tmp, fails)
     for f in fails:
         print("FAIL:", f)
     print(f"{len(ovnigen.SCENARIOS)} scenarios, {len(fails)} failures")
