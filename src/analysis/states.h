@@ -60,7 +60,10 @@ struct pw_states {
     /* Label k of channel i (0 <= k < its n_labels): value and text. */
     const char *(*label_at)(const pw_states *st, int view, size_t i, size_t k, int64_t *value);
     /* The channel named `id` (its name; NULL when the view has none) and
-     * the label of one of its values (NULL when it has none). */
+     * the label of one of its values (NULL when it has none).  A label's
+     * text stays at its address until release(), the same pointer for
+     * the same value each time: a writer may cache what it makes of a
+     * label by the pointer (chrome_states.c). */
     const char *(*channel_name)(const pw_states *st, int view, int32_t id);
     const char *(*value_label)(const pw_states *st, int view, int32_t id, int64_t value);
     /* After play: the time the states end at (the last event's), and the

@@ -140,6 +140,38 @@ def check_damage_listed(exe, tmp, fails):
         fails.append("damage-listed: findings were counted away")
 
 
+LONG_LABELS = {1: 'a "quoted" task type, longer than a cache slot ' + "x" * 60,
+               2: "another\\long type \u00e9, escaped " + "y" * 70}
+
+
+def check_long_labels(exe, tmp, fails):
+    """Task type labels whose JSON text is longer than the Chrome writer
+    caches (62 bytes), with characters JSON escapes, each used by several
+    slices: every slice carries its label whole, in .states.json as in
+    .states.pftrace."""
+    a = ovnigen.Stream("n0", 70, 70, cpus=[0], require={"nosv": "2.7.0"})
+    ovnigen.execute(a, 100, 0)
+    for typeid, label in LONG_LABELS.items():
+        ovnigen.type_event(a, "VYc", 100 + typeid, typeid, label)
+    for task in range(1, 5):
+        t = 100 + 10 * task
+        a.ev("VTc", t, ovnigen.u32(task, 1 + task % 2))
+        a.ev("VTx", t + 1, ovnigen.u32(task, 0))
+        a.ev("VTe", t + 5, ovnigen.u32(task, 0))
+    a.ev("OHe", 200)
+    a.write(tmp)
+    json_out, pf_out = os.path.join(tmp, "x.states.json"), os.path.join(tmp, "x.states.pftrace")
+    for out in (json_out, pf_out):
+        subprocess.run([exe, "convert", tmp, "-o", out, "-q"], check=True)
+    chrome = chrome_slices(json_out)
+    named = [name for spans in chrome.values() for _, _, name in spans]
+    # two tasks of each type, each a slice in the thread's row and the CPU's
+    if any(named.count(label) != 4 for label in LONG_LABELS.values()):
+        fails.append(f"long-labels: .states.json slices named {sorted(set(named))}")
+    if perfetto_slices(pf_out)[0] != chrome:
+        fails.append("long-labels: .states.pftrace slices differ from .states.json's")
+
+
 def golden_times(gold):
     """{(view, row name, type, value): ns} from ovniemu's files: each value
     lasts until the next change of its row and type, or the trace's end."""
@@ -345,6 +377,8 @@ def main():
             check_perfetto_states(exe, name, tmp, fails)
     with tempfile.TemporaryDirectory() as tmp:
         check_damage_listed(exe, tmp, fails)
+    with tempfile.TemporaryDirectory() as tmp:
+        check_long_labels(exe, tmp, fails)
     for f in fails:
         print("FAIL:", f)
     print(f"{len(ovnigen.SCENARIOS)} scenarios, {len(fails)} failures")

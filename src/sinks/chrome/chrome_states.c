@@ -12,17 +12,18 @@
 
 #include "analysis/state_spans.h"
 #include "analysis/states.h"
+#include "core/mix64.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/convert/states_file.h"
 
 /* The JSON text of a label ("Running", quotes included), escaped once:
  * labels are few and each slice repeats one.  A direct-mapped cache by
- * the label's address (labels stay put while the states stream). */
-enum { NAME_TEXT = 62, NAME_SLOTS = 256 };
+ * the label's address (value_label's pointers are stable: states.h). */
+enum { NAME_TEXT = 62, NAME_BITS = 8, NAME_SLOTS = 1 << NAME_BITS };
 typedef struct name_text {
     const char *label; /* NULL: empty slot */
-    uint8_t len;
+    uint8_t len;       /* 0: the label's text does not fit NAME_TEXT */
     char text[NAME_TEXT];
 } name_text;
 
@@ -90,25 +91,26 @@ static void span_line_slow(chrome_out *co, int view, uint32_t row, int32_t chann
 }
 
 /* The label's JSON text from the cache, escaped on a miss; NULL when it
- * does not fit a slot (or memory ran out). */
+ * does not fit a slot (kept so: a long label is escaped once per slice,
+ * straight into the output, never into a buffer of its own) or memory
+ * ran out. */
 static const name_text *name_of(chrome_out *co, const char *label)
 {
-    name_text *nt = &co->names[((uintptr_t)label >> 3) % NAME_SLOTS];
+    name_text *nt = &co->names[pw_mix64((uintptr_t)label) >> (64 - NAME_BITS)];
     if (nt->label == label)
-        return nt;
+        return nt->len ? nt : NULL;
     pw_outbuf m;
     pw_error e;
     if (pw_outbuf_init_memory(&m, 2 * NAME_TEXT, &e) != PW_OK)
         return NULL;
     put_str(&m, label);
-    int fits = !m.failed && m.len <= NAME_TEXT;
-    if (fits) {
-        memcpy(nt->text, m.buf, m.len);
-        nt->len = (uint8_t)m.len;
+    if (!m.failed) {
         nt->label = label;
+        nt->len = m.len <= NAME_TEXT ? (uint8_t)m.len : 0;
+        memcpy(nt->text, m.buf, nt->len);
     }
     pw_outbuf_free(&m);
-    return fits ? nt : NULL;
+    return nt->label == label && nt->len ? nt : NULL;
 }
 
 /* Fixed text, then p past it. */
@@ -218,7 +220,7 @@ static int end(void *ctx, const pw_states *st)
 pw_status pw_convert_chrome_states(pw_dataset *ds, const pw_states_source *src, const char *path,
                                    pw_convert_report *rep, pw_error *err)
 {
-    chrome_out *co = calloc(1, sizeof *co); /* its name cache: 16 kB, not for the stack */
+    chrome_out *co = calloc(1, sizeof *co); /* its name cache: 18 kB, not for the stack */
     if (!co)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     co->spans = (pw_state_spans){NULL, 0, 0, on_span, co, 0};
