@@ -14,6 +14,7 @@
  * for the first time), never taken back. */
 #ifndef PW_ANALYSIS_STATES_H
 #define PW_ANALYSIS_STATES_H
+#include "core/mix64.h"
 #include "model/dataset.h"
 
 /* One change; the hot path, called once per change without allocation. */
@@ -71,6 +72,15 @@ struct pw_states {
     int64_t end;
     uint64_t events;
 };
+
+/* The slot of a key of states — (view, channel, value), (view, row,
+ * channel) — in a direct-mapped cache of 2^bits slots, for the producers
+ * and writers that remember their last answers per key: a collision
+ * costs only a miss. */
+static inline uint32_t pw_state_slot(int view, uint32_t a, uint64_t b, unsigned bits)
+{
+    return (uint32_t)(pw_mix64((uint64_t)a << 32 ^ b ^ (uint64_t)view << 63) >> (64 - bits));
+}
 
 /* A producer of states: an analysis that replays a dataset's records. */
 typedef struct pw_states_source {

@@ -37,15 +37,6 @@ typedef struct chrome_out {
 /* A NUL-terminated name as a JSON string. */
 static void put_str(pw_outbuf *o, const char *s) { pw_out_json_string(o, s, strlen(s)); }
 
-/* ns as µs with three decimals. */
-static void put_us(pw_outbuf *o, int64_t ns)
-{
-    pw_out_i64(o, ns / 1000);
-    int64_t f = ns % 1000;
-    char d[4] = {'.', (char)('0' + f / 100), (char)('0' + f / 10 % 10), (char)('0' + f % 10)};
-    pw_out_mem(o, d, 4);
-}
-
 static uint64_t pid_of(int view, uint32_t row) { return (uint64_t)view * 1000000 + row + 1; }
 
 static void metadata(pw_outbuf *o, const char *what, uint64_t pid, int32_t tid, const char *name)
@@ -64,7 +55,7 @@ static void metadata(pw_outbuf *o, const char *what, uint64_t pid, int32_t tid, 
 }
 
 /* A slice's line a piece at a time: what the fast path leaves (long
- * labels, a full memory buffer, times out of order). */
+ * labels, a full memory buffer). */
 static void span_line_slow(chrome_out *co, int view, uint32_t row, int32_t channel, int64_t value,
                            int64_t t0, int64_t t1, const char *label)
 {
@@ -74,9 +65,9 @@ static void span_line_slow(chrome_out *co, int view, uint32_t row, int32_t chann
     pw_out_str(o, ",\"tid\":");
     pw_out_i64(o, channel);
     pw_out_str(o, ",\"ts\":");
-    put_us(o, t0);
+    pw_out_us(o, t0);
     pw_out_str(o, ",\"dur\":");
-    put_us(o, t1 - t0);
+    pw_out_us(o, t1 - t0);
     pw_out_str(o, ",\"name\":");
     if (label) {
         put_str(o, label);
@@ -116,27 +107,6 @@ static const name_text *name_of(chrome_out *co, const char *label)
 /* Fixed text, then p past it. */
 #define PUT_TEXT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
 
-static char *put_i64_at(char *p, int64_t v)
-{
-    if (v < 0) {
-        *p++ = '-';
-        return p + pw_put_u64(p, 0 - (uint64_t)v);
-    }
-    return p + pw_put_u64(p, (uint64_t)v);
-}
-
-/* ns >= 0 as µs with three decimals. */
-static char *put_us_at(char *p, int64_t ns)
-{
-    uint64_t f = (uint64_t)ns % 1000;
-    p += pw_put_u64(p, (uint64_t)ns / 1000);
-    p[0] = '.';
-    p[1] = (char)('0' + f / 100);
-    p[2] = (char)('0' + f / 10 % 10);
-    p[3] = (char)('0' + f % 10);
-    return p + 4;
-}
-
 /* The longest fast line: its fixed text (85 bytes), five numbers of up
  * to 21 characters, a name, and what pw_put_u64 may write past a number. */
 enum { SPAN_LINE_MAX = 85 + 5 * 21 + NAME_TEXT + 24 };
@@ -149,7 +119,7 @@ static void span_line(chrome_out *co, int view, uint32_t row, int32_t channel, i
     pw_outbuf *o = &co->out;
     const name_text *nt = label ? name_of(co, label) : NULL;
     pw_outbuf_reserve(o, SPAN_LINE_MAX);
-    if ((label && !nt) || t0 < 0 || t1 < t0 || o->cap - o->len < SPAN_LINE_MAX) {
+    if ((label && !nt) || o->cap - o->len < SPAN_LINE_MAX) {
         span_line_slow(co, view, row, channel, value, t0, t1, label);
         return;
     }
@@ -157,22 +127,22 @@ static void span_line(chrome_out *co, int view, uint32_t row, int32_t channel, i
     p = PUT_TEXT(p, ",\n{\"ph\":\"X\",\"pid\":");
     p += pw_put_u64(p, pid_of(view, row));
     p = PUT_TEXT(p, ",\"tid\":");
-    p = put_i64_at(p, channel);
+    p += pw_put_i64(p, channel);
     p = PUT_TEXT(p, ",\"ts\":");
-    p = put_us_at(p, t0);
+    p += pw_put_us(p, t0);
     p = PUT_TEXT(p, ",\"dur\":");
-    p = put_us_at(p, t1 - t0);
+    p += pw_put_us(p, t1 - t0);
     p = PUT_TEXT(p, ",\"name\":");
     if (nt) {
         memcpy(p, nt->text, nt->len);
         p += nt->len;
     } else {
         *p++ = '"';
-        p = put_i64_at(p, value);
+        p += pw_put_i64(p, value);
         *p++ = '"';
     }
     p = PUT_TEXT(p, ",\"args\":{\"value\":");
-    p = put_i64_at(p, value);
+    p += pw_put_i64(p, value);
     p = PUT_TEXT(p, "}}");
     o->len += (size_t)(p - start);
 }

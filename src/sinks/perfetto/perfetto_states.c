@@ -27,7 +27,6 @@
 
 #include "analysis/keymap.h"
 #include "analysis/states.h"
-#include "core/digits.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/convert/states_file.h"
@@ -155,12 +154,6 @@ static unsigned channel_flags(const pw_states *st, int view, int32_t channel)
     return 0;
 }
 
-static uint32_t recent_slot(int view, uint32_t a, uint64_t b)
-{
-    uint64_t h = ((uint64_t)view << 32 | a) * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full;
-    return (uint32_t)(h >> (64 - RECENT_BITS));
-}
-
 /* track_of past the recent ones: the map, or a new track. */
 static channel_track *track_lookup(pf_states *w, int view, uint32_t row, int32_t channel)
 {
@@ -238,7 +231,7 @@ static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t cha
             return tr;
         }
     }
-    recent_track *r = &w->recent_tracks[recent_slot(view, row, (uint32_t)channel)];
+    recent_track *r = &w->recent_tracks[pw_state_slot(view, row, (uint32_t)channel, RECENT_BITS)];
     if (r->index_plus_1 && r->row == row && r->channel == channel && r->view == view)
         return &w->tracks[r->index_plus_1 - 1];
     channel_track *tr = track_lookup(w, view, row, channel);
@@ -346,18 +339,15 @@ static void counter_value(pf_states *w, int64_t t, uint64_t track, double value)
 static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32_t channel,
                         int64_t value)
 {
-    recent_name *r = &w->recent_names[recent_slot(view, (uint32_t)channel, (uint64_t)value)];
+    recent_name *r = &w->recent_names[pw_state_slot(view, (uint32_t)channel, (uint64_t)value, RECENT_BITS)];
     if (r->iid && r->value == value && r->channel == channel && r->view == view) {
         slice_begin_iid(w, t, track, r->iid);
         return;
     }
     const char *label = w->st->value_label(w->st, view, channel, value);
     if (!label) {
-        char number[24], *end = number + sizeof number;
-        char *text = u64_digits(value < 0 ? 0 - (uint64_t)value : (uint64_t)value, end);
-        if (value < 0)
-            *--text = '-';
-        slice_begin_text(w, t, track, text, (size_t)(end - text));
+        char number[24];
+        slice_begin_text(w, t, track, number, pw_put_i64(number, value));
         return;
     }
     pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
