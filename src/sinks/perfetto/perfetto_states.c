@@ -15,12 +15,11 @@
  * interned on that sequence before use (interned_data.proto), slices on a
  * track ended in the order they began and none left open
  * (slice_tracker.cc), counter tracks that state their unit
- * (counter_descriptor.proto).  Events leave out the flag
- * SEQ_NEEDS_INCREMENTAL_STATE: proto_trace_reader.cc reads it only to skip
- * the packets of a sequence whose state is not valid, and ours is valid
- * from its first packet on; two bytes less per event, as the output's size
- * is what writing it costs most.  Changes stream through; memory grows with
- * rows x channels and with the labels, never with the changes. */
+ * (counter_descriptor.proto), events without SEQ_NEEDS_INCREMENTAL_STATE
+ * (proto_trace_reader.cc uses it only to skip packets while a sequence's
+ * state is not valid; the output's size is what writing it costs most).
+ * Changes stream through; memory grows with rows x channels and with the
+ * labels, never with the changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
