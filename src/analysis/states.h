@@ -14,7 +14,6 @@
  * for the first time), never taken back. */
 #ifndef PW_ANALYSIS_STATES_H
 #define PW_ANALYSIS_STATES_H
-#include "core/mix64.h"
 #include "model/dataset.h"
 
 /* One change; the hot path, called once per change without allocation. */
@@ -74,12 +73,17 @@ struct pw_states {
 };
 
 /* The slot of a key of states — (view, channel, value), (view, row,
- * channel) — in a direct-mapped cache of 2^bits slots, for the producers
- * and writers that remember their last answers per key: a collision
- * costs only a miss. */
+ * channel), a label's address — in a direct-mapped cache of 2^bits
+ * slots, for the producers and writers that remember their last answers
+ * per key: a collision costs only a miss.  One multiply by 2^64 / phi (Fibonacci hashing):
+ * the top bits of the product depend on every bit of the key, which is
+ * all a cache indexed by them needs; pw_mix64's further rounds cost 2 %
+ * of the instructions of convert -o X.states.pftrace (two slots a
+ * change). */
 static inline uint32_t pw_state_slot(int view, uint32_t a, uint64_t b, unsigned bits)
 {
-    return (uint32_t)(pw_mix64((uint64_t)a << 32 ^ b ^ (uint64_t)view << 63) >> (64 - bits));
+    uint64_t key = (uint64_t)a << 32 ^ b ^ (uint64_t)view << 63;
+    return (uint32_t)(key * 0x9E3779B97F4A7C15ull >> (64 - bits));
 }
 
 /* A producer of states: an analysis that replays a dataset's records. */

@@ -152,17 +152,19 @@ static inline size_t pw_put_i64(char *p, int64_t v)
  * times); returns the length.  May write PW_US_TEXT_MAX bytes at p. */
 static inline size_t pw_put_us(char *p, int64_t ns)
 {
-    uint64_t u = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
-    size_t n = 0;
-    if (ns < 0)
-        p[n++] = '-';
-    n += pw_put_u64(p + n, u / 1000);
+    char *start = p;
+    uint64_t u = (uint64_t)ns;
+    if (ns < 0) {
+        *p++ = '-';
+        u = 0 - u;
+    }
     uint64_t f = u % 1000;
-    p[n] = '.';
-    p[n + 1] = (char)('0' + f / 100);
-    p[n + 2] = (char)('0' + f / 10 % 10);
-    p[n + 3] = (char)('0' + f % 10);
-    return n + 4;
+    p += pw_put_u64(p, u / 1000);
+    p[0] = '.';
+    p[1] = (char)('0' + f / 100);
+    p[2] = (char)('0' + f / 10 % 10);
+    p[3] = (char)('0' + f % 10);
+    return (size_t)(p + 4 - start);
 }
 /* pw_put_us into the buffer, in place when it has room. */
 static inline void pw_out_us(pw_outbuf *o, int64_t ns)

@@ -222,9 +222,12 @@ int emu_bay_propagate(emu_bay *bay)
                 rc = -1;
         }
     }
-    /* Every output is final now: emit each and make it clean. */
-    for (uint32_t i = 0; i < bay->n_dirty; i++) {
-        emu_chan *c = bay->dirty[i];
+    /* Every output is final now: emit each and make it clean.  The list
+     * no longer changes: kept in registers across the emit calls. */
+    emu_chan *const *dirty = bay->dirty;
+    uint32_t n = bay->n_dirty;
+    for (uint32_t i = 0; i < n; i++) {
+        emu_chan *c = dirty[i];
         if (c->view >= 0 && emit(bay, c) != 0)
             rc = -1;
         if (!c->allow_dup)

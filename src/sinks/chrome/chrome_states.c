@@ -12,7 +12,6 @@
 
 #include "analysis/state_spans.h"
 #include "analysis/states.h"
-#include "core/mix64.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/convert/states_file.h"
@@ -87,7 +86,7 @@ static void span_line_slow(chrome_out *co, int view, uint32_t row, int32_t chann
  * ran out. */
 static const name_text *name_of(chrome_out *co, const char *label)
 {
-    name_text *nt = &co->names[pw_mix64((uintptr_t)label) >> (64 - NAME_BITS)];
+    name_text *nt = &co->names[pw_state_slot(0, 0, (uintptr_t)label, NAME_BITS)];
     if (nt->label == label)
         return nt->len ? nt : NULL;
     pw_outbuf m;
