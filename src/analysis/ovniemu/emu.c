@@ -21,22 +21,21 @@ static const emu_label thread_states[] = {
     {EMU_TH_DEAD, "Dead"},       {EMU_TH_COOLING, "Cooling"}, {EMU_TH_WARMING, "Warming"},
     {0, NULL}};
 
-/* The fields of the event's record, decoded on first use, and how many
- * its schema has. */
+/* The fields of the event's record, decoded on first use. */
 static const pw_value *emu_ev_fields(emu_ev *ev)
 {
-    if (!ev->fields) {
+    if (!ev->fields)
         ev->fields = pw_record_fields(ev->rec);
-        ev->n_fields = ev->rec->cursor->ds->schemas[ev->rec->schema]->n_fields;
-    }
     return ev->fields;
 }
 
+/* k is checked against the schema first: a field the schema lacks costs
+ * no decoding of the record. */
 const pw_value *emu_ev_field(emu_ev *ev, int k)
 {
-    const pw_value *all = emu_ev_fields(ev);
-    if (k < 0 || (size_t)k >= ev->n_fields)
+    if (k < 0 || (size_t)k >= ev->rec->cursor->ds->schemas[ev->rec->schema]->n_fields)
         return NULL;
+    const pw_value *all = emu_ev_fields(ev);
     return all[k].present ? &all[k] : NULL;
 }
 
@@ -261,7 +260,7 @@ pw_status emu_play(emu *e, pw_error *err)
         emu_mcv k = e->mcv_of[rec->schema];
         if (k.name != rec->type) /* a type of its own (an unknown MCV) */
             k = mcv_of_name(rec->type);
-        emu_ev ev = {k.m, k.c, k.v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL, 0};
+        emu_ev ev = {k.m, k.c, k.v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL};
         /* ovniemu refuses time going back; the output stays in order. */
         if (ev.t < e->last_time) {
             finding(e, &ev, EMU_CLOCK_BACKWARDS, "the clock goes back: emulated at the time "

@@ -16,7 +16,6 @@ typedef struct emu_ev {
     int64_t t;                  /* ns since the first event */
     const pw_record *rec;
     const pw_value *fields;     /* decoded on demand: emu_ev_field */
-    size_t n_fields;            /* of the record's schema, once decoded */
 } emu_ev;
 
 /* A model: its letter, and what it adds to the system and does per event.
@@ -58,8 +57,8 @@ struct emu {
     const emu_model *by_letter[256];
     int enabled[256];
     uint8_t unknown_seen[256]; /* letters of unknown or disabled models met */
-    void *model_state[12];     /* per-model global state, by slot */
-    emu_dispatch *dispatch[12]; /* each model's event table by MCV, made at its first event */
+    void *model_state[EMU_MODEL_SLOTS]; /* per-model global state, by slot */
+    emu_dispatch *dispatch[EMU_MODEL_SLOTS]; /* each model's event table by MCV, made at its first event */
     const char *fault;         /* a model's own fault text for this event */
     int64_t first_clock;
     int64_t last_time;         /* of the last event, since the first */

@@ -264,11 +264,15 @@ static void event_end(pf_states *w, int64_t t)
  * lengths are one byte, filled in at the end (no nested buffers, no
  * copies).  event_begin/event_end make the same bytes.  event_open
  * writes the packet up to the event's track and returns where the
- * event's other fields go; event_close fills in the lengths.  Both
- * inline: the hot callers make an event with no call. */
+ * event's other fields go, or NULL when the buffer has no room (a memory
+ * buffer that could not grow, marked failed: the event is left out);
+ * event_close fills in the lengths.  Both inline: the hot callers make
+ * an event with no call. */
 static inline uint8_t *event_open(pf_states *w, int64_t t, int type, uint64_t track, uint8_t **te)
 {
-    pw_outbuf_reserve(&w->out, 96);
+    pw_outbuf_reserve(&w->out, PB_INPLACE_EVENT_MAX);
+    if (w->out.cap - w->out.len < PB_INPLACE_EVENT_MAX)
+        return NULL;
     uint8_t *start = (uint8_t *)w->out.buf + w->out.len, *p = start + 2;
     start[0] = TRACE_PACKET << 3 | PB_LEN;
     *p++ = PACKET_TIMESTAMP << 3;
@@ -297,6 +301,8 @@ static inline void event_close(pf_states *w, uint8_t *p, uint8_t *te)
 static inline void slice_end(pf_states *w, int64_t t, uint64_t track)
 {
     uint8_t *te, *p = event_open(w, t, TYPE_SLICE_END, track, &te);
+    if (!p)
+        return;
     event_close(w, p, te);
 }
 
@@ -304,6 +310,8 @@ static inline void slice_end(pf_states *w, int64_t t, uint64_t track)
 static inline void slice_begin_iid(pf_states *w, int64_t t, uint64_t track, uint64_t iid)
 {
     uint8_t *te, *p = event_open(w, t, TYPE_SLICE_BEGIN, track, &te);
+    if (!p)
+        return;
     *p++ = TRACK_EVENT_NAME_IID << 3;
     p += pb_put_varint(p, iid);
     event_close(w, p, te);
@@ -313,6 +321,8 @@ static inline void slice_begin_iid(pf_states *w, int64_t t, uint64_t track, uint
 static void slice_begin_text(pf_states *w, int64_t t, uint64_t track, const char *name, size_t len)
 {
     uint8_t *te, *p = event_open(w, t, TYPE_SLICE_BEGIN, track, &te);
+    if (!p)
+        return;
     p += pb_put_varint(p, (uint64_t)TRACK_EVENT_NAME << 3 | PB_LEN);
     *p++ = (uint8_t)len;
     memcpy(p, name, len);
@@ -324,6 +334,8 @@ static void slice_begin_text(pf_states *w, int64_t t, uint64_t track, const char
 static void counter_value(pf_states *w, int64_t t, uint64_t track, double value)
 {
     uint8_t *te, *p = event_open(w, t, TYPE_COUNTER, track, &te);
+    if (!p)
+        return;
     p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
     uint64_t bits;
     memcpy(&bits, &value, 8);

@@ -182,7 +182,9 @@ static const uint8_t event_type[] = {
  * copies).  The general path below makes the same bytes. */
 static void pf_fast_event(pf_writer *w, pf_seq *q, uint32_t seq, const pw_tl_event *ev, int64_t t)
 {
-    pw_outbuf_reserve(&w->out, 96);
+    pw_outbuf_reserve(&w->out, PB_INPLACE_EVENT_MAX);
+    if (w->out.cap - w->out.len < PB_INPLACE_EVENT_MAX)
+        return; /* a memory buffer that could not grow: marked failed */
     uint8_t *start = (uint8_t *)w->out.buf + w->out.len, *p = start + 2;
     start[0] = TRACE_PACKET << 3 | PB_LEN;
     *p++ = PACKET_TIMESTAMP << 3;
