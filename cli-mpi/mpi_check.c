@@ -10,6 +10,8 @@ int mpi_check_run(const mpi_world *w, cli_args *a)
     if (!ds)
         return code;
     mpi_opened opened = {pw_dataset_diag_count(ds), pw_dataset_diag_dropped(ds)};
+    pw_collectives co = mpi_collectives(w); /* the locations share 0's analyses read, told to all */
+    pw_dataset_set_collectives(ds, &co);
     pw_error err;
     mpi_work_begin();
     pw_status s = pw_dataset_set_share(ds, (unsigned)w->rank, (unsigned)w->size, &err);

@@ -12,8 +12,12 @@ pw_status pw_check(pw_dataset *ds, pw_error *err)
     for (size_t i = 0; s == PW_OK && ds->share_index == 0 && pw_analyses_wanted(ds) && i < pw_n_analyses; i++)
         if (pw_analyses[i]->check)
             s = pw_analyses[i]->check(ds, err);
+    /* Run whatever came before: under several processes every one takes
+     * part in the read-through's exchange (pw_check_records). */
+    pw_error later;
+    pw_status r = pw_check_records(ds, s == PW_OK ? err : &later);
     if (s == PW_OK)
-        s = pw_check_records(ds, err);
+        s = r;
     if (s != PW_OK)
         return s;
     if (pw_dataset_worst_severity(ds) >= PW_SEV_ERROR)

@@ -140,20 +140,6 @@ static uint32_t *find_cell(pw_state_spans *s, int view, uint32_t row, int32_t ty
     return col < 0 ? NULL : cell_of(s->index, view, row, (uint32_t)col);
 }
 
-/* The track holds the new value from `time` on, and the span the change
- * ends goes to the callback last. */
-static inline void track_change(pw_state_spans *s, pw_state_track *tr, int64_t time, int view,
-                                uint32_t row, int32_t type, int64_t value)
-{
-    int64_t held = tr->value, since = tr->since;
-    tr->value = value;
-    tr->since = time;
-    if (time > since) {
-        s->index->current = tr;
-        s->fn(s->ctx, view, row, type, held, since, time, 0);
-    }
-}
-
 /* Any lookup: the index made or grown as needed, a new track made.  The
  * order table grows at the change after it became half full, as it
  * always did (the order of the closing spans depends on when). */
@@ -182,10 +168,12 @@ pw_state_track *pw_state_spans_track_slow(pw_state_spans *s, int64_t time, int v
 void pw_state_spans_change(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
 {
     pw_state_spans *s = ctx;
-    int first = 0;
-    pw_state_track *tr = pw_state_spans_track(s, time, view, row, type, value, &first);
-    if (tr && !first)
-        track_change(s, tr, time, view, row, type, value);
+    int64_t held, since;
+    pw_state_track *tr = pw_state_spans_move(s, time, view, row, type, value, &held, &since);
+    if (tr && time > since) { /* the span the change ends goes to the callback */
+        s->index->current = tr;
+        s->fn(s->ctx, view, row, type, held, since, time, 0);
+    }
 }
 
 void pw_state_spans_close(pw_state_spans *s, int64_t end)

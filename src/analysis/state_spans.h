@@ -66,6 +66,26 @@ static inline pw_state_track *pw_state_spans_track(pw_state_spans *s, int64_t ti
     }
     return pw_state_spans_track_slow(s, time, view, row, channel, value, first);
 }
+/* A change of a known track: the track, now holding `value` since `time`,
+ * with the span the change ends in *held (the value) and *since (its
+ * start; the span may be empty).  NULL at the channel's first change (its
+ * first span given to the callback already) or when memory runs out.
+ * Both the span writers (pw_state_spans_change) and the time-per-state
+ * analysis (which counts the span itself) step a track so. */
+static inline pw_state_track *pw_state_spans_move(pw_state_spans *s, int64_t time, int view,
+                                                  uint32_t row, int32_t channel, int64_t value,
+                                                  int64_t *held, int64_t *since)
+{
+    int first = 0;
+    pw_state_track *tr = pw_state_spans_track(s, time, view, row, channel, value, &first);
+    if (!tr || first)
+        return NULL;
+    *held = tr->value;
+    *since = tr->since;
+    tr->value = value;
+    tr->since = time;
+    return tr;
+}
 /* A pw_state_change_fn (ctx: the pw_state_spans). */
 void pw_state_spans_change(void *ctx, int64_t time, int view, uint32_t row, int32_t channel,
                            int64_t value);

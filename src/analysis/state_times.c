@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "analysis/state_spans.h"
+#include "core/compiler.h"
 #include "core/grow.h"
 
 /* The time of one labelled value of a row's channel. */
@@ -72,7 +73,7 @@ static value_time *add_value(state_times *st, track_times *tt, int64_t value)
 
 /* A value not counted yet: counted from now on when it has a label.
  * Not inlined, so that the common path saves no registers. */
-static __attribute__((noinline)) void count_new_value(state_times *st, track_times *tt, int view,
+static PW_NOINLINE void count_new_value(state_times *st, track_times *tt, int view,
                                                       int32_t type, int64_t value, uint64_t ns)
 {
     if (!st->st->value_label(st->st, view, type, value))
@@ -119,14 +120,9 @@ static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t val
 static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
 {
     state_times *st = ctx;
-    int first = 0;
-    pw_state_track *tr = pw_state_spans_track(st->spans, time, view, row, type, value, &first);
-    if (!tr || first)
-        return;
-    int64_t held = tr->value, since = tr->since;
-    tr->value = value;
-    tr->since = time;
-    if (held && time > since)
+    int64_t held, since;
+    pw_state_track *tr = pw_state_spans_move(st->spans, time, view, row, type, value, &held, &since);
+    if (tr && held && time > since)
         count_span(st, tr, view, type, held, (uint64_t)time - (uint64_t)since);
 }
 

@@ -60,7 +60,10 @@ struct pw_states {
     /* Label k of channel i (0 <= k < its n_labels): value and text. */
     const char *(*label_at)(const pw_states *st, int view, size_t i, size_t k, int64_t *value);
     /* The channel named `id` (its name; NULL when the view has none) and
-     * the label of one of its values (NULL when it has none). */
+     * the label of one of its values (NULL when it has none).  A label's
+     * text stays at its address until release(), the same pointer for
+     * the same value each time: a writer may cache what it makes of a
+     * label by the pointer (chrome_states.c). */
     const char *(*channel_name)(const pw_states *st, int view, int32_t id);
     const char *(*value_label)(const pw_states *st, int view, int32_t id, int64_t value);
     /* After play: the time the states end at (the last event's), and the
@@ -68,6 +71,20 @@ struct pw_states {
     int64_t end;
     uint64_t events;
 };
+
+/* The slot of a key of states — (view, channel, value), (view, row,
+ * channel), a label's address — in a direct-mapped cache of 2^bits
+ * slots, for the producers and writers that remember their last answers
+ * per key: a collision costs only a miss.  One multiply by 2^64 / phi (Fibonacci hashing):
+ * the top bits of the product depend on every bit of the key, which is
+ * all a cache indexed by them needs; pw_mix64's further rounds cost 2 %
+ * of the instructions of convert -o X.states.pftrace (two slots a
+ * change). */
+static inline uint32_t pw_state_slot(int view, uint32_t a, uint64_t b, unsigned bits)
+{
+    uint64_t key = (uint64_t)a << 32 ^ b ^ (uint64_t)view << 63;
+    return (uint32_t)(key * 0x9E3779B97F4A7C15ull >> (64 - bits));
+}
 
 /* A producer of states: an analysis that replays a dataset's records. */
 typedef struct pw_states_source {

@@ -137,6 +137,46 @@ static inline size_t pw_put_u64(char *p, uint64_t v)
     u32_digits8((uint32_t)(v - hi * 100000000), p + n + 8);
     return n + 8;
 }
+/* The decimal text of v at p, '-' first when negative; returns its
+ * length.  May write up to 21 bytes at p whatever the length. */
+static inline size_t pw_put_i64(char *p, int64_t v)
+{
+    if (v >= 0)
+        return pw_put_u64(p, (uint64_t)v);
+    *p = '-';
+    return 1 + pw_put_u64(p + 1, 0 - (uint64_t)v);
+}
+/* The most pw_put_us writes. */
+#define PW_US_TEXT_MAX 25
+/* ns as µs with three decimals at p ("-1.500" for -1500 ns: Chrome JSON's
+ * times); returns the length.  May write PW_US_TEXT_MAX bytes at p. */
+static inline size_t pw_put_us(char *p, int64_t ns)
+{
+    char *start = p;
+    uint64_t u = (uint64_t)ns;
+    if (ns < 0) {
+        *p++ = '-';
+        u = 0 - u;
+    }
+    uint64_t f = u % 1000;
+    p += pw_put_u64(p, u / 1000);
+    p[0] = '.';
+    p[1] = (char)('0' + f / 100);
+    p[2] = (char)('0' + f / 10 % 10);
+    p[3] = (char)('0' + f % 10);
+    return (size_t)(p + 4 - start);
+}
+/* pw_put_us into the buffer, in place when it has room. */
+static inline void pw_out_us(pw_outbuf *o, int64_t ns)
+{
+    pw_outbuf_reserve(o, PW_US_TEXT_MAX);
+    if (o->cap - o->len >= PW_US_TEXT_MAX) {
+        o->len += pw_put_us(o->buf + o->len, ns);
+        return;
+    }
+    char text[PW_US_TEXT_MAX];
+    pw_out_mem(o, text, pw_put_us(text, ns)); /* a memory buffer that cannot grow: marked failed */
+}
 /* Unsigned value right-aligned in `width` columns (like %*llu). */
 void pw_out_u64_width(pw_outbuf *o, uint64_t v, int width);
 /* Bytes as ":hh:hh...", lower-case hex, the way ovnidump -x prints payloads. */

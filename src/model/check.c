@@ -2,6 +2,7 @@
  * process's share) is read in parallel, then the format's own consistency
  * checks run.  pw_check (src/analysis/check.c) adds the analyses' checks. */
 #include <pthread.h>
+#include <string.h>
 
 #include "core/parallel.h"
 #include "model/dataset.h"
@@ -64,35 +65,32 @@ uint32_t *pw_ds_record_locations(pw_dataset *ds, size_t *n)
 
 pw_status pw_check_note_reads(pw_dataset *ds, pw_error *err)
 {
-    ds->diags_at_check = ds->n_diags;
-    ds->analyses_checking = 1;
     if (!ds->read_to_end)
         ds->read_to_end = pw_ds_alloc(ds, ds->n_locs ? ds->n_locs : 1);
     return ds->read_to_end ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
 }
 
-static void diags_reverse(pw_diag *d, size_t from, size_t end)
+/* Under several processes (collectives set), the analyses ran on share 0
+ * over every location: its marks go to every process, so that a share
+ * does not read (and report the damage of) a location share 0's merge
+ * read already.  In chunks through a buffer on the stack: every process
+ * takes part, whatever memory it has left (read_to_end NULL: nothing
+ * marked). */
+static void share_reads(pw_dataset *ds)
 {
-    for (; from + 1 < end; from++, end--) {
-        pw_diag t = d[from];
-        d[from] = d[end - 1];
-        d[end - 1] = t;
+    if (!ds->collectives || !ds->collectives->broadcast)
+        return;
+    uint8_t chunk[4096];
+    for (size_t at = 0; at < ds->n_locs; at += sizeof chunk) {
+        size_t n = ds->n_locs - at < sizeof chunk ? ds->n_locs - at : sizeof chunk;
+        if (ds->read_to_end)
+            memcpy(chunk, ds->read_to_end + at, n);
+        else
+            memset(chunk, 0, n);
+        ds->collectives->broadcast(ds->collectives->ctx, chunk, n);
+        if (ds->read_to_end)
+            memcpy(ds->read_to_end + at, chunk, n);
     }
-}
-
-/* The read-through's findings (from `mid` on) go before the analyses'
- * (from ds->diags_at_check), as check has always listed them. */
-static void diags_before_analyses(pw_dataset *ds, size_t mid)
-{
-    if (!ds->analyses_checking)
-        return; /* no analyses ran first */
-    ds->analyses_checking = 0;
-    pthread_mutex_lock(&ds->diag_lock);
-    size_t from = ds->diags_at_check < mid ? ds->diags_at_check : mid;
-    diags_reverse(ds->diags, from, mid);
-    diags_reverse(ds->diags, mid, ds->n_diags);
-    diags_reverse(ds->diags, from, ds->n_diags);
-    pthread_mutex_unlock(&ds->diag_lock);
 }
 
 /* Reads the share's locations (those no analysis read) in parallel. */
@@ -123,10 +121,11 @@ static pw_status read_through(pw_dataset *ds, pw_error *err)
     return PW_OK;
 }
 
+/* The read-through's findings follow the analyses' (the damage their
+ * merges met among them, in time order): under several processes rank 0
+ * prints its own, then every other share's, the serial order. */
 pw_status pw_check_records(pw_dataset *ds, pw_error *err)
 {
-    size_t mid = ds->n_diags;
-    pw_status s = read_through(ds, err);
-    diags_before_analyses(ds, mid);
-    return s;
+    share_reads(ds);
+    return read_through(ds, err);
 }

@@ -184,12 +184,8 @@ struct pw_dataset {
     int timeline_alone;
     /* Per location, from pw_check on (pw_check_note_reads): 1 once a merge
      * read it to its end or to its damage, noted, so that the check's own
-     * read-through need not read it again; NULL before.  Between
-     * pw_check_note_reads and pw_check_records (analyses_checking set),
-     * the findings from diags_at_check on are the analyses'. */
+     * read-through need not read it again; NULL before. */
     uint8_t *read_to_end;
-    size_t diags_at_check;
-    int analyses_checking;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
     /* Set by a format whose records carry power (model/energy_layout.h). */
@@ -197,6 +193,11 @@ struct pw_dataset {
     /* Set by a sink that draws what the energy analysis finds. */
     const struct pw_energy_watch *energy_watch;
 };
+
+/* The findings a dataset keeps: enough to describe any real damage; a
+ * file with millions of bad records must not grow memory without bound,
+ * so later findings are only counted (pw_dataset_diag_dropped). */
+#define PW_MAX_DIAGS 1000
 
 /* An empty dataset of format fmt (pw_open uses it; tests build datasets by
  * hand with it).  NULL when memory runs out. */
@@ -345,7 +346,9 @@ uint64_t pw_ds_locations_digest(const pw_dataset *ds);
 int pw_field_index(const pw_schema *sc, const char *name);
 /* The model's part of pw_check: every record of this process's share of
  * the locations read, then the format's cross-file checks (in share 0).
- * PW_OK, or a system fault (I/O, memory); damage is in the diagnostics. */
+ * With collectives set, every process calls it: share 0's marks of the
+ * locations its analyses read (read_to_end) go to all first.  PW_OK, or
+ * a system fault (I/O, memory); damage is in the diagnostics. */
 pw_status pw_check_records(pw_dataset *ds, pw_error *err);
 /* Before the analyses' checks: the locations their merges read to the end
  * (their damage then noted already) are left out of pw_check_records. */

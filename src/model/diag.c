@@ -7,10 +7,6 @@
 #include "core/grow.h"
 #include "model/dataset.h"
 
-/* Enough to describe any real damage; a file with millions of bad records
- * must not grow memory without bound, so later findings are only counted. */
-#define PW_MAX_DIAGS 1000
-
 static void diag_add(pw_dataset *ds, pw_severity sev, const char *code, const char *file,
                      int64_t offset, const char *message)
 {

@@ -3,6 +3,7 @@
  * per record. */
 #include <stdlib.h>
 
+#include "core/compiler.h"
 #include "core/window.h"
 #include "model/dataset.h"
 #include "model/tournament.h"
@@ -35,15 +36,7 @@ size_t pw_merge_window_cap(size_t n_cursors)
  * diagnostic).  Under check, a location read to its end or to its damage
  * is marked read: a system fault is not, so that the check's read-through
  * still ends with it. */
-#if defined(__GNUC__)
-#define MERGE_HOT inline __attribute__((always_inline))
-#define MERGE_RARE __attribute__((noinline, cold))
-#else
-#define MERGE_HOT inline
-#define MERGE_RARE
-#endif
-
-static MERGE_RARE void merge_leaf_done(pw_merge *m, size_t i, pw_status s)
+static PW_RARE void merge_leaf_done(pw_merge *m, size_t i, pw_status s)
 {
     if (m->ds->read_to_end && (s == PW_END || s == PW_E_DATA))
         m->ds->read_to_end[m->cursors[i]->location] = 1;
@@ -54,7 +47,7 @@ static MERGE_RARE void merge_leaf_done(pw_merge *m, size_t i, pw_status s)
 /* Advances leaf i's cursor; returns its next record, or NULL once it is
  * done.  Inline in pw_merge_next, where it runs once per record; the end
  * is out of line. */
-static MERGE_HOT const pw_record *merge_advance(pw_merge *m, size_t i)
+static PW_HOT_INLINE const pw_record *merge_advance(pw_merge *m, size_t i)
 {
     pw_error err;
     pw_status s = pw_cursor_step(m->cursors[i], &err);
@@ -76,6 +69,10 @@ static pw_status merge_open_leaves(pw_merge *m, const uint32_t *locs, size_t n, 
         pw_status s = pw_cursor_open_sized(ds, locs ? locs[i] : (uint32_t)at, cap, &m->cursors[leaf], err);
         if (s == PW_E_DATA || s == PW_E_IO) { /* unreadable location: note it, go on */
             pw_ds_diag_error(ds, PW_SEV_ERROR, "unreadable", err);
+            /* Under check its damage is said (a fault is not marked: the
+             * read-through ends with it, as merge_leaf_done says). */
+            if (s == PW_E_DATA && ds->read_to_end)
+                ds->read_to_end[locs ? locs[i] : at] = 1;
             continue;
         }
         if (s != PW_OK)

@@ -159,5 +159,27 @@ static void test_hex(void)
     CHECK_STR(render(put_hex_all), want);
 }
 
+/* Times as Chrome JSON writes them: µs with three decimals, negative ones
+ * (a clock before the trace's first event) with their sign on the whole
+ * value ("-0.500", not "0.-5-0-0"), and pw_put_i64 at the ends of int64. */
+static void put_times(pw_outbuf *o)
+{
+    static const int64_t ns[] = {0, 7, 1500, -1500, -500, -1, INT64_MAX, INT64_MIN};
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+        pw_out_us(o, ns[i]);
+        pw_out_char(o, ' ');
+    }
+    char text[32];
+    pw_out_mem(o, text, pw_put_i64(text, INT64_MIN));
+    pw_out_char(o, ' ');
+    pw_out_mem(o, text, pw_put_i64(text, -42));
+}
+
+static void test_times_us(void)
+{
+    CHECK_STR(render(put_times), "0.000 0.007 1.500 -1.500 -0.500 -0.001 9223372036854775.807 "
+                                 "-9223372036854775.808 -9223372036854775808 -42");
+}
+
 TEST_MAIN(T(test_integers), T(test_floats_round_trip), T(test_json_escaping), T(test_hex),
-          T(test_width), T(test_put_u64))
+          T(test_width), T(test_put_u64), T(test_times_us))

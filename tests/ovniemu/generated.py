@@ -107,6 +107,71 @@ def check_forbidden(exe, tmp, fails, name="forbidden", expected=FORBIDDEN):
             fails.append(f"{name}: {line!r} lacks clock {clock}, {code}, {words!r}")
 
 
+def check_damage_listed(exe, tmp, fails):
+    """A trace with more forbidden transitions than check lists findings
+    (PW_MAX_DIAGS, 1000) and a damaged stream whose damage comes later in
+    time: the damage is listed with its offset, not counted away behind
+    the emulator's findings, which are listed EMU_FINDINGS_PER_KIND (64)
+    of a kind and then counted."""
+    a = ovnigen.Stream("n0", 60, 60, cpus=[0, 1])
+    b = ovnigen.Stream("n0", 60, 61)
+    ovnigen.execute(a, 100, 0)
+    ovnigen.execute(b, 101, 1)
+    for i in range(1500):
+        a.ev("OHr", 200 + i)              # resumed while running: forbidden
+    b.ev("OF[", 5000)
+    flags_at = len(b.buf)
+    b.ev("OF]", 5001)
+    b.buf[flags_at] |= 0x20               # a reserved flag bit
+    b.ev("OHe", 5002)
+    a.ev("OHe", 5003)
+    b.buf += bytes([0]) + b"OH"           # an event cut short
+    for s in (a, b):
+        s.write(tmp)
+    r = subprocess.run([exe, "check", tmp], capture_output=True, text=True)
+    lines = r.stderr.splitlines()
+    bad = [l for l in lines if "[ovniemu.bad-transition]" in l]
+    for code in ("ovni.reserved-flags", "ovni.truncated-event"):
+        if not any(f"[{code}]" in l and "offset" in l for l in lines):
+            fails.append(f"damage-listed: no {code} finding with its offset: {lines[-3:]}")
+    if r.returncode != 1 or len(bad) != 65 or "1500 events make a transition" not in bad[-1]:
+        fails.append(f"damage-listed: exit {r.returncode}, {len(bad)} bad transitions: {bad[-1:]}")
+    if any("more findings not shown" in l for l in lines):
+        fails.append("damage-listed: findings were counted away")
+
+
+LONG_LABELS = {1: 'a "quoted" task type, longer than a cache slot ' + "x" * 60,
+               2: "another\\long type \u00e9, escaped " + "y" * 70}
+
+
+def check_long_labels(exe, tmp, fails):
+    """Task type labels whose JSON text is longer than the Chrome writer
+    caches (62 bytes), with characters JSON escapes, each used by several
+    slices: every slice carries its label whole, in .states.json as in
+    .states.pftrace."""
+    a = ovnigen.Stream("n0", 70, 70, cpus=[0], require={"nosv": "2.7.0"})
+    ovnigen.execute(a, 100, 0)
+    for typeid, label in LONG_LABELS.items():
+        ovnigen.type_event(a, "VYc", 100 + typeid, typeid, label)
+    for task in range(1, 5):
+        t = 100 + 10 * task
+        a.ev("VTc", t, ovnigen.u32(task, 1 + task % 2))
+        a.ev("VTx", t + 1, ovnigen.u32(task, 0))
+        a.ev("VTe", t + 5, ovnigen.u32(task, 0))
+    a.ev("OHe", 200)
+    a.write(tmp)
+    json_out, pf_out = os.path.join(tmp, "x.states.json"), os.path.join(tmp, "x.states.pftrace")
+    for out in (json_out, pf_out):
+        subprocess.run([exe, "convert", tmp, "-o", out, "-q"], check=True)
+    chrome = chrome_slices(json_out)
+    named = [name for spans in chrome.values() for _, _, name in spans]
+    # two tasks of each type, each a slice in the thread's row and the CPU's
+    if any(named.count(label) != 4 for label in LONG_LABELS.values()):
+        fails.append(f"long-labels: .states.json slices named {sorted(set(named))}")
+    if perfetto_slices(pf_out)[0] != chrome:
+        fails.append("long-labels: .states.pftrace slices differ from .states.json's")
+
+
 def golden_times(gold):
     """{(view, row name, type, value): ns} from ovniemu's files: each value
     lasts until the next change of its row and type, or the trace's end."""
@@ -310,6 +375,10 @@ def main():
             check_dump_states(exe, name, tmp, fails)
             check_chrome_states(exe, name, tmp, fails)
             check_perfetto_states(exe, name, tmp, fails)
+    with tempfile.TemporaryDirectory() as tmp:
+        check_damage_listed(exe, tmp, fails)
+    with tempfile.TemporaryDirectory() as tmp:
+        check_long_labels(exe, tmp, fails)
     for f in fails:
         print("FAIL:", f)
     print(f"{len(ovnigen.SCENARIOS)} scenarios, {len(fails)} failures")

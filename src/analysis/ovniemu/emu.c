@@ -21,22 +21,21 @@ static const emu_label thread_states[] = {
     {EMU_TH_DEAD, "Dead"},       {EMU_TH_COOLING, "Cooling"}, {EMU_TH_WARMING, "Warming"},
     {0, NULL}};
 
-/* The fields of the event's record, decoded on first use, and how many
- * its schema has. */
+/* The fields of the event's record, decoded on first use. */
 static const pw_value *emu_ev_fields(emu_ev *ev)
 {
-    if (!ev->fields) {
+    if (!ev->fields)
         ev->fields = pw_record_fields(ev->rec);
-        ev->n_fields = ev->rec->cursor->ds->schemas[ev->rec->schema]->n_fields;
-    }
     return ev->fields;
 }
 
+/* k is checked against the schema first: a field the schema lacks costs
+ * no decoding of the record. */
 const pw_value *emu_ev_field(emu_ev *ev, int k)
 {
-    const pw_value *all = emu_ev_fields(ev);
-    if (k < 0 || (size_t)k >= ev->n_fields)
+    if (k < 0 || (size_t)k >= ev->rec->cursor->ds->schemas[ev->rec->schema]->n_fields)
         return NULL;
+    const pw_value *all = emu_ev_fields(ev);
     return all[k].present ? &all[k] : NULL;
 }
 
@@ -107,15 +106,45 @@ static void mcv_text(const emu_ev *ev, char out[4])
     out[3] = '\0';
 }
 
-static void finding(emu *e, const emu_ev *ev, const char *code, const char *what, const char *chan)
+/* The code of each kind of finding, and what the count of those not
+ * listed says. */
+static const struct {
+    const char *code, *counted;
+} kinds[EMU_FINDING_KINDS] = {
+    [EMU_BAD_TRANSITION] = {"ovniemu.bad-transition", "events make a transition the model forbids"},
+    [EMU_CLOCK_BACKWARDS] = {"ovniemu.clock-backwards", "events have a clock earlier than the previous event's"},
+    [EMU_MODEL_NOT_ENABLED] = {"ovniemu.model-not-enabled", "models are not enabled"},
+    [EMU_UNKNOWN_MODEL] = {"ovniemu.unknown-model", "model letters are not registered"},
+    [EMU_THREAD_NOT_DEAD] = {"ovniemu.thread-not-dead", "threads are not dead at the end of the trace"},
+};
+/* Whatever the kinds, the emulation's findings fill at most half of the
+ * dataset's: the damage met by the reads always has the other half. */
+_Static_assert(EMU_FINDING_KINDS * (EMU_FINDINGS_PER_KIND + 1) <= PW_MAX_DIAGS / 2,
+               "the emulation's findings leave room for the damage findings");
+
+/* Counts a finding of the kind; 1 when it is to be listed. */
+static int listed(emu *e, int kind) { return e->found[kind]++ < EMU_FINDINGS_PER_KIND; }
+
+static void finding(emu *e, const emu_ev *ev, int kind, const char *what, const char *chan)
 {
+    if (!listed(e, kind))
+        return;
     char mcv[4];
     mcv_text(ev, mcv);
-    e->findings++;
     const pw_location *l = &e->ds->locs[ev->rec->location];
-    pw_ds_diag(e->ds, PW_SEV_ERROR, code, l->file, (int64_t)ev->rec->offset,
+    pw_ds_diag(e->ds, PW_SEV_ERROR, kinds[kind].code, l->file, (int64_t)ev->rec->offset,
                "%s: clock %lld: event %s: %s%s%s", l->path, (long long)ev->rec->t, mcv, what,
                chan ? ": channel " : "", chan ? chan : "");
+}
+
+/* After the emulation: how many findings of each kind were only counted. */
+static void note_counted(emu *e)
+{
+    for (int k = 0; k < EMU_FINDING_KINDS; k++)
+        if (e->found[k] > EMU_FINDINGS_PER_KIND)
+            pw_ds_diag(e->ds, k == EMU_UNKNOWN_MODEL ? PW_SEV_WARNING : PW_SEV_ERROR, kinds[k].code,
+                       e->ds->path, PW_NO_OFFSET, "%llu %s in all (the first %d listed)",
+                       (unsigned long long)e->found[k], kinds[k].counted, EMU_FINDINGS_PER_KIND);
 }
 
 static void step(emu *e, emu_ev *ev)
@@ -129,9 +158,11 @@ static void step(emu *e, emu_ev *ev)
         if (e->unknown_seen[(unsigned char)ev->m])
             return;
         e->unknown_seen[(unsigned char)ev->m] = 1;
+        if (!listed(e, EMU_UNKNOWN_MODEL))
+            return;
         char mcv[4];
         mcv_text(ev, mcv);
-        pw_ds_diag(e->ds, PW_SEV_WARNING, "ovniemu.unknown-model",
+        pw_ds_diag(e->ds, PW_SEV_WARNING, kinds[EMU_UNKNOWN_MODEL].code,
                    e->ds->locs[ev->rec->location].file, (int64_t)ev->rec->offset,
                    "%s: clock %lld: event %s: model not registered: ovniemu 1.14 stops here; "
                    "perfweave emulates the other models",
@@ -141,17 +172,17 @@ static void step(emu *e, emu_ev *ev)
     if (!e->enabled[(unsigned char)ev->m]) {
         /* ovniemu stops at the first; one finding per model says why. */
         if (!e->unknown_seen[(unsigned char)ev->m])
-            finding(e, ev, "ovniemu.model-not-enabled",
+            finding(e, ev, EMU_MODEL_NOT_ENABLED,
                     "model not enabled (no thread requires it)", NULL);
         e->unknown_seen[(unsigned char)ev->m] = 1;
         return;
     }
     if (m->event(e, ev) != 0)
-        finding(e, ev, "ovniemu.bad-transition", e->fault ? e->fault : e->bay.fault,
+        finding(e, ev, EMU_BAD_TRANSITION, e->fault ? e->fault : e->bay.fault,
                 e->fault ? NULL : e->bay.fault_chan);
     e->bay.fault = NULL;
     if (emu_bay_propagate(&e->bay) != 0)
-        finding(e, ev, "ovniemu.bad-transition", e->bay.fault, e->bay.fault_chan);
+        finding(e, ev, EMU_BAD_TRANSITION, e->bay.fault, e->bay.fault_chan);
 }
 
 /* The MCV a type name spells, the name kept to recognise it. */
@@ -184,18 +215,21 @@ static pw_status setup(emu *e, pw_error *err)
     return PW_OK;
 }
 
-/* ovniemu ends with every thread dead (src/emu/ovni/setup.c). */
+/* ovniemu ends with every thread dead (src/emu/ovni/setup.c); then the
+ * counts of the findings not listed. */
 static void finish(emu *e)
 {
     for (uint32_t i = 0; i < e->sys.n_threads; i++) {
         const emu_thread *th = &e->sys.threads[i];
         if (th->state == EMU_TH_DEAD)
             continue;
+        if (!listed(e, EMU_THREAD_NOT_DEAD))
+            continue;
         const pw_location *l = &e->ds->locs[th->loc];
-        e->findings++;
-        pw_ds_diag(e->ds, PW_SEV_ERROR, "ovniemu.thread-not-dead", l->file, PW_NO_OFFSET,
+        pw_ds_diag(e->ds, PW_SEV_ERROR, kinds[EMU_THREAD_NOT_DEAD].code, l->file, PW_NO_OFFSET,
                    "%s: the thread is not dead at the end of the trace", l->path);
     }
+    note_counted(e);
 }
 
 pw_status emu_start(emu *e, pw_dataset *ds, emu_emit_fn emit, void *ctx, pw_error *err)
@@ -226,10 +260,10 @@ pw_status emu_play(emu *e, pw_error *err)
         emu_mcv k = e->mcv_of[rec->schema];
         if (k.name != rec->type) /* a type of its own (an unknown MCV) */
             k = mcv_of_name(rec->type);
-        emu_ev ev = {k.m, k.c, k.v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL, 0};
+        emu_ev ev = {k.m, k.c, k.v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL};
         /* ovniemu refuses time going back; the output stays in order. */
         if (ev.t < e->last_time) {
-            finding(e, &ev, "ovniemu.clock-backwards", "the clock goes back: emulated at the time "
+            finding(e, &ev, EMU_CLOCK_BACKWARDS, "the clock goes back: emulated at the time "
                     "of the previous event", NULL);
             ev.t = e->last_time;
         }

@@ -16,7 +16,6 @@ typedef struct emu_ev {
     int64_t t;                  /* ns since the first event */
     const pw_record *rec;
     const pw_value *fields;     /* decoded on demand: emu_ev_field */
-    size_t n_fields;            /* of the record's schema, once decoded */
 } emu_ev;
 
 /* A model: its letter, and what it adds to the system and does per event.
@@ -36,6 +35,15 @@ typedef struct emu_mcv {
     char m, c, v;
 } emu_mcv;
 
+/* The kinds of finding the emulation makes (emu.c names their codes).
+ * Of each kind the first EMU_FINDINGS_PER_KIND are listed and the rest
+ * counted, as the ovni cursor does per stream (OVNI_DIAGS_PER_KIND): a
+ * trace with millions of forbidden transitions must leave the dataset's
+ * findings (at most PW_MAX_DIAGS) room for the damage its reads meet. */
+enum { EMU_BAD_TRANSITION, EMU_CLOCK_BACKWARDS, EMU_MODEL_NOT_ENABLED, EMU_UNKNOWN_MODEL,
+       EMU_THREAD_NOT_DEAD, EMU_FINDING_KINDS };
+enum { EMU_FINDINGS_PER_KIND = 64 };
+
 struct emu {
     pw_dataset *ds;
     /* Per schema of ds: records whose type is their schema's name (every
@@ -49,13 +57,14 @@ struct emu {
     const emu_model *by_letter[256];
     int enabled[256];
     uint8_t unknown_seen[256]; /* letters of unknown or disabled models met */
-    void *model_state[12];     /* per-model global state, by slot */
-    emu_dispatch *dispatch[12]; /* each model's event table by MCV, made at its first event */
+    void *model_state[EMU_MODEL_SLOTS]; /* per-model global state, by slot */
+    emu_dispatch *dispatch[EMU_MODEL_SLOTS]; /* each model's event table by MCV, made at its first event */
     const char *fault;         /* a model's own fault text for this event */
     int64_t first_clock;
     int64_t last_time;         /* of the last event, since the first */
     int have_first;
-    uint64_t events, findings;
+    uint64_t events;
+    uint64_t found[EMU_FINDING_KINDS]; /* findings met, by kind (emu.c lists the first few) */
 };
 
 /* The row of the event in the table of the model in `slot` (the square

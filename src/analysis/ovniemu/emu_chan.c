@@ -197,7 +197,7 @@ static int emit(emu_bay *bay, emu_chan *c)
 }
 
 /* A mux output takes whatever its input or select gives it: emu_mux_init
- * lets it be rewritten and repeat values, and it is never a stack, so
+ * lets it be rewritten and repeat values, and refuses a stack, so
  * emu_chan_set's checks all pass and only the dirty mark is left. */
 static inline int set_output(emu_bay *bay, emu_chan *out, emu_value v)
 {
@@ -208,11 +208,9 @@ static inline int set_output(emu_bay *bay, emu_chan *out, emu_value v)
 int emu_bay_propagate(emu_bay *bay)
 {
     int rc = 0;
-    /* An event that changed nothing: no list to walk, and before the
-     * first change there is none at all (NULL). */
-    if (bay->n_dirty == 0)
-        return 0;
-    /* Subscribers may dirty more channels: the list grows as it is walked.
+    /* Both walks index the list: before the first change there is none
+     * at all (NULL), and subscribers may move it (grow_dirty).
+     * Subscribers may dirty more channels: the list grows as it is walked.
      * A changed input sets its mux's output itself (the hottest path). */
     for (uint32_t i = 0; i < bay->n_dirty; i++) {
         const emu_chan *c = bay->dirty[i];
@@ -224,10 +222,12 @@ int emu_bay_propagate(emu_bay *bay)
                 rc = -1;
         }
     }
-    /* Every output is final now: emit each and make it clean. */
-    emu_chan *const *d = bay->dirty, *const *end = d + bay->n_dirty;
-    for (; d < end; d++) {
-        emu_chan *c = *d;
+    /* Every output is final now: emit each and make it clean.  The list
+     * no longer changes: kept in registers across the emit calls. */
+    emu_chan *const *dirty = bay->dirty;
+    uint32_t n = bay->n_dirty;
+    for (uint32_t i = 0; i < n; i++) {
+        emu_chan *c = dirty[i];
         if (c->view >= 0 && emit(bay, c) != 0)
             rc = -1;
         if (!c->allow_dup)

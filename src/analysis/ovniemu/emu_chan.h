@@ -77,6 +77,7 @@ typedef struct emu_chan {
     emu_value *stack;     /* stack channels: the pushed values */
     uint32_t cap_stack, cap_subs;
     const char *name;     /* for findings: "state", "flush", ... */
+    uint8_t mux_output;   /* a mux's output (emu_mux_init): no other mux may write it */
 } emu_chan;
 
 /* n zeroed objects of `size` bytes that hold channels (a channel, or a

@@ -29,7 +29,8 @@ struct emu_mux {
 
 /* Sets up m over select and output (the output takes rewrites and
  * duplicates within an event, as the selection and input may change
- * together). */
+ * together).  -1 when memory runs out, or when output is a stack or
+ * another mux's output: a model's mistake, which fails its setup. */
 int emu_mux_init(emu_mux *m, emu_chan *select, emu_chan *output, emu_mux_select_fn choose);
 
 /* Selectors: the thread's input while its state (the key) is Running, or

@@ -96,9 +96,7 @@ static const char *value_label(const pw_states *st, int view, int32_t id, int64_
     const emu_pcf_type *t = type_of(c, pcf, view, id);
     if (!t || !t->n_values) /* ids, counters: many values, no label */
         return NULL;
-    uint64_t h = ((uint64_t)value * 0x9E3779B97F4A7C15ull) ^
-                 ((uint64_t)(uint32_t)id << 1 | (uint64_t)view) * 0xC2B2AE3D27D4EB4Full;
-    label_answer *a = &c->answers[h >> (64 - LABEL_BITS)];
+    label_answer *a = &c->answers[pw_state_slot(view, (uint32_t)id, (uint64_t)value, LABEL_BITS)];
     int same = a->value == value && a->id == id && a->view == view;
     if (same && a->index_plus_1)
         return t->values[a->index_plus_1 - 1].label;

@@ -24,7 +24,7 @@ typedef struct emu_cpu {
     emu_thread *threads;     /* assigned to it */
     int nth_running, nth_active;
     emu_chan chan[EMU_CPU_CHANS];
-    void *model[12];
+    void *model[EMU_MODEL_SLOTS];
 } emu_cpu;
 
 typedef struct emu_proc {

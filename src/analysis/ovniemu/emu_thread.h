@@ -19,6 +19,10 @@ enum { EMU_TH_CHAN_CPU, EMU_TH_CHAN_TID, EMU_TH_CHAN_STATE, EMU_TH_CHANS };
 #define EMU_PRV_THREAD_TID 2
 #define EMU_PRV_THREAD_STATE 4
 
+/* The models' slots: each model's file numbers its own (SLOT_OVNI 0 to
+ * SLOT_KERNEL 9); threads, CPUs and the emulator keep per-slot state. */
+enum { EMU_MODEL_SLOTS = 12 };
+
 struct emu_cpu;
 struct emu_proc;
 struct emu_bay;
@@ -37,9 +41,9 @@ typedef struct emu_thread {
     /* Per model slot: the channels its events set (emu_tracks_chan), next
      * to what every event reads of the thread, where going through the
      * model's emu_tracks cost a cache line per event. */
-    emu_chan *track_ch[12];
+    emu_chan *track_ch[EMU_MODEL_SLOTS];
     emu_chan chan[EMU_TH_CHANS];
-    void *model[12];       /* per-model state, by emu_model slot */
+    void *model[EMU_MODEL_SLOTS]; /* per-model state, by emu_model slot */
 } emu_thread;
 
 void emu_thread_init_chans(emu_thread *th);

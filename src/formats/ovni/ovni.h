@@ -15,14 +15,6 @@
 #define OVNI_HEADER_SIZE 8
 #define OVNI_EVENT_HEADER 12
 #define OVNI_FLAG_JUMBO 0x1
-/* Marks a reader's rare path (a layout or a damage few events have), so
- * that the compiler keeps it out of the hot one: inlined, it made every
- * event save the registers only it needs. */
-#ifdef __GNUC__
-#define OVNI_RARE __attribute__((noinline, cold))
-#else
-#define OVNI_RARE
-#endif
 
 /* libovni refuses events of 2 MiB or more (ovni-facts.md §2). */
 #define OVNI_MAX_EVENT ((size_t)2 << 20)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/compiler.h"
 #include "core/window.h"
 #include "formats/ovni/ovni.h"
 #include "formats/ovni/ovni_stream.h"
@@ -73,7 +74,7 @@ static void note_reserved_flags(pw_cursor *c, ovni_stream *s, uint8_t b0)
 
 /* Clocks must not go back in a stream, except inside OU[ ... OU]
  * (the caller keeps last_clock). */
-static OVNI_RARE void check_clock(pw_cursor *c, ovni_stream *s, uint64_t clock, uint32_t mcv)
+static PW_RARE void check_clock(pw_cursor *c, ovni_stream *s, uint64_t clock, uint32_t mcv)
 {
     if (mcv == ('O' << 16 | 'U' << 8 | '['))
         s->unordered++;
@@ -140,7 +141,7 @@ static inline pw_status take_event(pw_cursor *c, ovni_stream *s, const uint8_t *
 
 /* Any event: the stream header first, jumbo events, reserved flags, an
  * event cut by the window's end or the file's. */
-static OVNI_RARE pw_status next_any(pw_cursor *c, ovni_stream *s, pw_error *err)
+static PW_RARE pw_status next_any(pw_cursor *c, ovni_stream *s, pw_error *err)
 {
     if (!s->header_done) {
         pw_status st = read_header(c, s, err);

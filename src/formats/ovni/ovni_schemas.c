@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/compiler.h"
 #include "formats/ovni/ovni.h"
 #include "formats/ovni/ovni_events.h"
 #include "model/value.h"
@@ -124,7 +125,7 @@ static size_t load_int(pw_value *v, const uint8_t *p, int width, int big)
 
 /* Jumbo events end either in a NUL-terminated string or in a repeated
  * fixed-width field (nOS-V hardware counters, VWC: one i64 per counter). */
-static OVNI_RARE void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_t n, int big,
+static PW_RARE void decode_jumbo_tail(const ovni_event_def *def, const uint8_t *d, size_t n, int big,
                               pw_arena *scratch, pw_value *out)
 {
     int last = def->n_sig - 1;

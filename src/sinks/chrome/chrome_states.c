@@ -18,11 +18,11 @@
 
 /* The JSON text of a label ("Running", quotes included), escaped once:
  * labels are few and each slice repeats one.  A direct-mapped cache by
- * the label's address (labels stay put while the states stream). */
-enum { NAME_TEXT = 62, NAME_SLOTS = 256 };
+ * the label's address (value_label's pointers are stable: states.h). */
+enum { NAME_TEXT = 62, NAME_BITS = 8, NAME_SLOTS = 1 << NAME_BITS };
 typedef struct name_text {
     const char *label; /* NULL: empty slot */
-    uint8_t len;
+    uint8_t len;       /* 0: the label's text does not fit NAME_TEXT */
     char text[NAME_TEXT];
 } name_text;
 
@@ -35,15 +35,6 @@ typedef struct chrome_out {
 
 /* A NUL-terminated name as a JSON string. */
 static void put_str(pw_outbuf *o, const char *s) { pw_out_json_string(o, s, strlen(s)); }
-
-/* ns as µs with three decimals. */
-static void put_us(pw_outbuf *o, int64_t ns)
-{
-    pw_out_i64(o, ns / 1000);
-    int64_t f = ns % 1000;
-    char d[4] = {'.', (char)('0' + f / 100), (char)('0' + f / 10 % 10), (char)('0' + f % 10)};
-    pw_out_mem(o, d, 4);
-}
 
 static uint64_t pid_of(int view, uint32_t row) { return (uint64_t)view * 1000000 + row + 1; }
 
@@ -63,7 +54,7 @@ static void metadata(pw_outbuf *o, const char *what, uint64_t pid, int32_t tid, 
 }
 
 /* A slice's line a piece at a time: what the fast path leaves (long
- * labels, a full memory buffer, times out of order). */
+ * labels, a full memory buffer). */
 static void span_line_slow(chrome_out *co, int view, uint32_t row, int32_t channel, int64_t value,
                            int64_t t0, int64_t t1, const char *label)
 {
@@ -73,9 +64,9 @@ static void span_line_slow(chrome_out *co, int view, uint32_t row, int32_t chann
     pw_out_str(o, ",\"tid\":");
     pw_out_i64(o, channel);
     pw_out_str(o, ",\"ts\":");
-    put_us(o, t0);
+    pw_out_us(o, t0);
     pw_out_str(o, ",\"dur\":");
-    put_us(o, t1 - t0);
+    pw_out_us(o, t1 - t0);
     pw_out_str(o, ",\"name\":");
     if (label) {
         put_str(o, label);
@@ -90,50 +81,30 @@ static void span_line_slow(chrome_out *co, int view, uint32_t row, int32_t chann
 }
 
 /* The label's JSON text from the cache, escaped on a miss; NULL when it
- * does not fit a slot (or memory ran out). */
+ * does not fit a slot (kept so: a long label is escaped once per slice,
+ * straight into the output, never into a buffer of its own) or memory
+ * ran out. */
 static const name_text *name_of(chrome_out *co, const char *label)
 {
-    name_text *nt = &co->names[((uintptr_t)label >> 3) % NAME_SLOTS];
+    name_text *nt = &co->names[pw_state_slot(0, 0, (uintptr_t)label, NAME_BITS)];
     if (nt->label == label)
-        return nt;
+        return nt->len ? nt : NULL;
     pw_outbuf m;
     pw_error e;
     if (pw_outbuf_init_memory(&m, 2 * NAME_TEXT, &e) != PW_OK)
         return NULL;
     put_str(&m, label);
-    int fits = !m.failed && m.len <= NAME_TEXT;
-    if (fits) {
-        memcpy(nt->text, m.buf, m.len);
-        nt->len = (uint8_t)m.len;
+    if (!m.failed) {
         nt->label = label;
+        nt->len = m.len <= NAME_TEXT ? (uint8_t)m.len : 0;
+        memcpy(nt->text, m.buf, nt->len);
     }
     pw_outbuf_free(&m);
-    return fits ? nt : NULL;
+    return nt->label == label && nt->len ? nt : NULL;
 }
 
 /* Fixed text, then p past it. */
 #define PUT_TEXT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
-
-static char *put_i64_at(char *p, int64_t v)
-{
-    if (v < 0) {
-        *p++ = '-';
-        return p + pw_put_u64(p, 0 - (uint64_t)v);
-    }
-    return p + pw_put_u64(p, (uint64_t)v);
-}
-
-/* ns >= 0 as µs with three decimals. */
-static char *put_us_at(char *p, int64_t ns)
-{
-    uint64_t f = (uint64_t)ns % 1000;
-    p += pw_put_u64(p, (uint64_t)ns / 1000);
-    p[0] = '.';
-    p[1] = (char)('0' + f / 100);
-    p[2] = (char)('0' + f / 10 % 10);
-    p[3] = (char)('0' + f % 10);
-    return p + 4;
-}
 
 /* The longest fast line: its fixed text (85 bytes), five numbers of up
  * to 21 characters, a name, and what pw_put_u64 may write past a number. */
@@ -147,7 +118,7 @@ static void span_line(chrome_out *co, int view, uint32_t row, int32_t channel, i
     pw_outbuf *o = &co->out;
     const name_text *nt = label ? name_of(co, label) : NULL;
     pw_outbuf_reserve(o, SPAN_LINE_MAX);
-    if ((label && !nt) || t0 < 0 || t1 < t0 || o->cap - o->len < SPAN_LINE_MAX) {
+    if ((label && !nt) || o->cap - o->len < SPAN_LINE_MAX) {
         span_line_slow(co, view, row, channel, value, t0, t1, label);
         return;
     }
@@ -155,22 +126,22 @@ static void span_line(chrome_out *co, int view, uint32_t row, int32_t channel, i
     p = PUT_TEXT(p, ",\n{\"ph\":\"X\",\"pid\":");
     p += pw_put_u64(p, pid_of(view, row));
     p = PUT_TEXT(p, ",\"tid\":");
-    p = put_i64_at(p, channel);
+    p += pw_put_i64(p, channel);
     p = PUT_TEXT(p, ",\"ts\":");
-    p = put_us_at(p, t0);
+    p += pw_put_us(p, t0);
     p = PUT_TEXT(p, ",\"dur\":");
-    p = put_us_at(p, t1 - t0);
+    p += pw_put_us(p, t1 - t0);
     p = PUT_TEXT(p, ",\"name\":");
     if (nt) {
         memcpy(p, nt->text, nt->len);
         p += nt->len;
     } else {
         *p++ = '"';
-        p = put_i64_at(p, value);
+        p += pw_put_i64(p, value);
         *p++ = '"';
     }
     p = PUT_TEXT(p, ",\"args\":{\"value\":");
-    p = put_i64_at(p, value);
+    p += pw_put_i64(p, value);
     p = PUT_TEXT(p, "}}");
     o->len += (size_t)(p - start);
 }
@@ -218,7 +189,7 @@ static int end(void *ctx, const pw_states *st)
 pw_status pw_convert_chrome_states(pw_dataset *ds, const pw_states_source *src, const char *path,
                                    pw_convert_report *rep, pw_error *err)
 {
-    chrome_out *co = calloc(1, sizeof *co); /* its name cache: 16 kB, not for the stack */
+    chrome_out *co = calloc(1, sizeof *co); /* its name cache: 18 kB, not for the stack */
     if (!co)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     co->spans = (pw_state_spans){NULL, 0, 0, on_span, co, 0};

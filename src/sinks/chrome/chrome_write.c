@@ -60,18 +60,11 @@ static void ch_open(ch_writer *w, char ph, uint32_t pid, uint32_t tid)
     }
 }
 
-/* ns as µs with three decimals. */
+/* The event's time: ns as µs with three decimals. */
 static void ch_ts(pw_outbuf *o, int64_t t)
 {
     pw_out_str(o, ",\"ts\":");
-    uint64_t u = (uint64_t)t;
-    if (t < 0) {
-        pw_out_char(o, '-');
-        u = 0 - u;
-    }
-    pw_out_u64(o, u / 1000);
-    char frac[5] = {'.', (char)('0' + u / 100 % 10), (char)('0' + u / 10 % 10), (char)('0' + u % 10), 0};
-    pw_out_str(o, frac);
+    pw_out_us(o, t);
 }
 
 static pw_status ch_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, pw_error *err)

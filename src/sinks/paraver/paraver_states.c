@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "analysis/states.h"
+#include "core/compiler.h"
 #include "core/digits.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
@@ -86,7 +87,7 @@ static void header(FILE *f, int64_t duration, uint32_t rows)
  * memory buffer that could not grow.  (Times are never negative; as
  * unsigned if they were, as before.)  Not inlined, as the other slow
  * paths: emit_line then keeps its values in registers it need not save. */
-static __attribute__((noinline)) void emit_line_slow(pw_outbuf *o, int64_t time, uint32_t row, int32_t type, int64_t value)
+static PW_NOINLINE void emit_line_slow(pw_outbuf *o, int64_t time, uint32_t row, int32_t type, int64_t value)
 {
     pw_out_mem(o, "2:0:1:1:", 8);
     pw_out_u64(o, (uint64_t)row + 1);
@@ -100,7 +101,7 @@ static __attribute__((noinline)) void emit_line_slow(pw_outbuf *o, int64_t time,
 }
 
 /* A type's cache slot made its own. */
-static __attribute__((noinline)) void type_piece_set(view_text *vt, unsigned slot, int32_t type)
+static PW_NOINLINE void type_piece_set(view_text *vt, unsigned slot, int32_t type)
 {
     vt->type_of[slot] = type;
     piece_set(&vt->type[slot], ":", (uint64_t)type, ':');

@@ -16,6 +16,11 @@ typedef struct pb_buf {
 
 enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_LEN = 2 };
 
+/* The most an event encoded in place in the output buffer takes (the
+ * writers' fast paths: a packet under 128 bytes, so that its lengths are
+ * one byte each), reserved and checked before the first byte. */
+enum { PB_INPLACE_EVENT_MAX = 96 };
+
 static inline int pb_room(pb_buf *b, size_t need)
 {
     if (b->cap - b->n >= need)

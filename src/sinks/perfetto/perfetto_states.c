@@ -15,19 +15,17 @@
  * interned on that sequence before use (interned_data.proto), slices on a
  * track ended in the order they began and none left open
  * (slice_tracker.cc), counter tracks that state their unit
- * (counter_descriptor.proto).  Events leave out the flag
- * SEQ_NEEDS_INCREMENTAL_STATE: proto_trace_reader.cc reads it only to skip
- * the packets of a sequence whose state is not valid, and ours is valid
- * from its first packet on; two bytes less per event, as the output's size
- * is what writing it costs most.  Changes stream through; memory grows with
- * rows x channels and with the labels, never with the changes. */
+ * (counter_descriptor.proto), events without SEQ_NEEDS_INCREMENTAL_STATE
+ * (proto_trace_reader.cc uses it only to skip packets while a sequence's
+ * state is not valid; the output's size is what writing it costs most).
+ * Changes stream through; memory grows with rows x channels and with the
+ * labels, never with the changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/keymap.h"
 #include "analysis/states.h"
-#include "core/digits.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/convert/states_file.h"
@@ -155,12 +153,6 @@ static unsigned channel_flags(const pw_states *st, int view, int32_t channel)
     return 0;
 }
 
-static uint32_t recent_slot(int view, uint32_t a, uint64_t b)
-{
-    uint64_t h = ((uint64_t)view << 32 | a) * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full;
-    return (uint32_t)(h >> (64 - RECENT_BITS));
-}
-
 /* track_of past the recent ones: the map, or a new track. */
 static channel_track *track_lookup(pf_states *w, int view, uint32_t row, int32_t channel)
 {
@@ -238,7 +230,7 @@ static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t cha
             return tr;
         }
     }
-    recent_track *r = &w->recent_tracks[recent_slot(view, row, (uint32_t)channel)];
+    recent_track *r = &w->recent_tracks[pw_state_slot(view, row, (uint32_t)channel, RECENT_BITS)];
     if (r->index_plus_1 && r->row == row && r->channel == channel && r->view == view)
         return &w->tracks[r->index_plus_1 - 1];
     channel_track *tr = track_lookup(w, view, row, channel);
@@ -272,11 +264,15 @@ static void event_end(pf_states *w, int64_t t)
  * lengths are one byte, filled in at the end (no nested buffers, no
  * copies).  event_begin/event_end make the same bytes.  event_open
  * writes the packet up to the event's track and returns where the
- * event's other fields go; event_close fills in the lengths.  Both
- * inline: the hot callers make an event with no call. */
+ * event's other fields go, or NULL when the buffer has no room (a memory
+ * buffer that could not grow, marked failed: the event is left out);
+ * event_close fills in the lengths.  Both inline: the hot callers make
+ * an event with no call. */
 static inline uint8_t *event_open(pf_states *w, int64_t t, int type, uint64_t track, uint8_t **te)
 {
-    pw_outbuf_reserve(&w->out, 96);
+    pw_outbuf_reserve(&w->out, PB_INPLACE_EVENT_MAX);
+    if (w->out.cap - w->out.len < PB_INPLACE_EVENT_MAX)
+        return NULL;
     uint8_t *start = (uint8_t *)w->out.buf + w->out.len, *p = start + 2;
     start[0] = TRACE_PACKET << 3 | PB_LEN;
     *p++ = PACKET_TIMESTAMP << 3;
@@ -305,6 +301,8 @@ static inline void event_close(pf_states *w, uint8_t *p, uint8_t *te)
 static inline void slice_end(pf_states *w, int64_t t, uint64_t track)
 {
     uint8_t *te, *p = event_open(w, t, TYPE_SLICE_END, track, &te);
+    if (!p)
+        return;
     event_close(w, p, te);
 }
 
@@ -312,6 +310,8 @@ static inline void slice_end(pf_states *w, int64_t t, uint64_t track)
 static inline void slice_begin_iid(pf_states *w, int64_t t, uint64_t track, uint64_t iid)
 {
     uint8_t *te, *p = event_open(w, t, TYPE_SLICE_BEGIN, track, &te);
+    if (!p)
+        return;
     *p++ = TRACK_EVENT_NAME_IID << 3;
     p += pb_put_varint(p, iid);
     event_close(w, p, te);
@@ -321,6 +321,8 @@ static inline void slice_begin_iid(pf_states *w, int64_t t, uint64_t track, uint
 static void slice_begin_text(pf_states *w, int64_t t, uint64_t track, const char *name, size_t len)
 {
     uint8_t *te, *p = event_open(w, t, TYPE_SLICE_BEGIN, track, &te);
+    if (!p)
+        return;
     p += pb_put_varint(p, (uint64_t)TRACK_EVENT_NAME << 3 | PB_LEN);
     *p++ = (uint8_t)len;
     memcpy(p, name, len);
@@ -332,6 +334,8 @@ static void slice_begin_text(pf_states *w, int64_t t, uint64_t track, const char
 static void counter_value(pf_states *w, int64_t t, uint64_t track, double value)
 {
     uint8_t *te, *p = event_open(w, t, TYPE_COUNTER, track, &te);
+    if (!p)
+        return;
     p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
     uint64_t bits;
     memcpy(&bits, &value, 8);
@@ -346,18 +350,15 @@ static void counter_value(pf_states *w, int64_t t, uint64_t track, double value)
 static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32_t channel,
                         int64_t value)
 {
-    recent_name *r = &w->recent_names[recent_slot(view, (uint32_t)channel, (uint64_t)value)];
+    recent_name *r = &w->recent_names[pw_state_slot(view, (uint32_t)channel, (uint64_t)value, RECENT_BITS)];
     if (r->iid && r->value == value && r->channel == channel && r->view == view) {
         slice_begin_iid(w, t, track, r->iid);
         return;
     }
     const char *label = w->st->value_label(w->st, view, channel, value);
     if (!label) {
-        char number[24], *end = number + sizeof number;
-        char *text = u64_digits(value < 0 ? 0 - (uint64_t)value : (uint64_t)value, end);
-        if (value < 0)
-            *--text = '-';
-        slice_begin_text(w, t, track, text, (size_t)(end - text));
+        char number[24];
+        slice_begin_text(w, t, track, number, pw_put_i64(number, value));
         return;
     }
     pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
