@@ -192,20 +192,17 @@ static OVNI_RARE pw_status next_any(pw_cursor *c, ovni_stream *s, pw_error *err)
     return take_event(c, s, p, size);
 }
 
-/* The largest event without the jumbo flag: header and a 16-byte payload. */
-#define OVNI_MAX_PLAIN_EVENT (OVNI_EVENT_HEADER + 16)
-
 /* The common event (flags 0) whose largest possible size is buffered
  * already goes straight to take_event: one bounds test for all its
  * bytes, no branch on the layouts it does not have. */
 static pw_status ovni_stream_next(pw_cursor *c, pw_error *err)
 {
     ovni_stream *s = c->impl;
-    const uint8_t *p;
-    if (s->header_done && pw_window_have(&s->w, s->off, &p) >= OVNI_MAX_PLAIN_EVENT && p[0] < 0x10) {
-        size_t code = p[0];
+    size_t size;
+    const uint8_t *p = ovni_stream_plain(s, &size);
+    if (p) {
         s->jumbo = 0;
-        return take_event(c, s, p, OVNI_EVENT_HEADER + (code ? code + 1 : 0));
+        return take_event(c, s, p, size);
     }
     return next_any(c, s, err);
 }

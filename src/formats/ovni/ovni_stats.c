@@ -92,7 +92,28 @@ typedef struct stats_job {
     uint64_t *schema_counts;   /* [worker][schema]: known MCVs */
 } stats_job;
 
-/* Scans one stream's event headers. */
+/* One event of `size` bytes counted in its stream's figures. */
+static inline void count_event(stream_stats *st, uint64_t clock, size_t size, int jumbo)
+{
+    if (!st->events)
+        st->first = clock;
+    st->last = clock;
+    st->events++;
+    st->bytes += size;
+    if (jumbo) {
+        st->sizes[OVNI_JUMBO_BIN]++;
+        st->jumbo_bytes += size - OVNI_EVENT_HEADER - 4;
+    } else {
+        st->sizes[size - OVNI_EVENT_HEADER]++;
+    }
+}
+
+/* Scans one stream's event headers.  The common event (plain, in clock
+ * order, of another model than ovni's) is counted straight from the
+ * cursor's buffer: the stream is read once per command by this pass and
+ * once by the emulation, and a record per event cost this pass five
+ * times its counting.  Every other event, and every event under a
+ * filter, goes through the cursor, which judges and reports it. */
 static void stats_stream(void *ctx, size_t item, int worker)
 {
     stats_job *j = ctx;
@@ -108,19 +129,26 @@ static void stats_stream(void *ctx, size_t item, int worker)
     ovni_stream *s = c->impl;
     const ovni_dataset *od = j->ds->impl;
     uint64_t *per_schema = j->schema_counts + (size_t)worker * j->ds->n_schemas;
-    const pw_record *r;
-    while (pw_cursor_next(c, &r, &e) == PW_OK) {
-        if (!st->events)
-            st->first = (uint64_t)r->t;
-        st->last = (uint64_t)r->t;
-        st->events++;
-        st->bytes += r->size;
-        if (s->jumbo) {
-            st->sizes[OVNI_JUMBO_BIN]++;
-            st->jumbo_bytes += r->size - OVNI_EVENT_HEADER - 4;
-        } else {
-            st->sizes[r->size - OVNI_EVENT_HEADER]++;
+    for (;;) {
+        size_t size;
+        uint64_t clock;
+        const uint8_t *p = c->filter ? NULL : ovni_stream_plain(s, &size);
+        if (p && ovni_stream_in_order(s, p, &clock)) {
+            s->last_clock = clock;
+            s->off += size;
+            s->events++;
+            count_event(st, clock, size, 0);
+            int32_t schema = ovni_schema_of(od, p + 1);
+            if (schema == od->unknown_schema)
+                counts_add(mc, ovni_mcv_key(p + 1), 1);
+            else
+                per_schema[schema]++;
+            continue;
         }
+        const pw_record *r;
+        if (pw_cursor_next(c, &r, &e) != PW_OK)
+            break;
+        count_event(st, (uint64_t)r->t, r->size, s->jumbo);
         /* Known events count in an array; only unknown ones need the map. */
         if ((int32_t)r->schema == od->unknown_schema)
             counts_add(mc, s->mcv_key, 1);

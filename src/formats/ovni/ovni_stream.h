@@ -2,6 +2,7 @@
  * pass (which reads the event headers without decoding fields). */
 #ifndef PW_OVNI_STREAM_H
 #define PW_OVNI_STREAM_H
+#include "core/bytes.h"
 #include "core/window.h"
 #include "formats/ovni/ovni.h"
 
@@ -23,4 +24,29 @@ typedef struct ovni_stream {
     uint64_t backwards;     /* clocks that went back */
     uint64_t reserved_flags;
 } ovni_stream;
+
+/* The largest event without the jumbo flag: header and a 16-byte payload. */
+#define OVNI_MAX_PLAIN_EVENT (OVNI_EVENT_HEADER + 16)
+
+/* The common event at the stream's position: no flags, its largest
+ * possible size buffered already (one bounds test for all its bytes).
+ * Its bytes and *size, or NULL for any other (the header, jumbo events,
+ * damage, the window's end), which the cursor's slow path reads. */
+static inline const uint8_t *ovni_stream_plain(const ovni_stream *s, size_t *size)
+{
+    const uint8_t *p;
+    if (!s->header_done || pw_window_have(&s->w, s->off, &p) < OVNI_MAX_PLAIN_EVENT || p[0] >= 0x10)
+        return NULL;
+    *size = OVNI_EVENT_HEADER + (p[0] ? (size_t)p[0] + 1 : 0);
+    return p;
+}
+
+/* A plain event's clock, when no check is due: in clock order and not
+ * an ovni-model event (OU[ and OU] open and close unordered regions).
+ * 0 when the cursor's own reading must judge it. */
+static inline int ovni_stream_in_order(const ovni_stream *s, const uint8_t *p, uint64_t *clock)
+{
+    *clock = pw_load64(p + 4, s->big);
+    return p[1] != 'O' && *clock >= s->last_clock;
+}
 #endif
