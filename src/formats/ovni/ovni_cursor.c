@@ -109,12 +109,13 @@ static pw_status truncated(pw_cursor *c, ovni_stream *s, size_t need, pw_error *
 
 /* The event at p, of `size` bytes, becomes the record.  Most events are of
  * a known MCV, in clock order and outside OU[ regions: for them this is
- * a few loads and stores; the rest go through check_clock. */
+ * a few loads and stores; the rest (and OU[, OU]) go through
+ * check_clock. */
 static inline pw_status take_event(pw_cursor *c, ovni_stream *s, const uint8_t *p, size_t size)
 {
     s->ev = p;
-    uint64_t clock = pw_load64(p + 4, s->big);
-    if (p[1] == 'O' || clock < s->last_clock) /* 'O': OU[ and OU] may open a region */
+    uint64_t clock;
+    if (!ovni_stream_in_order(s, p, &clock))
         check_clock(c, s, clock, ovni_mcv_key(p + 1));
     s->last_clock = clock;
     int32_t schema = ovni_schema_of(s->od, p + 1);

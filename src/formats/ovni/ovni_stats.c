@@ -109,7 +109,7 @@ static inline void count_event(stream_stats *st, uint64_t clock, size_t size, in
 }
 
 /* Scans one stream's event headers.  The common event (plain, in clock
- * order, of another model than ovni's) is counted straight from the
+ * order, not OU[ or OU]) is counted straight from the
  * cursor's buffer: the stream is read once per command by this pass and
  * once by the emulation, and a record per event cost this pass five
  * times its counting.  Every other event, and every event under a

@@ -42,11 +42,11 @@ static inline const uint8_t *ovni_stream_plain(const ovni_stream *s, size_t *siz
 }
 
 /* A plain event's clock, when no check is due: in clock order and not
- * an ovni-model event (OU[ and OU] open and close unordered regions).
- * 0 when the cursor's own reading must judge it. */
+ * OU[ or OU] (which open and close unordered regions).  0 when the
+ * cursor's own reading must judge it. */
 static inline int ovni_stream_in_order(const ovni_stream *s, const uint8_t *p, uint64_t *clock)
 {
     *clock = pw_load64(p + 4, s->big);
-    return p[1] != 'O' && *clock >= s->last_clock;
+    return !(p[1] == 'O' && p[2] == 'U') && *clock >= s->last_clock;
 }
 #endif
