@@ -115,7 +115,7 @@ static inline pw_status take_event(pw_cursor *c, ovni_stream *s, const uint8_t *
 {
     s->ev = p;
     uint64_t clock;
-    if (!ovni_stream_in_order(s, p, &clock))
+    if (!ovni_in_order(p, s->big, s->last_clock, &clock))
         check_clock(c, s, clock, ovni_mcv_key(p + 1));
     s->last_clock = clock;
     int32_t schema = ovni_schema_of(s->od, p + 1);

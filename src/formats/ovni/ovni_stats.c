@@ -108,12 +108,43 @@ static inline void count_event(stream_stats *st, uint64_t clock, size_t size, in
     }
 }
 
-/* Scans one stream's event headers.  The common event (plain, in clock
- * order, not OU[ or OU]) is counted straight from the
- * cursor's buffer: the stream is read once per command by this pass and
+/* Counts the common events (plain, in clock order, not OU[ or OU])
+ * straight from the cursor's buffer, up to the first other one, which
+ * is left to the cursor.  The position, the clock and the figures stay
+ * in locals meanwhile: a store to the per-schema counts might otherwise
+ * alias them, and every event would reload them. */
+static void count_plain_run(ovni_stream *s, const ovni_dataset *od, stream_stats *st,
+                            uint64_t *per_schema, mcv_counts *mc)
+{
+    const uint8_t *p;
+    size_t have = s->header_done ? pw_window_have(&s->w, s->off, &p) : 0;
+    if (!have)
+        return;
+    const uint8_t *start = p, *end = p + have;
+    stream_stats acc = *st;
+    uint64_t last = s->last_clock, clock;
+    size_t size;
+    while ((size = ovni_plain_size(p, (size_t)(end - p))) && ovni_in_order(p, s->big, last, &clock)) {
+        last = clock;
+        count_event(&acc, clock, size, 0);
+        int32_t schema = ovni_schema_of(od, p + 1);
+        if (schema == od->unknown_schema)
+            counts_add(mc, ovni_mcv_key(p + 1), 1);
+        else
+            per_schema[schema]++;
+        p += size;
+    }
+    s->events += acc.events - st->events;
+    s->off += (uint64_t)(p - start);
+    s->last_clock = last;
+    *st = acc;
+}
+
+/* Scans one stream's event headers: the common events by runs from the
+ * cursor's buffer (the stream is read once per command by this pass and
  * once by the emulation, and a record per event cost this pass five
- * times its counting.  Every other event, and every event under a
- * filter, goes through the cursor, which judges and reports it. */
+ * times its counting); every other event, and every event under a
+ * filter, through the cursor, which judges and reports it. */
 static void stats_stream(void *ctx, size_t item, int worker)
 {
     stats_job *j = ctx;
@@ -129,23 +160,10 @@ static void stats_stream(void *ctx, size_t item, int worker)
     ovni_stream *s = c->impl;
     const ovni_dataset *od = j->ds->impl;
     uint64_t *per_schema = j->schema_counts + (size_t)worker * j->ds->n_schemas;
+    const pw_record *r;
     for (;;) {
-        size_t size;
-        uint64_t clock;
-        const uint8_t *p = c->filter ? NULL : ovni_stream_plain(s, &size);
-        if (p && ovni_stream_in_order(s, p, &clock)) {
-            s->last_clock = clock;
-            s->off += size;
-            s->events++;
-            count_event(st, clock, size, 0);
-            int32_t schema = ovni_schema_of(od, p + 1);
-            if (schema == od->unknown_schema)
-                counts_add(mc, ovni_mcv_key(p + 1), 1);
-            else
-                per_schema[schema]++;
-            continue;
-        }
-        const pw_record *r;
+        if (!c->filter)
+            count_plain_run(s, od, st, per_schema, mc);
         if (pw_cursor_next(c, &r, &e) != PW_OK)
             break;
         count_event(st, (uint64_t)r->t, r->size, s->jumbo);

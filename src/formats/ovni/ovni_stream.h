@@ -28,25 +28,33 @@ typedef struct ovni_stream {
 /* The largest event without the jumbo flag: header and a 16-byte payload. */
 #define OVNI_MAX_PLAIN_EVENT (OVNI_EVENT_HEADER + 16)
 
-/* The common event at the stream's position: no flags, its largest
- * possible size buffered already (one bounds test for all its bytes).
- * Its bytes and *size, or NULL for any other (the header, jumbo events,
- * damage, the window's end), which the cursor's slow path reads. */
+/* The size of the common event at p, of which `have` bytes are
+ * buffered: no flags and its largest possible size buffered (one bounds
+ * test for all its bytes).  0 for any other (jumbo events, damage, the
+ * window's end), which the cursor's slow path reads. */
+static inline size_t ovni_plain_size(const uint8_t *p, size_t have)
+{
+    if (have < OVNI_MAX_PLAIN_EVENT || p[0] >= 0x10)
+        return 0;
+    return OVNI_EVENT_HEADER + (p[0] ? (size_t)p[0] + 1 : 0);
+}
+
+/* The common event at the stream's position (the header read): its
+ * bytes and *size, or NULL (see ovni_plain_size). */
 static inline const uint8_t *ovni_stream_plain(const ovni_stream *s, size_t *size)
 {
     const uint8_t *p;
-    if (!s->header_done || pw_window_have(&s->w, s->off, &p) < OVNI_MAX_PLAIN_EVENT || p[0] >= 0x10)
-        return NULL;
-    *size = OVNI_EVENT_HEADER + (p[0] ? (size_t)p[0] + 1 : 0);
-    return p;
+    size_t have = s->header_done ? pw_window_have(&s->w, s->off, &p) : 0;
+    *size = have ? ovni_plain_size(p, have) : 0;
+    return *size ? p : NULL;
 }
 
-/* A plain event's clock, when no check is due: in clock order and not
- * OU[ or OU] (which open and close unordered regions).  0 when the
- * cursor's own reading must judge it. */
-static inline int ovni_stream_in_order(const ovni_stream *s, const uint8_t *p, uint64_t *clock)
+/* A plain event's clock (a stream of byte order `big`), when no check is
+ * due: not before `last` and not OU[ or OU] (which open and close
+ * unordered regions).  0 when the cursor's own reading must judge it. */
+static inline int ovni_in_order(const uint8_t *p, int big, uint64_t last, uint64_t *clock)
 {
-    *clock = pw_load64(p + 4, s->big);
-    return !(p[1] == 'O' && p[2] == 'U') && *clock >= s->last_clock;
+    *clock = pw_load64(p + 4, big);
+    return !(p[1] == 'O' && p[2] == 'U') && *clock >= last;
 }
 #endif
