@@ -108,15 +108,12 @@ static pw_status truncated(pw_cursor *c, ovni_stream *s, size_t need, pw_error *
                    (unsigned long long)pw_window_left(&s->w, s->off));
 }
 
-/* The event at p, of `size` bytes, becomes the record.  Most events are of
- * a known MCV, in clock order and outside OU[ regions: for them this is
- * a few loads and stores; the rest go through check_clock. */
-static inline pw_status take_event(pw_cursor *c, ovni_stream *s, const uint8_t *p, size_t size)
+/* The event at p, of `size` bytes and its clock judged already, becomes
+ * the record: a few loads and stores for an event of a known MCV. */
+static inline pw_status take_record(pw_cursor *c, ovni_stream *s, const uint8_t *p, size_t size,
+                                    uint64_t clock)
 {
     s->ev = p;
-    uint64_t clock = pw_load64(p + 4, s->big);
-    if (p[1] == 'O' || clock < s->last_clock) /* 'O': OU[ and OU] may open a region */
-        check_clock(c, s, clock, ovni_mcv_key(p + 1));
     s->last_clock = clock;
     int32_t schema = ovni_schema_of(s->od, p + 1);
     c->rec.schema = (uint32_t)schema;
@@ -137,6 +134,16 @@ static inline pw_status take_event(pw_cursor *c, ovni_stream *s, const uint8_t *
     s->off += size;
     s->events++;
     return PW_OK;
+}
+
+/* Any event at p becomes the record; OU[, OU] and a clock going back go
+ * through check_clock first. */
+static pw_status take_event(pw_cursor *c, ovni_stream *s, const uint8_t *p, size_t size)
+{
+    uint64_t clock;
+    if (!ovni_in_order(p, s->big, s->last_clock, &clock))
+        check_clock(c, s, clock, ovni_mcv_key(p + 1));
+    return take_record(c, s, p, size, clock);
 }
 
 /* Any event: the stream header first, jumbo events, reserved flags, an
@@ -193,20 +200,19 @@ static PW_RARE pw_status next_any(pw_cursor *c, ovni_stream *s, pw_error *err)
     return take_event(c, s, p, size);
 }
 
-/* The largest event without the jumbo flag: header and a 16-byte payload. */
-#define OVNI_MAX_PLAIN_EVENT (OVNI_EVENT_HEADER + 16)
-
-/* The common event (flags 0) whose largest possible size is buffered
- * already goes straight to take_event: one bounds test for all its
- * bytes, no branch on the layouts it does not have. */
+/* The common event (flags 0, its largest possible size buffered, in
+ * clock order, not OU[ or OU]) goes straight to take_record: one bounds
+ * test for all its bytes, and no call, so nothing to save on the way;
+ * every other event goes through next_any. */
 static pw_status ovni_stream_next(pw_cursor *c, pw_error *err)
 {
     ovni_stream *s = c->impl;
-    const uint8_t *p;
-    if (s->header_done && pw_window_have(&s->w, s->off, &p) >= OVNI_MAX_PLAIN_EVENT && p[0] < 0x10) {
-        size_t code = p[0];
+    size_t size;
+    uint64_t clock;
+    const uint8_t *p = ovni_stream_plain(s, &size);
+    if (p && ovni_in_order(p, s->big, s->last_clock, &clock)) {
         s->jumbo = 0;
-        return take_event(c, s, p, OVNI_EVENT_HEADER + (code ? code + 1 : 0));
+        return take_record(c, s, p, size, clock);
     }
     return next_any(c, s, err);
 }

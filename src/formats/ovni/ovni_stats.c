@@ -92,7 +92,59 @@ typedef struct stats_job {
     uint64_t *schema_counts;   /* [worker][schema]: known MCVs */
 } stats_job;
 
-/* Scans one stream's event headers. */
+/* One event of `size` bytes counted in its stream's figures. */
+static inline void count_event(stream_stats *st, uint64_t clock, size_t size, int jumbo)
+{
+    if (!st->events)
+        st->first = clock;
+    st->last = clock;
+    st->events++;
+    st->bytes += size;
+    if (jumbo) {
+        st->sizes[OVNI_JUMBO_BIN]++;
+        st->jumbo_bytes += size - OVNI_EVENT_HEADER - 4;
+    } else {
+        st->sizes[size - OVNI_EVENT_HEADER]++;
+    }
+}
+
+/* Counts the common events (plain, in clock order, not OU[ or OU])
+ * straight from the cursor's buffer, up to the first other one, which
+ * is left to the cursor.  The position, the clock and the figures stay
+ * in locals meanwhile: a store to the per-schema counts might otherwise
+ * alias them, and every event would reload them. */
+static void count_plain_run(ovni_stream *s, const ovni_dataset *od, stream_stats *st,
+                            uint64_t *per_schema, mcv_counts *mc)
+{
+    const uint8_t *p;
+    size_t have = s->header_done ? pw_window_have(&s->w, s->off, &p) : 0;
+    if (!have)
+        return;
+    const uint8_t *start = p, *end = p + have;
+    stream_stats acc = *st;
+    uint64_t last = s->last_clock, clock;
+    size_t size;
+    while ((size = ovni_plain_size(p, (size_t)(end - p))) && ovni_in_order(p, s->big, last, &clock)) {
+        last = clock;
+        count_event(&acc, clock, size, 0);
+        int32_t schema = ovni_schema_of(od, p + 1);
+        if (schema == od->unknown_schema)
+            counts_add(mc, ovni_mcv_key(p + 1), 1);
+        else
+            per_schema[schema]++;
+        p += size;
+    }
+    s->events += acc.events - st->events;
+    s->off += (uint64_t)(p - start);
+    s->last_clock = last;
+    *st = acc;
+}
+
+/* Scans one stream's event headers: the common events by runs from the
+ * cursor's buffer (the stream is read once per command by this pass and
+ * once by the emulation, and a record per event cost this pass five
+ * times its counting); every other event, and every event under a
+ * filter, through the cursor, which judges and reports it. */
 static void stats_stream(void *ctx, size_t item, int worker)
 {
     stats_job *j = ctx;
@@ -109,18 +161,12 @@ static void stats_stream(void *ctx, size_t item, int worker)
     const ovni_dataset *od = j->ds->impl;
     uint64_t *per_schema = j->schema_counts + (size_t)worker * j->ds->n_schemas;
     const pw_record *r;
-    while (pw_cursor_next(c, &r, &e) == PW_OK) {
-        if (!st->events)
-            st->first = (uint64_t)r->t;
-        st->last = (uint64_t)r->t;
-        st->events++;
-        st->bytes += r->size;
-        if (s->jumbo) {
-            st->sizes[OVNI_JUMBO_BIN]++;
-            st->jumbo_bytes += r->size - OVNI_EVENT_HEADER - 4;
-        } else {
-            st->sizes[r->size - OVNI_EVENT_HEADER]++;
-        }
+    for (;;) {
+        if (!c->filter)
+            count_plain_run(s, od, st, per_schema, mc);
+        if (pw_cursor_next(c, &r, &e) != PW_OK)
+            break;
+        count_event(st, (uint64_t)r->t, r->size, s->jumbo);
         /* Known events count in an array; only unknown ones need the map. */
         if ((int32_t)r->schema == od->unknown_schema)
             counts_add(mc, s->mcv_key, 1);

@@ -101,30 +101,24 @@ static PW_NOINLINE void emit_line_slow(pw_outbuf *o, int64_t time, uint32_t row,
 }
 
 /* A type's cache slot made its own. */
-static PW_NOINLINE void type_piece_set(view_text *vt, unsigned slot, int32_t type)
+static void type_piece_set(view_text *vt, unsigned slot, int32_t type)
 {
     vt->type_of[slot] = type;
     piece_set(&vt->type[slot], ":", (uint64_t)type, ':');
-}
-
-/* The text of ":<type>:", from the cache slot of the type. */
-static inline const piece *type_piece(view_text *vt, int32_t type)
-{
-    unsigned slot = (uint32_t)type % TYPE_SLOTS;
-    if (vt->type_of[slot] != type)
-        type_piece_set(vt, slot, type);
-    return &vt->type[slot];
 }
 
 /* The longest line: two pieces and two numbers of up to 20 digits, a
  * sign, a newline, and the bytes pw_put_u64 may write past a number. */
 enum { LINE_MAX = 2 * PIECE + 2 * 20 + 2 + 20 };
 
-/* A line is made in place in the output buffer with fixed-size copies
- * and stores: no call per piece, one room check per line. */
-static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
+static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value);
+
+/* What emit_line's one test sends here: a full buffer, a type not in its
+ * cache slot yet, a row past the table or a negative type.  Out of line,
+ * so that emit_line calls nothing and saves no registers. */
+static PW_NOINLINE void emit_line_rare(writer *w, int64_t time, int view, uint32_t row,
+                                                     int32_t type, int64_t value)
 {
-    writer *w = ctx;
     pw_outbuf *o = &w->out[view];
     view_text *vt = &w->text[view];
     pw_outbuf_reserve(o, LINE_MAX);
@@ -132,11 +126,28 @@ static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t t
         emit_line_slow(o, time, row, type, value);
         return;
     }
+    type_piece_set(vt, (uint32_t)type % TYPE_SLOTS, type);
+    emit_line(w, time, view, row, type, value); /* passes its test now */
+}
+
+/* A line is made in place in the output buffer with fixed-size copies
+ * and stores: one test for every rare case, no call, no room check per
+ * piece. */
+static void emit_line(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
+{
+    writer *w = ctx;
+    pw_outbuf *o = &w->out[view];
+    view_text *vt = &w->text[view];
+    unsigned slot = (uint32_t)type % TYPE_SLOTS;
+    if (row >= vt->n_rows || type < 0 || o->cap - o->len < LINE_MAX || vt->type_of[slot] != type) {
+        emit_line_rare(w, time, view, row, type, value);
+        return;
+    }
     char *start = o->buf + o->len, *p = start;
     memcpy(p, vt->row[row].text, PIECE); /* fixed size: the rest is overwritten */
     p += vt->row[row].len;
     p += pw_put_u64(p, (uint64_t)time);
-    const piece *tp = type_piece(vt, type);
+    const piece *tp = &vt->type[slot];
     memcpy(p, tp->text, PIECE);
     p += tp->len;
     if (value < 0) {
