@@ -6,7 +6,8 @@
 
 #include "cli_mpi.h"
 
-/* As src/model/diag.c keeps: later findings are only counted. */
+/* As a dataset keeps (PW_MAX_DIAGS, src/model/dataset.h; the program
+ * sees only the public API): later findings are only counted. */
 #define MAX_DIAGS 1000
 
 /* One diagnostic as bytes: severity, has_offset, offset (8 bytes), then

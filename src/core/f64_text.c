@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/digits.h"
 #include "core/pow10_table.h"
 
@@ -132,7 +133,7 @@ static int decimal_is_boundary(uint64_t r, int n, uint64_t big_n, int g)
 /* Rounds y = v * 10^k to P digits and tests the round trip.  Returns 1 with
  * *r set when that text reads back as v, 0 when it does not, -1 when too
  * close to call. */
-static inline __attribute__((always_inline)) int try_precision(const f64_parts *f, int k, u128 y,
+static PW_HOT_INLINE int try_precision(const f64_parts *f, int k, u128 y,
                                                                u128 h_up, u128 h_lo, int p,
                                                                uint64_t *r)
 {
