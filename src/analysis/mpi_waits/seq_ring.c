@@ -39,17 +39,6 @@ void *mw_seq_ring_make(mw_seq_ring *r, uint64_t seq, size_t size)
     return r->items + (seq & (r->cap - 1)) * size;
 }
 
-void *mw_seq_ring_front(const mw_seq_ring *r, size_t size)
-{
-    return r->n ? r->items + (r->base & (r->cap - 1)) * size : NULL;
-}
-
-void mw_seq_ring_pop(mw_seq_ring *r)
-{
-    r->base++;
-    r->n--;
-}
-
 void mw_seq_ring_free(mw_seq_ring *r)
 {
     free(r->items);

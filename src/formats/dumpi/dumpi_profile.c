@@ -167,7 +167,10 @@ void dumpi_profile_call(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi
         break;
     case DUMPI_USE_SEND: on_send(r, p, s, u); break;
     case DUMPI_USE_COLLECTIVE: on_collective(r, p, s, u, ns); break;
-    default: dumpi_profile_track(p, s, uses); break;
+    default: /* most calls (DUMPI_USE_OTHER): counted and timed above, nothing more */
+        if (u->use != DUMPI_USE_OTHER) /* a communicator's dup, split or free */
+            dumpi_profile_track(p, s, uses);
+        break;
     }
 }
 
