@@ -189,7 +189,7 @@ int pw_mpi_calls_read(pw_mpi_calls *c, const pw_record *rec, pw_mpi_call *out)
     return 1;
 }
 
-int pw_mpi_calls_sent(pw_mpi_calls *c, const pw_record *rec, uint64_t *sent)
+int pw_mpi_calls_sent(pw_mpi_calls *c, const pw_record *rec, const pw_value *v, uint64_t *sent)
 {
     const pw_coll_schema *cs = &c->coll[rec->schema];
     if (sends_its_recvcounts(cs)) {
@@ -201,7 +201,7 @@ int pw_mpi_calls_sent(pw_mpi_calls *c, const pw_record *rec, uint64_t *sent)
     const pw_type_sizes *sizes = sizes_of(c, rec);
     if (!sizes)
         return 0;
-    int64_t type, n = send_elements(cs, pw_record_fields(rec), &type);
+    int64_t type, n = send_elements(cs, v, &type);
     *sent = bytes_of(n, type, sizes);
     return 1;
 }

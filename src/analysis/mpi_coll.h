@@ -87,6 +87,7 @@ void pw_mpi_calls_free(pw_mpi_calls *c);
  * empty call).  0 when memory runs out. */
 int pw_mpi_calls_read(pw_mpi_calls *c, const pw_record *rec, pw_mpi_call *out);
 /* Only what rec's call sends (pw_mpi_call.sent), for a reader of every
- * send.  0 when memory runs out. */
-int pw_mpi_calls_sent(pw_mpi_calls *c, const pw_record *rec, uint64_t *sent);
+ * send; v: rec's fields, or a view holding at least its count and type
+ * fields (a collective's are read from rec).  0 when memory runs out. */
+int pw_mpi_calls_sent(pw_mpi_calls *c, const pw_record *rec, const pw_value *v, uint64_t *sent);
 #endif

@@ -50,6 +50,12 @@ typedef struct pw_cursor_ops {
      * (the energy analysis's streams).  The caller gives v absent
      * (present = 0) with the field's type; no scratch memory is used. */
     void (*field_as)(pw_cursor *c, uint32_t loc, size_t f, pw_value *v);
+    /* Optional: only the integer fields fields[0 .. n) of the current
+     * record, each into view[fields[k]] as decode would set it (type
+     * PW_T_I64), absent (present = 0) when the record lacks it or it is no
+     * integer; the rest of view is left alone.  A reader of a few
+     * integers per record (the MPI replay) skips decoding the others. */
+    void (*ints)(pw_cursor *c, const int16_t *fields, size_t n, pw_value *view);
     /* 1: decode and decode_snapshot set every field themselves, the
      * absent ones too (present = 0 and the field's type), so the values
      * arrive unset and are not blanked first (most of DUMPI's fields are

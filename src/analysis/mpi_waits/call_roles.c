@@ -38,6 +38,44 @@ static int coll_wait_of(pw_coll_op op)
     }
 }
 
+/* Field f (-1: none) into the schema's integer view; 0 when it cannot
+ * be there (no integer, or beyond the view). */
+static int view_field(const pw_schema *sc, mw_schema *m, int f)
+{
+    if (f < 0)
+        return 1;
+    for (size_t k = 0; k < m->n_ints; k++)
+        if (m->ints[k] == f)
+            return 1;
+    if (f >= MW_VIEW_FIELDS || m->n_ints == MW_INTS_MAX || sc->fields[f].type != PW_T_I64)
+        return 0;
+    m->ints[m->n_ints++] = (int16_t)f;
+    return 1;
+}
+
+/* The integer view of a point-to-point call whose integers are all it
+ * reads but its status (decoded when a wildcard needs it): the fields of
+ * waits_p2p.c, mw_comm_instance and the bytes it sends
+ * (pw_mpi_calls_sent); none for the others. */
+static void view_fields(const pw_schema *sc, mw_schema *m)
+{
+    const tl_schema *t = &m->tl;
+    const pw_coll_schema *c = &m->coll;
+    int sends = t->f_dest >= 0; /* only a send's counts are read */
+    const int fields[] = {t->f_dest,    t->f_source,  t->f_tag,   t->f_sendtag, t->f_recvtag,
+                          t->f_comm,    t->f_request, t->f_index, t->f_flag,    m->f_outcount,
+                          sends ? c->f_count : -1,     sends ? c->f_datatype : -1,
+                          sends ? c->f_sendcount : -1, sends ? c->f_sendtype : -1};
+    m->n_ints = 0;
+    if (!m->p2p || c->op != PW_COLL_NONE || m->f_indices >= 0)
+        return;
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        if (!view_field(sc, m, fields[i])) {
+            m->n_ints = 0;
+            return;
+        }
+}
+
 int mw_schemas_classify(const pw_dataset *ds, mw_schema *out)
 {
     tl_schema *tl = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *tl);
@@ -53,6 +91,7 @@ int mw_schemas_classify(const pw_dataset *ds, mw_schema *out)
         pw_coll_classify(sc, &m->coll);
         m->coll_wait = (int8_t)coll_wait_of(m->coll.op);
         m->p2p = m->tl.has_msg;
+        view_fields(sc, m);
         if (!sc->mpi_fields) /* no MPI call: its name says nothing more */
             continue;
         m->sync = !strcmp(sc->name, "MPI_Ssend") || !strcmp(sc->name, "MPI_Issend");

@@ -55,6 +55,10 @@ typedef enum mw_wait {
 
 extern const char *const mw_wait_names[MW_N_WAITS];
 
+/* The integer view's limits: fields read per call, and field indexes. */
+#define MW_INTS_MAX 16
+#define MW_VIEW_FIELDS 32
+
 /* How the analyses read one schema's records: the message fields as the
  * timeline finds them (timeline_schema.h), and MPI_Waitsome's; field
  * indexes -1: absent. */
@@ -68,6 +72,12 @@ typedef struct mw_schema {
     uint8_t finalize; /* MPI_Finalize: the critical path ends at the last one */
     uint8_t release;  /* MPI_Request_free, MPI_Cancel: the request is given up, never waited for */
     pw_coll_schema coll;
+    /* The integer view (replay.c): every field the replay reads of this
+     * schema's records, all integers below MW_VIEW_FIELDS, read through
+     * the cursor's ints op without decoding the rest; n_ints 0: decoded
+     * whole (a list among them, a collective). */
+    int16_t ints[MW_INTS_MAX];
+    uint8_t n_ints;
 } mw_schema;
 
 /* A wait state where it happened: from the call's entry until `resume`,
@@ -144,6 +154,9 @@ typedef struct mw_rank {
     uint64_t records;    /* as the census counted them */
     uint32_t bin_hint;   /* the time bin of its latest call (time_profile.c) */
     uint8_t *seen;       /* per schema: has records */
+    /* the current call's fields mw_schema.ints lists, by field index; the
+     * others hold what earlier calls left and are never read */
+    pw_value ints_view[MW_VIEW_FIELDS];
     /* results, per function (schema) */
     uint64_t *calls, *time_ns, *wait_ns;
     uint64_t *wait_fn[MW_N_WAITS];

@@ -35,6 +35,18 @@ typedef struct window_job {
     int exchanged; /* 0: another process failed, every worker stops */
 } window_job;
 
+/* The fields the replay reads of rec: the schema's integer view when it
+ * has one and the format gives it (the cursor's ints op), else every
+ * field decoded. */
+static const pw_value *call_fields(mw_rank *rk, const mw_schema *sc, const pw_record *rec)
+{
+    pw_cursor *c = rec->cursor;
+    if (!sc->n_ints || !c->ops->ints)
+        return pw_record_fields(rec);
+    c->ops->ints(c, sc->ints, sc->n_ints, rk->ints_view);
+    return rk->ints_view;
+}
+
 /* One record: its messages and collectives, profile, bins, compute gap. */
 static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec)
 {
@@ -42,7 +54,7 @@ static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec
     int coll = sc->coll.op != PW_COLL_NONE;
     if (run->timed_only && (rec->clock != PW_CLOCK_NS || !rec->has_end))
         return; /* what the timeline does not draw, its replay never sees */
-    const pw_value *v = sc->p2p || coll ? pw_record_fields(rec) : NULL;
+    const pw_value *v = sc->p2p || coll ? call_fields(rk, sc, rec) : NULL;
     rk->seen[rec->schema] = 1;
     if (sc->finalize && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end > rk->finalize_exit)
         rk->finalize_exit = rec->t_end;
@@ -56,7 +68,7 @@ static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec
         mw_waits_coll(run, rk, sc, rec, v);
     if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
         uint64_t sent;
-        if (pw_mpi_calls_sent(&run->calls, rec, &sent))
+        if (pw_mpi_calls_sent(&run->calls, rec, v, &sent))
             mw_bins_message(run, bins, rec->t, sent, &rk->bin_hint);
     }
     pw_comm_replay_feed(&run->comms, rec); /* after the call's own lookups */

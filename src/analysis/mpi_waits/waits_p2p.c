@@ -101,7 +101,9 @@ static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_reco
     }
     pw_msg st;
     uint64_t bytes;
-    if ((m.source < 0 || m.tag < 0) && sc->tl.f_status >= 0 && tl_status_at(&v[sc->tl.f_status], 0, &st, &bytes)) {
+    /* a status is no integer: decoded from rec, v may be the integer view */
+    if ((m.source < 0 || m.tag < 0) && sc->tl.f_status >= 0 &&
+        tl_status_at(&pw_record_fields(rec)[sc->tl.f_status], 0, &st, &bytes)) {
         m.source = m.source < 0 ? st.source : m.source;
         m.tag = m.tag < 0 ? st.tag : m.tag;
     }
@@ -165,7 +167,6 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
     if (mw_field_int(v, sc->tl.f_flag, 1) == 0)
         return;
     const pw_value *req = &v[sc->tl.f_request];
-    const pw_value *st = sc->tl.f_status >= 0 ? &v[sc->tl.f_status] : NULL;
     size_t n = req->type == PW_T_LIST ? req->v.list.n : 1;
     const pw_value *indices = sc->f_indices >= 0 && v[sc->f_indices].present ? &v[sc->f_indices] : NULL;
     int64_t index = mw_field_int(v, sc->tl.f_index, -2);
@@ -176,6 +177,8 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
     } else if (sc->tl.f_index >= 0)
         n = index >= 0 ? 1 : 0;
     int wild = rk->mm.n_wild > rk->mm.n_free; /* only a wildcard receive reads its status */
+    /* statuses are no integers: decoded from the record, v may be the integer view */
+    const pw_value *st = sc->tl.f_status >= 0 && wild ? &pw_record_fields(c->rec)[sc->tl.f_status] : NULL;
     for (size_t i = 0; i < n; i++) {
         int64_t which = indices ? (list_item(indices, i) ? mw_value_int(list_item(indices, i)) : -1)
                         : sc->tl.f_index >= 0 ? index : (int64_t)i;
@@ -184,7 +187,7 @@ static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_val
             continue;
         pw_msg status;
         uint64_t bytes;
-        int has = st && wild && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
+        int has = st && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
         completed(run, rk, mw_value_int(r), has ? &status : NULL, c);
     }
 }

@@ -133,20 +133,25 @@ pw_status dumpi_walk(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, c
  * whole in what the window holds at off (set as dumpi_walk sets them);
  * 0 when the general walk must decide (nothing is reported). */
 int dumpi_walk_buffered(pw_window *w, uint64_t off, uint64_t end, dumpi_rec *rec, const uint8_t **bytes);
+/* The integer at q of an argument encoded enc into *out; 0 when the
+ * encoding is no integer. */
+static inline int dumpi_int_at(const uint8_t *q, int enc, int64_t *out)
+{
+    switch (enc) {
+    case DUMPI_ENC_I32: *out = (int32_t)pw_be32(q); return 1;
+    case DUMPI_ENC_I64: *out = (int64_t)pw_be64(q); return 1;
+    case DUMPI_ENC_U16: *out = pw_be16(q); return 1;
+    case DUMPI_ENC_U8: *out = q[0]; return 1;
+    default: return 0;
+    }
+}
 /* A scalar argument of the record at p (0 when absent). */
 static inline int64_t dumpi_arg_int(const dumpi_rec *rec, const uint8_t *p, int arg)
 {
     const dumpi_function *fn = &dumpi_functions[rec->label];
     uint32_t o = dumpi_arg_off(rec, fn, arg);
-    if (o == UINT32_MAX)
-        return 0;
-    switch (fn->args[arg].enc) {
-    case DUMPI_ENC_I32: return (int32_t)pw_be32(p + o);
-    case DUMPI_ENC_I64: return (int64_t)pw_be64(p + o);
-    case DUMPI_ENC_U16: return pw_be16(p + o);
-    case DUMPI_ENC_U8: return p[o];
-    default: return 0;
-    }
+    int64_t v;
+    return o != UINT32_MAX && dumpi_int_at(p + o, fn->args[arg].enc, &v) ? v : 0;
 }
 
 /* dumpi_scan.c: the open-time pass over one rank (slot i): threads, the

@@ -425,6 +425,21 @@ static void dumpi_cursor_decode(pw_cursor *c, pw_value *values)
     decode_call(&call, &c->scratch, values, c->args_only);
 }
 
+/* pw_cursor_ops.ints: each argument read where the walk found it, as
+ * decode_args does, without decoding the others. */
+static void dumpi_cursor_ints(pw_cursor *c, const int16_t *fields, size_t n, pw_value *view)
+{
+    const dumpi_stream *s = c->impl;
+    const dumpi_function *fn = &dumpi_functions[s->rec.label];
+    for (size_t k = 0; k < n; k++) {
+        int i = fields[k] - DUMPI_PREFIX_FIELDS;
+        pw_value *x = &view[fields[k]];
+        uint32_t o = i >= 0 && i < fn->n_args ? dumpi_arg_off(&s->rec, fn, i) : UINT32_MAX;
+        x->type = PW_T_I64;
+        x->present = o != UINT32_MAX && dumpi_int_at(s->p + o, fn->args[i].enc, &x->v.i);
+    }
+}
+
 /* A snapshot: this, then the record's bytes. */
 typedef struct dumpi_snapshot {
     dumpi_rec rec;
@@ -472,6 +487,7 @@ static const pw_cursor_ops dumpi_cursor_ops = {
     .close = dumpi_cursor_close,
     .snapshot = dumpi_cursor_snapshot,
     .decode_snapshot = dumpi_cursor_decode_snapshot,
+    .ints = dumpi_cursor_ints,
     .sets_absent = 1,
 };
 
