@@ -357,14 +357,9 @@ static inline void set_absent(pw_value *x, const pw_field *f)
 /* One argument (field f), from its bytes at q. */
 static inline void set_arg(pw_value *x, const pw_field *f, const uint8_t *q, int enc, pw_arena *a)
 {
-    if (enc == DUMPI_ENC_I32) /* the most common: counts, ranks, tags, requests */
-        pw_set_i64(x, (int32_t)pw_be32(q));
-    else if (enc == DUMPI_ENC_U16) /* handles */
-        pw_set_i64(x, pw_be16(q));
-    else if (enc == DUMPI_ENC_I64)
-        pw_set_i64(x, (int64_t)pw_be64(q));
-    else if (enc == DUMPI_ENC_U8)
-        pw_set_i64(x, q[0]);
+    int64_t v;
+    if (dumpi_int_at(q, enc, &v))
+        pw_set_i64(x, v);
     else {
         set_absent(x, f); /* what finds no scratch memory stays absent */
         set_list_arg(x, q, enc, a);
