@@ -4,7 +4,8 @@
 # generators write, the commands users run most, so that PROFILE says
 # which way the per-record paths go (cmake/pgo.cmake).  A few seconds.
 # Ends by writing PROFILE/trained.stamp, which the optimised build
-# depends on; a failed run leaves no stamp.
+# depends on; a failed run, or a compiler that wrote no profile, leaves
+# no stamp.
 set -eu
 build=$1
 profile=$2
@@ -38,8 +39,8 @@ run convert "$work/dumpi" --to otf2 -o "$work/dumpi.otf2"
 run convert "$work/dumpi" --to paraver -o "$work/dumpi.prv"
 run stats -j 2 "$work/dumpi"
 n=$(find "$profile" -name '*.gcda' | wc -l)
-if [ "$n" -eq 0 ]; then
-    echo "pgo-train: no profile was written to $profile" >&2
-    exit 1
+if [ "$n" -eq 0 ]; then # not GCC, or not Release: the build goes on without a profile
+    echo "pgo-train: no profile was written to $profile (GCC Release builds only)" >&2
+    exit 0
 fi
 touch "$profile/trained.stamp"
