@@ -54,8 +54,12 @@ typedef struct recent_track {
 typedef struct recent_name {
     int32_t view, channel;
     int64_t value;
-    uint64_t iid;               /* 0: empty */
+    uint64_t iid;               /* 0: empty; NO_LABEL: the value has none */
 } recent_name;
+
+/* A recent name's iid for a value without a label (ids: many, each asked
+ * for again at every slice it begins otherwise). */
+#define NO_LABEL UINT64_MAX
 
 /* The tracks of channels with small ids, by row and channel, in a table
  * per view (rows x the view's declared channels): the common change finds
@@ -317,16 +321,16 @@ static inline void slice_begin_iid(pf_states *w, int64_t t, uint64_t track, uint
     event_close(w, p, te);
 }
 
-/* A slice begins, named by a number's text (at most 20 bytes). */
-static void slice_begin_text(pf_states *w, int64_t t, uint64_t track, const char *name, size_t len)
+/* A slice begins, named by a value's number as text (at most 20 bytes). */
+static void slice_begin_number(pf_states *w, int64_t t, uint64_t track, int64_t value)
 {
     uint8_t *te, *p = event_open(w, t, TYPE_SLICE_BEGIN, track, &te);
     if (!p)
         return;
     p += pb_put_varint(p, (uint64_t)TRACK_EVENT_NAME << 3 | PB_LEN);
-    *p++ = (uint8_t)len;
-    memcpy(p, name, len);
-    p += len;
+    uint8_t *len = p++;
+    *len = (uint8_t)pw_put_i64((char *)p, value);
+    p += *len;
     event_close(w, p, te);
 }
 
@@ -352,13 +356,16 @@ static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32
 {
     recent_name *r = &w->recent_names[pw_state_slot(view, (uint32_t)channel, (uint64_t)value, RECENT_BITS)];
     if (r->iid && r->value == value && r->channel == channel && r->view == view) {
-        slice_begin_iid(w, t, track, r->iid);
+        if (r->iid != NO_LABEL)
+            slice_begin_iid(w, t, track, r->iid);
+        else
+            slice_begin_number(w, t, track, value);
         return;
     }
     const char *label = w->st->value_label(w->st, view, channel, value);
     if (!label) {
-        char number[24];
-        slice_begin_text(w, t, track, number, pw_put_i64(number, value));
+        *r = (recent_name){view, channel, value, NO_LABEL};
+        slice_begin_number(w, t, track, value);
         return;
     }
     pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
