@@ -6,13 +6,14 @@
 #include <string.h>
 
 #include "analysis/ovniemu/emu_mux.h"
+#include "core/compiler.h"
 
 void emu_chan_init(emu_chan *c, const char *name, int is_stack)
 {
     memset(c, 0, sizeof *c);
     c->value = emu_null();
     c->last = emu_null();
-    c->prv_last = emu_null();
+    c->prv_last = (emu_value){0, EMU_NEVER};
     c->is_stack = (uint8_t)is_stack;
     c->view = -1;
     c->name = name;
@@ -155,6 +156,7 @@ int emu_chan_subscribe(emu_chan *c, emu_mux *m, int is_input)
         c->cap_subs = cap;
     }
     c->subs[c->n_subs++] = (emu_sub){m, is_input ? m->output : NULL};
+    c->selects |= !is_input;
     return 0;
 }
 
@@ -174,7 +176,7 @@ static int emit(emu_bay *bay, emu_chan *c)
 {
     emu_value v = emu_chan_read(c);
     if (!(c->prv_flags & EMU_PRV_EMITDUP)) {
-        if (c->prv_last_set && emu_value_eq(c->prv_last, v)) {
+        if (emu_value_eq(c->prv_last, v)) {
             if (c->prv_flags & EMU_PRV_SKIPDUP)
                 return 0;
             if (!(c->prv_flags & EMU_PRV_SKIPDUPNULL))
@@ -183,7 +185,6 @@ static int emit(emu_bay *bay, emu_chan *c)
                 return 0;
         }
         c->prv_last = v;
-        c->prv_last_set = 1;
     }
     int64_t out = 0;
     if (!v.null) {
@@ -196,31 +197,71 @@ static int emit(emu_bay *bay, emu_chan *c)
     return 0;
 }
 
-/* A mux output takes whatever its input or select gives it: emu_mux_init
- * lets it be rewritten and repeat values, and refuses a stack, so
- * emu_chan_set's checks all pass and only the dirty mark is left. */
-static inline int set_output(emu_bay *bay, emu_chan *out, emu_value v)
+/* Room for n more dirty channels; -1 with the fault when memory runs out. */
+static int reserve_dirty(emu_bay *bay, const emu_chan *c, uint32_t n)
 {
-    out->value = v;
-    return mark_dirty(bay, out);
+    while (bay->cap_dirty - bay->n_dirty < n)
+        if (grow_dirty(bay, c) != 0)
+            return -1;
+    return 0;
+}
+
+/* A changed channel that selects for no mux: every follower is a mux it
+ * is the input of, whose output takes its value.  emu_mux_init lets an
+ * output be rewritten and repeat values, and refuses a stack, so
+ * emu_chan_set's checks all pass and only the dirty mark is left; with
+ * room made first, the list stays in registers. */
+static int copy_to_outputs(emu_bay *bay, const emu_chan *c)
+{
+    if (reserve_dirty(bay, c, c->n_subs) != 0)
+        return -1;
+    emu_chan **dirty = bay->dirty;
+    uint32_t n = bay->n_dirty;
+    emu_value v = c->value;
+    for (const emu_sub *sub = c->subs, *end = sub + c->n_subs; sub < end; sub++) {
+        emu_chan *out = sub->output;
+        out->value = v;
+        if (!out->dirty) {
+            out->dirty = 1;
+            dirty[n++] = out;
+        }
+    }
+    bay->n_dirty = n;
+    return 0;
+}
+
+/* A changed channel that selects for a mux: its followers in order, a
+ * select's mux changing the subscriptions of inputs (other channels) as
+ * it goes, so the list is indexed anew each time. */
+static PW_NOINLINE int run_followers(emu_bay *bay, const emu_chan *c)
+{
+    int rc = 0;
+    for (uint32_t k = 0; k < c->n_subs; k++) {
+        const emu_sub *sub = &c->subs[k];
+        emu_chan *out = sub->output;
+        if (out) {
+            out->value = c->value;
+            if (mark_dirty(bay, out) != 0)
+                rc = -1;
+        } else if (emu_mux_on_select(bay, sub->mux) != 0) {
+            rc = -1;
+        }
+    }
+    return rc;
 }
 
 int emu_bay_propagate(emu_bay *bay)
 {
     int rc = 0;
-    /* Both walks index the list: before the first change there is none
-     * at all (NULL), and subscribers may move it (grow_dirty).
-     * Subscribers may dirty more channels: the list grows as it is walked.
-     * A changed input sets its mux's output itself (the hottest path). */
+    /* The list is indexed: before the first change there is none at all
+     * (NULL), and followers may move it (grow_dirty) and lengthen it while
+     * it is walked. */
     for (uint32_t i = 0; i < bay->n_dirty; i++) {
         const emu_chan *c = bay->dirty[i];
-        /* Indexed anew each time: a select's mux changes the
-         * subscriptions of inputs (other channels) as it goes. */
-        for (uint32_t k = 0; k < c->n_subs; k++) {
-            const emu_sub *sub = &c->subs[k];
-            if ((sub->output ? set_output(bay, sub->output, c->value) : emu_mux_on_select(bay, sub->mux)) != 0)
-                rc = -1;
-        }
+        if (!c->n_subs)
+            continue;
+        if ((c->selects ? run_followers(bay, c) : copy_to_outputs(bay, c)) != 0)
+            rc = -1;
     }
     /* Every output is final now: emit each and make it clean.  The list
      * no longer changes: kept in registers across the emit calls. */

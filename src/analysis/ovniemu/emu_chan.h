@@ -19,6 +19,9 @@ typedef struct emu_value {
     int null;
 } emu_value;
 
+/* A row's last value before its first: equal to no value. */
+#define EMU_NEVER (-1)
+
 static inline emu_value emu_int(int64_t i) { return (emu_value){i, 0}; }
 static inline emu_value emu_null(void) { return (emu_value){0, 1}; }
 static inline int emu_value_eq(emu_value a, emu_value b)
@@ -58,7 +61,8 @@ typedef struct emu_sub {
 
 typedef struct emu_chan {
     /* The first line: the current value (stacks: the top, null when
-     * empty), the row's last value, the followers and the flags. */
+     * empty), the row's last value (null EMU_NEVER before the first),
+     * the followers and the flags. */
     _Alignas(EMU_CHAN_ALIGN) emu_value value;
     emu_value prv_last;
     emu_sub *subs;
@@ -68,7 +72,10 @@ typedef struct emu_chan {
     int32_t prv_type;
     uint32_t prv_row;
     int8_t view;          /* -1: none */
-    uint8_t prv_flags, prv_last_set;
+    uint8_t prv_flags;
+    /* A mux has it as its select (emu_chan_subscribe): propagation then
+     * walks its followers one by one; the others only copy their value. */
+    uint8_t selects;
     uint8_t is_stack, dirty;
     uint8_t allow_dup, ignore_dup, dirty_write;
     /* The value at the end of the previous event: kept (and read) only
