@@ -92,13 +92,14 @@ void pw_tournament_set_done(pw_tournament *t, size_t i);
 /* Plays all matches; call after setting the leaves. */
 int pw_tournament_build(pw_tournament *t);
 /* The winning leaf has a new key (the parts of a pw_sort_key): replays its
- * path.  Which sequence wins a match is as good as random when sequences
- * interleave, so the outcome selects values through a mask instead of
- * steering a branch that would mispredict at half the levels.  The key
- * travels up in registers (inline, so it is never spilled to memory on
- * the way in).  While no key has had a virtual time, every node's vt is
- * the same and the match compares (t, loc) alone, as one 128-bit number:
- * the shortest chain per level. */
+ * path.  The key travels up in registers (inline, so it is never spilled
+ * to memory on the way in).  While no key has had a virtual time, every
+ * node's vt is the same and a match compares t, then loc, with branches:
+ * a node is read and written only when it wins, and the outcomes follow
+ * the trace's pattern (a stream's run of events keeps winning; streams
+ * taking turns lose at every level), which the branch predictor learns.
+ * With virtual times, the outcome selects values through a mask, as the
+ * three-part comparison would mispredict where sequences interleave. */
 static inline void pw_tournament_replay(pw_tournament *t, uint64_t key_t, uint64_t key_vt,
                                         uint64_t key_loc)
 {
@@ -109,13 +110,14 @@ static inline void pw_tournament_replay(pw_tournament *t, uint64_t key_t, uint64
     t->vt_used |= cvt != PW_ORDER_VT_ZERO;
     if (!t->vt_used) {
         for (size_t n = first; n > 0; n /= 2) {
-            uint64_t ot = t->t[n], oloc = t->loc[n];
-            uint64_t m = 0 - (uint64_t)(((u128)ot << 64 | oloc) < ((u128)ct << 64 | cloc));
-            uint64_t dt = (ot ^ ct) & m, dloc = (oloc ^ cloc) & m;
-            t->t[n] = ot ^ dt; /* the loser stays: the other side when it won */
-            t->loc[n] = oloc ^ dloc;
-            ct ^= dt;
-            cloc ^= dloc;
+            uint64_t ot = t->t[n];
+            if (ot > ct || (ot == ct && t->loc[n] > cloc))
+                continue; /* the new key wins here: the node keeps its loser */
+            uint64_t oloc = t->loc[n];
+            t->t[n] = ct;
+            t->loc[n] = cloc;
+            ct = ot;
+            cloc = oloc;
         }
         t->t[0] = ct;
         t->loc[0] = cloc;
