@@ -75,6 +75,7 @@ static inline int mark_dirty(emu_bay *bay, emu_chan *c)
     if (bay->n_dirty == bay->cap_dirty && grow_dirty(bay, c) != 0)
         return -1;
     c->dirty = 1;
+    bay->n_walk += c->walk;
     bay->dirty[bay->n_dirty++] = c;
     return 0;
 }
@@ -147,6 +148,8 @@ int emu_chan_pop(emu_bay *bay, emu_chan *c, emu_value expected)
 
 int emu_chan_subscribe(emu_chan *c, emu_mux *m, int is_input)
 {
+    if (c->mux_output)
+        return -1;
     if (c->n_subs == c->cap_subs) {
         uint32_t cap = c->cap_subs ? c->cap_subs * 2 : 2;
         emu_sub *s = realloc(c->subs, cap * sizeof *s);
@@ -156,7 +159,7 @@ int emu_chan_subscribe(emu_chan *c, emu_mux *m, int is_input)
         c->cap_subs = cap;
     }
     c->subs[c->n_subs++] = (emu_sub){m, is_input ? m->output : NULL};
-    c->selects |= !is_input;
+    c->walk |= !is_input;
     return 0;
 }
 
@@ -197,54 +200,67 @@ static int emit(emu_bay *bay, emu_chan *c)
     return 0;
 }
 
-/* Room for n more dirty channels; -1 with the fault when memory runs out. */
-static int reserve_dirty(emu_bay *bay, const emu_chan *c, uint32_t n)
+/* Emits the changed channel (when it has a row) and makes it clean. */
+static inline int emit_and_clean(emu_bay *bay, emu_chan *c)
 {
-    while (bay->cap_dirty - bay->n_dirty < n)
-        if (grow_dirty(bay, c) != 0)
-            return -1;
-    return 0;
+    int rc = c->view >= 0 ? emit(bay, c) : 0;
+    if (!c->allow_dup)
+        c->last = c->value;
+    c->dirty = 0;
+    return rc;
 }
 
-/* A changed channel that selects for no mux: every follower is a mux it
- * is the input of, whose output takes its value.  emu_mux_init lets an
- * output be rewritten and repeat values, and refuses a stack, so
- * emu_chan_set's checks all pass and only the dirty mark is left; with
- * room made first, the list stays in registers. */
-static int copy_to_outputs(emu_bay *bay, const emu_chan *c)
-{
-    if (reserve_dirty(bay, c, c->n_subs) != 0)
-        return -1;
-    emu_chan **dirty = bay->dirty;
-    uint32_t n = bay->n_dirty;
-    emu_value v = c->value;
-    for (const emu_sub *sub = c->subs, *end = sub + c->n_subs; sub < end; sub++) {
-        emu_chan *out = sub->output;
-        out->value = v;
-        if (!out->dirty) {
-            out->dirty = 1;
-            dirty[n++] = out;
-        }
-    }
-    bay->n_dirty = n;
-    return 0;
-}
-
-/* A changed channel that selects for a mux: its followers in order, a
- * select's mux changing the subscriptions of inputs (other channels) as
- * it goes, so the list is indexed anew each time. */
-static PW_NOINLINE int run_followers(emu_bay *bay, const emu_chan *c)
+/* ovniemu's walk: the followers of every changed channel in order (which
+ * may change more channels: the list grows as it is walked), then every
+ * changed channel emitted in the order it changed.  A select's mux
+ * changes the subscriptions of inputs (other channels) and may move the
+ * list (grow_dirty) as it goes, so both are indexed anew each time. */
+static PW_NOINLINE int walk(emu_bay *bay)
 {
     int rc = 0;
-    for (uint32_t k = 0; k < c->n_subs; k++) {
-        const emu_sub *sub = &c->subs[k];
-        emu_chan *out = sub->output;
-        if (out) {
-            out->value = c->value;
-            if (mark_dirty(bay, out) != 0)
+    for (uint32_t i = 0; i < bay->n_dirty; i++) {
+        const emu_chan *c = bay->dirty[i];
+        for (uint32_t k = 0; k < c->n_subs; k++) {
+            const emu_sub *sub = &c->subs[k];
+            emu_chan *out = sub->output;
+            if (out) {
+                out->value = c->value;
+                if (mark_dirty(bay, out) != 0)
+                    rc = -1;
+            } else if (emu_mux_on_select(bay, sub->mux) != 0) {
                 rc = -1;
-        } else if (emu_mux_on_select(bay, sub->mux) != 0) {
+            }
+        }
+    }
+    for (uint32_t i = 0; i < bay->n_dirty; i++)
+        if (emit_and_clean(bay, bay->dirty[i]) != 0)
             rc = -1;
+    return rc;
+}
+
+/* The common event, whose changes select for no mux and set no mux output:
+ * each changed channel's followers are muxes it is the input of, and
+ * their outputs take its value and nothing else changes them (a mux has
+ * one input, an output one mux, and outputs have no followers).  So the
+ * walk's order and values come out of two passes with nothing listed:
+ * the changed channels emitted, then each one's outputs as they take its
+ * value. */
+static int emit_as_copied(emu_bay *bay)
+{
+    int rc = 0;
+    emu_chan *const *dirty = bay->dirty;
+    uint32_t n = bay->n_dirty;
+    for (uint32_t i = 0; i < n; i++)
+        if (emit_and_clean(bay, dirty[i]) != 0)
+            rc = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const emu_chan *c = dirty[i];
+        emu_value v = c->value;
+        for (const emu_sub *sub = c->subs, *end = sub + c->n_subs; sub < end; sub++) {
+            emu_chan *out = sub->output;
+            out->value = v;
+            if (out->view >= 0 && emit(bay, out) != 0)
+                rc = -1;
         }
     }
     return rc;
@@ -252,30 +268,9 @@ static PW_NOINLINE int run_followers(emu_bay *bay, const emu_chan *c)
 
 int emu_bay_propagate(emu_bay *bay)
 {
-    int rc = 0;
-    /* The list is indexed: before the first change there is none at all
-     * (NULL), and followers may move it (grow_dirty) and lengthen it while
-     * it is walked. */
-    for (uint32_t i = 0; i < bay->n_dirty; i++) {
-        const emu_chan *c = bay->dirty[i];
-        if (!c->n_subs)
-            continue;
-        if ((c->selects ? run_followers(bay, c) : copy_to_outputs(bay, c)) != 0)
-            rc = -1;
-    }
-    /* Every output is final now: emit each and make it clean.  The list
-     * no longer changes: kept in registers across the emit calls. */
-    emu_chan *const *dirty = bay->dirty;
-    uint32_t n = bay->n_dirty;
-    for (uint32_t i = 0; i < n; i++) {
-        emu_chan *c = dirty[i];
-        if (c->view >= 0 && emit(bay, c) != 0)
-            rc = -1;
-        if (!c->allow_dup)
-            c->last = c->value;
-        c->dirty = 0;
-    }
+    int rc = bay->n_walk ? walk(bay) : emit_as_copied(bay);
     bay->n_dirty = 0;
+    bay->n_walk = 0;
     return rc;
 }
 

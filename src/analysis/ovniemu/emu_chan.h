@@ -73,9 +73,9 @@ typedef struct emu_chan {
     uint32_t prv_row;
     int8_t view;          /* -1: none */
     uint8_t prv_flags;
-    /* A mux has it as its select (emu_chan_subscribe): propagation then
-     * walks its followers one by one; the others only copy their value. */
-    uint8_t selects;
+    /* A change needs propagation's full walk (emu_bay_propagate): a mux
+     * has the channel as its select, or it is a mux's output. */
+    uint8_t walk;
     uint8_t is_stack, dirty;
     uint8_t allow_dup, ignore_dup, dirty_write;
     /* The value at the end of the previous event: kept (and read) only
@@ -84,7 +84,9 @@ typedef struct emu_chan {
     emu_value *stack;     /* stack channels: the pushed values */
     uint32_t cap_stack, cap_subs;
     const char *name;     /* for findings: "state", "flush", ... */
-    uint8_t mux_output;   /* a mux's output (emu_mux_init): no other mux may write it */
+    /* A mux's output (emu_mux_init): no other mux may write it, and it
+     * follows nothing (it has no followers of its own). */
+    uint8_t mux_output;
 } emu_chan;
 
 /* n zeroed objects of `size` bytes that hold channels (a channel, or a
@@ -99,6 +101,7 @@ typedef void (*emu_emit_fn)(void *ctx, int64_t time, int view, uint32_t row, int
 typedef struct emu_bay {
     emu_chan **dirty;
     uint32_t n_dirty, cap_dirty;
+    uint32_t n_walk;       /* dirty channels that need the full walk */
     int64_t time;          /* of the event being propagated */
     emu_emit_fn emit;
     void *emit_ctx;
@@ -120,7 +123,8 @@ int emu_chan_set(emu_bay *bay, emu_chan *c, emu_value v);
 int emu_chan_push(emu_bay *bay, emu_chan *c, emu_value v);
 int emu_chan_pop(emu_bay *bay, emu_chan *c, emu_value expected);
 
-/* Subscriptions (mux.c adds and removes them). */
+/* Subscriptions (mux.c adds and removes them); -1 when memory runs out
+ * or c is a mux's output. */
 int emu_chan_subscribe(emu_chan *c, struct emu_mux *m, int is_input);
 void emu_chan_unsubscribe(emu_chan *c, struct emu_mux *m, int is_input);
 
