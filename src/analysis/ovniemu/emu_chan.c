@@ -256,8 +256,10 @@ static int emit_as_copied(emu_bay *bay)
     for (uint32_t i = 0; i < n; i++) {
         const emu_chan *c = dirty[i];
         emu_value v = c->value;
-        for (const emu_sub *sub = c->subs, *end = sub + c->n_subs; sub < end; sub++) {
-            emu_chan *out = sub->output;
+        const emu_sub *subs = c->subs; /* NULL without followers */
+        uint32_t n_subs = c->n_subs;
+        for (uint32_t k = 0; k < n_subs; k++) {
+            emu_chan *out = subs[k].output;
             out->value = v;
             if (out->view >= 0 && emit(bay, out) != 0)
                 rc = -1;
