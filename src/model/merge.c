@@ -113,18 +113,33 @@ pw_status pw_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err)
     return pw_merge_open_locations(ds, NULL, pw_ds_count_record_locations(ds), out, err);
 }
 
+/* The winner's cursor read rec: its key replays the winner's path.  A
+ * record of ns time while no virtual time was met (nearly every merge)
+ * takes the short replay; the others make the whole key, out of line. */
+static PW_NOINLINE void merge_replay_key(pw_merge *m, const pw_record *rec)
+{
+    pw_sort_key k = pw_sort_key_of(rec);
+    pw_tournament_replay(&m->t, k.t, k.vt, k.loc);
+}
+
+static PW_HOT_INLINE void merge_replay(pw_merge *m, const pw_record *rec)
+{
+    if (!m->t.vt_used && rec->clock == PW_CLOCK_NS)
+        pw_tournament_replay_ns(&m->t, pw_order_of_i64(rec->t), (uint64_t)rec->location << 32);
+    else
+        merge_replay_key(m, rec);
+}
+
 pw_status pw_merge_next(pw_merge *m, const pw_record **rec, pw_error *err)
 {
     (void)err;
     if (m->pending) { /* the record handed out last is consumed now */
         m->pending = 0;
-        const pw_record *next = merge_advance(m, (size_t)pw_tournament_winner(&m->t));
-        if (next) {
-            pw_sort_key k = pw_sort_key_of(next);
-            pw_tournament_replay(&m->t, k.t, k.vt, k.loc);
-        } else {
+        const pw_record *next = merge_advance(m, pw_tournament_leaf(&m->t));
+        if (next)
+            merge_replay(m, next);
+        else
             pw_tournament_retire(&m->t);
-        }
     }
     long w = pw_tournament_winner(&m->t);
     if (w < 0) {

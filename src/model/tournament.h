@@ -91,37 +91,49 @@ void pw_tournament_set(pw_tournament *t, size_t i, pw_sort_key key);
 void pw_tournament_set_done(pw_tournament *t, size_t i);
 /* Plays all matches; call after setting the leaves. */
 int pw_tournament_build(pw_tournament *t);
+/* The winning leaf has a new key of ns time order key_t (vt 0) and
+ * location key_loc (pw_sort_key.loc), and no key has had a virtual time
+ * (vt_used is 0): replays its path, comparing t, then loc, with branches.
+ * A node is read and written only when it wins, and the outcomes follow
+ * the trace's pattern (a stream's run of events keeps winning; streams
+ * taking turns lose at every level), which the branch predictor learns.
+ * The key travels up in registers (inline, so it is never spilled to
+ * memory on the way in). */
+static inline void pw_tournament_replay_ns(pw_tournament *t, uint64_t key_t, uint64_t key_loc)
+{
+    uint64_t leaf = (uint32_t)t->loc[0];
+    uint64_t ct = key_t, cloc = (key_loc & ~(uint64_t)UINT32_MAX) | leaf;
+    for (size_t n = (leaf + t->k) / 2; n > 0; n /= 2) {
+        uint64_t ot = t->t[n];
+        if (ot > ct || (ot == ct && t->loc[n] > cloc))
+            continue; /* the new key wins here: the node keeps its loser */
+        uint64_t oloc = t->loc[n];
+        t->t[n] = ct;
+        t->loc[n] = cloc;
+        ct = ot;
+        cloc = oloc;
+    }
+    t->t[0] = ct;
+    t->loc[0] = cloc;
+}
+
 /* The winning leaf has a new key (the parts of a pw_sort_key): replays its
- * path.  Which sequence wins a match is as good as random when sequences
- * interleave, so the outcome selects values through a mask instead of
- * steering a branch that would mispredict at half the levels.  The key
- * travels up in registers (inline, so it is never spilled to memory on
- * the way in).  While no key has had a virtual time, every node's vt is
- * the same and the match compares (t, loc) alone, as one 128-bit number:
- * the shortest chain per level. */
+ * path.  While no key has had a virtual time, every node's vt is the same
+ * and pw_tournament_replay_ns does it; after, the outcome of a match
+ * selects values through a mask, as the three-part comparison would
+ * mispredict where sequences interleave. */
 static inline void pw_tournament_replay(pw_tournament *t, uint64_t key_t, uint64_t key_vt,
                                         uint64_t key_loc)
 {
     typedef unsigned __int128 u128;
-    uint64_t leaf = (uint32_t)t->loc[0];
-    uint64_t ct = key_t, cvt = key_vt, cloc = (key_loc & ~(uint64_t)UINT32_MAX) | leaf;
-    size_t first = (leaf + t->k) / 2;
-    t->vt_used |= cvt != PW_ORDER_VT_ZERO;
+    t->vt_used |= key_vt != PW_ORDER_VT_ZERO;
     if (!t->vt_used) {
-        for (size_t n = first; n > 0; n /= 2) {
-            uint64_t ot = t->t[n], oloc = t->loc[n];
-            uint64_t m = 0 - (uint64_t)(((u128)ot << 64 | oloc) < ((u128)ct << 64 | cloc));
-            uint64_t dt = (ot ^ ct) & m, dloc = (oloc ^ cloc) & m;
-            t->t[n] = ot ^ dt; /* the loser stays: the other side when it won */
-            t->loc[n] = oloc ^ dloc;
-            ct ^= dt;
-            cloc ^= dloc;
-        }
-        t->t[0] = ct;
-        t->loc[0] = cloc;
+        pw_tournament_replay_ns(t, key_t, key_loc);
         return;
     }
-    for (size_t n = first; n > 0; n /= 2) {
+    uint64_t leaf = (uint32_t)t->loc[0];
+    uint64_t ct = key_t, cvt = key_vt, cloc = (key_loc & ~(uint64_t)UINT32_MAX) | leaf;
+    for (size_t n = (leaf + t->k) / 2; n > 0; n /= 2) {
         uint64_t ot = t->t[n], ovt = t->vt[n], oloc = t->loc[n];
         u128 olow = (u128)ovt << 64 | oloc, clow = (u128)cvt << 64 | cloc;
         uint64_t m = 0 - (uint64_t)((ot < ct) | ((ot == ct) & (olow < clow)));
@@ -140,6 +152,8 @@ static inline void pw_tournament_replay(pw_tournament *t, uint64_t key_t, uint64
 
 /* The winning leaf has nothing more. */
 void pw_tournament_retire(pw_tournament *t);
+/* The winning leaf, when one is not done (its record was handed out). */
+static inline size_t pw_tournament_leaf(const pw_tournament *t) { return (uint32_t)t->loc[0]; }
 /* The winning leaf, or -1 when every leaf is done. */
 static inline long pw_tournament_winner(const pw_tournament *t)
 {

@@ -5,6 +5,7 @@
  * event, as ovniemu writes them.  Where ovniemu would stop, a finding is
  * recorded and the emulation goes on. */
 #include "analysis/ovniemu/emu.h"
+#include "core/compiler.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -147,34 +148,39 @@ static void note_counted(emu *e)
                        (unsigned long long)e->found[k], kinds[k].counted, EMU_FINDINGS_PER_KIND);
 }
 
+/* An event of a model that is not registered, or not enabled: ovniemu
+ * stops at the first; one finding per model letter says why. */
+static PW_NOINLINE void inactive_model(emu *e, const emu_ev *ev)
+{
+    unsigned char letter = (unsigned char)ev->m;
+    if (e->by_letter[letter]) {
+        if (!e->unknown_seen[letter])
+            finding(e, ev, EMU_MODEL_NOT_ENABLED, "model not enabled (no thread requires it)", NULL);
+        e->unknown_seen[letter] = 1;
+        return;
+    }
+    if (e->unknown_seen[letter])
+        return;
+    e->unknown_seen[letter] = 1;
+    if (!listed(e, EMU_UNKNOWN_MODEL))
+        return;
+    char mcv[4];
+    mcv_text(ev, mcv);
+    pw_ds_diag(e->ds, PW_SEV_WARNING, kinds[EMU_UNKNOWN_MODEL].code,
+               e->ds->locs[ev->rec->location].file, (int64_t)ev->rec->offset,
+               "%s: clock %lld: event %s: model not registered: ovniemu 1.14 stops here; "
+               "perfweave emulates the other models",
+               e->ds->locs[ev->rec->location].path, (long long)ev->rec->t, mcv);
+}
+
 static void step(emu *e, emu_ev *ev)
 {
-    const emu_model *m = e->by_letter[(unsigned char)ev->m];
+    const emu_model *m = e->active[(unsigned char)ev->m];
     e->bay.fault = e->fault = NULL;
     e->bay.fault_chan = NULL;
     e->bay.time = ev->t;
     if (!m) {
-        /* ovniemu stops here; one warning per model letter says why. */
-        if (e->unknown_seen[(unsigned char)ev->m])
-            return;
-        e->unknown_seen[(unsigned char)ev->m] = 1;
-        if (!listed(e, EMU_UNKNOWN_MODEL))
-            return;
-        char mcv[4];
-        mcv_text(ev, mcv);
-        pw_ds_diag(e->ds, PW_SEV_WARNING, kinds[EMU_UNKNOWN_MODEL].code,
-                   e->ds->locs[ev->rec->location].file, (int64_t)ev->rec->offset,
-                   "%s: clock %lld: event %s: model not registered: ovniemu 1.14 stops here; "
-                   "perfweave emulates the other models",
-                   e->ds->locs[ev->rec->location].path, (long long)ev->rec->t, mcv);
-        return;
-    }
-    if (!e->enabled[(unsigned char)ev->m]) {
-        /* ovniemu stops at the first; one finding per model says why. */
-        if (!e->unknown_seen[(unsigned char)ev->m])
-            finding(e, ev, EMU_MODEL_NOT_ENABLED,
-                    "model not enabled (no thread requires it)", NULL);
-        e->unknown_seen[(unsigned char)ev->m] = 1;
+        inactive_model(e, ev);
         return;
     }
     if (m->event(e, ev) != 0)
@@ -205,7 +211,7 @@ static pw_status setup(emu *e, pw_error *err)
         e->by_letter[(unsigned char)m->letter] = m;
         if (!model_required(e->ds, &e->sys, m))
             continue;
-        e->enabled[(unsigned char)m->letter] = 1;
+        e->active[(unsigned char)m->letter] = m;
         if (m->create(e) != 0)
             return pw_fail(err, PW_E_NOMEM, e->ds->path, PW_NO_OFFSET,
                            "out of memory setting up the %s model", m->name);
@@ -246,32 +252,38 @@ pw_status emu_start(emu *e, pw_dataset *ds, emu_emit_fn emit, void *ctx, pw_erro
     return s;
 }
 
+/* One record, in time order, through its model. */
+static void play_record(emu *e, const pw_record *rec)
+{
+    /* The MCV, the time since the first. */
+    emu_mcv k = e->mcv_of[rec->schema];
+    if (k.name != rec->type) /* a type of its own (an unknown MCV) */
+        k = mcv_of_name(rec->type);
+    emu_ev ev = {k.m, k.c, k.v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL};
+    /* ovniemu refuses time going back; the output stays in order. */
+    if (ev.t < e->last_time) {
+        finding(e, &ev, EMU_CLOCK_BACKWARDS, "the clock goes back: emulated at the time "
+                "of the previous event", NULL);
+        ev.t = e->last_time;
+    }
+    e->th = e->sys.thread_of_loc[rec->location];
+    e->last_time = ev.t;
+    e->events++;
+    if (e->th)
+        step(e, &ev);
+}
+
 pw_status emu_play(emu *e, pw_error *err)
 {
     pw_merge *m = NULL;
     pw_status s = pw_merge_open(e->ds, &m, err);
     const pw_record *rec;
-    while (s == PW_OK && (s = pw_merge_next(m, &rec, err)) == PW_OK) {
-        if (!e->have_first) {
-            e->have_first = 1;
-            e->first_clock = rec->t;
-        }
-        /* The MCV, the time since the first. */
-        emu_mcv k = e->mcv_of[rec->schema];
-        if (k.name != rec->type) /* a type of its own (an unknown MCV) */
-            k = mcv_of_name(rec->type);
-        emu_ev ev = {k.m, k.c, k.v, (int64_t)((uint64_t)rec->t - (uint64_t)e->first_clock), rec, NULL};
-        /* ovniemu refuses time going back; the output stays in order. */
-        if (ev.t < e->last_time) {
-            finding(e, &ev, EMU_CLOCK_BACKWARDS, "the clock goes back: emulated at the time "
-                    "of the previous event", NULL);
-            ev.t = e->last_time;
-        }
-        e->th = e->sys.thread_of_loc[rec->location];
-        e->last_time = ev.t;
-        e->events++;
-        if (e->th)
-            step(e, &ev);
+    /* Times count from the first record's. */
+    if (s == PW_OK && (s = pw_merge_next(m, &rec, err)) == PW_OK) {
+        e->first_clock = rec->t;
+        do
+            play_record(e, rec);
+        while ((s = pw_merge_next(m, &rec, err)) == PW_OK);
     }
     pw_merge_close(m);
     if (s == PW_END) {
@@ -284,7 +296,7 @@ pw_status emu_play(emu *e, pw_error *err)
 void emu_free(emu *e)
 {
     for (size_t i = 0; i < N_MODELS; i++)
-        if (e->enabled[(unsigned char)models[i]->letter] && models[i]->destroy)
+        if (e->active[(unsigned char)models[i]->letter] && models[i]->destroy)
             models[i]->destroy(e);
     for (size_t i = 0; i < sizeof e->dispatch / sizeof *e->dispatch; i++)
         free(e->dispatch[i]);

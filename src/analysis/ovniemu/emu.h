@@ -55,14 +55,13 @@ struct emu {
     emu_pcf pcf[EMU_VIEWS];
     emu_thread *th;            /* the thread of the current event */
     const emu_model *by_letter[256];
-    int enabled[256];
+    const emu_model *active[256]; /* by letter: the model when it is enabled, else NULL */
     uint8_t unknown_seen[256]; /* letters of unknown or disabled models met */
     void *model_state[EMU_MODEL_SLOTS]; /* per-model global state, by slot */
     emu_dispatch *dispatch[EMU_MODEL_SLOTS]; /* each model's event table by MCV, made at its first event */
     const char *fault;         /* a model's own fault text for this event */
     int64_t first_clock;
     int64_t last_time;         /* of the last event, since the first */
-    int have_first;
     uint64_t events;
     uint64_t found[EMU_FINDING_KINDS]; /* findings met, by kind (emu.c lists the first few) */
 };

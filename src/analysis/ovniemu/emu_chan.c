@@ -6,13 +6,14 @@
 #include <string.h>
 
 #include "analysis/ovniemu/emu_mux.h"
+#include "core/compiler.h"
 
 void emu_chan_init(emu_chan *c, const char *name, int is_stack)
 {
     memset(c, 0, sizeof *c);
     c->value = emu_null();
     c->last = emu_null();
-    c->prv_last = emu_null();
+    c->prv_last = (emu_value){0, EMU_NEVER};
     c->is_stack = (uint8_t)is_stack;
     c->view = -1;
     c->name = name;
@@ -74,6 +75,7 @@ static inline int mark_dirty(emu_bay *bay, emu_chan *c)
     if (bay->n_dirty == bay->cap_dirty && grow_dirty(bay, c) != 0)
         return -1;
     c->dirty = 1;
+    bay->n_walk += c->walk;
     bay->dirty[bay->n_dirty++] = c;
     return 0;
 }
@@ -146,6 +148,8 @@ int emu_chan_pop(emu_bay *bay, emu_chan *c, emu_value expected)
 
 int emu_chan_subscribe(emu_chan *c, emu_mux *m, int is_input)
 {
+    if (c->mux_output)
+        return -1;
     if (c->n_subs == c->cap_subs) {
         uint32_t cap = c->cap_subs ? c->cap_subs * 2 : 2;
         emu_sub *s = realloc(c->subs, cap * sizeof *s);
@@ -155,6 +159,7 @@ int emu_chan_subscribe(emu_chan *c, emu_mux *m, int is_input)
         c->cap_subs = cap;
     }
     c->subs[c->n_subs++] = (emu_sub){m, is_input ? m->output : NULL};
+    c->walk |= !is_input;
     return 0;
 }
 
@@ -174,7 +179,7 @@ static int emit(emu_bay *bay, emu_chan *c)
 {
     emu_value v = emu_chan_read(c);
     if (!(c->prv_flags & EMU_PRV_EMITDUP)) {
-        if (c->prv_last_set && emu_value_eq(c->prv_last, v)) {
+        if (emu_value_eq(c->prv_last, v)) {
             if (c->prv_flags & EMU_PRV_SKIPDUP)
                 return 0;
             if (!(c->prv_flags & EMU_PRV_SKIPDUPNULL))
@@ -183,7 +188,6 @@ static int emit(emu_bay *bay, emu_chan *c)
                 return 0;
         }
         c->prv_last = v;
-        c->prv_last_set = 1;
     }
     int64_t out = 0;
     if (!v.null) {
@@ -196,45 +200,79 @@ static int emit(emu_bay *bay, emu_chan *c)
     return 0;
 }
 
-/* A mux output takes whatever its input or select gives it: emu_mux_init
- * lets it be rewritten and repeat values, and refuses a stack, so
- * emu_chan_set's checks all pass and only the dirty mark is left. */
-static inline int set_output(emu_bay *bay, emu_chan *out, emu_value v)
+/* Emits the changed channel (when it has a row) and makes it clean. */
+static inline int emit_and_clean(emu_bay *bay, emu_chan *c)
 {
-    out->value = v;
-    return mark_dirty(bay, out);
+    int rc = c->view >= 0 ? emit(bay, c) : 0;
+    if (!c->allow_dup)
+        c->last = c->value;
+    c->dirty = 0;
+    return rc;
+}
+
+/* ovniemu's walk: the followers of every changed channel in order (which
+ * may change more channels: the list grows as it is walked), then every
+ * changed channel emitted in the order it changed.  A select's mux
+ * changes the subscriptions of inputs (other channels) and may move the
+ * list (grow_dirty) as it goes, so both are indexed anew each time. */
+static PW_NOINLINE int walk(emu_bay *bay)
+{
+    int rc = 0;
+    for (uint32_t i = 0; i < bay->n_dirty; i++) {
+        const emu_chan *c = bay->dirty[i];
+        for (uint32_t k = 0; k < c->n_subs; k++) {
+            const emu_sub *sub = &c->subs[k];
+            emu_chan *out = sub->output;
+            if (out) {
+                out->value = c->value;
+                if (mark_dirty(bay, out) != 0)
+                    rc = -1;
+            } else if (emu_mux_on_select(bay, sub->mux) != 0) {
+                rc = -1;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < bay->n_dirty; i++)
+        if (emit_and_clean(bay, bay->dirty[i]) != 0)
+            rc = -1;
+    return rc;
+}
+
+/* The common event, whose changes select for no mux and set no mux output:
+ * each changed channel's followers are muxes it is the input of, and
+ * their outputs take its value and nothing else changes them (a mux has
+ * one input, an output one mux, and outputs have no followers).  So the
+ * walk's order and values come out of two passes with nothing listed:
+ * the changed channels emitted, then each one's outputs as they take its
+ * value. */
+static int emit_as_copied(emu_bay *bay)
+{
+    int rc = 0;
+    emu_chan *const *dirty = bay->dirty;
+    uint32_t n = bay->n_dirty;
+    for (uint32_t i = 0; i < n; i++)
+        if (emit_and_clean(bay, dirty[i]) != 0)
+            rc = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const emu_chan *c = dirty[i];
+        emu_value v = c->value;
+        const emu_sub *subs = c->subs; /* NULL without followers */
+        uint32_t n_subs = c->n_subs;
+        for (uint32_t k = 0; k < n_subs; k++) {
+            emu_chan *out = subs[k].output;
+            out->value = v;
+            if (out->view >= 0 && emit(bay, out) != 0)
+                rc = -1;
+        }
+    }
+    return rc;
 }
 
 int emu_bay_propagate(emu_bay *bay)
 {
-    int rc = 0;
-    /* Both walks index the list: before the first change there is none
-     * at all (NULL), and subscribers may move it (grow_dirty).
-     * Subscribers may dirty more channels: the list grows as it is walked.
-     * A changed input sets its mux's output itself (the hottest path). */
-    for (uint32_t i = 0; i < bay->n_dirty; i++) {
-        const emu_chan *c = bay->dirty[i];
-        /* Indexed anew each time: a select's mux changes the
-         * subscriptions of inputs (other channels) as it goes. */
-        for (uint32_t k = 0; k < c->n_subs; k++) {
-            const emu_sub *sub = &c->subs[k];
-            if ((sub->output ? set_output(bay, sub->output, c->value) : emu_mux_on_select(bay, sub->mux)) != 0)
-                rc = -1;
-        }
-    }
-    /* Every output is final now: emit each and make it clean.  The list
-     * no longer changes: kept in registers across the emit calls. */
-    emu_chan *const *dirty = bay->dirty;
-    uint32_t n = bay->n_dirty;
-    for (uint32_t i = 0; i < n; i++) {
-        emu_chan *c = dirty[i];
-        if (c->view >= 0 && emit(bay, c) != 0)
-            rc = -1;
-        if (!c->allow_dup)
-            c->last = c->value;
-        c->dirty = 0;
-    }
+    int rc = bay->n_walk ? walk(bay) : emit_as_copied(bay);
     bay->n_dirty = 0;
+    bay->n_walk = 0;
     return rc;
 }
 

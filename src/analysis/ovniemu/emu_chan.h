@@ -19,6 +19,9 @@ typedef struct emu_value {
     int null;
 } emu_value;
 
+/* A row's last value before its first: equal to no value. */
+#define EMU_NEVER (-1)
+
 static inline emu_value emu_int(int64_t i) { return (emu_value){i, 0}; }
 static inline emu_value emu_null(void) { return (emu_value){0, 1}; }
 static inline int emu_value_eq(emu_value a, emu_value b)
@@ -58,7 +61,8 @@ typedef struct emu_sub {
 
 typedef struct emu_chan {
     /* The first line: the current value (stacks: the top, null when
-     * empty), the row's last value, the followers and the flags. */
+     * empty), the row's last value (null EMU_NEVER before the first),
+     * the followers and the flags. */
     _Alignas(EMU_CHAN_ALIGN) emu_value value;
     emu_value prv_last;
     emu_sub *subs;
@@ -68,7 +72,10 @@ typedef struct emu_chan {
     int32_t prv_type;
     uint32_t prv_row;
     int8_t view;          /* -1: none */
-    uint8_t prv_flags, prv_last_set;
+    uint8_t prv_flags;
+    /* A change needs propagation's full walk (emu_bay_propagate): a mux
+     * has the channel as its select, or it is a mux's output. */
+    uint8_t walk;
     uint8_t is_stack, dirty;
     uint8_t allow_dup, ignore_dup, dirty_write;
     /* The value at the end of the previous event: kept (and read) only
@@ -77,7 +84,9 @@ typedef struct emu_chan {
     emu_value *stack;     /* stack channels: the pushed values */
     uint32_t cap_stack, cap_subs;
     const char *name;     /* for findings: "state", "flush", ... */
-    uint8_t mux_output;   /* a mux's output (emu_mux_init): no other mux may write it */
+    /* A mux's output (emu_mux_init): no other mux may write it, and it
+     * follows nothing (it has no followers of its own). */
+    uint8_t mux_output;
 } emu_chan;
 
 /* n zeroed objects of `size` bytes that hold channels (a channel, or a
@@ -92,6 +101,7 @@ typedef void (*emu_emit_fn)(void *ctx, int64_t time, int view, uint32_t row, int
 typedef struct emu_bay {
     emu_chan **dirty;
     uint32_t n_dirty, cap_dirty;
+    uint32_t n_walk;       /* dirty channels that need the full walk */
     int64_t time;          /* of the event being propagated */
     emu_emit_fn emit;
     void *emit_ctx;
@@ -113,7 +123,8 @@ int emu_chan_set(emu_bay *bay, emu_chan *c, emu_value v);
 int emu_chan_push(emu_bay *bay, emu_chan *c, emu_value v);
 int emu_chan_pop(emu_bay *bay, emu_chan *c, emu_value expected);
 
-/* Subscriptions (mux.c adds and removes them). */
+/* Subscriptions (mux.c adds and removes them); -1 when memory runs out
+ * or c is a mux's output. */
 int emu_chan_subscribe(emu_chan *c, struct emu_mux *m, int is_input);
 void emu_chan_unsubscribe(emu_chan *c, struct emu_mux *m, int is_input);
 

@@ -7,12 +7,14 @@
 
 int emu_mux_init(emu_mux *m, emu_chan *select, emu_chan *output, emu_mux_select_fn choose)
 {
-    /* Propagation sets an output without emu_chan_set's checks (emu_chan.c
-     * set_output): a stack's pushed values would be left behind, and a
-     * second mux would overwrite the first's value unnoticed. */
-    if (output->is_stack || output->mux_output)
+    /* Propagation sets an output without emu_chan_set's checks and emits
+     * it as it copies it (emu_chan.c): a stack's pushed values would be
+     * left behind, a second mux would overwrite the first's value
+     * unnoticed, and followers of its own would not be run. */
+    if (output->is_stack || output->mux_output || output->n_subs)
         return -1;
     output->mux_output = 1;
+    output->walk = 1;
     m->select = select;
     m->output = output;
     m->choose = choose;
