@@ -9,8 +9,8 @@
 
 #include "formats/dumpi/dumpi.h"
 
-/* Plans kept per cursor, found by label modulo this: the point-to-point
- * labels (0, 1, 8, 12-18, ...) fall in different slots. */
+/* Plans kept per cursor, each found through its label; a stream calling
+ * more functions than this reads the others' fields one by one. */
 #define DUMPI_PLAN_SLOTS 32
 /* The most fields a plan holds; a longer list is read field by field. */
 #define DUMPI_PLAN_FIELDS 16
@@ -27,12 +27,13 @@ typedef struct plan_step {
 
 typedef struct plan {
     const int16_t *fields; /* the list this plan was made for (NULL: none) */
-    uint16_t label;
     uint8_t n;
     plan_step steps[DUMPI_PLAN_FIELDS];
 } plan;
 
 struct dumpi_int_plans {
+    uint8_t slot_of[DUMPI_N_LABELS]; /* per label: its plan + 1, 0 none yet */
+    uint8_t n;
     plan slot[DUMPI_PLAN_SLOTS];
 };
 
@@ -41,7 +42,6 @@ static void make_plan(plan *pl, uint16_t label, const int16_t *fields, size_t n)
 {
     const dumpi_function *fn = &dumpi_functions[label];
     pl->fields = fields;
-    pl->label = label;
     pl->n = (uint8_t)n;
     for (size_t k = 0; k < n; k++) {
         int i = fields[k] - DUMPI_PREFIX_FIELDS;
@@ -75,9 +75,15 @@ static const plan *plan_for(dumpi_stream *s, const int16_t *fields, size_t n)
 {
     if (!s->plans && !(s->plans = calloc(1, sizeof *s->plans)))
         return NULL;
+    struct dumpi_int_plans *ps = s->plans;
     uint16_t label = s->rec.label;
-    plan *pl = &s->plans->slot[label % DUMPI_PLAN_SLOTS];
-    if (pl->fields != fields || pl->label != label || pl->n != n)
+    if (!ps->slot_of[label]) {
+        if (ps->n == DUMPI_PLAN_SLOTS)
+            return NULL;
+        ps->slot_of[label] = ++ps->n;
+    }
+    plan *pl = &ps->slot[ps->slot_of[label] - 1];
+    if (pl->fields != fields || pl->n != n)
         make_plan(pl, label, fields, n);
     return pl;
 }
