@@ -54,7 +54,9 @@ typedef struct pw_cursor_ops {
      * record, each into view[fields[k]] as decode would set it (type
      * PW_T_I64), absent (present = 0) when the record lacks it or it is no
      * integer; the rest of view is left alone.  A reader of a few
-     * integers per record (the MPI replay) skips decoding the others. */
+     * integers per record (the MPI replay) skips decoding the others.
+     * The list at one address must not change while the cursor is open:
+     * a format may plan its reads by that address (DUMPI does). */
     void (*ints)(pw_cursor *c, const int16_t *fields, size_t n, pw_value *view);
     /* 1: decode and decode_snapshot set every field themselves, the
      * absent ones too (present = 0 and the field's type), so the values

@@ -53,27 +53,36 @@ static int view_field(const pw_schema *sc, mw_schema *m, int f)
     return 1;
 }
 
-/* The integer view of a point-to-point call whose integers are all it
- * reads but its status (decoded when a wildcard needs it): the fields of
- * waits_p2p.c, mw_comm_instance and the bytes it sends
- * (pw_mpi_calls_sent); none for the others. */
+/* The fields into the view, or none if one cannot be there. */
+static void view_all(const pw_schema *sc, mw_schema *m, const int *fields, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!view_field(sc, m, fields[i])) {
+            m->n_ints = 0;
+            return;
+        }
+}
+
+/* The integer view of a call whose integers are all it reads: a
+ * point-to-point call's but its status (decoded when a wildcard needs
+ * it), the fields of waits_p2p.c, mw_comm_instance and the bytes it sends
+ * (pw_mpi_calls_sent); a collective's communicator and root
+ * (mw_waits_coll); none for the others. */
 static void view_fields(const pw_schema *sc, mw_schema *m)
 {
     const tl_schema *t = &m->tl;
     const pw_coll_schema *c = &m->coll;
     int sends = t->f_dest >= 0; /* only a send's counts are read */
-    const int fields[] = {t->f_dest,    t->f_source,  t->f_tag,   t->f_sendtag, t->f_recvtag,
-                          t->f_comm,    t->f_request, t->f_index, t->f_flag,    m->f_outcount,
-                          sends ? c->f_count : -1,     sends ? c->f_datatype : -1,
-                          sends ? c->f_sendcount : -1, sends ? c->f_sendtype : -1};
+    const int p2p[] = {t->f_dest,    t->f_source,  t->f_tag,   t->f_sendtag, t->f_recvtag,
+                       t->f_comm,    t->f_request, t->f_index, t->f_flag,    m->f_outcount,
+                       sends ? c->f_count : -1,     sends ? c->f_datatype : -1,
+                       sends ? c->f_sendcount : -1, sends ? c->f_sendtype : -1};
+    const int coll[] = {c->f_comm, c->f_root};
     m->n_ints = 0;
-    if (!m->p2p || c->op != PW_COLL_NONE || m->f_indices >= 0)
-        return;
-    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
-        if (!view_field(sc, m, fields[i])) {
-            m->n_ints = 0;
-            return;
-        }
+    if (m->p2p && c->op == PW_COLL_NONE && m->f_indices < 0)
+        view_all(sc, m, p2p, sizeof p2p / sizeof *p2p);
+    else if (!m->p2p && c->op != PW_COLL_NONE)
+        view_all(sc, m, coll, sizeof coll / sizeof *coll);
 }
 
 int mw_schemas_classify(const pw_dataset *ds, mw_schema *out)

@@ -188,6 +188,7 @@ typedef struct dumpi_stream {
     uint16_t last_sec[2];
     int seen_sec[2];
     uint64_t last_full[2];     /* last_sec with bias and wraps, once seen */
+    struct dumpi_int_plans *plans; /* dumpi_ints.c's, made at the first ints call */
 } dumpi_stream;
 pw_status dumpi_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 /* Advances an open stream to its next record without the pw_cursor
@@ -198,6 +199,12 @@ pw_status dumpi_stream_init(dumpi_stream *s, dumpi_rank *r, size_t window_cap, _
 void dumpi_stream_fini(dumpi_stream *s);
 /* The record the stream's current call is (what a cursor yields). */
 void dumpi_stream_record(const dumpi_stream *s, pw_record *out);
+
+/* dumpi_ints.c: the integer fields fields[0 .. n) of the current call
+ * into view (pw_cursor_ops.ints), through a plan kept per function and
+ * list; and the plans' release. */
+void dumpi_stream_ints(dumpi_stream *s, const int16_t *fields, size_t n, pw_value *view);
+void dumpi_int_plans_free(struct dumpi_int_plans *plans);
 
 /* dumpi_check.c: cross-file checks run by pw_check. */
 pw_status dumpi_check(pw_dataset *ds, pw_error *err);

@@ -20,7 +20,11 @@ pw_status dumpi_stream_init(dumpi_stream *s, dumpi_rank *r, size_t window_cap, _
     return st;
 }
 
-void dumpi_stream_fini(dumpi_stream *s) { pw_window_close(&s->w); }
+void dumpi_stream_fini(dumpi_stream *s)
+{
+    pw_window_close(&s->w);
+    dumpi_int_plans_free(s->plans);
+}
 
 /* Seconds are stored in 16 bits: a drop of more than half the range is a
  * wrap (records are in time order); a rise of more than half is a late
@@ -420,19 +424,10 @@ static void dumpi_cursor_decode(pw_cursor *c, pw_value *values)
     decode_call(&call, &c->scratch, values, c->args_only);
 }
 
-/* pw_cursor_ops.ints: each argument read where the walk found it, as
- * decode_args does, without decoding the others. */
+/* pw_cursor_ops.ints (dumpi_ints.c). */
 static void dumpi_cursor_ints(pw_cursor *c, const int16_t *fields, size_t n, pw_value *view)
 {
-    const dumpi_stream *s = c->impl;
-    const dumpi_function *fn = &dumpi_functions[s->rec.label];
-    for (size_t k = 0; k < n; k++) {
-        int i = fields[k] - DUMPI_PREFIX_FIELDS;
-        pw_value *x = &view[fields[k]];
-        uint32_t o = i >= 0 && i < fn->n_args ? dumpi_arg_off(&s->rec, fn, i) : UINT32_MAX;
-        x->type = PW_T_I64;
-        x->present = o != UINT32_MAX && dumpi_int_at(s->p + o, fn->args[i].enc, &x->v.i);
-    }
+    dumpi_stream_ints(c->impl, fields, n, view);
 }
 
 /* A snapshot: this, then the record's bytes. */

@@ -106,35 +106,35 @@ static int parse_prefix(span *s, dumpi_rec *rec)
     return 1;
 }
 
+/* The i32 argument i placed so far (0 when absent or of another
+ * encoding): what a conditional argument compares. */
+static int32_t placed_int(const span *s, const dumpi_function *fn, const dumpi_rec *rec, int i)
+{
+    uint32_t o = dumpi_arg_off(rec, fn, i);
+    return o != UINT32_MAX && fn->args[i].enc == DUMPI_ENC_I32 ? (int32_t)pw_be32(s->p + o) : 0;
+}
+
 /* Arguments: the leading ones whose place is fixed (every one of a
  * fixed-size call) all at once (rec->args_at), then the rest one by
- * one; conditional ones are present when two earlier ints agree,
- * statuses only when the mask says the record has them. */
+ * one; conditional ones are present when two earlier ints agree (read
+ * only then: most functions have none), statuses only when the mask
+ * says the record has them. */
 static int parse_args(span *s, const dumpi_function *fn, dumpi_rec *rec)
 {
-    uint32_t at = (uint32_t)s->pos;
-    rec->args_at = at;
+    rec->args_at = (uint32_t)s->pos;
     if (!skip(s, fn->lead_size))
         return 0;
-    if (fn->lead_args == fn->n_args)
-        return 1;
-    int32_t ints[DUMPI_MAX_ARGS];
-    for (int i = 0; i < fn->lead_args; i++)
-        ints[i] = fn->args[i].enc == DUMPI_ENC_I32 ? (int32_t)pw_be32(s->p + at + fn->arg_at[i]) : 0;
     int with_status = (rec->mask & DUMPI_MASK_STATUS) != 0;
     for (int i = fn->lead_args; i < fn->n_args && i < DUMPI_MAX_ARGS; i++) {
         const dumpi_arg *a = &fn->args[i];
-        ints[i] = 0;
-        if ((a->cond_a >= 0 && ints[a->cond_a] != ints[a->cond_b]) ||
-            (a->enc == DUMPI_ENC_STATUS && !with_status)) {
+        if ((a->enc == DUMPI_ENC_STATUS && !with_status) ||
+            (a->cond_a >= 0 && placed_int(s, fn, rec, a->cond_a) != placed_int(s, fn, rec, a->cond_b))) {
             rec->arg_off[i] = UINT32_MAX;
             continue;
         }
         rec->arg_off[i] = (uint32_t)s->pos;
         if (!skip_arg(s, a->enc))
             return 0;
-        if (a->enc == DUMPI_ENC_I32)
-            ints[i] = (int32_t)pw_be32(s->p + s->pos - 4);
     }
     return 1;
 }
