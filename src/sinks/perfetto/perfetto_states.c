@@ -26,6 +26,7 @@
 
 #include "analysis/keymap.h"
 #include "analysis/states.h"
+#include "core/compiler.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/convert/states_file.h"
@@ -34,11 +35,19 @@
 
 enum { DESCRIPTORS = 1, EVENTS = 2 }; /* the packet sequences */
 
+/* The end of a track's END packet past its timestamp — sequence id, track
+ * event header, type, track uuid — constant per track: every event on the
+ * track copies it and patches the type (and the event's length when it
+ * has more fields).  At most 7 bytes and the uuid's 10; copied as
+ * TAIL_MAX bytes at once (the in-place room covers the excess). */
+enum { TAIL_MAX = 24, TAIL_EVENT_LEN = 3, TAIL_TYPE = 5 };
+
 /* A row's channel: its track and the value it shows. */
 typedef struct channel_track {
-    uint64_t uuid;
     int64_t value;
-    int counter;
+    uint8_t tail[TAIL_MAX];
+    uint8_t tail_len;
+    uint8_t counter;
 } channel_track;
 
 /* The last tracks and names looked up, by a hash of their key: rows x
@@ -68,7 +77,7 @@ typedef struct recent_name {
 enum { DIRECT_IDS = 1024 };
 
 typedef struct direct_view {
-    int16_t slot_of[DIRECT_IDS]; /* a channel id's index in the view; -1: none */
+    int16_t *slot_of;            /* [DIRECT_IDS]: a channel id's index in the view; -1: none */
     uint32_t n_rows, n_slots;
     uint32_t *track_plus_1;      /* [row * n_slots + slot]: index into tracks + 1; 0: none yet */
 } direct_view;
@@ -157,8 +166,25 @@ static unsigned channel_flags(const pw_states *st, int view, int32_t channel)
     return 0;
 }
 
-/* track_of past the recent ones: the map, or a new track. */
-static channel_track *track_lookup(pf_states *w, int view, uint32_t row, int32_t channel)
+/* A new track's tail (see TAIL_MAX). */
+static void track_tail(channel_track *tr, uint64_t uuid)
+{
+    uint8_t *p = tr->tail;
+    *p++ = PACKET_SEQUENCE_ID << 3;
+    *p++ = EVENTS;
+    *p++ = PACKET_TRACK_EVENT << 3 | PB_LEN;
+    uint8_t *event_len = p++;
+    *p++ = TRACK_EVENT_TYPE << 3;
+    *p++ = TYPE_SLICE_END;
+    *p++ = TRACK_EVENT_TRACK_UUID << 3;
+    p += pb_put_varint(p, uuid);
+    *event_len = (uint8_t)(p - event_len - 1);
+    tr->tail_len = (uint8_t)(p - tr->tail);
+}
+
+/* track_of past the recent ones: the map, or a new track (out of line:
+ * the hot path saves fewer registers). */
+static PW_NOINLINE channel_track *track_lookup(pf_states *w, int view, uint32_t row, int32_t channel)
 {
     pw_key key = {{(uint64_t)view, row, (uint64_t)(uint32_t)channel, 0}};
     int added = 0;
@@ -173,14 +199,16 @@ static channel_track *track_lookup(pf_states *w, int view, uint32_t row, int32_t
     }
     const pw_states *st = w->st;
     channel_track *tr = &w->tracks[w->n_tracks++];
-    *tr = (channel_track){++w->next_uuid, 0, (channel_flags(st, view, channel) & PW_STATE_COUNTER) != 0};
+    uint64_t uuid = ++w->next_uuid;
+    *tr = (channel_track){.counter = (channel_flags(st, view, channel) & PW_STATE_COUNTER) != 0};
+    track_tail(tr, uuid);
     const char *name = st->channel_name(st, view, channel);
     char fallback[32];
     if (!name) {
         snprintf(fallback, sizeof fallback, "type %d", channel);
         name = fallback;
     }
-    pb_uint(&w->msg, TRACK_DESC_UUID, tr->uuid);
+    pb_uint(&w->msg, TRACK_DESC_UUID, uuid);
     pb_uint(&w->msg, TRACK_DESC_PARENT_UUID, row_uuid(st, view, row));
     pb_bytes(&w->msg, TRACK_DESC_NAME, name, strlen(name));
     if (tr->counter) {
@@ -204,7 +232,12 @@ static void direct_init(pf_states *w)
     w->n_direct = st->n_views;
     for (int v = 0; v < st->n_views; v++) {
         direct_view *d = &w->direct[v];
-        memset(d->slot_of, 0xff, sizeof d->slot_of); /* -1 */
+        d->slot_of = malloc(DIRECT_IDS * sizeof *d->slot_of);
+        if (!d->slot_of) {
+            w->n_direct = v; /* later views: the lookups alone */
+            return;
+        }
+        memset(d->slot_of, 0xff, DIRECT_IDS * sizeof *d->slot_of); /* -1 */
         size_t n = st->n_channels(st, v);
         for (size_t i = 0; i < n && d->n_slots < INT16_MAX; i++) {
             int32_t id = st->channel_at(st, v, i).id;
@@ -243,129 +276,174 @@ static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t cha
     return tr;
 }
 
-/* An event begins: its type and track in w->msg, where the caller adds
- * the rest (a name) before event_end. */
-static void event_begin(pf_states *w, uint64_t track, int type)
-{
-    pb_uint(&w->msg, TRACK_EVENT_TYPE, (uint64_t)type);
-    pb_uint(&w->msg, TRACK_EVENT_TRACK_UUID, track);
-}
-
-/* The event in w->msg as a packet of the events' sequence at time t (the
- * packet may hold interned data already). */
-static void event_end(pf_states *w, int64_t t)
-{
-    pb_uint(&w->packet, PACKET_TIMESTAMP, (uint64_t)(t - w->last_t));
-    w->last_t = t;
-    pb_uint(&w->packet, PACKET_SEQUENCE_ID, EVENTS);
-    pb_message(&w->packet, PACKET_TRACK_EVENT, &w->msg);
-    emit_packet(w);
-}
-
 /* The common event — a slice's end, a begin named by an interned label
  * or by a number's text, a counter value — encoded in place in the
  * output buffer: packet and event are shorter than 128 bytes, so both
- * lengths are one byte, filled in at the end (no nested buffers, no
- * copies).  event_begin/event_end make the same bytes.  event_open
- * writes the packet up to the event's track and returns where the
- * event's other fields go, or NULL when the buffer has no room (a memory
- * buffer that could not grow, marked failed: the event is left out);
- * event_close fills in the lengths.  Both inline: the hot callers make
- * an event with no call. */
-static inline uint8_t *event_open(pf_states *w, int64_t t, int type, uint64_t track, uint8_t **te)
+ * lengths are one byte (no nested buffers, no copies).  packet_open
+ * writes at start a packet at `delta` past the previous one, up to its
+ * event's track (the track's tail), and returns where the event's other
+ * fields go; event_close fills in the lengths once they are known. */
+static PW_HOT_INLINE uint8_t *packet_open(uint8_t *start, uint64_t delta, const channel_track *tr, int type,
+                                          uint8_t **event_len)
+{
+    uint8_t *p = start + 2;
+    start[0] = TRACE_PACKET << 3 | PB_LEN;
+    *p++ = PACKET_TIMESTAMP << 3;
+    p += pb_put_varint(p, delta);
+    memcpy(p, tr->tail, TAIL_MAX);
+    p[TAIL_TYPE] = (uint8_t)type;
+    *event_len = p + TAIL_EVENT_LEN;
+    return p + tr->tail_len;
+}
+
+static PW_HOT_INLINE void event_close(uint8_t *start, uint8_t *p, uint8_t *event_len)
+{
+    *event_len = (uint8_t)(p - event_len - 1);
+    start[1] = (uint8_t)(p - start - 2);
+}
+
+/* Where the next event goes in the output buffer, PB_INPLACE_EVENT_MAX
+ * bytes of room (which hold an end and a begin together: at most 30 and
+ * 32 bytes), or NULL when it has none (a memory buffer that could not
+ * grow, marked failed: the event is left out). */
+static PW_HOT_INLINE uint8_t *event_room(pf_states *w)
 {
     pw_outbuf_reserve(&w->out, PB_INPLACE_EVENT_MAX);
     if (w->out.cap - w->out.len < PB_INPLACE_EVENT_MAX)
         return NULL;
-    uint8_t *start = (uint8_t *)w->out.buf + w->out.len, *p = start + 2;
-    start[0] = TRACE_PACKET << 3 | PB_LEN;
-    *p++ = PACKET_TIMESTAMP << 3;
-    p += pb_put_varint(p, (uint64_t)(t - w->last_t));
-    w->last_t = t;
-    *p++ = PACKET_SEQUENCE_ID << 3;
-    *p++ = EVENTS;
-    *p++ = PACKET_TRACK_EVENT << 3 | PB_LEN;
-    *te = p++;
-    *p++ = TRACK_EVENT_TYPE << 3;
-    *p++ = (uint8_t)type;
-    *p++ = TRACK_EVENT_TRACK_UUID << 3;
-    p += pb_put_varint(p, track);
-    return p;
+    return (uint8_t *)w->out.buf + w->out.len;
 }
 
-static inline void event_close(pf_states *w, uint8_t *p, uint8_t *te)
+/* The time of an event at t as a delta from the previous one. */
+static PW_HOT_INLINE uint64_t event_delta(pf_states *w, int64_t t)
 {
-    uint8_t *start = (uint8_t *)w->out.buf + w->out.len;
-    *te = (uint8_t)(p - te - 1);
+    uint64_t delta = (uint64_t)(t - w->last_t);
+    w->last_t = t;
+    return delta;
+}
+
+/* A slice ends on a track. */
+static void slice_end(pf_states *w, int64_t t, const channel_track *tr)
+{
+    uint8_t *te, *start = event_room(w);
+    if (!start)
+        return;
+    uint8_t *p = packet_open(start, event_delta(w, t), tr, TYPE_SLICE_END, &te);
     start[1] = (uint8_t)(p - start - 2);
     w->out.len += (size_t)(p - start);
 }
 
-/* A slice ends on a track. */
-static inline void slice_end(pf_states *w, int64_t t, uint64_t track)
+/* The begin of a slice named by an interned label at p, 0 after the
+ * previous event; returns its end. */
+static PW_HOT_INLINE uint8_t *put_begin_iid(uint8_t *start, const channel_track *tr, uint64_t delta, uint64_t iid)
 {
-    uint8_t *te, *p = event_open(w, t, TYPE_SLICE_END, track, &te);
-    if (!p)
-        return;
-    event_close(w, p, te);
+    uint8_t *te, *p = packet_open(start, delta, tr, TYPE_SLICE_BEGIN, &te);
+    *p++ = TRACK_EVENT_NAME_IID << 3;
+    p += pb_put_varint(p, iid);
+    event_close(start, p, te);
+    return p;
 }
 
 /* A slice begins, named by an interned label. */
-static inline void slice_begin_iid(pf_states *w, int64_t t, uint64_t track, uint64_t iid)
+static void slice_begin_iid(pf_states *w, int64_t t, const channel_track *tr, uint64_t iid)
 {
-    uint8_t *te, *p = event_open(w, t, TYPE_SLICE_BEGIN, track, &te);
-    if (!p)
+    uint8_t *start = event_room(w);
+    if (!start)
         return;
-    *p++ = TRACK_EVENT_NAME_IID << 3;
-    p += pb_put_varint(p, iid);
-    event_close(w, p, te);
+    uint8_t *p = put_begin_iid(start, tr, event_delta(w, t), iid);
+    w->out.len += (size_t)(p - start);
+}
+
+/* The common change: a slice ends and the next, named by an interned
+ * label, begins on the same track at the same time — both packets with
+ * one room check, the second 0 after the first. */
+static void end_then_begin(pf_states *w, int64_t t, const channel_track *tr, uint64_t iid)
+{
+    uint8_t *te, *start = event_room(w);
+    if (!start)
+        return;
+    uint8_t *p = packet_open(start, event_delta(w, t), tr, TYPE_SLICE_END, &te);
+    start[1] = (uint8_t)(p - start - 2);
+    p = put_begin_iid(p, tr, 0, iid);
+    w->out.len += (size_t)(p - start);
 }
 
 /* A slice begins, named by a value's number as text (at most 20 bytes). */
-static void slice_begin_number(pf_states *w, int64_t t, uint64_t track, int64_t value)
+static PW_NOINLINE void slice_begin_number(pf_states *w, int64_t t, const channel_track *tr, int64_t value)
 {
-    uint8_t *te, *p = event_open(w, t, TYPE_SLICE_BEGIN, track, &te);
-    if (!p)
+    uint8_t *te, *start = event_room(w);
+    if (!start)
         return;
+    uint8_t *p = packet_open(start, event_delta(w, t), tr, TYPE_SLICE_BEGIN, &te);
     p += pb_put_varint(p, (uint64_t)TRACK_EVENT_NAME << 3 | PB_LEN);
     uint8_t *len = p++;
     *len = (uint8_t)pw_put_i64((char *)p, value);
     p += *len;
-    event_close(w, p, te);
+    event_close(start, p, te);
+    w->out.len += (size_t)(p - start);
 }
 
 /* A counter track's new value. */
-static void counter_value(pf_states *w, int64_t t, uint64_t track, double value)
+static PW_NOINLINE void counter_value(pf_states *w, int64_t t, const channel_track *tr, double value)
 {
-    uint8_t *te, *p = event_open(w, t, TYPE_COUNTER, track, &te);
-    if (!p)
+    uint8_t *te, *start = event_room(w);
+    if (!start)
         return;
+    uint8_t *p = packet_open(start, event_delta(w, t), tr, TYPE_COUNTER, &te);
     p += pb_put_varint(p, (uint64_t)TRACK_EVENT_DOUBLE_COUNTER_VALUE << 3 | PB_FIXED64);
     uint64_t bits;
     memcpy(&bits, &value, 8);
     for (int i = 0; i < 8; i++)
         *p++ = (uint8_t)(bits >> (8 * i));
-    event_close(w, p, te);
+    event_close(start, p, te);
+    w->out.len += (size_t)(p - start);
 }
 
-/* A slice begins, named by the value's label: by its iid, interned into
- * the packet the first time (labels are few); a value without a label (an
- * id: many) by its number, never interned. */
-static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32_t channel,
-                        int64_t value)
+/* A slice begins named by a label interned in its own packet (the
+ * label's first use): interned data, then the event. */
+static void begin_interned(pf_states *w, int64_t t, const channel_track *tr, uint64_t iid, const char *label)
+{
+    pb_uint(&w->inner, EVENT_NAME_IID, iid);
+    pb_bytes(&w->inner, EVENT_NAME_NAME, label, strlen(label));
+    pb_message(&w->scratch, INTERNED_EVENT_NAMES, &w->inner);
+    pb_message(&w->packet, PACKET_INTERNED_DATA, &w->scratch);
+    pb_uint(&w->packet, PACKET_TIMESTAMP, event_delta(w, t));
+    if (pb_room(&w->packet, TAIL_MAX + 1 + 10)) { /* else marked failed */
+        uint8_t *te, *tail = w->packet.p + w->packet.n;
+        memcpy(tail, tr->tail, TAIL_MAX);
+        tail[TAIL_TYPE] = TYPE_SLICE_BEGIN;
+        te = tail + TAIL_EVENT_LEN;
+        uint8_t *p = tail + tr->tail_len;
+        *p++ = TRACK_EVENT_NAME_IID << 3;
+        p += pb_put_varint(p, iid);
+        *te = (uint8_t)(p - te - 1);
+        w->packet.n += (size_t)(p - tail);
+    }
+    emit_packet(w);
+}
+
+/* The iid of a value's label as the recent names know it: 0 when they do
+ * not, NO_LABEL for a value without one. */
+static PW_HOT_INLINE uint64_t recent_iid(pf_states *w, int view, int32_t channel, int64_t value)
+{
+    const recent_name *r = &w->recent_names[pw_state_slot(view, (uint32_t)channel, (uint64_t)value, RECENT_BITS)];
+    if (r->value == value && r->channel == channel && r->view == view)
+        return r->iid;
+    return 0;
+}
+
+/* A slice begins, named by the value's label, the recent names not
+ * knowing it: its iid, interned the first time (labels are few); a value
+ * without a label (an id: many) by its number, never interned.  Out of
+ * line: the hot path saves fewer registers. */
+static PW_NOINLINE void begin_slice_lookup(pf_states *w, int64_t t, const channel_track *tr, int view,
+                                           int32_t channel, int64_t value)
 {
     recent_name *r = &w->recent_names[pw_state_slot(view, (uint32_t)channel, (uint64_t)value, RECENT_BITS)];
-    if (r->iid && r->value == value && r->channel == channel && r->view == view) {
-        if (r->iid != NO_LABEL)
-            slice_begin_iid(w, t, track, r->iid);
-        else
-            slice_begin_number(w, t, track, value);
-        return;
-    }
     const char *label = w->st->value_label(w->st, view, channel, value);
     if (!label) {
         *r = (recent_name){view, channel, value, NO_LABEL};
-        slice_begin_number(w, t, track, value);
+        slice_begin_number(w, t, tr, value);
         return;
     }
     pw_key key = {{(uint64_t)view, (uint64_t)(uint32_t)channel, (uint64_t)value, 0}};
@@ -377,17 +455,22 @@ static void begin_slice(pf_states *w, int64_t t, uint64_t track, int view, int32
     }
     uint64_t iid = *found;
     *r = (recent_name){view, channel, value, iid};
-    if (!added) {
-        slice_begin_iid(w, t, track, iid);
-        return;
-    }
-    pb_uint(&w->inner, EVENT_NAME_IID, iid);
-    pb_bytes(&w->inner, EVENT_NAME_NAME, label, strlen(label));
-    pb_message(&w->scratch, INTERNED_EVENT_NAMES, &w->inner);
-    pb_message(&w->packet, PACKET_INTERNED_DATA, &w->scratch);
-    event_begin(w, track, TYPE_SLICE_BEGIN);
-    pb_uint(&w->msg, TRACK_EVENT_NAME_IID, iid);
-    event_end(w, t);
+    if (added)
+        begin_interned(w, t, tr, iid, label);
+    else
+        slice_begin_iid(w, t, tr, iid);
+}
+
+/* A slice begins on tr, its name's iid known (or NO_LABEL) or 0. */
+static void begin_slice(pf_states *w, int64_t t, const channel_track *tr, int view, int32_t channel,
+                        int64_t value, uint64_t iid)
+{
+    if (iid == NO_LABEL)
+        slice_begin_number(w, t, tr, value);
+    else if (iid)
+        slice_begin_iid(w, t, tr, iid);
+    else
+        begin_slice_lookup(w, t, tr, view, channel, value);
 }
 
 static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t channel, int64_t value)
@@ -401,14 +484,20 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t c
     if (time < w->last_t) /* states never go back (states.h); kept in order if they did */
         time = w->last_t;
     if (tr->counter) {
-        counter_value(w, time, tr->uuid, (double)value);
+        counter_value(w, time, tr, (double)value);
         return;
     }
-    if (tr->value)
-        slice_end(w, time, tr->uuid);
-    if (value)
-        begin_slice(w, time, tr->uuid, view, channel, value);
+    int64_t was = tr->value;
     tr->value = value;
+    uint64_t iid = value ? recent_iid(w, view, channel, value) : 0;
+    if (was && iid && iid != NO_LABEL) {
+        end_then_begin(w, time, tr, iid);
+        return;
+    }
+    if (was)
+        slice_end(w, time, tr);
+    if (value)
+        begin_slice(w, time, tr, view, channel, value, iid);
 }
 
 /* Ends the slices still open when the states end (memory permitting:
@@ -420,14 +509,16 @@ static void close_slices(pf_states *w, int64_t end)
     for (uint32_t i = 0; i < w->n_tracks; i++) {
         channel_track *tr = &w->tracks[i];
         if (!tr->counter && tr->value)
-            slice_end(w, end, tr->uuid);
+            slice_end(w, end, tr);
     }
 }
 
 static void pf_states_free(pf_states *w)
 {
-    for (int v = 0; v < w->n_direct; v++)
+    for (int v = 0; v < w->n_direct; v++) {
+        free(w->direct[v].slot_of);
         free(w->direct[v].track_plus_1);
+    }
     free(w->direct);
     pw_keymap_free(&w->track_of);
     pw_keymap_free(&w->iid_of);
