@@ -283,6 +283,17 @@ static channel_track *track_of(pf_states *w, int view, uint32_t row, int32_t cha
  * writes at start a packet at `delta` past the previous one, up to its
  * event's track (the track's tail), and returns where the event's other
  * fields go; event_close fills in the lengths once they are known. */
+/* An event of that type on tr at p, up to its track (the track's tail,
+ * its type patched in); *event_len is where the event's length goes.
+ * Writes TAIL_MAX bytes at p whatever the tail's length. */
+static PW_HOT_INLINE uint8_t *event_head(uint8_t *p, const channel_track *tr, int type, uint8_t **event_len)
+{
+    memcpy(p, tr->tail, TAIL_MAX);
+    p[TAIL_TYPE] = (uint8_t)type;
+    *event_len = p + TAIL_EVENT_LEN;
+    return p + tr->tail_len;
+}
+
 static PW_HOT_INLINE uint8_t *packet_open(uint8_t *start, uint64_t delta, const channel_track *tr, int type,
                                           uint8_t **event_len)
 {
@@ -290,10 +301,14 @@ static PW_HOT_INLINE uint8_t *packet_open(uint8_t *start, uint64_t delta, const 
     start[0] = TRACE_PACKET << 3 | PB_LEN;
     *p++ = PACKET_TIMESTAMP << 3;
     p += pb_put_varint(p, delta);
-    memcpy(p, tr->tail, TAIL_MAX);
-    p[TAIL_TYPE] = (uint8_t)type;
-    *event_len = p + TAIL_EVENT_LEN;
-    return p + tr->tail_len;
+    return event_head(p, tr, type, event_len);
+}
+
+/* A begin's name as an interned label's iid at p; returns its end. */
+static PW_HOT_INLINE uint8_t *put_name_iid(uint8_t *p, uint64_t iid)
+{
+    *p++ = TRACK_EVENT_NAME_IID << 3;
+    return p + pb_put_varint(p, iid);
 }
 
 static PW_HOT_INLINE void event_close(uint8_t *start, uint8_t *p, uint8_t *event_len)
@@ -337,9 +352,7 @@ static void slice_end(pf_states *w, int64_t t, const channel_track *tr)
  * previous event; returns its end. */
 static PW_HOT_INLINE uint8_t *put_begin_iid(uint8_t *start, const channel_track *tr, uint64_t delta, uint64_t iid)
 {
-    uint8_t *te, *p = packet_open(start, delta, tr, TYPE_SLICE_BEGIN, &te);
-    *p++ = TRACK_EVENT_NAME_IID << 3;
-    p += pb_put_varint(p, iid);
+    uint8_t *te, *p = put_name_iid(packet_open(start, delta, tr, TYPE_SLICE_BEGIN, &te), iid);
     event_close(start, p, te);
     return p;
 }
@@ -409,15 +422,10 @@ static void begin_interned(pf_states *w, int64_t t, const channel_track *tr, uin
     pb_message(&w->packet, PACKET_INTERNED_DATA, &w->scratch);
     pb_uint(&w->packet, PACKET_TIMESTAMP, event_delta(w, t));
     if (pb_room(&w->packet, TAIL_MAX + 1 + 10)) { /* else marked failed */
-        uint8_t *te, *tail = w->packet.p + w->packet.n;
-        memcpy(tail, tr->tail, TAIL_MAX);
-        tail[TAIL_TYPE] = TYPE_SLICE_BEGIN;
-        te = tail + TAIL_EVENT_LEN;
-        uint8_t *p = tail + tr->tail_len;
-        *p++ = TRACK_EVENT_NAME_IID << 3;
-        p += pb_put_varint(p, iid);
+        uint8_t *te, *event = w->packet.p + w->packet.n;
+        uint8_t *p = put_name_iid(event_head(event, tr, TYPE_SLICE_BEGIN, &te), iid);
         *te = (uint8_t)(p - te - 1);
-        w->packet.n += (size_t)(p - tail);
+        w->packet.n += (size_t)(p - event);
     }
     emit_packet(w);
 }
