@@ -10,6 +10,11 @@ set -eu
 build=$1
 profile=$2
 pw="$build/perfweave"
+# A profile newer than the instrumented program is its own: training
+# again would only rebuild every optimised object for nothing.
+if [ -f "$profile/trained.stamp" ] && [ "$profile/trained.stamp" -nt "$pw" ]; then
+    exit 0
+fi
 rm -rf "$profile"
 mkdir -p "$profile"
 work=$(mktemp -d "${TMPDIR:-/tmp}/pw-pgo.XXXXXX")
