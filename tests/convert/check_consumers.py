@@ -43,7 +43,10 @@ paraver   (bsc-performance-tools/paraver-kernel utils/traceparser/)
      tracebodyio_v1.cpp validRecordLocation: application, task and thread
      are 1-based and exist; CPU <= the CPUs of the header (none: 0);
      readCommon/readComm: times >= 0, communication records of 15 fields
-     whose remote location is valid too.
+     whose remote location is valid too; readEvent: an event record is
+     one or more whole type:value pairs after its time (it reads pairs to
+     the line's end, one event each; the states join a row's changes at
+     one time on one line).
   V2 a communication's logical and physical send come no later than its
      receive; for DUMPI one record per message of `stats`.
   V3 the runtime states of an ovni trace (convert --to paraver -o DIR):
@@ -205,6 +208,8 @@ def check_paraver(fx, path, messages):
             p = [int(x) for x in line.rstrip("\n").split(":")]
             if not valid(*p[1:5]) or p[5] < 0 or p[5] > ftime:
                 return fail(fx, "V1", "line %d: %s" % (n, line.strip()))
+            if p[0] == 2 and (len(p) < 8 or (len(p) - 6) % 2):
+                return fail(fx, "V1", "line %d: not whole type:value pairs: %s" % (n, line.strip()))
             if p[0] == 3:
                 if len(p) != 15 or not valid(*p[7:11]) or min(p[5], p[6], p[11], p[12]) < 0:
                     return fail(fx, "V1", "line %d: %s" % (n, line.strip()))
