@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mpi_waits/waits_timeline.h"
+#include "analysis/analysis.h"
 #include "views/timeline.h"
 #include "core/outbuf.h"
 #include "sinks/chrome/gzfile.h"
@@ -205,7 +205,7 @@ pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *
     pw_tl_sink sink = {&w, ch_track, ch_event, NULL, NULL, 0};
     if (s == PW_OK) {
         pw_out_str(&w.out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
-        s = pw_mpi_waits_timeline_run(ds, &sink, rep, err); /* = pw_timeline_run without --waits */
+        s = pw_timeline_run_decorated(ds, &sink, rep, err); /* and what analyses draw on it */
         pw_out_str(&w.out, "\n],\"otherData\":{\"trace_start_ns\":");
         pw_out_i64(&w.out, w.t0);
         pw_out_str(&w.out, "}}\n");
