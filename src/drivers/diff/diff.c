@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diff/diff_table.h"
+#include "drivers/diff/diff_table.h"
 #include "core/error.h"
 #include "model/report.h"
 

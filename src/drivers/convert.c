@@ -5,7 +5,6 @@
 #include "sinks/output.h"
 #include "sinks/sink.h"
 
-#include "model/filter.h"
 #include "analysis/analysis.h"
 
 #include <stdlib.h>
@@ -38,29 +37,6 @@ const char *pw_convert_target_for_path(const char *out)
 {
     const pw_sink_ops *sink = pw_sink_for_path(out);
     return sink ? sink->name : NULL;
-}
-
-pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
-                             pw_status (*write)(void *ctx, const pw_record *rec, pw_error *err), void *ctx,
-                             pw_error *err)
-{
-    pw_merge *m = NULL;
-    pw_status s = pw_merge_open(ds, &m, err);
-    const pw_record *rec;
-    pw_record clipped;
-    uint64_t n_clipped = 0;
-    while (s == PW_OK && pw_merge_next(m, &rec, err) == PW_OK) {
-        rep->records_in++;
-        if (pw_window_clip(ds, rec, &clipped)) {
-            rec = &clipped;
-            n_clipped++;
-        }
-        s = write(ctx, rec, err);
-        rep->records_out += s == PW_OK;
-    }
-    pw_merge_close(m);
-    pw_convert_note(rep, "spans clipped to the --start/--end window", n_clipped, 0);
-    return s;
 }
 
 /* Several processes write one output (PW_SINK_TOGETHER, collectives set):

@@ -5,7 +5,7 @@
  * calling contexts): its rows are keyed by their path from the root, as
  * Hatchet matches nodes for its subtract, and the node ids (which differ
  * between databases) are left out. */
-#include "analysis/diff/diff_table.h"
+#include "drivers/diff/diff_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
