@@ -367,6 +367,6 @@ pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
 int pw_ds_summary_in_parts(const pw_dataset *ds);
 /* The format's summary of this share's locations as a part (its
  * stats_part); an empty part when the summary is not made of parts.
- * pw_stats_part (src/analysis/stats.c) adds the analyses' parts to it. */
+ * pw_stats_part (src/drivers/stats.c) adds the analyses' parts to it. */
 pw_status pw_ds_summary_part(pw_dataset *ds, void **part, size_t *size, pw_error *err);
 #endif

@@ -30,8 +30,8 @@
  * A text field "name" (HPCToolkit frames, say) names the slice or instant
  * instead of the record type.  Virtual time is drawn as ns x
  * PW_TL_VT_SCALE. */
-#ifndef PW_ANALYSIS_TIMELINE_H
-#define PW_ANALYSIS_TIMELINE_H
+#ifndef PW_VIEWS_TIMELINE_H
+#define PW_VIEWS_TIMELINE_H
 #include "views/msgmatch.h"
 #include "core/names.h"
 #include "model/dataset.h"

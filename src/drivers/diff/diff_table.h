@@ -1,7 +1,7 @@
 /* diff_table.h — a stats report seen as tables of keyed rows, what
  * pw_diff_reports matches between two reports. */
-#ifndef PW_ANALYSIS_DIFF_TABLE_H
-#define PW_ANALYSIS_DIFF_TABLE_H
+#ifndef PW_DRIVERS_DIFF_TABLE_H
+#define PW_DRIVERS_DIFF_TABLE_H
 #include <jansson.h>
 
 /* One table: rows flattened to one level (nested objects' members named
