@@ -174,7 +174,20 @@ typedef struct mw_rank {
     struct mw_fwd_rank *fwd; /* the path computed forward (critical_path_forward.h), or NULL */
     int failed; /* memory ran out */
     int mine;   /* replayed by this process (exchange.h: all but a spread replay's others) */
+    /* the report selection (model/filter.h): the window [sel_t0, sel_t1)
+     * (INT64_MIN, INT64_MAX: none) its sums are clipped to, and whether
+     * its rows are reported */
+    int64_t sel_t0, sel_t1;
+    int reported;
 } mw_rank;
+
+/* The part of [a, b) inside the rank's report window, in ns. */
+static inline uint64_t mw_in_window(const mw_rank *rk, int64_t a, int64_t b)
+{
+    a = a < rk->sel_t0 ? rk->sel_t0 : a;
+    b = b > rk->sel_t1 ? rk->sel_t1 : b;
+    return b > a ? (uint64_t)b - (uint64_t)a : 0;
+}
 
 typedef struct mw_thread_ends mw_thread_ends;
 typedef struct mw_coll_pos mw_coll_pos;
@@ -233,6 +246,10 @@ typedef struct mw_run {
     struct mw_exchange *ex; /* the replay spread over processes (exchange.h), or NULL */
     struct mw_forward *fwd; /* the critical path computed forward (critical_path_forward.h),
                              * NULL: walked back over every wait */
+    /* the report window (model/filter.h): the replay reads every record of
+     * every rank (the critical path is the whole run's), the report clips */
+    int windowed;
+    int64_t sel_t0, sel_t1;
 } mw_run;
 
 /* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1
@@ -315,6 +332,10 @@ void mw_bins_free(mw_run *run);
 
 /* Critical path: the walk back from the last MPI_Finalize exit. */
 int mw_critical_path_walk(mw_run *run);
+/* After the walk: the path's time per function on each rank inside the
+ * report window (cp_ns, cp_compute_ns), from the ranks' calls read again;
+ * 0 when memory runs out. */
+int mw_path_functions(mw_run *run);
 /* Where the path ends: the latest MPI_Finalize exit, else the latest
  * record end (its rank slot in *slot); -1 when no rank has times. */
 int64_t mw_path_end(const mw_run *run, size_t *slot);

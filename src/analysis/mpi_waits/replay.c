@@ -66,7 +66,8 @@ static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec
         mw_waits_p2p(run, rk, sc, rec, v);
     if (coll)
         mw_waits_coll(run, rk, sc, rec, v);
-    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
+    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && rec->t >= run->sel_t0 && rec->t < run->sel_t1 &&
+        mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
         uint64_t sent;
         if (pw_mpi_calls_sent(&run->calls, rec, v, &sent))
             mw_bins_message(run, bins, rec->t, sent, &rk->bin_hint);
@@ -81,7 +82,8 @@ static int next_record(mw_run *run, mw_rank *rk)
     pw_error err;
     while (rk->loc < rk->n_locs) {
         if (!rk->cur) {
-            if (pw_cursor_open_sized(run->ds, rk->locs[rk->loc], MW_CURSOR_WINDOW, &rk->cur, &err) != PW_OK) {
+            /* the whole run, whatever the filter: the report clips (model/filter.h) */
+            if (pw_cursor_open_whole_run(run->ds, rk->locs[rk->loc], MW_CURSOR_WINDOW, &rk->cur, &err) != PW_OK) {
                 rk->cur = NULL;
                 rk->loc++;
                 continue; /* damage is the reader's to report */
