@@ -22,7 +22,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "mpi_waits"))
 import waits_fixtures as wf  # noqa: E402
 
-FIXTURES = ["pingpong4", "nonblock4", "collectives4", "threads4", "collectives4-papi"]
+FIXTURES = ["pingpong4", "nonblock4", "collectives4", "threads4", "collectives4-papi", "nonblock4-cputime",
+            "collectives4-notime-nostatus"]
+# upstream-v1.0.0 has the oracle text of rank 0 only (waits_fixtures.py)
 failures = []
 checked = {"values": 0}
 
@@ -76,8 +78,9 @@ def compare(name, got, exp, ranks_shown):
 
 
 def span(ranks):
+    """The run's first entry and last exit; None when no call is timed."""
     ts = [wf.times(c) for calls in ranks.values() for c in calls if wf.times(c)]
-    return min(t[0] for t in ts), max(t[1] for t in ts)
+    return (min(t[0] for t in ts), max(t[1] for t in ts)) if ts else None
 
 
 def main():
@@ -85,11 +88,12 @@ def main():
     for fixture in FIXTURES:
         d = os.path.join(data, "dumpi", fixture)
         whole = wf.expected(d)
-        t0, t1 = span(whole[0])
-        a, b = t0 + (t1 - t0) // 4, t0 + 3 * (t1 - t0) // 4
-        got = run(cli, d, ["--start", f"@{a}", "--end", f"@{b}"])
-        if got:
-            compare(f"{fixture} [{a}, {b})", got, wf.expected(d, (a, b)), sorted(whole[0]))
+        if span(whole[0]):
+            t0, t1 = span(whole[0])
+            a, b = t0 + (t1 - t0) // 4, t0 + 3 * (t1 - t0) // 4
+            got = run(cli, d, ["--start", f"@{a}", "--end", f"@{b}"])
+            if got:
+                compare(f"{fixture} [{a}, {b})", got, wf.expected(d, (a, b)), sorted(whole[0]))
         got = run(cli, d, ["--ranks", "0"])
         if got:
             compare(f"{fixture} --ranks 0", got, whole, [0])
