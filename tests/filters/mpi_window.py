@@ -3,7 +3,7 @@
 against the dumpi2ascii oracles, clipped here.
 
 For every DUMPI fixture with wall-clock times, `stats --json` with a window
-(25 %..75 % of the run, as absolute @ns) must give Scalasca's wait intervals
+(25-75 %, 10-40 % and 60-100 % of the run, as absolute @ns) must give Scalasca's wait intervals
 [enter, enter + wait] clipped to it (per kind, by rank and by function), the
 call intervals clipped (rank x function time; calls counted where they
 enter; idle time), and the whole run's critical path clipped, all computed
@@ -90,10 +90,11 @@ def main():
         whole = wf.expected(d)
         if span(whole[0]):
             t0, t1 = span(whole[0])
-            a, b = t0 + (t1 - t0) // 4, t0 + 3 * (t1 - t0) // 4
-            got = run(cli, d, ["--start", f"@{a}", "--end", f"@{b}"])
-            if got:
-                compare(f"{fixture} [{a}, {b})", got, wf.expected(d, (a, b)), sorted(whole[0]))
+            for pa, pb in ((25, 75), (10, 40), (60, 100)):  # per cent of the run
+                a, b = t0 + (t1 - t0) * pa // 100, t0 + (t1 - t0) * pb // 100
+                got = run(cli, d, ["--start", f"@{a}", "--end", f"@{b}"])
+                if got:
+                    compare(f"{fixture} [{a}, {b})", got, wf.expected(d, (a, b)), sorted(whole[0]))
         got = run(cli, d, ["--ranks", "0"])
         if got:
             compare(f"{fixture} --ranks 0", got, whole, [0])

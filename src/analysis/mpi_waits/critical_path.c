@@ -18,7 +18,6 @@
 
 #include "analysis/mpi_waits/critical_path_forward.h"
 #include "core/grow.h"
-#include "core/window.h"
 #include "model/filter.h"
 
 static int add_span(mw_rank *rk, int64_t a, int64_t b)
@@ -167,14 +166,15 @@ static int64_t gap_before(mw_thread_ends *ends, const pw_record *rec, int64_t *f
 
 void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
 {
-    int64_t from, gap = gap_before(ends, rec, &from);
+    int64_t from = rec->t, gap = gap_before(ends, rec, &from);
     if (gap < 0) {
         rk->failed = 1;
         return;
     }
     rk->compute_ns += gap > 0 ? mw_in_window(rk, from, rec->t) : 0;
     if (rk->fwd && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end >= rec->t)
-        mw_forward_note(rk, gap > 0 ? from : rec->t, rec->t, rec->t_end, rec->schema); /* the call and its gap */
+        mw_forward_note(rk, mw_clamp(rk, gap > 0 ? from : rec->t), mw_clamp(rk, rec->t), mw_clamp(rk, rec->t_end),
+                        rec->schema); /* the call and its gap, in the report window */
 }
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
@@ -192,59 +192,6 @@ static uint64_t rank_on_path(const mw_rank *rk)
     for (uint64_t j = 0; j < rk->n_path; j++)
         ns += mw_in_window(rk, rk->path[j].a, rk->path[j].b);
     return ns;
-}
-
-/* The part of [a, b) the walked path spends on the rank inside its report
- * window (its spans ascending and apart). */
-static uint64_t on_path(const mw_rank *rk, int64_t a, int64_t b)
-{
-    size_t lo = 0, hi = rk->n_path;
-    while (lo < hi) { /* the first span that ends after a */
-        size_t mid = lo + (hi - lo) / 2;
-        if (rk->path[mid].b <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    uint64_t ns = 0;
-    for (size_t j = lo; j < rk->n_path && rk->path[j].a < b; j++)
-        ns += mw_in_window(rk, a > rk->path[j].a ? a : rk->path[j].a, b < rk->path[j].b ? b : rk->path[j].b);
-    return ns;
-}
-
-/* One rank's calls read again: each call's time on the path to its
- * function, the gaps between a thread's calls to compute. */
-static int rank_path_functions(mw_run *run, mw_rank *rk)
-{
-    mw_thread_ends ends = {NULL, 0, 0, 0};
-    int ok = 1;
-    for (size_t i = 0; ok && i < rk->n_locs; i++) {
-        pw_cursor *c;
-        pw_error err;
-        if (pw_cursor_open_whole_run(run->ds, rk->locs[i], PW_WINDOW_DEFAULT_CAP, &c, &err) != PW_OK)
-            continue; /* damage is the reader's to report */
-        c->args_only = 1;
-        while (ok && mw_reread_step(c, &err) == PW_OK) {
-            const pw_record *rec = &c->rec;
-            int64_t from, gap = gap_before(&ends, rec, &from);
-            if (gap > 0)
-                rk->cp_compute_ns += on_path(rk, from, rec->t);
-            if (rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end > rec->t)
-                rk->cp_ns[rec->schema] += on_path(rk, rec->t, rec->t_end);
-            ok = gap >= 0;
-        }
-        pw_cursor_close(c);
-    }
-    free(ends.e);
-    return ok;
-}
-
-int mw_path_functions(mw_run *run)
-{
-    int ok = 1;
-    for (size_t i = 0; ok && i < run->n_ranks; i++)
-        ok = rank_path_functions(run, &run->ranks[i]);
-    return ok;
 }
 
 /* The path's time per rank slot, then per function (index n_ranks +

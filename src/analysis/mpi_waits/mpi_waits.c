@@ -156,14 +156,10 @@ pw_status mw_prepare(mw_run *run, pw_error *err)
 static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
 {
     pw_status st = mw_prepare(run, err);
-    /* the forward path gives whole-run sums; a window is the walked path
-     * clipped (critical_path.c) */
-    if (st == PW_OK && !run->windowed && !mw_forward_init(run))
+    if (st == PW_OK && !mw_forward_init(run))
         st = pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     if (st == PW_OK)
         st = mw_replay(run, err); /* the critical path computed as it goes */
-    if (st == PW_OK && run->windowed && !mw_path_functions(run))
-        st = pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
     if (st != PW_OK)
         return st;
     for (size_t i = 0; i < run->n_ranks; i++)

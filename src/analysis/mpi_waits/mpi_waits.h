@@ -181,6 +181,14 @@ typedef struct mw_rank {
     int reported;
 } mw_rank;
 
+/* t moved into the rank's report window: the forward critical path sums
+ * durations between such times, so its sums are the window's (the part of
+ * [a, b) inside it is mw_clamp(b) - mw_clamp(a)). */
+static inline int64_t mw_clamp(const mw_rank *rk, int64_t t)
+{
+    return t < rk->sel_t0 ? rk->sel_t0 : t > rk->sel_t1 ? rk->sel_t1 : t;
+}
+
 /* The part of [a, b) inside the rank's report window, in ns. */
 static inline uint64_t mw_in_window(const mw_rank *rk, int64_t a, int64_t b)
 {
@@ -332,10 +340,6 @@ void mw_bins_free(mw_run *run);
 
 /* Critical path: the walk back from the last MPI_Finalize exit. */
 int mw_critical_path_walk(mw_run *run);
-/* After the walk: the path's time per function on each rank inside the
- * report window (cp_ns, cp_compute_ns), from the ranks' calls read again;
- * 0 when memory runs out. */
-int mw_path_functions(mw_run *run);
 /* Where the path ends: the latest MPI_Finalize exit, else the latest
  * record end (its rank slot in *slot); -1 when no rank has times. */
 int64_t mw_path_end(const mw_run *run, size_t *slot);
