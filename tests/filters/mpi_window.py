@@ -9,7 +9,8 @@ call intervals clipped (rank x function time; calls counted where they
 enter; idle time), and the whole run's critical path clipped, all computed
 here from the oracle texts (tests/mpi_waits/waits_fixtures.py's independent
 matching, given the window).  `--ranks 0` reports rank 0's rows only, with
-the whole run's values (the other ranks are still read).
+the whole run's values (the other ranks are still read); `--type` the rows
+of the functions that match, never starving the replay.
 
 usage: mpi_window.py PERFWEAVE SHARED_DATA
 """
@@ -77,6 +78,26 @@ def compare(name, got, exp, ranks_shown):
             same(f"{name}: critical path {f}", cp["by_function"].get(f, 0), on_fn.get(f, 0))
 
 
+def check_types(name, got, exp):
+    """--type selects the rows of functions that match, with the values
+    of the whole analysis (the replay still reads every call)."""
+    if not got:
+        return
+    _ranks, _waits, _by_fn, prof, _idle, _profile, _cpath = exp
+    want = {k: v for k, v in prof.items() if k[1].startswith("MPI_Wait")}
+    rows = {(x["rank"], x["function"]): (x["calls"], x["time_s"]) for x in got["rank_functions"]}
+    if set(rows) != set(want):
+        failures.append(f"{name} --type: rows {sorted(set(rows) ^ set(want))[:5]}")
+    for key, (calls, t) in want.items():
+        if key in rows:
+            checked["values"] += 1
+            if rows[key][0] != calls or not wf.close(rows[key][1], t):
+                failures.append(f"{name} --type {key}: ours {rows[key]} != {calls} {t / 1e9}")
+    for kind in wf.KINDS:
+        if any(not f.startswith("MPI_Wait") for f in got["wait_states"][kind]["by_function"]):
+            failures.append(f"{name} --type: {kind} by function has other functions")
+
+
 def span(ranks):
     """The run's first entry and last exit; None when no call is timed."""
     ts = [wf.times(c) for calls in ranks.values() for c in calls if wf.times(c)]
@@ -98,6 +119,7 @@ def main():
         got = run(cli, d, ["--ranks", "0"])
         if got:
             compare(f"{fixture} --ranks 0", got, whole, [0])
+        check_types(fixture, run(cli, d, ["--type", "MPI_Wait*"]), whole)
     print(f"{checked['values']} values checked")
     for f in failures[:40]:
         print("FAIL", f)
