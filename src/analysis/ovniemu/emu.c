@@ -5,7 +5,7 @@
  * event, as ovniemu writes them.  Where ovniemu would stop, a finding is
  * recorded and the emulation goes on. */
 #include "analysis/ovniemu/emu.h"
-#include "analysis/state_window.h"
+#include "views/state_window.h"
 #include "core/compiler.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* emu_states.c — the emulator described as states (analysis/states.h):
+/* emu_states.c — the emulator described as states (views/states.h):
  * view 0 holds the threads and view 1 the CPUs, by their Paraver rows;
  * channels are the event types the models declared in each view's .pcf,
  * with its value labels.  The emulator's emit callback is the consumer's
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analysis/ovniemu/emu.h"
-#include "analysis/state_window.h"
+#include "views/state_window.h"
 
 /* nOS-V's hardware counters are types 200 to 299 (emu_nosv_hwc.h). */
 #define HWC_FIRST 200

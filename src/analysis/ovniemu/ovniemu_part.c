@@ -31,8 +31,8 @@
 
 #include "analysis/ovniemu/emu_states.h"
 #include "analysis/ovniemu/ovniemu_part.h"
-#include "analysis/state_spans.h"
-#include "analysis/state_window.h"
+#include "views/state_spans.h"
+#include "views/state_window.h"
 #include "core/grow.h"
 #include "core/window.h"
 #include "model/filter.h"

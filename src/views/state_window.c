@@ -1,5 +1,5 @@
 /* state_window.c — states clipped to the report window (state_window.h). */
-#include "analysis/state_window.h"
+#include "views/state_window.h"
 
 #include "model/filter.h"
 

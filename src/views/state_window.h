@@ -5,10 +5,10 @@
  * held when the window opens are given at its start; changes at or after
  * its end are dropped.  So every consumer (stats' time per state, the
  * states writers, dump --states) sees the whole run's states clipped. */
-#ifndef PW_ANALYSIS_STATE_WINDOW_H
-#define PW_ANALYSIS_STATE_WINDOW_H
-#include "analysis/state_spans.h"
-#include "analysis/states.h"
+#ifndef PW_VIEWS_STATE_WINDOW_H
+#define PW_VIEWS_STATE_WINDOW_H
+#include "views/state_spans.h"
+#include "views/states.h"
 
 typedef struct pw_state_window {
     pw_state_change_fn change; /* the consumer */
