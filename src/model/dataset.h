@@ -319,9 +319,8 @@ pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n
                                   pw_error *err);
 /* The window size each of n cursors read at once should use. */
 size_t pw_merge_window_cap(size_t n_cursors);
-/* pw_merge_open_locations for an analysis: its cursors are
- * pw_cursor_open_history's; locs NULL: every location an analysis reads
- * (pw_ds_history_has_records; n is not used). */
+/* pw_merge_open_locations of locs[0 .. n) for an analysis: its cursors
+ * are pw_cursor_open_history's. */
 pw_status pw_merge_open_history(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
                                 pw_error *err);
 /* After PW_END: 1 when some location went on past the filter's window

@@ -120,28 +120,6 @@ int pw_selection_window_ns(const pw_dataset *ds, int64_t *start_ns, int64_t *end
     return 1;
 }
 
-int pw_selection_window_vt(const pw_dataset *ds, double *start_vt, double *end_vt)
-{
-    const pw_filter_state *f = ds->filter;
-    if (!f || !f->has_window || !f->win.has_vt)
-        return 0;
-    *start_vt = f->win.start_vt;
-    *end_vt = f->win.end_vt;
-    return 1;
-}
-
-int pw_selection_clip_ns(const pw_dataset *ds, int64_t *t0, int64_t *t1)
-{
-    int64_t start, end;
-    if (!pw_selection_window_ns(ds, &start, &end))
-        return *t1 > *t0;
-    if (*t0 < start)
-        *t0 = start;
-    if (*t1 > end)
-        *t1 = end;
-    return *t1 > *t0;
-}
-
 int pw_selection_keeps_location(const pw_dataset *ds, uint32_t loc)
 {
     const pw_filter_state *f = ds->filter;

@@ -29,20 +29,19 @@ typedef struct pw_filter_state {
  * matching, integration), read through pw_cursor_open_history /
  * pw_merge_open_history: every record before the window's end, of every
  * type and location (with a time-ordered format nothing after the end is
- * read); then they clip what they report with the selection below.  No
- * analysis tests ds->filter itself. */
+ * read), or, when they need the run's end too (the MPI critical path is
+ * walked back from it), pw_cursor_open_whole_run; then they clip what they
+ * report with the selection below.  No analysis tests ds->filter itself. */
 
 /* Does location loc have records an analysis reads: its own, or those the
  * location filter left out of the report? */
 int pw_ds_history_has_records(const pw_dataset *ds, uint32_t loc);
 
 /* The report window [start_ns, end_ns) when one is set with an ns clock
- * (0: none, report everything). */
+ * (0: none, report everything).  A format's summary that reads its files
+ * past the cursors tests a record with pw_filter_keeps_record (ROSS's,
+ * on the virtual clock). */
 int pw_selection_window_ns(const pw_dataset *ds, int64_t *start_ns, int64_t *end_ns);
-/* The same for virtual time (ROSS). */
-int pw_selection_window_vt(const pw_dataset *ds, double *start_vt, double *end_vt);
-/* [*t0, *t1) cut to the report window: 0 when nothing of it is inside. */
-int pw_selection_clip_ns(const pw_dataset *ds, int64_t *t0, int64_t *t1);
 /* Is location loc (or an ancestor) selected for the report? */
 int pw_selection_keeps_location(const pw_dataset *ds, uint32_t loc);
 /* Is a row or record of this type name selected for the report? */

@@ -6,7 +6,6 @@
 #include "core/compiler.h"
 #include "core/window.h"
 #include "model/dataset.h"
-#include "model/filter.h"
 #include "model/tournament.h"
 
 struct pw_merge {
@@ -68,7 +67,7 @@ static pw_status merge_open_leaves(pw_merge *m, const uint32_t *locs, size_t n, 
     pw_dataset *ds = m->ds;
     size_t cap = pw_merge_window_cap(n), leaf = 0;
     for (size_t i = 0, at = 0; i < n; i++, at++) {
-        while (!locs && !(m->history ? pw_ds_history_has_records(ds, (uint32_t)at) : ds->locs[at].has_records))
+        while (!locs && !ds->locs[at].has_records)
             at++;
         uint32_t loc = locs ? locs[i] : (uint32_t)at;
         pw_status s = m->history ? pw_cursor_open_history(ds, loc, cap, &m->cursors[leaf], err)
@@ -124,11 +123,6 @@ pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n
 pw_status pw_merge_open_history(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
                                 pw_error *err)
 {
-    if (!locs) {
-        n = 0;
-        for (size_t i = 0; i < ds->n_locs; i++)
-            n += pw_ds_history_has_records(ds, (uint32_t)i) != 0;
-    }
     return merge_open(ds, locs, n, 1, out, err);
 }
 
