@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/critical_path_forward.h"
+#include "core/compiler.h"
 #include "core/grow.h"
 #include "model/filter.h"
 
@@ -164,6 +165,17 @@ static int64_t gap_before(mw_thread_ends *ends, const pw_record *rec, int64_t *f
     return gap;
 }
 
+/* Under a report window: the gap's part in it, and the gap's start, the
+ * call's start and end moved into it (mw_clamp).  Out of line: without a
+ * window every call takes the plain path. */
+static PW_NOINLINE void clamp_call(const mw_rank *rk, uint64_t *gap_ns, int64_t *a, int64_t *t, int64_t *end)
+{
+    *gap_ns = *gap_ns ? mw_in_window(rk, *a, *t) : 0;
+    *a = mw_clamp(rk, *a);
+    *t = mw_clamp(rk, *t);
+    *end = mw_clamp(rk, *end);
+}
+
 void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
 {
     int64_t from = rec->t, gap = gap_before(ends, rec, &from);
@@ -171,10 +183,13 @@ void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
         rk->failed = 1;
         return;
     }
-    rk->compute_ns += gap > 0 ? mw_in_window(rk, from, rec->t) : 0;
+    uint64_t gap_ns = (uint64_t)gap;
+    int64_t a = gap > 0 ? from : rec->t, t = rec->t, end = rec->t_end;
+    if (rk->windowed)
+        clamp_call(rk, &gap_ns, &a, &t, &end);
+    rk->compute_ns += gap_ns;
     if (rk->fwd && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end >= rec->t)
-        mw_forward_note(rk, mw_clamp(rk, gap > 0 ? from : rec->t), mw_clamp(rk, rec->t), mw_clamp(rk, rec->t_end),
-                        rec->schema); /* the call and its gap, in the report window */
+        mw_forward_note(rk, a, t, end, rec->schema); /* the call and its gap */
 }
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }

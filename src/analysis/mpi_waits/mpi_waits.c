@@ -72,6 +72,7 @@ static void select_window(mw_run *run)
     for (size_t i = 0; i < run->n_ranks; i++) {
         run->ranks[i].sel_t0 = run->sel_t0;
         run->ranks[i].sel_t1 = run->sel_t1;
+        run->ranks[i].windowed = run->windowed;
     }
 }
 

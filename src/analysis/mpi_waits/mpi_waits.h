@@ -178,7 +178,7 @@ typedef struct mw_rank {
      * (INT64_MIN, INT64_MAX: none) its sums are clipped to, and whether
      * its rows are reported */
     int64_t sel_t0, sel_t1;
-    int reported;
+    int windowed, reported;
 } mw_rank;
 
 /* t moved into the rank's report window: the forward critical path sums

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "core/compiler.h"
 #include "core/grow.h"
 #include "model/filter.h"
 
@@ -32,14 +33,31 @@ void mw_charge(mw_rank *rk, uint32_t schema, int64_t enter, uint32_t location, m
     rk->waits[rk->n_waits++] = (mw_wait_at){enter, enter + (int64_t)ns, cause, location, kind};
 }
 
-void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec)
+/* Under a report window: a call counts where it enters, its time is its
+ * part in the window.  Out of line: without a window every call takes
+ * the plain path. */
+static PW_NOINLINE void profile_call_windowed(mw_rank *rk, const mw_schema *sc, const pw_record *rec)
 {
-    /* a call counts where it enters; its time is its part in the window */
     if (rec->clock != PW_CLOCK_NS || (rec->t >= rk->sel_t0 && rec->t < rk->sel_t1))
         rk->calls[rec->schema]++;
     if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end < rec->t)
         return;
     uint64_t ns = mw_in_window(rk, rec->t, rec->t_end);
+    rk->time_ns[rec->schema] += ns;
+    if (sc->idle)
+        rk->idle_ns += ns;
+}
+
+void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec)
+{
+    if (rk->windowed) {
+        profile_call_windowed(rk, sc, rec);
+        return;
+    }
+    rk->calls[rec->schema]++;
+    if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end < rec->t)
+        return;
+    uint64_t ns = (uint64_t)(rec->t_end - rec->t);
     rk->time_ns[rec->schema] += ns;
     if (sc->idle)
         rk->idle_ns += ns;

@@ -67,8 +67,8 @@ static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec
         mw_waits_p2p(run, rk, sc, rec, v);
     if (coll)
         mw_waits_coll(run, rk, sc, rec, v);
-    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && rec->t >= run->sel_t0 && rec->t < run->sel_t1 &&
-        mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
+    int in_window = !run->windowed || (rec->t >= run->sel_t0 && rec->t < run->sel_t1);
+    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && in_window && mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
         uint64_t sent;
         if (pw_mpi_calls_sent(&run->calls, rec, v, &sent))
             mw_bins_message(run, bins, rec->t, sent, &rk->bin_hint);
