@@ -45,7 +45,15 @@ static pw_status parse_time(const char *text, const char *what, typed_time *t, p
 }
 
 /* The first times of the dataset: the least first timed record over the
- * locations (each location's records come in time order, or nearly). */
+ * locations (each location's records come in time order, or nearly).
+ * Untimed records may come first (an HPCToolkit profile's metric values
+ * before its trace): they are passed over, however many. */
+typedef struct origin {
+    int has_ns, has_vt;
+    int64_t ns;
+    double vt;
+} origin;
+
 static void origin_of_location(pw_dataset *ds, uint32_t loc, origin *o)
 {
     pw_cursor *c;
@@ -53,7 +61,7 @@ static void origin_of_location(pw_dataset *ds, uint32_t loc, origin *o)
     if (pw_cursor_open(ds, loc, &c, &e) != PW_OK)
         return;
     const pw_record *r;
-    for (int n = 0; n < 256 && pw_cursor_next(c, &r, &e) == PW_OK; n++) {
+    while (pw_cursor_next(c, &r, &e) == PW_OK) {
         if (r->clock == PW_CLOCK_NS) {
             if (!o->has_ns || r->t < o->ns)
                 o->ns = r->t;
