@@ -769,7 +769,8 @@ enum {
     PW_SINK_DIRECTORY = 2, /* its output is a directory */
     PW_SINK_SIBLINGS = 4,  /* also writes files beside its output (.prv: .pcf, .row) */
     PW_SINK_MISSING = 8,   /* this build lacks the library it needs */
-    PW_SINK_TOGETHER = 16  /* processes with shares write one output together (pw_collectives) */
+    PW_SINK_TOGETHER = 16, /* processes with shares write one output together (pw_collectives) */
+    PW_SINK_UNTIMED = 32   /* holds records that have no time (a profile's values) */
 };
 
 PW_API size_t pw_sink_count(void);
