@@ -10,9 +10,9 @@ consumer, and the targets checked against each other:
   otf2      otf2-print without warnings; Enter/Leave/Metric as Perfetto
   paraver   sorted, labelled, as many records as Perfetto events
   sqlite    rows = records; csv rows = records
-A dataset with no timed record (`info` shows no time: a profile without a
-trace) goes to sqlite and csv only; the timeline targets refuse it before
-creating their output (exit 2, no file).
+A profile without a trace (`info` shows no time and 0 traces) goes to
+sqlite and csv only; the timeline targets refuse it before creating their
+output (exit 2, no file).
 Fixtures are the datasets in DATA/<format>/* and EXAMPLES/<format>/* (or in
 folders up to two levels below); a landed format without any fixture fails."""
 import csv
@@ -92,10 +92,11 @@ def info_records(fx):
 
 
 def untimed(fx):
-    """No record of fx has a time: info shows no time span."""
+    """fx is a profile without a trace: info shows no time span, 0 traces."""
     r = subprocess.run([CLI, "info", fx, "--json"], capture_output=True, text=True)
     info = json.loads(r.stdout) if r.stdout else {}
-    return "time_first_ns" not in info and "virtual_time_first" not in info
+    return ("time_first_ns" not in info and "virtual_time_first" not in info and
+            info.get("properties", {}).get("traces") == "0")
 
 
 def check_refused(fx, base):

@@ -91,13 +91,10 @@ static pw_status convert_together(pw_dataset *ds, const pw_sink_ops *sink, const
     return s;
 }
 
-/* A dataset with no timed record (a profile without its trace) gives a
- * target for timelines nothing to draw: refused, naming the targets that
- * hold it.  Where the format knows (ds->untimed), before any output
- * exists; else once the records were read and none could be written
- * (a trace recorded without clocks), its output removed. */
-static pw_status refuse_untimed(const pw_dataset *ds, const pw_sink_ops *sink, const char *out,
-                                const pw_convert_report *rep, pw_error *err)
+/* A dataset with no timed record (a profile without its trace: the format
+ * says so, ds->untimed) gives a target for timelines nothing to draw:
+ * refused before any output exists, naming the targets that hold it. */
+static pw_status refuse_untimed(const pw_dataset *ds, const pw_sink_ops *sink, const char *out, pw_error *err)
 {
     char fit[256] = "";
     for (size_t i = 0; i < pw_n_sinks; i++) {
@@ -106,15 +103,10 @@ static pw_status refuse_untimed(const pw_dataset *ds, const pw_sink_ops *sink, c
         if (k->kind == PW_SINK_CONVERT && (k->caps & PW_SINK_UNTIMED) && !(k->caps & PW_SINK_MISSING))
             snprintf(fit + used, sizeof fit - used, "%s, ", k->name);
     }
-    if (ds->untimed)
-        return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET,
-                       "not written: %s has no record with a time (a profile without a trace), so the %s "
-                       "target would hold nothing; the targets that fit: %sor 'perfweave stats'",
-                       ds->path, sink->name, fit);
     return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET,
-                   "not written: the %s target could hold none of the %llu records of %s (records without "
-                   "a time); the targets that fit: %sor 'perfweave stats'",
-                   sink->name, (unsigned long long)rep->records_in, ds->path, fit);
+                   "not written: %s has no record with a time (a profile without a trace), so the %s "
+                   "target would hold nothing; the targets that fit: %sor 'perfweave stats'",
+                   ds->path, sink->name, fit);
 }
 
 pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
@@ -131,9 +123,8 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
     if (!sink)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown conversion target '%s'", target);
     rep->target = sink->name;
-    int holds_untimed = (sink->caps & PW_SINK_UNTIMED) != 0;
-    if (ds->untimed && !holds_untimed)
-        return refuse_untimed(ds, sink, out, rep, err);
+    if (ds->untimed && !(sink->caps & PW_SINK_UNTIMED))
+        return refuse_untimed(ds, sink, out, err);
     if (ds->collectives && (sink->caps & PW_SINK_TOGETHER))
         return convert_together(ds, sink, out, flags, rep, err);
     /* The states an analysis derives from the records, instead of the
@@ -150,8 +141,6 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
         s = sink->convert_states(ds, states, o->work, rep, err);
     else
         s = sink->convert(ds, o->work, rep, err);
-    if (s == PW_OK && !states && !holds_untimed && rep->records_in && !rep->records_out)
-        s = refuse_untimed(ds, sink, out, rep, err);
     if (s != PW_OK) {
         pw_output_rename_in(o, err);
         pw_output_discard(o);
