@@ -168,6 +168,10 @@ struct pw_dataset {
      * own_subtree: a cursor yields records of its location and the
      * locations under it only (a location filter leaves files unopened). */
     int time_ordered, own_subtree;
+    /* Set by a format's open() when no record has a time (a profile
+     * without its trace): a converter for timelines refuses it before it
+     * creates its output, without reading the records to find out. */
+    int untimed;
     /* This process's share of the record locations (pw_dataset_set_share):
      * items [share_first, share_end) of pw_ds_record_locations. */
     unsigned share_index;

@@ -180,7 +180,7 @@ static pw_status ch_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     for (size_t i = 0; ev->kind != PW_TL_END && i < ev->n_flows_in; i++)
         ch_flow(w, 'f', t, ts, ev->flows_in[i]);
     if (o->failed)
-        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed");
+        return pw_outbuf_error_at(o, w->path, err);
     return PW_OK;
 }
 

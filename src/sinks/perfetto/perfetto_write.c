@@ -236,7 +236,7 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     int args = named && ev->rec && pf_args_any(ev->rec);
     if (!ev->flow_out && !ev->n_flows_in && !args && (!named || (ev->name < q->cap_interned && q->iid[ev->name]))) {
         pf_fast_event(w, q, seq, ev, t);
-        return w->out.failed ? pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed") : PW_OK;
+        return w->out.failed ? pw_outbuf_error_at(&w->out, w->path, err) : PW_OK;
     }
     pb_buf *p = &w->packet, *e = &w->msg;
     if (t >= q->last_t) {
@@ -268,7 +268,7 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     if (w->nomem)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     if (w->out.failed)
-        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed");
+        return pw_outbuf_error_at(&w->out, w->path, err);
     return PW_OK;
 }
 
