@@ -5,6 +5,7 @@
 
 #include "core/heap.h"
 #include "harness.h"
+#include "xorshift.h"
 
 typedef struct item {
     int64_t t;
@@ -20,14 +21,8 @@ static int item_before(const void *pa, const void *pb)
 
 static uint32_t payload_of(int64_t t, uint64_t seq) { return (uint32_t)(t * 2654435761u ^ seq); }
 
-static uint64_t rng = 88172645463325252ull;
-static uint64_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t next_random(void) { return xorshift_next(&rng_state); }
 
 static item pop(pw_heap *h)
 {
