@@ -444,6 +444,8 @@ PW_API void pw_rnode_num(pw_rnode *parent, const char *key, double v);
 PW_API void pw_rnode_str(pw_rnode *parent, const char *key, const char *v);
 PW_API void pw_rnode_strn(pw_rnode *parent, const char *key, const char *v, size_t n);
 PW_API void pw_rnode_bool(pw_rnode *parent, const char *key, int v);
+/* A value the report does not know (a rank without MPI calls has no
+ * span): JSON null, an empty CSV cell, a blank text cell. */
 PW_API void pw_rnode_null(pw_rnode *parent, const char *key);
 
 typedef enum pw_report_style {
@@ -535,18 +537,10 @@ typedef enum pw_dump_style {
     PW_DUMP_JSONL     /* one JSON object per line: "loc", "t", "type", fields */
 } pw_dump_style;
 
-typedef struct pw_dump pw_dump;
-
-/* A buffered record writer to `out` (which the caller keeps open and
- * closes).  Writes go through a large private buffer; pw_dump_close flushes. */
-PW_API pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump **d, pw_error *err);
-PW_API pw_status pw_dump_record(pw_dump *d, const pw_record *rec, pw_error *err);
-PW_API pw_status pw_dump_close(pw_dump *d, pw_error *err);
-
 /* Every record of the dataset, merged in time order (as pw_merge gives
- * them), written to `out`: the same bytes as pw_merge + pw_dump_record,
- * but records are decoded and formatted on the dataset's worker threads
- * while this thread merges and writes.  Damage met is recorded as
+ * them), written to `out`, a line each in the style: records are decoded
+ * and formatted on the dataset's worker threads while this thread merges
+ * and writes.  Damage met is recorded as
  * diagnostics, as with pw_merge. */
 PW_API pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *err);
 
@@ -560,8 +554,6 @@ PW_API pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_
  * "sqlite" (.sqlite, .db).  A target missing from this build (no libotf2)
  * is still listed; converting to it fails with PW_E_USAGE. */
 PW_API size_t pw_convert_target_count(void);
-PW_API const char *pw_convert_target_name(size_t i);
-PW_API const char *pw_convert_target_description(size_t i);
 /* The target an output path's extension implies, or NULL. */
 PW_API const char *pw_convert_target_for_path(const char *out);
 
@@ -725,19 +717,6 @@ typedef struct pw_filter {
  * records of every location.  Call once, after pw_open, before reading. */
 PW_API pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err);
 
-/* The time window in force, in the dataset's clocks, for sinks that clip
- * spans to it: ns bounds (has_ns) and virtual-time bounds (has_vt).  An
- * open side is INT64_MIN / INT64_MAX (or -/+infinity). */
-typedef struct pw_time_window {
-    int has_ns;
-    int64_t start_ns, end_ns;
-    int has_vt;
-    double start_vt, end_vt;
-} pw_time_window;
-
-/* 1 with *w filled when a time window is set on ds, else 0. */
-PW_API int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
-
 /* ------------------------------------------------------------------------ */
 /* States: what a runtime emulator derives from the records                 */
 /* ------------------------------------------------------------------------ */
@@ -766,7 +745,7 @@ PW_API pw_status pw_dump_states(pw_dataset *ds, FILE *out, pw_dump_style style, 
  * in one registry; a program lists them from here (names, extensions,
  * help) instead of naming them. */
 typedef enum pw_sink_kind {
-    PW_SINK_RECORDS = 1, /* one line per record (pw_dump*) */
+    PW_SINK_RECORDS = 1, /* one line per record (pw_dump_all) */
     PW_SINK_REPORT = 2,  /* renders a report tree (pw_report_*) */
     PW_SINK_CONVERT = 4, /* writes a dataset as another tool's format (pw_convert) */
     PW_SINK_PLOT = 8     /* draws what an analysis finds (pw_plot_*) */

@@ -27,12 +27,6 @@ size_t pw_convert_target_count(void)
     return n;
 }
 
-const char *pw_convert_target_name(size_t i) { return target_at(i) ? target_at(i)->name : NULL; }
-const char *pw_convert_target_description(size_t i)
-{
-    return target_at(i) ? target_at(i)->description : NULL;
-}
-
 const char *pw_convert_target_for_path(const char *out)
 {
     const pw_sink_ops *sink = pw_sink_for_path(out);

@@ -32,6 +32,7 @@
 #include "model/report.h"
 
 typedef struct pw_sink_ops pw_sink_ops;
+typedef struct pw_dump pw_dump; /* a RECORDS sink's pipeline: sinks/dump/dump.h */
 
 struct pw_sink_ops {
     const char *name;        /* unique within its kind: "jsonl", "perfetto" */

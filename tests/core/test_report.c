@@ -20,6 +20,7 @@ static pw_report *sample_report(void)
     pw_rnode_str(root, "format", "x");
     pw_rnode_uint(root, "events", 42);
     pw_rnode_num(root, "nan_is_null", 0.0 / 0.0);
+    pw_rnode_null(root, "unknown");
     pw_rnode *rows = pw_rnode_array(root, "runs");
     for (int i = 0; i < 2; i++) {
         pw_rnode *o = pw_rnode_object(rows, NULL);
@@ -39,6 +40,7 @@ static void test_json(void)
     const char *t = render(r, PW_REPORT_JSON);
     CHECK(strstr(t, "\"events\": 42") != NULL);
     CHECK(strstr(t, "\"nan_is_null\": null") != NULL);
+    CHECK(strstr(t, "\"unknown\": null") != NULL);
     CHECK(strstr(t, "\"gpu\": 2.5") != NULL);
     pw_report_free(r);
 }
@@ -47,7 +49,7 @@ static void test_csv(void)
 {
     pw_report *r = sample_report();
     const char *t = render(r, PW_REPORT_CSV);
-    CHECK(strstr(t, "# summary\nkey,value\nformat,x\nevents,42\nnan_is_null,\n") != NULL);
+    CHECK(strstr(t, "# summary\nkey,value\nformat,x\nevents,42\nnan_is_null,\nunknown,\n") != NULL);
     CHECK(strstr(t, "# runs\nname,energy_j.gpu\na,1.5\n\"b,c\",2.5\n") != NULL);
     CHECK(strstr(t, "# runs.phases\nruns_index,index\n1,1\n") != NULL);
     pw_report_free(r);

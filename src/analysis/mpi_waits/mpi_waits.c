@@ -122,7 +122,7 @@ static void rank_free(mw_rank *rk)
 static int has_mpi(const mw_run *run)
 {
     for (size_t s = 0; s < run->ds->n_schemas; s++)
-        if (run->ds->schemas[s]->kind == PW_REC_SPAN && (run->schemas[s].p2p || run->schemas[s].coll.op != PW_COLL_NONE))
+        if (run->ds->schemas[s]->kind == PW_REC_SPAN && (run->schemas[s].p2p || run->schemas[s].tl.mpi.op != PW_COLL_NONE))
             return 1;
     return 0;
 }

@@ -59,19 +59,17 @@ extern const char *const mw_wait_names[MW_N_WAITS];
 #define MW_INTS_MAX 16
 #define MW_VIEW_FIELDS 32
 
-/* How the analyses read one schema's records: the message fields as the
- * timeline finds them (timeline_schema.h), and MPI_Waitsome's; field
- * indexes -1: absent. */
+/* How the analyses read one schema's records: as the timeline finds
+ * them (timeline_schema.h), with the call's view (tl.mpi: its message,
+ * collective and MPI_Waitsome fields). */
 typedef struct mw_schema {
     tl_schema tl;
-    int f_indices, f_outcount;
     int8_t coll_wait; /* the mw_wait a collective of this kind incurs, -1: none */
     uint8_t sync;     /* a synchronous send (MPI_Ssend, MPI_Issend) */
     uint8_t idle;     /* one of Pipit's MPI idle functions */
     uint8_t p2p;      /* sends, receives or completes requests */
     uint8_t finalize; /* MPI_Finalize: the critical path ends at the last one */
     uint8_t release;  /* MPI_Request_free, MPI_Cancel: the request is given up, never waited for */
-    pw_coll_schema coll;
     /* The integer view (replay.c): every field the replay reads of this
      * schema's records, all integers below MW_VIEW_FIELDS, read through
      * the cursor's ints op without decoding the rest; n_ints 0: decoded
@@ -317,7 +315,8 @@ void mw_charge(mw_rank *rk, uint32_t schema, int64_t enter, uint32_t location, m
  * PW_MPI_INST_WORLD for all when the dataset has no communicator replay. */
 uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *v, int f_comm);
 
-/* tl_value_int and tl_field_int, inline for the integer they nearly
+/* tl_value_int, and a record's field i by it (absent when the schema,
+ * i < 0, or the record lacks it), inline for the integer they nearly
  * always find (the replay reads a few fields of every call). */
 static inline int64_t mw_value_int(const pw_value *v)
 {

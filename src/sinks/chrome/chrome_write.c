@@ -20,6 +20,7 @@
 #include "analysis/analysis.h"
 #include "views/timeline.h"
 #include "core/outbuf.h"
+#include "core/path_name.h"
 #include "sinks/chrome/gzfile.h"
 #include "sinks/convert/convert.h"
 #include "sinks/jsonl/jsonl_dump.h"
@@ -184,15 +185,9 @@ static pw_status ch_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     return PW_OK;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
-}
-
 pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
 {
-    int gz = ends_with(out, ".gz");
+    int gz = pw_ends_with(out, ".gz");
     FILE *f = gz ? pw_gzfile_create(out) : fopen(out, "wb");
     if (!f)
         return pw_fail_errno(err, out, errno == ENOSYS ? "gzip output needs zlib, absent from this build"
