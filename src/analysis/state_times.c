@@ -175,12 +175,17 @@ static int report_rows(const state_times *times, pw_rnode *rows)
         pw_rnode_str(r, "channel", st->channel_name(st, view, type));
         pw_rnode_int(r, "value", a->value);
         pw_rnode_str(r, "label", st->value_label(st, view, type, a->value));
-        pw_rnode_uint(r, "time_ns", a->ns);
-        pw_rnode_num(r, "share", st->end > 0 ? (double)a->ns / (double)st->end : 0.0);
+        pw_rnode_num(r, "time_s", (double)a->ns / 1e9);
+        pw_rnode_num(r, "share_pct", st->end > 0 ? 100.0 * (double)a->ns / (double)st->end : 0.0);
     }
     free(acc);
     return 0;
 }
+
+const pw_table_decl pw_state_times_table = {
+    "states", "time per state", "how long each row (thread, CPU) held each value of each channel", "view, row, channel, value",
+    {{"view", "", 1}, {"row", "", 1}, {"type", "", 1}, {"channel", "", 0}, {"value", "", 1}, {"label", "", 0},
+     {"time_s", "s", 0}, {"share_pct", "%", 0}}};
 
 pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_report *r,
                                 pw_error *err)

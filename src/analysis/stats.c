@@ -52,9 +52,35 @@ static pw_status format_summary(pw_dataset *ds, pw_report *r, pw_error *err)
     return pw_stats_generic(ds, r, err);
 }
 
+/* The declarations of every table the format and the analyses may add,
+ * so that renderings know their titles and units. */
+static pw_status declare_tables(const pw_dataset *ds, pw_report *r, pw_error *err)
+{
+    int ok = pw_report_declare(r, ds->fmt->tables);
+    for (size_t i = 0; ok && i < pw_n_analyses; i++)
+        ok = pw_report_declare(r, pw_analyses[i]->tables);
+    return ok ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+}
+
+const char *pw_analysis_table(size_t i, const char **description, const char **analysis)
+{
+    for (size_t a = 0; a < pw_n_analyses; a++)
+        for (size_t k = 0; pw_analyses[a]->tables && pw_analyses[a]->tables[k]; k++)
+            if (i-- == 0) {
+                if (description)
+                    *description = pw_analyses[a]->tables[k]->description;
+                if (analysis)
+                    *analysis = pw_analyses[a]->name;
+                return pw_analyses[a]->tables[k]->name;
+            }
+    return NULL;
+}
+
 pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err)
 {
-    pw_status s = format_summary(ds, r, err);
+    pw_status s = declare_tables(ds, r, err);
+    if (s == PW_OK)
+        s = format_summary(ds, r, err);
     return s == PW_OK ? add_analyses(ds, r, err) : s;
 }
 
@@ -150,6 +176,8 @@ pw_status pw_stats_join(pw_dataset *ds, const void *const *parts, const size_t *
     size_t slots = (pw_n_analyses + 1) * (n ? n : 1);
     pieces p = {calloc(slots, sizeof *p.at), calloc(slots, sizeof *p.size)};
     pw_status s = p.at && p.size ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    if (s == PW_OK)
+        s = declare_tables(ds, r, err);
     for (size_t k = 0; s == PW_OK && k < n; k++)
         if (!split_envelope(ds, parts[k], sizes[k], k, n, &p))
             s = pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,

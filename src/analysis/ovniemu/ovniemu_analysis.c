@@ -39,6 +39,8 @@ static pw_status states_check(pw_dataset *ds, pw_error *err)
     return s == PW_E_DATA ? PW_OK : s; /* damage is in the diagnostics */
 }
 
+static const pw_table_decl *const ovniemu_tables[] = {&pw_state_times_table, NULL};
+
 const pw_analysis_ops pw_analysis_ovniemu = {
     .name = "ovniemu",
     .description = "the runtime emulator's thread and CPU states, as ovniemu derives them",
@@ -47,4 +49,5 @@ const pw_analysis_ops pw_analysis_ovniemu = {
     .join = ovniemu_join,
     .check = states_check,
     .states = &emu_states_source,
+    .tables = ovniemu_tables,
 };

@@ -511,8 +511,8 @@ static void report_entries(const pw_states *st, const state_entry *e, size_t n, 
         pw_rnode_str(o, "channel", e[i].channel);
         pw_rnode_int(o, "value", e[i].value);
         pw_rnode_str(o, "label", e[i].label);
-        pw_rnode_uint(o, "time_ns", e[i].ns);
-        pw_rnode_num(o, "share", end > 0 ? (double)e[i].ns / (double)end : 0.0);
+        pw_rnode_num(o, "time_s", (double)e[i].ns / 1e9);
+        pw_rnode_num(o, "share_pct", end > 0 ? 100.0 * (double)e[i].ns / (double)end : 0.0);
     }
 }
 

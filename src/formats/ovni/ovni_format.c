@@ -65,5 +65,6 @@ const pw_format_ops pw_format_ovni = {
     .check = NULL,
     .close = ovni_close,
     .options = NULL,
+    .tables = ovni_table_decls,
     .stats_filtered = 1,
 };
