@@ -26,9 +26,9 @@ int pw_report_declare(pw_report *r, const pw_table_decl *const *decls)
 
 const pw_table_decl *pw_report_decl(const pw_report *r, const char *name)
 {
-    /* The last declaration of a name wins: an analysis may redeclare what
-     * a format's summary holds under the same name. */
-    for (size_t i = r ? r->n_decls : 0; i-- > 0;)
+    /* The first declaration of a name wins: the format's own come before
+     * the analyses' (an MPI trace's "trace" and an ovni trace's). */
+    for (size_t i = 0; r && i < r->n_decls; i++)
         if (!strcmp(r->decls[i]->name, name))
             return r->decls[i];
     return NULL;
@@ -63,8 +63,12 @@ static const char *suffix_unit(const char *column)
 
 const char *pw_table_column_unit(const pw_table_decl *d, const char *column)
 {
+    /* a column the declaration names; else its suffix; else the "*" entry */
     const pw_table_column *c = column_of(d, column);
-    return c ? c->unit : suffix_unit(column);
+    if (c && strcmp(c->name, "*"))
+        return c->unit;
+    const char *unit = suffix_unit(column);
+    return *unit || !c ? unit : c->unit;
 }
 
 int pw_table_column_key(const pw_table_decl *d, const char *column)

@@ -71,4 +71,5 @@ const pw_format_ops pw_format_ross = {
     .check = NULL,
     .close = ross_close,
     .options = ross_options,
+    .tables = ross_table_decls,
 };
