@@ -14,12 +14,29 @@
 #include "analysis/analysis.h"
 #include "model/part.h"
 
+/* The declarations of the format's tables, so that renderings know their
+ * titles and units. */
+static pw_status declare_tables(const pw_dataset *ds, pw_report *r, pw_error *err)
+{
+    return pw_report_declare(r, ds->fmt->tables) ? PW_OK
+                                                 : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+}
+
+/* After an analysis ran: the declarations of the tables it added. */
+static pw_status declare_added(const pw_dataset *ds, const pw_analysis_ops *a, pw_report *r, pw_status s,
+                               pw_error *err)
+{
+    if (s == PW_OK && !pw_report_declare_present(r, a->tables))
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    return s;
+}
+
 /* The tables of every registered analysis, over every location. */
 static pw_status add_analyses(pw_dataset *ds, pw_report *r, pw_error *err)
 {
     pw_status s = PW_OK;
     for (size_t i = 0; s == PW_OK && pw_analyses_wanted(ds) && i < pw_n_analyses; i++)
-        s = pw_analyses[i]->report(ds, r, err);
+        s = declare_added(ds, pw_analyses[i], r, pw_analyses[i]->report(ds, r, err), err);
     return s;
 }
 
@@ -50,16 +67,6 @@ static pw_status format_summary(pw_dataset *ds, pw_report *r, pw_error *err)
         return s;
     }
     return pw_stats_generic(ds, r, err);
-}
-
-/* The declarations of every table the format and the analyses may add,
- * so that renderings know their titles and units. */
-static pw_status declare_tables(const pw_dataset *ds, pw_report *r, pw_error *err)
-{
-    int ok = pw_report_declare(r, ds->fmt->tables);
-    for (size_t i = 0; ok && i < pw_n_analyses; i++)
-        ok = pw_report_declare(r, pw_analyses[i]->tables);
-    return ok ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
 }
 
 const char *pw_analysis_table(size_t i, const char **description, const char **analysis)
@@ -166,6 +173,7 @@ static pw_status join_analyses(pw_dataset *ds, const pieces *p, size_t n, pw_rep
         for (size_t k = 0; all && k < n; k++)
             all = p->at[(i + 1) * n + k] != NULL;
         s = all ? a->join(ds, p->at + (i + 1) * n, p->size + (i + 1) * n, n, r, err) : a->report(ds, r, err);
+        s = declare_added(ds, a, r, s, err);
     }
     return s;
 }

@@ -24,10 +24,21 @@ int pw_report_declare(pw_report *r, const pw_table_decl *const *decls)
     return 1;
 }
 
+int pw_report_declare_present(pw_report *r, const pw_table_decl *const *decls)
+{
+    int ok = 1;
+    for (size_t i = 0; ok && decls && decls[i]; i++)
+        if (json_object_get(r->root, decls[i]->name) && !pw_report_decl(r, decls[i]->name)) {
+            const pw_table_decl *one[] = {decls[i], NULL};
+            ok = pw_report_declare(r, one);
+        }
+    return ok;
+}
+
 const pw_table_decl *pw_report_decl(const pw_report *r, const char *name)
 {
     /* The first declaration of a name wins: the format's own come before
-     * the analyses' (an MPI trace's "trace" and an ovni trace's). */
+     * the analyses' (an ovni trace's "trace" and an MPI trace's). */
     for (size_t i = 0; r && i < r->n_decls; i++)
         if (!strcmp(r->decls[i]->name, name))
             return r->decls[i];
@@ -52,10 +63,11 @@ static const char *suffix_unit(const char *column)
     static const struct { const char *suffix, *unit; } units[] = {
         {"_per_s", "1/s"}, {"_s", "s"}, {"_ms", "ms"}, {"_us", "us"}, {"_ns", "ns"}, {"_pct", "%"},
         {"_j", "J"}, {"_w", "W"}, {"_mhz", "MHz"}, {"_hz", "Hz"}, {"_bytes", "B"}, {"_c", "\xc2\xb0" "C"}};
-    size_t n = strlen(column);
+    const char *dot = strchr(column, '.'); /* "energy_j.gpu": the first part's */
+    size_t n = dot ? (size_t)(dot - column) : strlen(column);
     for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
         size_t l = strlen(units[i].suffix);
-        if (n > l && !strcmp(column + n - l, units[i].suffix))
+        if (n > l && !strncmp(column + n - l, units[i].suffix, l))
             return units[i].unit;
     }
     return "";

@@ -36,6 +36,10 @@ extern const char *const pw_table_units[];
 /* Remembers the declarations of a NULL-ended list for r's tables (static
  * data: the report keeps the pointers).  0 when memory runs out. */
 int pw_report_declare(pw_report *r, const pw_table_decl *const *decls);
+/* Declares those of a NULL-ended list whose names the root holds and no
+ * declaration names yet: an analysis's, once it has added its tables (two
+ * analyses may both have a "summary"). */
+int pw_report_declare_present(pw_report *r, const pw_table_decl *const *decls);
 /* The declaration of the root's table `name`, or NULL. */
 const pw_table_decl *pw_report_decl(const pw_report *r, const char *name);
 /* The unit of `column` of a table declared d (d may be NULL): the

@@ -235,7 +235,7 @@ static const char *fn_name(const mw_run *run, size_t s)
     return s < run->ds->n_schemas ? run->ds->schemas[s]->name : "(compute)";
 }
 
-void mw_report_critical_path(const mw_run *run, pw_rnode *root)
+void mw_report_critical_path(const mw_run *run, pw_rnode *root, pw_rnode *summary)
 {
     uint64_t *tot = calloc(run->n_ranks + run->ds->n_schemas + 1, sizeof *tot), length = 0;
     if (!tot)
@@ -256,6 +256,11 @@ void mw_report_critical_path(const mw_run *run, pw_rnode *root)
         pw_rnode_num(row, "time_s", secs(tot[i]));
         pw_rnode_num(row, "share_pct", length ? 100.0 * (double)tot[i] / (double)length : 0);
     }
+    size_t top = run->ds->n_schemas; /* what the path spends most in: computation first on ties */
+    for (size_t s = 0; s < run->ds->n_schemas; s++)
+        top = on_fn[s] > on_fn[top] ? s : top;
+    pw_rnode_str(summary, "critical_path_top", fn_name(run, top));
+    pw_rnode_num(summary, "critical_path_top_pct", length ? 100.0 * (double)on_fn[top] / (double)length : 0);
     pw_rnode *by_fn = pw_rnode_array(root, "critical_path_functions");
     for (size_t k = 0; k <= run->ds->n_schemas; k++) {
         size_t s = k ? k - 1 : run->ds->n_schemas; /* compute first */

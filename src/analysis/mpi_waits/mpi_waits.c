@@ -154,8 +154,9 @@ static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
 void mw_report(mw_run *run, pw_report *r)
 {
     pw_rnode *root = pw_report_root(r);
+    pw_rnode *summary = mw_report_summary(run, root);
     mw_report_waits(run, root);
-    mw_report_critical_path(run, root);
+    mw_report_critical_path(run, root, summary);
     mw_report_rank_functions(run, root);
     mw_report_time_profile(run, root);
 }

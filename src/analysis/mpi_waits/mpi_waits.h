@@ -337,7 +337,11 @@ void mw_report_waits(const mw_run *run, pw_rnode *root);
 extern const pw_table_decl *const pw_mpi_waits_table_decls[];
 void mw_report_rank_functions(const mw_run *run, pw_rnode *root);
 void mw_report_time_profile(mw_run *run, pw_rnode *root); /* sums the workers' bins */
-void mw_report_critical_path(const mw_run *run, pw_rnode *root);
+/* Adds the table "summary" (summary.c) and returns it, for the critical
+ * path to add its top entry to. */
+pw_rnode *mw_report_summary(const mw_run *run, pw_rnode *root);
+extern const pw_table_decl pw_mpi_waits_summary_table;
+void mw_report_critical_path(const mw_run *run, pw_rnode *root, pw_rnode *summary);
 
 /* The tables of a replayed run into the stats report r. */
 void mw_report(mw_run *run, pw_report *r);

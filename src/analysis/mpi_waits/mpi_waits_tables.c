@@ -51,6 +51,6 @@ static const pw_table_decl comm_over_time = {
     {{"bin", "", 1}, {"start_s", "s", 0}, {"messages", "count", 0}, {"bytes", "B", 0}}};
 
 const pw_table_decl *const pw_mpi_waits_table_decls[] = {
-    &wait_states,   &wait_states_by_function, &critical_path, &critical_path_ranks, &critical_path_functions,
+    &pw_mpi_waits_summary_table, &wait_states,   &wait_states_by_function, &critical_path, &critical_path_ranks, &critical_path_functions,
     &rank_functions, &idle_time,              &load_imbalance, &time_profile,       &comm_over_time,
     NULL};

@@ -134,6 +134,29 @@ static void top_down(stats_ctx *s, pw_rnode *root)
     free(kids);
 }
 
+/* The first screen: the hot path, from the root down the child of largest
+ * inclusive value (first view metric) while it has any. */
+static void hot_path(stats_ctx *s, pw_rnode *root)
+{
+    hpc_dataset *h = s->h;
+    const double *incl = s->incl[0];
+    double total = incl[0];
+    pw_rnode *arr = pw_rnode_array(root, "summary");
+    char label[256];
+    for (uint32_t id = 0, depth = 0; id != HPC_NONE && depth <= h->n_ids; depth++) {
+        pw_rnode *row = pw_rnode_object(arr, NULL);
+        pw_rnode_uint(row, "depth", depth);
+        pw_rnode_str(row, "name", hpc_ctx_label(h, id, label, sizeof label));
+        pw_rnode_num(row, "inclusive", incl[id]);
+        pw_rnode_num(row, "inclusive_pct", total > 0 ? 100.0 * incl[id] / total : 0.0);
+        uint32_t best = HPC_NONE;
+        for (uint32_t c = h->ctx[id].first_child; c != HPC_NONE; c = h->ctx[c].next_sibling)
+            if (incl[c] > 0 && (best == HPC_NONE || incl[c] > incl[best] || (incl[c] == incl[best] && c < best)))
+                best = c;
+        id = best;
+    }
+}
+
 static const char *proc_name(const hpc_dataset *h, uint32_t p)
 {
     return p < h->n_procs && h->procs[p].name ? h->procs[p].name : "<unknown>";
@@ -441,6 +464,7 @@ static pw_status views_of_first(stats_ctx *s, pw_rnode *root, pw_error *err)
     sort_desc(s->order, h->n_procs, s->proc_excl);
     pw_rnode_num(s->database, "total", s->incl[0][0]);
     pw_rnode_str(s->database, "metric", h->views[0].name);
+    hot_path(s, root);
     top_down(s, root);
     flat(s, root);
     bottom_up(s, root);

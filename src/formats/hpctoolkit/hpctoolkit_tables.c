@@ -9,6 +9,10 @@ static const pw_table_decl database = {
     {{"path", "", 0}, {"format", "", 0}, {"contexts", "count", 0}, {"profiles", "count", 0},
      {"traces", "count", 0}, {"total", "", 0}, {"metric", "", 0}}};
 
+static const pw_table_decl summary = {
+    "summary", "hot path", "from the root down the child of largest inclusive value of the first metric",
+    "depth", {{"depth", "", 1}, {"name", "", 0}, {"inclusive", "", 0}, {"inclusive_pct", "%", 0}}};
+
 static const pw_table_decl metrics = {
     "metrics", "metrics", "the metrics of the profiles and of the summary profile", "database order",
     {{"id", "", 1}, {"in", "", 1}, {"name", "", 0}, {"scope", "", 0}, {"combine", "", 0}}};
@@ -54,6 +58,6 @@ static const pw_table_decl lookup = {
     "lookup", "values of the looked-up context", "every metric value of one context in one profile",
     "metric", {{"metric", "", 1}, {"name", "", 0}, {"scope", "", 0}, {"value", "", 0}}};
 
-const pw_table_decl *const hpc_table_decls[] = {&database,  &metrics,     &profiles,   &top_down,
+const pw_table_decl *const hpc_table_decls[] = {&summary, &database,  &metrics,     &profiles,   &top_down,
                                                  &flat,      &bottom_up,   &imbalance,  &trace_lines,
                                                  &trace_time, &lookup_of,  &lookup,     NULL};

@@ -50,8 +50,22 @@ static void bin_range(pw_rnode *o, const ross_file *f, int b)
     pw_rnode_num(o, "vt_to", f->has_ts ? f->ts_min + span * (b + 1) / ROSS_BINS : 0);
 }
 
+/* The first screen, a row per engine mode: ROSS's efficiency, the share
+ * of processed events rolled back, and the GVT rounds. */
+static void summary_row(pw_rnode *arr, int m, const engine_acc *sum)
+{
+    pw_rnode *o = pw_rnode_object(arr, NULL);
+    pw_rnode_str(o, "mode", mode_name[m]);
+    pw_rnode_uint(o, "processed", sum->c[1]);
+    pw_rnode_num(o, "efficiency", efficiency(sum->c[1], sum->c[3]));
+    pw_rnode_num(o, "rolled_back_pct", sum->c[1] ? 100.0 * (double)sum->c[3] / (double)sum->c[1] : 0.0);
+    pw_rnode_uint(o, "rollbacks", sum->c[4]);
+    pw_rnode_uint(o, "gvts", sum->c[10]);
+}
+
 static void report_pes(const ross_stats_acc *st, pw_rnode *root)
 {
+    pw_rnode *summary = pw_rnode_array(root, "summary");
     pw_rnode *totals = pw_rnode_array(root, "totals");
     pw_rnode *times = pw_rnode_array(root, "time_breakdown_s");
     pw_rnode *pes = pw_rnode_array(root, "pes");
@@ -92,6 +106,7 @@ static void report_pes(const ross_stats_acc *st, pw_rnode *root)
         }
         if (!sum.samples)
             continue;
+        summary_row(summary, m, &sum);
         pw_rnode *o = pw_rnode_object(totals, NULL);
         pw_rnode_str(o, "mode", mode_name[m]);
         pw_rnode_uint(o, "pe_samples", sum.samples);
@@ -292,6 +307,13 @@ static void report_events(const ross_stats_acc *st, pw_rnode *root)
 #define ROSS_COUNTS {"*", "count", 0}
 #define ROSS_EFFICIENCY {"efficiency", "%", 0}
 
+static const pw_table_decl summary = {
+    "summary", "ROSS at a glance",
+    "per engine mode: events processed, efficiency (ROSS's: 100 (1 - rolled back / net events)), share rolled back, "
+    "rollbacks, GVT rounds",
+    "mode",
+    {{"mode", "", 1}, {"processed", "count", 0}, ROSS_EFFICIENCY, {"rolled_back_pct", "%", 0}, {"rollbacks", "count", 0},
+     {"gvts", "count", 0}}};
 static const pw_table_decl records = {"records", "records", "records per ROSS instrumentation type", "type",
                                       {{"type", "", 1}, {"records", "count", 0}}};
 static const pw_table_decl model = {"model", "model samples", "model-level samples per sampling mode", "one row",
@@ -340,7 +362,7 @@ static const pw_table_decl evtrace_distance = {
     {{"from", "vt", 1}, {"below", "vt", 1}, {"events", "count", 0}}};
 
 const pw_table_decl *const ross_table_decls[] = {
-    &records, &model,           &notes,       &totals,          &time_breakdown, &pes,          &pe_timeline,
+    &summary, &records, &model,           &notes,       &totals,          &time_breakdown, &pes,          &pe_timeline,
     &kps,     &kp_timeline,     &worst_rollbacks, &worst_ahead, &model_fields,   &evtrace,      &evtrace_distance,
     NULL};
 

@@ -126,6 +126,17 @@ static void style_add_shown(const pw_report *rep, const pw_table_decl *d, const 
 /* The header of `key`, with its unit. */
 static void shown_header(const pw_table_decl *d, const char *key, char *out, size_t n) { header_text(d, key, out, n); }
 
+/* Tree tables (rows with a "depth") indent their "name" by it in text;
+ * JSON and CSV keep the name plain. */
+static int tree_indent(const report_table *t, size_t c, json_t *row)
+{
+    json_t *d = json_object_get(row, "depth");
+    if (strcmp(t->columns[c], "name") || !json_is_integer(d))
+        return 0;
+    json_int_t v = json_integer_value(d);
+    return 2 * (int)(v < 0 ? 0 : v > 30 ? 30 : v);
+}
+
 /* Each column as wide as its header and its widest shown cell. */
 static void column_layout(const pw_report *rep, const pw_table_decl *d, json_t *arr, const report_table *t,
                           size_t shown, size_t *w, number_style *ns)
@@ -148,8 +159,9 @@ static void column_layout(const pw_report *rep, const pw_table_decl *d, json_t *
     report_rows_start(&it, rep, arr);
     for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++)
         for (size_t c = 0; c < t->n; c++) {
-            size_t l = strlen(shown_text(rep, d, t->columns[c], report_table_cell(row, t->columns[c]), &ns[c],
-                                         buf, sizeof buf));
+            size_t l = (size_t)tree_indent(t, c, row) +
+                       strlen(shown_text(rep, d, t->columns[c], report_table_cell(row, t->columns[c]), &ns[c], buf,
+                                         sizeof buf));
             if (l > w[c])
                 w[c] = l;
         }
@@ -195,7 +207,8 @@ static void text_table(const pw_report *rep, const pw_table_decl *d, FILE *out, 
             for (size_t c = 0; c < cols; c++) {
                 json_t *v = report_table_cell(row, t.columns[c]);
                 const char *s = shown_text(rep, d, t.columns[c], v, &ns[c], buf, sizeof buf);
-                fprintf(out, "  %*s", json_is_number(v) ? (int)w[c] : -(int)w[c], s);
+                int indent = tree_indent(&t, c, row);
+                fprintf(out, "  %*s%*s", indent, "", json_is_number(v) ? (int)w[c] - indent : -((int)w[c] - indent), s);
             }
             fputc('\n', out);
         }
@@ -249,6 +262,9 @@ static int wanted(const pw_report *rep, const char *key, const char *path)
     return !rep->only_table || !strcmp(rep->only_table, key) || !strcmp(rep->only_table, path);
 }
 
+static void text_member(const pw_report *rep, const pw_table_decl *d, FILE *out, const char *k, json_t *v,
+                        const char *path, int depth);
+
 /* A table's heading: its path and rows, and its declared title. */
 static void table_heading(FILE *out, const pw_table_decl *d, const char *path, size_t rows)
 {
@@ -277,18 +293,30 @@ static void text_object(const pw_report *rep, const pw_table_decl *d, FILE *out,
         if (!rep->only_table && !json_is_object(v) && !report_is_table(rep, v) && !is_empty(rep, v))
             scalar_line(rep, d, out, k, v, kw, depth);
     }
+    /* The root's "summary", the first screen, comes first. */
+    json_t *first = depth == 0 ? json_object_get(obj, "summary") : NULL;
+    if (first)
+        text_member(rep, d, out, "summary", first, path, depth);
     json_object_foreach(obj, k, v) {
-        char sub[512];
-        snprintf(sub, sizeof sub, "%s%s%s", path, *path ? " / " : "", k);
-        const pw_table_decl *td = depth == 0 ? pw_report_decl(rep, k) : d;
-        if (json_is_object(v) && !is_empty(rep, v)) {
-            text_section(rep, td, out, v, sub, depth);
-        } else if (report_is_table(rep, v) && wanted(rep, k, sub)) {
-            table_heading(out, td, sub, report_rows_count(rep, v));
-            text_table(rep, td, out, v);
-        } else if (depth == 0 && rep->only_table && is_empty(rep, v) && wanted(rep, k, sub)) {
-            table_heading(out, td, sub, 0); /* asked for: said to be empty */
-        }
+        if (v != first)
+            text_member(rep, d, out, k, v, path, depth);
+    }
+}
+
+/* One member of an object: a section, a table, or an empty table asked for. */
+static void text_member(const pw_report *rep, const pw_table_decl *d, FILE *out, const char *k, json_t *v,
+                        const char *path, int depth)
+{
+    char sub[512];
+    snprintf(sub, sizeof sub, "%s%s%s", path, *path ? " / " : "", k);
+    const pw_table_decl *td = depth == 0 ? pw_report_decl(rep, k) : d;
+    if (json_is_object(v) && !is_empty(rep, v)) {
+        text_section(rep, td, out, v, sub, depth);
+    } else if (report_is_table(rep, v) && wanted(rep, k, sub)) {
+        table_heading(out, td, sub, report_rows_count(rep, v));
+        text_table(rep, td, out, v);
+    } else if (depth == 0 && rep->only_table && is_empty(rep, v) && wanted(rep, k, sub)) {
+        table_heading(out, td, sub, 0); /* asked for: said to be empty */
     }
 }
 
