@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from . import _columns, _lib
-from ._events import pipit_events
+from ._events import pipit_events, state_events, state_intervals
 
 __all__ = ["open", "Dataset", "PerfweaveError", "DataError", "formats", "__version__"]
 __version__ = "0.1.0"
@@ -485,10 +485,43 @@ class Dataset:
             return joined.result(), e
         return joined.result(), None
 
-    def events(self, types=None, locations=None, start=None, end=None, strict=True):
-        """The records in Pipit's event layout (see _events.py)."""
+    def events(self, types=None, locations=None, start=None, end=None, strict=True, states=True):
+        """The records in Pipit's event layout (see _events.py).  For a
+        trace an emulator replays (ovni), states=True adds an Enter and a
+        Leave per state a thread held (its labelled channels: thread state,
+        subsystem, task type...), named by the state's label, with its
+        channel in the column "Channel"."""
         cols, failure = self._read(types, locations, start, end, None, 1 << 16, None, True)
-        return self._finish(pipit_events(self, cols), failure, strict)
+        out = pipit_events(self, cols)
+        if states and types is None and locations is None and "emulation" in self.properties():
+            out = state_events(self, out, self.states(), start, end)
+        return self._finish(out, failure, strict)
+
+    def states(self):
+        """The intervals of the states an emulator derives from the records
+        (ovni: ovniemu's, what Paraver shows): loc (the thread or CPU),
+        view ("thread" or "cpu"), type, channel, value, label, start_ns and
+        end_ns (the clock's time, as records()' t), one row per value held
+        (value 0, no state, is left out).  Empty for a format without
+        emulation."""
+        ds = self._handle()
+        buf, size = ctypes.c_void_p(), ctypes.c_size_t()
+        stream = _lib.libc.open_memstream(ctypes.byref(buf), ctypes.byref(size))
+        if not stream:
+            raise MemoryError("perfweave: no memory for the states")
+        err = _lib.Error()
+        try:
+            s = _lib.lib.pw_dump_states(ds, stream, 1, ctypes.byref(err))
+        finally:
+            _lib.libc.fclose(stream)
+            text = ctypes.string_at(buf, size.value)
+            _lib.libc.free(buf)
+        columns = ["loc", "view", "type", "channel", "value", "label", "start_ns", "end_ns"]
+        if s != _lib.OK:
+            return pd.DataFrame(columns=columns)
+        summary, serr = _lib.Summary(), _lib.Error()
+        _check(_lib.lib.pw_summarize(ds, ctypes.byref(summary), ctypes.byref(serr)), serr)
+        return state_intervals(text, summary.t_min if summary.has_ns else 0, columns)
 
     # -- reports ---------------------------------------------------------
     def stats(self, strict=True, **options):

@@ -146,6 +146,7 @@ _SIGNATURES = {
     "pw_report_finish": (ctypes.c_int, [P, ERR]),
     "pw_report_free": (None, [P]),
     "pw_report_new": (P, []),
+    "pw_dump_states": (ctypes.c_int, [P, P, ctypes.c_int, ERR]),
     "pw_report_write_tables": (ctypes.c_int, [P, P, ctypes.c_int, ERR]),
     "pw_stats": (ctypes.c_int, [P, P, ERR]),
     "pw_info": (ctypes.c_int, [P, P, ctypes.c_int, ERR]),
