@@ -7,6 +7,7 @@
 #include "analysis/ovniemu/emu_states.h"
 #include "analysis/ovniemu/ovniemu_part.h"
 #include "analysis/state_times.h"
+#include "analysis/state_totals.h"
 
 /* What ovniemu refuses to start on (a thread that did not finish) is a
  * finding of its own. */
@@ -39,7 +40,7 @@ static pw_status states_check(pw_dataset *ds, pw_error *err)
     return s == PW_E_DATA ? PW_OK : s; /* damage is in the diagnostics */
 }
 
-static const pw_table_decl *const ovniemu_tables[] = {&pw_state_times_table, NULL};
+static const pw_table_decl *const ovniemu_tables[] = {&pw_state_times_table, &pw_state_totals_table, NULL};
 
 const pw_analysis_ops pw_analysis_ovniemu = {
     .name = "ovniemu",
