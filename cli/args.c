@@ -68,8 +68,9 @@ static void print_format_tables(FILE *out, size_t f)
         fprintf(out, "\ntables of 'perfweave stats' (--table NAME shows one, --tables lists a dataset's):\n");
     for (size_t i = 0; (name = pw_format_table(f, i, &desc)); i++)
         fprintf(out, "  %-26s %s\n", name, desc);
-    fprintf(out, "\ntables the analyses add when the records hold what they need:\n");
-    for (size_t i = 0; (name = pw_analysis_table(i, &desc, &by)); i++)
+    if (pw_format_analysis_table(f, 0, NULL, NULL))
+        fprintf(out, "\ntables the analyses add when the records hold what they need:\n");
+    for (size_t i = 0; (name = pw_format_analysis_table(f, i, &desc, &by)); i++)
         fprintf(out, "  %-26s %s (%s)\n", name, desc, by);
 }
 

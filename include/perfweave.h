@@ -475,10 +475,10 @@ PW_API pw_status pw_report_write_tables(const pw_report *r, FILE *out, int json,
 /* The i-th table format f's summary declares (NULL past the last), with
  * its one-line description. */
 PW_API const char *pw_format_table(size_t f, size_t i, const char **description);
-/* The i-th table the registered analyses may add after a format's own
- * (when the data has what they need), with its description and the
- * analysis's name; NULL past the last. */
-PW_API const char *pw_analysis_table(size_t i, const char **description, const char **analysis);
+/* The i-th table the analyses format f feeds may add after its own (when
+ * the data has what they need), with its description and the analysis's
+ * name; NULL past the last. */
+PW_API const char *pw_format_analysis_table(size_t f, size_t i, const char **description, const char **analysis);
 
 /* Streaming, for reports whose arrays grow with the input (one row per
  * repetition, per event...): memory stays flat in the number of rows.

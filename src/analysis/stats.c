@@ -10,6 +10,7 @@
  *   over every location) or 1 + its word count, and its words. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/analysis.h"
 #include "model/part.h"
@@ -69,10 +70,20 @@ static pw_status format_summary(pw_dataset *ds, pw_report *r, pw_error *err)
     return pw_stats_generic(ds, r, err);
 }
 
-const char *pw_analysis_table(size_t i, const char **description, const char **analysis)
+/* 1 when format f names the analysis among those its datasets feed. */
+static int feeds(size_t f, const pw_analysis_ops *a)
+{
+    const char *const *names = pw_format_name(f) ? pw_formats[f]->analyses : NULL;
+    for (size_t k = 0; names && names[k]; k++)
+        if (!strcmp(names[k], a->name))
+            return 1;
+    return 0;
+}
+
+const char *pw_format_analysis_table(size_t f, size_t i, const char **description, const char **analysis)
 {
     for (size_t a = 0; a < pw_n_analyses; a++)
-        for (size_t k = 0; pw_analyses[a]->tables && pw_analyses[a]->tables[k]; k++)
+        for (size_t k = 0; feeds(f, pw_analyses[a]) && pw_analyses[a]->tables && pw_analyses[a]->tables[k]; k++)
             if (i-- == 0) {
                 if (description)
                     *description = pw_analyses[a]->tables[k]->description;

@@ -81,4 +81,5 @@ const pw_format_ops pw_format_gpupower = {
     .close = gp_close,
     .options = gp_options,
     .tables = gp_table_decls,
+    .analyses = (const char *const[]){"energy", NULL},
 };
