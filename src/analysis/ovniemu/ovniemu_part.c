@@ -30,9 +30,9 @@
 #include <string.h>
 
 #include "analysis/ovniemu/emu_states.h"
-#include "analysis/state_totals.h"
+#include "views/state_totals.h"
 #include "analysis/ovniemu/ovniemu_part.h"
-#include "analysis/state_spans.h"
+#include "views/state_spans.h"
 #include "core/grow.h"
 #include "model/part.h"
 

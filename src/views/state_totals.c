@@ -1,5 +1,5 @@
 /* state_totals.c — time per state over all the rows of a view. */
-#include "analysis/state_totals.h"
+#include "views/state_totals.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* state_totals.h — time per state summed over the rows (threads, CPUs)
  * of a view: how long every task type ran across all threads, per MPI
  * function, per subsystem; the table "state_totals" next to "states". */
-#ifndef PW_ANALYSIS_STATE_TOTALS_H
-#define PW_ANALYSIS_STATE_TOTALS_H
+#ifndef PW_VIEWS_STATE_TOTALS_H
+#define PW_VIEWS_STATE_TOTALS_H
 #include <stdint.h>
 
 #include "model/dataset.h"
