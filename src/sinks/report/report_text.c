@@ -48,10 +48,22 @@ static int clock_origin(const pw_report *rep, const pw_table_decl *d, const char
         return 0;
     const char *k;
     json_t *v;
-    json_object_foreach(rep->root, k, v) if (json_is_integer(json_object_get(v, "first_ns")))
+    json_object_foreach(rep->root, k, v)
     {
-        *origin = json_integer_value(json_object_get(v, "first_ns"));
-        return 1;
+        if (json_is_integer(json_object_get(v, "first_ns"))) { /* a one-row table */
+            *origin = json_integer_value(json_object_get(v, "first_ns"));
+            return 1;
+        }
+        size_t i, found = 0;
+        json_t *row;
+        json_array_foreach(v, i, row) /* a table held whole: its earliest */
+        {
+            json_t *t = json_object_get(row, "first_ns");
+            if (json_is_integer(t) && (!found++ || json_integer_value(t) < *origin))
+                *origin = json_integer_value(t);
+        }
+        if (found)
+            return 1;
     }
     return 0;
 }
