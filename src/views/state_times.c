@@ -180,7 +180,8 @@ static int report_rows(const state_times *times, pw_rnode *rows, pw_state_totals
         pw_rnode_num(r, "time_s", (double)a->ns / 1e9);
         pw_state_totals_add(totals, st->views[view].name, type, st->channel_name(st, view, type), a->value,
                             st->value_label(st, view, type, a->value), a->ns);
-        pw_rnode_num(r, "share_pct", st->end > 0 ? 100.0 * (double)a->ns / (double)st->end : 0.0);
+        int64_t span = st->end - st->start; /* the window's, when clipped to one */
+        pw_rnode_num(r, "share_pct", span > 0 ? 100.0 * (double)a->ns / (double)span : 0.0);
     }
     free(acc);
     return 0;

@@ -72,4 +72,5 @@ const pw_format_ops pw_format_ross = {
     .close = ross_close,
     .options = ross_options,
     .tables = ross_table_decls,
+    .stats_filtered = 1, /* every table from the samples the selection keeps */
 };
