@@ -524,10 +524,17 @@ PW_API pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_er
  * format), into `out` (a report from pw_report_new).  For each table of
  * the reports (an array of objects; an object of scalars is a one-row
  * table; the root's own numbers are the table "summary"), rows are matched
- * by their key columns: text columns and numbering columns (rank, pe, id,
+ * by their key columns: text columns and numbering columns (rank, pe,
  * source, dest...); a column of indented names is a tree (a calling
- * context tree) whose rows are matched by their path from the root.  For
- * every numeric column: A's value, B's, and B - A (absent: 0).  Rows with
+ * context tree) whose rows are matched by their path from the root.  Keys
+ * are made to hold across runs: process and thread ids in paths
+ * ("proc.<pid>", "thread.<tid>") become their order, paths under name_a /
+ * name_b (the datasets' roots) become relative.  Identifiers of one run
+ * and absolute clocks (pid, tid, min_rank, max_rank, index and id where a
+ * text names the row, first_clock, t0_s...) are left out.  Nested objects
+ * are columns "outer.inner", objects of an array in a row columns
+ * "array.<first text>.inner".  For every numeric column: A's value, B's,
+ * and B - A (absent: 0).  Rows with
  * no difference are left out; the others come largest relative change
  * first.  out's root: {"a": name_a, "b": name_b, "tables": {NAME: [{"key":
  * {...}, "a": {...}|null, "b": {...}|null, "delta": {...}}]}}; with flat,
@@ -789,7 +796,8 @@ enum {
     PW_SINK_DIRECTORY = 2, /* its output is a directory */
     PW_SINK_SIBLINGS = 4,  /* also writes files beside its output (.prv: .pcf, .row) */
     PW_SINK_MISSING = 8,   /* this build lacks the library it needs */
-    PW_SINK_TOGETHER = 16  /* processes with shares write one output together (pw_collectives) */
+    PW_SINK_TOGETHER = 16, /* processes with shares write one output together (pw_collectives) */
+    PW_SINK_UNTIMED = 32   /* holds records that have no time (a profile's values) */
 };
 
 PW_API size_t pw_sink_count(void);

@@ -174,6 +174,10 @@ struct pw_dataset {
      * own_subtree: a cursor yields records of its location and the
      * locations under it only (a location filter leaves files unopened). */
     int time_ordered, own_subtree;
+    /* Set by a format's open() when no record has a time (a profile
+     * without its trace): a converter for timelines refuses it before it
+     * creates its output, without reading the records to find out. */
+    int untimed;
     /* This process's share of the record locations (pw_dataset_set_share):
      * items [share_first, share_end) of pw_ds_record_locations. */
     unsigned share_index;
@@ -395,6 +399,6 @@ pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
 int pw_ds_summary_in_parts(const pw_dataset *ds);
 /* The format's summary of this share's locations as a part (its
  * stats_part); an empty part when the summary is not made of parts.
- * pw_stats_part (src/analysis/stats.c) adds the analyses' parts to it. */
+ * pw_stats_part (src/drivers/stats.c) adds the analyses' parts to it. */
 pw_status pw_ds_summary_part(pw_dataset *ds, void **part, size_t *size, pw_error *err);
 #endif

@@ -2,6 +2,7 @@
  * rank x function profile, time profile) as a registered analysis. */
 #include "analysis/analysis.h"
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "analysis/mpi_waits/waits_timeline.h"
 
 const pw_analysis_ops pw_analysis_mpi_waits = {
     .name = "mpi_waits",
@@ -9,4 +10,5 @@ const pw_analysis_ops pw_analysis_mpi_waits = {
     .report = pw_mpi_waits_report,
     .together = pw_mpi_waits_together,
     .tables = pw_mpi_waits_table_decls,
+    .decorate = &pw_mpi_waits_decoration,
 };
