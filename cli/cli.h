@@ -38,6 +38,7 @@ typedef struct cli_args {
     size_t top;
     int top_set;
     const char *table;
+    int tables;           /* stats --tables: list the tables, not their rows */
 } cli_args;
 
 /* What a subcommand accepts beyond the common options. */

@@ -464,6 +464,24 @@ PW_API pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style 
  * runs out. */
 PW_API int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width);
 
+/* The report's tables: the members of its root that are arrays of rows
+ * or objects (one row), in order (on a report opened for JSON, those not
+ * yet written out).  Each is declared once by the format or analysis that
+ * adds it (title, description, columns with units), see docs/tables.md. */
+PW_API size_t pw_report_table_count(const pw_report *r);
+PW_API const char *pw_report_table_name(const pw_report *r, size_t i);
+/* Lists the tables (stats --tables): name, rows and description; with
+ * json, [{"name", "title", "description", "rows", "columns": [{"name",
+ * "unit", "key"}]}]. */
+PW_API pw_status pw_report_write_tables(const pw_report *r, FILE *out, int json, pw_error *err);
+/* The i-th table format f's summary declares (NULL past the last), with
+ * its one-line description. */
+PW_API const char *pw_format_table(size_t f, size_t i, const char **description);
+/* The i-th table the analyses format f feeds may add after its own (when
+ * the data has what they need), with its description and the analysis's
+ * name; NULL past the last. */
+PW_API const char *pw_format_analysis_table(size_t f, size_t i, const char **description, const char **analysis);
+
 /* Streaming, for reports whose arrays grow with the input (one row per
  * repetition, per event...): memory stays flat in the number of rows.
  *

@@ -51,6 +51,8 @@ typedef struct pw_analysis_ops {
      * ds->collectives; share 0 holds the results (pw_ds_hold) for `report`,
      * which then reports them instead of reading every location. */
     pw_status (*together)(pw_dataset *ds, pw_error *err);
+    /* The tables report adds, NULL-ended (model/table.h); may be NULL. */
+    const pw_table_decl *const *tables;
 } pw_analysis_ops;
 
 /* 0 when the caller asked for the format's own summary and reading only

@@ -10,16 +10,34 @@
  *   over every location) or 1 + its word count, and its words. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/analysis.h"
 #include "model/part.h"
+
+/* The declarations of the format's tables, so that renderings know their
+ * titles and units. */
+static pw_status declare_tables(const pw_dataset *ds, pw_report *r, pw_error *err)
+{
+    return pw_report_declare(r, ds->fmt->tables) ? PW_OK
+                                                 : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+}
+
+/* After an analysis ran: the declarations of the tables it added. */
+static pw_status declare_added(const pw_dataset *ds, const pw_analysis_ops *a, pw_report *r, pw_status s,
+                               pw_error *err)
+{
+    if (s == PW_OK && !pw_report_declare_present(r, a->tables))
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    return s;
+}
 
 /* The tables of every registered analysis, over every location. */
 static pw_status add_analyses(pw_dataset *ds, pw_report *r, pw_error *err)
 {
     pw_status s = PW_OK;
     for (size_t i = 0; s == PW_OK && pw_analyses_wanted(ds) && i < pw_n_analyses; i++)
-        s = pw_analyses[i]->report(ds, r, err);
+        s = declare_added(ds, pw_analyses[i], r, pw_analyses[i]->report(ds, r, err), err);
     return s;
 }
 
@@ -52,9 +70,35 @@ static pw_status format_summary(pw_dataset *ds, pw_report *r, pw_error *err)
     return pw_stats_generic(ds, r, err);
 }
 
+/* 1 when format f names the analysis among those its datasets feed. */
+static int feeds(size_t f, const pw_analysis_ops *a)
+{
+    const char *const *names = pw_format_name(f) ? pw_formats[f]->analyses : NULL;
+    for (size_t k = 0; names && names[k]; k++)
+        if (!strcmp(names[k], a->name))
+            return 1;
+    return 0;
+}
+
+const char *pw_format_analysis_table(size_t f, size_t i, const char **description, const char **analysis)
+{
+    for (size_t a = 0; a < pw_n_analyses; a++)
+        for (size_t k = 0; feeds(f, pw_analyses[a]) && pw_analyses[a]->tables && pw_analyses[a]->tables[k]; k++)
+            if (i-- == 0) {
+                if (description)
+                    *description = pw_analyses[a]->tables[k]->description;
+                if (analysis)
+                    *analysis = pw_analyses[a]->name;
+                return pw_analyses[a]->tables[k]->name;
+            }
+    return NULL;
+}
+
 pw_status pw_stats(pw_dataset *ds, pw_report *r, pw_error *err)
 {
-    pw_status s = format_summary(ds, r, err);
+    pw_status s = declare_tables(ds, r, err);
+    if (s == PW_OK)
+        s = format_summary(ds, r, err);
     return s == PW_OK ? add_analyses(ds, r, err) : s;
 }
 
@@ -140,6 +184,7 @@ static pw_status join_analyses(pw_dataset *ds, const pieces *p, size_t n, pw_rep
         for (size_t k = 0; all && k < n; k++)
             all = p->at[(i + 1) * n + k] != NULL;
         s = all ? a->join(ds, p->at + (i + 1) * n, p->size + (i + 1) * n, n, r, err) : a->report(ds, r, err);
+        s = declare_added(ds, a, r, s, err);
     }
     return s;
 }
@@ -150,6 +195,8 @@ pw_status pw_stats_join(pw_dataset *ds, const void *const *parts, const size_t *
     size_t slots = (pw_n_analyses + 1) * (n ? n : 1);
     pieces p = {calloc(slots, sizeof *p.at), calloc(slots, sizeof *p.size)};
     pw_status s = p.at && p.size ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    if (s == PW_OK)
+        s = declare_tables(ds, r, err);
     for (size_t k = 0; s == PW_OK && k < n; k++)
         if (!split_envelope(ds, parts[k], sizes[k], k, n, &p))
             s = pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,

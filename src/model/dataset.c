@@ -17,6 +17,18 @@ const char *pw_format_description(size_t i)
     return i < pw_n_formats ? pw_formats[i]->description : NULL;
 }
 
+const char *pw_format_table(size_t f, size_t i, const char **description)
+{
+    const pw_table_decl *const *t = f < pw_n_formats ? pw_formats[f]->tables : NULL;
+    for (size_t k = 0; t && t[k]; k++)
+        if (k == i) {
+            if (description)
+                *description = t[k]->description;
+            return t[k]->name;
+        }
+    return NULL;
+}
+
 const pw_format_option *pw_format_options(size_t i)
 {
     return i < pw_n_formats ? pw_formats[i]->options : NULL;

@@ -14,6 +14,7 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/names.h"
+#include "model/table.h"
 #include "perfweave.h"
 
 typedef struct pw_cursor_ops {
@@ -113,6 +114,11 @@ typedef struct pw_format_ops {
     void (*close)(pw_dataset *ds);
     /* Options the format accepts, ended by a NULL key; may be NULL. */
     const pw_format_option *options;
+    /* The tables its summary adds, NULL-ended (model/table.h); may be NULL. */
+    const pw_table_decl *const *tables;
+    /* The names of the analyses its datasets feed (what `help FORMAT`
+     * lists the tables of), NULL-ended; may be NULL. */
+    const char *const *analyses;
     /* Nonzero when stats() reads records through cursors, so that it
      * honours a filter; else a filtered pw_stats gives the generic counts. */
     int stats_filtered;

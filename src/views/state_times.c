@@ -2,6 +2,7 @@
  * Value 0 (no state) and values without a label (ids, counters) are not
  * counted, so memory is bounded by rows x labelled values. */
 #include "views/state_times.h"
+#include "views/state_totals.h"
 
 #include <stdlib.h>
 
@@ -147,8 +148,9 @@ static const char *row_name(const pw_states *st, int view, uint32_t row)
     return row < v->n_rows ? v->rows[row].title : "?";
 }
 
-/* One report row per (row, channel, value), in that order. */
-static int report_rows(const state_times *times, pw_rnode *rows)
+/* One report row per (row, channel, value), in that order; each also
+ * counted into totals. */
+static int report_rows(const state_times *times, pw_rnode *rows, pw_state_totals *totals)
 {
     const pw_states *st = times->st;
     const pw_state_spans *spans = times->spans;
@@ -175,13 +177,20 @@ static int report_rows(const state_times *times, pw_rnode *rows)
         pw_rnode_str(r, "channel", st->channel_name(st, view, type));
         pw_rnode_int(r, "value", a->value);
         pw_rnode_str(r, "label", st->value_label(st, view, type, a->value));
-        pw_rnode_uint(r, "time_ns", a->ns);
+        pw_rnode_num(r, "time_s", (double)a->ns / 1e9);
+        pw_state_totals_add(totals, st->views[view].name, type, st->channel_name(st, view, type), a->value,
+                            st->value_label(st, view, type, a->value), a->ns);
         int64_t span = st->end - st->start; /* the window's, when clipped to one */
-        pw_rnode_num(r, "share", span > 0 ? (double)a->ns / (double)span : 0.0);
+        pw_rnode_num(r, "share_pct", span > 0 ? 100.0 * (double)a->ns / (double)span : 0.0);
     }
     free(acc);
     return 0;
 }
+
+const pw_table_decl pw_state_times_table = {
+    "states", "time per state", "how long each row (thread, CPU) held each value of each channel", "view, row, channel, value",
+    {{"view", "", 1}, {"row", "", 1}, {"type", "", 1}, {"channel", "", 0}, {"value", "", 1}, {"label", "", 0},
+     {"time_s", "s", 0}, {"share_pct", "%", 0}}};
 
 pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_report *r,
                                 pw_error *err)
@@ -201,8 +210,10 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
     }
     if (s == PW_OK || s == PW_E_DATA) {
         pw_rnode *rows = pw_report_stream(r, "states");
-        if (rows && report_rows(&times, rows) != 0)
+        pw_state_totals totals = {0};
+        if (rows && (report_rows(&times, rows, &totals) != 0 || !pw_state_totals_report(&totals, pw_report_root(r))))
             s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+        free(totals.v);
     }
     src->release(st);
     pw_state_spans_free(&spans);

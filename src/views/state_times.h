@@ -6,10 +6,12 @@
 #include "views/states.h"
 
 /* Adds to r the array "states": view, row, type, channel, value, label,
- * time_ns and share of the duration, one entry per (row, channel, value)
+ * time_s and share_pct of the duration, one entry per (row, channel, value)
  * in that order.  When the producer refuses the records (PW_E_DATA, err
  * says why) the array holds what was counted until then and PW_E_DATA is
  * returned. */
+/* The declaration of that table. */
+extern const pw_table_decl pw_state_times_table;
 pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_report *r,
                                 pw_error *err);
 #endif

@@ -356,10 +356,16 @@ int64_t mw_gap_before(int64_t end, int64_t t);
 /* Reports (members of the stats report root).  JSON keeps the issue's
  * contract (objects keyed by rank and function); text and CSV get the
  * same numbers as tables (arrays of rows), which is what they render. */
-void mw_report_waits(const mw_run *run, pw_rnode *root, int tables);
+void mw_report_waits(const mw_run *run, pw_rnode *root);
+/* The tables the analysis adds (mpi_waits_tables.c). */
+extern const pw_table_decl *const pw_mpi_waits_table_decls[];
 void mw_report_rank_functions(const mw_run *run, pw_rnode *root);
-void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables); /* sums the workers' bins */
-void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables);
+void mw_report_time_profile(mw_run *run, pw_rnode *root); /* sums the workers' bins */
+/* Adds the table "summary" (summary.c) and returns it, for the critical
+ * path to add its top entry to. */
+pw_rnode *mw_report_summary(const mw_run *run, pw_rnode *root);
+extern const pw_table_decl pw_mpi_waits_summary_table;
+void mw_report_critical_path(const mw_run *run, pw_rnode *root, pw_rnode *summary);
 
 /* The tables of a replayed run into the stats report r. */
 void mw_report(mw_run *run, pw_report *r);

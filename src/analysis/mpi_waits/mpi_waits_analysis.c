@@ -9,5 +9,6 @@ const pw_analysis_ops pw_analysis_mpi_waits = {
     .description = "where MPI time is lost: Scalasca's wait states, critical path, time profile",
     .report = pw_mpi_waits_report,
     .together = pw_mpi_waits_together,
+    .tables = pw_mpi_waits_table_decls,
     .decorate = &pw_mpi_waits_decoration,
 };

@@ -300,4 +300,5 @@ const pw_format_ops pw_format_hpctoolkit = {
     .check = hpc_check,
     .close = hpc_close,
     .options = hpc_options,
+    .tables = hpc_table_decls,
 };

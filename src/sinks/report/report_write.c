@@ -58,9 +58,11 @@ static int has_table(const json_t *obj, const char *want, const char *text_path,
         char tp[512], cp[512];
         snprintf(tp, sizeof tp, "%s%s%s", text_path, *text_path ? " / " : "", k);
         snprintf(cp, sizeof cp, "%s%s%s", csv_path, *csv_path ? "." : "", k);
-        if (json_is_object(v)) {
+        if (json_is_object(v) && *text_path) {
             found |= has_table(v, want, tp, cp, names, cap);
-        } else if (json_is_array(v)) {
+        } else if (json_is_array(v) || json_is_object(v)) { /* the root's objects are one-row tables */
+            if (json_is_object(v))
+                found |= has_table(v, want, tp, cp, names, cap);
             found |= !strcmp(want, k) || !strcmp(want, tp) || !strcmp(want, cp);
             size_t used = strlen(names);
             if (used + 1 < cap)
