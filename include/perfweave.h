@@ -519,6 +519,17 @@ PW_API pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_er
 PW_API pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const char *name_a, const char *name_b,
                           int flat, pw_report *out, pw_error *err);
 
+/* One self-contained HTML page (no URL, inline SVG figures, deterministic
+ * bytes) of r, the pw_stats report of ds: a verdict, the figures its
+ * tables allow, the states over time that ds's analyses derive (a second
+ * replay of its records), its tables, and r as `stats --json` prints it in
+ * <script type="application/json" id="perfweave-stats">. */
+PW_API pw_status pw_html_report(pw_dataset *ds, const pw_report *r, FILE *out, pw_error *err);
+/* The page of a comparison: diff is pw_diff_reports(ra, rb, ..., flat 0)
+ * (embedded as `diff --json` prints it), then both runs side by side. */
+PW_API pw_status pw_html_compare(pw_dataset *da, const pw_report *ra, pw_dataset *db, const pw_report *rb,
+                                 const pw_report *diff, FILE *out, pw_error *err);
+
 /* ------------------------------------------------------------------------ */
 /* Record writers (dump)                                                     */
 /* ------------------------------------------------------------------------ */
