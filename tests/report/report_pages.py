@@ -9,6 +9,7 @@ power tree), and one comparison per format.  For each page:
     with the same options, both parsed;
   - no URL: no http:, https: or protocol-relative address in any src/href
     attribute, no url() or @import, no namespace URL outside the JSON;
+  - its bytes are the same when made again (every eighth page, with -j 1);
   - one headless Chromium (a single start for the whole file) loads it
     with no console error, no exception and no network request, and its
     screenshot is not blank.
@@ -92,11 +93,17 @@ def run(pw, cwd, args):
     return subprocess.run([pw] + args + ["-q"], cwd=cwd, capture_output=True)
 
 
-def make_page(pw, cwd, paths, extra, out):
-    """The page and the JSON the CLI prints for the same paths."""
+def make_page(pw, cwd, paths, extra, out, again):
+    """The page and the JSON the CLI prints for the same paths; with
+    `again`, whether a second page made on one thread has the same bytes."""
     page = run(pw, cwd, ["report"] + paths + extra + ["-o", out, "--force"])
     cli = run(pw, cwd, (["diff", "--json"] if len(paths) == 2 else ["stats", "--json"]) + paths + extra)
-    return page, cli
+    same = True
+    if again and os.path.exists(out):
+        run(pw, cwd, ["report"] + paths + extra + ["-j", "1", "-o", out + ".again", "--force"])
+        with open(out, "rb") as a, open(out + ".again", "rb") as b:
+            same = a.read() == b.read()
+    return page, cli, same
 
 
 def check_page(name, page_proc, cli_proc, out, comparison):
@@ -149,9 +156,11 @@ def main():
         for i, (name, cwd, paths, extra) in enumerate(jobs):
             out = os.path.join(work, "page%03d.html" % i)
             outs[name] = out
-            futures[name] = pool.submit(make_page, pw, cwd, paths, extra, out)
+            futures[name] = pool.submit(make_page, pw, cwd, paths, extra, out, i % 8 == 0)
         for name, cwd, paths, extra in jobs:
-            page_proc, cli_proc = futures[name].result()
+            page_proc, cli_proc, same = futures[name].result()
+            if not same:
+                failures.append("%s: a second page differs" % name)
             for p in check_page(name, page_proc, cli_proc, outs[name], len(paths) == 2):
                 failures.append("%s: %s" % (name, p))
     with Browser() as browser:

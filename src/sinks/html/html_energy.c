@@ -23,6 +23,19 @@ static double energy_of(const json_t *o)
     return 0;
 }
 
+#define MAX_PHASE_NAMES 12
+
+/* A phase name's colour: its rank among the names met so far. */
+static size_t phase_colour(const char **names, size_t *n, const char *name)
+{
+    size_t i;
+    for (i = 0; i < *n && strcmp(names[i], name); i++)
+        ;
+    if (i == *n && *n < MAX_PHASE_NAMES)
+        names[(*n)++] = name;
+    return i;
+}
+
 /* One band per repetition: its phases as boxes whose height is their mean
  * power, the repetition's mean as a line, its cap dashed. */
 static void power_timeline(const html_run *run, const json_t *reps)
@@ -31,6 +44,8 @@ static void power_timeline(const html_run *run, const json_t *reps)
     double longest = 0, top = 0, band = 60, x0 = 200, w = SVG_W - x0 - 30;
     const json_t *rep, *ph;
     char id[64], tip[400], a[48], label[160];
+    const char *names[MAX_PHASE_NAMES], *colours[MAX_PHASE_NAMES];
+    size_t n_names = 0;
     for (i = 0; i < shown; i++) {
         rep = json_array_get(reps, i);
         longest = fmax(longest, jnum(rep, "duration_s"));
@@ -40,25 +55,23 @@ static void power_timeline(const html_run *run, const json_t *reps)
         longest = top = 1;
     svg_figure_open(run->f, fig_id(run, "power-timeline", id, sizeof id),
                     "Power over each repetition: mean power per phase, mean and cap", SVG_W,
-                    (int)(band * (double)shown + 60));
+                    (int)(band * (double)shown + 80));
     for (i = 0; i < shown; i++) {
         rep = json_array_get(reps, i);
         double y = 8 + band * (double)i, base = y + band - 8, k = (band - 14) / top;
         snprintf(label, sizeof label, "%.14s %.16s #%.4s", jstr(rep, "benchmark"), jstr(rep, "run"),
                  jstr(rep, "repetition"));
         svg_text(run->f, x0 - 6, y + band / 2, "end", label);
-        const char *outer = jstr(json_array_get(json_object_get(rep, "phases"), 0), "name");
         svg_box(run->f, x0, y, w * jnum(rep, "duration_s") / longest, band - 8, "#f3f3f3", NULL);
         json_array_foreach(json_object_get(rep, "phases"), j, ph)
         {
             double d = jnum(ph, "duration_s"), p = d > 0 ? energy_of(ph) / d : 0;
-            /* the first phase (the outer one) pale, the phases within it coloured */
-            size_t colour = strcmp(jstr(ph, "name"), outer) ? 1 + (j % 2) : 0;
+            size_t colour = phase_colour(names, &n_names, jstr(ph, "name"));
             fmt_si(a, sizeof a, p, "W");
             snprintf(tip, sizeof tip, "%s %.0f: %.3g s from %.3g s, mean %s", jstr(ph, "name"), jnum(ph, "index"), d,
                      jnum(ph, "start_s"), a);
             svg_box(run->f, x0 + w * jnum(ph, "start_s") / longest, base - k * p, w * d / longest, k * p,
-                    colour ? svg_colour(colour) : "#c6d8ea", tip);
+                    svg_colour(colour), tip);
         }
         double mean = jnum(rep, "mean_power_w"), cap = jnum(json_object_get(rep, "settings"), "power_limit_w");
         svg_line(run->f, x0, base - k * mean, x0 + w * jnum(rep, "duration_s") / longest, base - k * mean, "#222", 0);
@@ -66,8 +79,11 @@ static void power_timeline(const html_run *run, const json_t *reps)
             svg_line(run->f, x0, base - k * cap, x0 + w, base - k * cap, svg_colour(3), 1);
     }
     svg_axis(run->f, 0, x0, 8 + band * (double)shown, w, 0, longest, "s");
+    for (i = 0; i < n_names; i++)
+        colours[i] = svg_colour(i);
+    svg_legend(run->f, x0, 8 + band * (double)shown + 40, w, names, colours, n_names);
     char note[200];
-    snprintf(note, sizeof note, "Boxes: phases (the outer phase pale, its parts coloured) at their mean GPU power; "
+    snprintf(note, sizeof note, "Boxes: phases at their mean GPU power (a phase within another drawn over it); "
                                 "black: the repetition's mean; red dashes: the power cap.%s",
              n > shown ? " The first 12 repetitions are shown." : "");
     svg_figure_close(run->f, note);

@@ -203,12 +203,12 @@ void html_state_verdict(const html_run *run, const json_t *states, const char *v
         }
     }
     for (l = 0; l < k && n; l++)
-        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s %.0f %%", l ? ", " : "", labels[l],
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s %.2g %%", l ? ", " : "", labels[l],
                  100 * share[l] / (double)n);
     if (k)
         html_finding(run, "%zu %ss, %s: %s of their time.", n, view, html_channel_name(states, view, type), text);
     if (idle_row && least < 0.995)
-        html_finding(run, "%s has no %s state %.0f %% of the run.", short_name(idle_row),
+        html_finding(run, "Least busy %s: %s, with no %s %.0f %% of the run.", view, short_name(idle_row),
                      html_channel_name(states, view, type), 100 * (1 - least));
     free(rows);
 }
