@@ -104,9 +104,10 @@ class Browser:
                 return msg.get("result", {})
             self.events.append(msg)
 
-    def load(self, path, full_page=False):
+    def load(self, path, full_page=False, scale=1.0):
         """Loads a file; returns {errors, requests, png}: console errors and
-        exceptions, every URL requested but the page itself, a screenshot."""
+        exceptions, every URL requested but the page itself, a screenshot
+        (of the first screen, or the whole page; scaled by `scale`)."""
         url = "file://" + os.path.abspath(path)
         self.events = []
         self.call("Page.navigate", {"url": url}, session=True)
@@ -129,11 +130,12 @@ class Browser:
                 errors.append(p["entry"].get("text", ""))
             elif m == "Network.requestWillBeSent" and p["request"]["url"] != url:
                 requests.append(p["request"]["url"])
-        params = {"format": "png"}
+        height = self.height
         if full_page:
             size = self.call("Page.getLayoutMetrics", session=True)["cssContentSize"]
-            params["clip"] = {"x": 0, "y": 0, "width": self.width, "height": min(size["height"], 6000), "scale": 1}
-            params["captureBeyondViewport"] = True
+            height = min(size["height"], 6000)
+        params = {"format": "png", "captureBeyondViewport": full_page,
+                  "clip": {"x": 0, "y": 0, "width": self.width, "height": height, "scale": scale}}
         png = base64.b64decode(self.call("Page.captureScreenshot", params, session=True)["data"])
         return {"errors": errors, "requests": requests, "png": png}
 

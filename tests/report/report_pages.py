@@ -167,7 +167,7 @@ def main():
         for name, _, _, _ in jobs:
             if not os.path.exists(outs[name]):
                 continue
-            got = browser.load(outs[name])
+            got = browser.load(outs[name], scale=0.25)
             if got["errors"]:
                 failures.append("%s: console: %s" % (name, got["errors"][:3]))
             if got["requests"]:

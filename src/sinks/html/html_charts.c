@@ -97,7 +97,7 @@ static double x_at(const chart_data *d, size_t i)
 
 void chart_area(FILE *f, const chart_data *d, int stacked)
 {
-    double w = SVG_W - LEFT - RIGHT, top = 0, x0 = d->n ? x_at(d, 0) : 0, x1 = d->n ? x_at(d, d->n - 1) : 1;
+    double w = SVG_W - LEFT - RIGHT - 20, top = 0, x0 = d->n ? x_at(d, 0) : 0, x1 = d->n ? x_at(d, d->n - 1) : 1;
     double sums[4096];
     size_t n = d->n < 4096 ? d->n : 4096;
     if (!(x1 > x0))

@@ -70,6 +70,25 @@ static const char *measure(const json_t *table)
     return first;
 }
 
+/* The unit a column's name gives ("time_s": s), for fmt_si. */
+static const char *unit_of(const char *col)
+{
+    size_t n = col ? strlen(col) : 0;
+    if (n > 2 && !strcmp(col + n - 2, "_s"))
+        return "s";
+    if (n > 2 && !strcmp(col + n - 2, "_j"))
+        return "J";
+    return "";
+}
+
+/* A signed change with its unit: "+288 µs", "-3.83 ms". */
+static void fmt_delta(char *buf, size_t cap, double v, const char *unit)
+{
+    char body[40];
+    fmt_si(body, sizeof body, v, unit);
+    snprintf(buf, cap, "%s%s", v > 0 ? "+" : "", body);
+}
+
 typedef struct change {
     const json_t *row;
     double delta;
@@ -109,6 +128,7 @@ void html_diff_findings(FILE *f, const json_t *diff)
     html_run run = {f, diff, NULL, "", "", &n};
     if (col) {
         double a = 0, b = 0;
+        char sa[48], sb[48];
         size_t i;
         const json_t *row;
         json_array_foreach(t, i, row)
@@ -116,16 +136,21 @@ void html_diff_findings(FILE *f, const json_t *diff)
             a += jnum(json_object_get(row, "a"), col);
             b += jnum(json_object_get(row, "b"), col);
         }
-        html_finding(&run, "Over the %zu changed rows of %s, %s goes from %.4g to %.4g (%+.1f %%) from A to B.",
-                     json_array_size(t), name, col, a, b, a != 0 ? 100 * (b - a) / fabs(a) : 0);
+        fmt_si(sa, sizeof sa, a, unit_of(col));
+        fmt_si(sb, sizeof sb, b, unit_of(col));
+        html_finding(&run, "Over the %zu changed rows of %s, %s goes from %s in A to %s in B (%+.1f %%).",
+                     json_array_size(t), name, col, sa, sb, a != 0 ? 100 * (b - a) / fabs(a) : 0);
         change top[3];
         size_t k = largest_changes(t, col, top, 3);
         for (i = 0; i < k; i++) {
             char key[256];
             key_name(json_object_get(top[i].row, "key"), key, sizeof key);
             double va = jnum(json_object_get(top[i].row, "a"), col);
-            html_finding(&run, "%s: %s %+.4g (%.4g → %.4g%s).", key, col, top[i].delta, va,
-                         jnum(json_object_get(top[i].row, "b"), col), va != 0 ? "" : ", new in B");
+            char d[64];
+            fmt_delta(d, sizeof d, top[i].delta, unit_of(col));
+            fmt_si(sa, sizeof sa, va, unit_of(col));
+            fmt_si(sb, sizeof sb, jnum(json_object_get(top[i].row, "b"), col), unit_of(col));
+            html_finding(&run, "%s: %s %s (%s → %s%s).", key, col, d, sa, sb, va != 0 ? "" : ", new in B");
         }
     }
     if (!n)
@@ -139,8 +164,8 @@ int html_diff_figures(FILE *f, const json_t *diff)
     const char *col = t ? measure(t) : NULL;
     change top[TOP_CHANGES];
     size_t k = col ? largest_changes(t, col, top, TOP_CHANGES) : 0, i;
-    char key[96], caption[256], tip[300], val[48];
-    double big = 0, x0 = 300, mid = x0 + (SVG_W - x0 - 40) / 2, half = (SVG_W - x0 - 40) / 2 - 60;
+    char key[96], caption[256], tip[300], val[64];
+    double big = 0, x0 = 300, mid = x0 + (SVG_W - x0 - 40) / 2, half = (SVG_W - x0 - 40) / 2 - 80;
     for (i = 0; i < k; i++)
         big = fmax(big, fabs(top[i].delta));
     snprintf(caption, sizeof caption, "Largest changes from A to B: %s of %s", col ? col : "-", name ? name : "-");
@@ -150,7 +175,7 @@ int html_diff_figures(FILE *f, const json_t *diff)
         double y = 6 + 22 * (double)i, w = big > 0 ? half * fabs(top[i].delta) / big : 0;
         key_name(json_object_get(top[i].row, "key"), key, sizeof key);
         svg_text(f, x0 - 6, y + 13, "end", key);
-        snprintf(val, sizeof val, "%+.4g", top[i].delta);
+        fmt_delta(val, sizeof val, top[i].delta, unit_of(col));
         snprintf(tip, sizeof tip, "%s: A %.4g, B %.4g, B − A %s", key, jnum(json_object_get(top[i].row, "a"), col),
                  jnum(json_object_get(top[i].row, "b"), col), val);
         svg_box(f, top[i].delta < 0 ? mid - w : mid, y + 2, w, 14, top[i].delta < 0 ? svg_colour(2) : svg_colour(3), tip);

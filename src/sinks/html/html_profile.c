@@ -116,7 +116,12 @@ static void icicle(const html_run *run, const json_t *td, const char *col)
     double next[ICICLE_DEPTH + 2] = {0};
     double total = jnum(json_array_get(td, 0), col), w = SVG_W - 20;
     char id[64], tip[512], val[48], label[64];
-    int h = (int)(LEVEL_H * ICICLE_DEPTH + 30);
+    size_t deepest = 0;
+    for (i = 0; i < n; i++) {
+        size_t d = depth_of(jstr(json_array_get(td, i), "context"));
+        deepest = d > deepest && d <= ICICLE_DEPTH ? d : deepest;
+    }
+    int h = (int)(LEVEL_H * (double)(deepest + 1) + 12);
     svg_figure_open(run->f, fig_id(run, "flame-graph", id, sizeof id), "Top-down tree by inclusive cost (icicle)", SVG_W,
                     h);
     fputs("<g fill-opacity=\"0.6\">\n", run->f);

@@ -180,7 +180,7 @@ static void draw_view(const html_run *run, const strips *s, int view, const char
 {
     const strip_view *v = &s->views[view];
     uint32_t lines = v->n_rows > MAX_ROWS ? MAX_ROWS : v->n_rows;
-    double rh = lines <= 30 ? 14 : lines <= 100 ? 5 : 2, y0 = 8, w = SVG_W - X0 - 20;
+    double rh = lines <= 30 ? 14 : lines <= 100 ? 5 : 2, y0 = 8, w = SVG_W - X0 - 40;
     uint8_t *grid = malloc((size_t)lines * COLS + 1);
     char fid[64], a[48];
     if (!grid || !lines) {

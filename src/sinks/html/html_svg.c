@@ -141,7 +141,7 @@ void fmt_si(char *buf, size_t cap, double v, const char *unit)
             i++;
         }
         prefix = big[i];
-    } else if (a < 1) {
+    } else if (a < 1 && *unit) { /* a bare number keeps its decimals: 0.25, not 250 m */
         size_t i = 0;
         while (a < 1 && i + 1 < sizeof small / sizeof small[0]) {
             a *= 1000;
