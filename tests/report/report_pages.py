@@ -111,6 +111,8 @@ def check_page(name, page_proc, cli_proc, out, comparison):
     if page_proc.returncode != cli_proc.returncode:
         problems.append("exit %d, the CLI's %d: %s" % (page_proc.returncode, cli_proc.returncode,
                                                         page_proc.stderr.decode()[-300:]))
+    if re.search(rb"runtime error|Sanitizer", page_proc.stderr):
+        problems.append("sanitizer: %s" % page_proc.stderr.decode()[-500:])
     if not os.path.exists(out):
         return problems + ["no page written"]
     with open(out, encoding="utf-8") as f:
