@@ -5,8 +5,9 @@
 
 #include "cli.h"
 
-/* The stats of one dataset, whole in memory (the page reads every table). */
-static int stats_of(cli_args *a, const char *path, pw_dataset **ds, pw_report **r)
+/* The stats of one dataset, whole in memory (the page reads every table),
+ * and what the page keeps of the run beside them (*w). */
+static int stats_of(cli_args *a, const char *path, pw_dataset **ds, pw_report **r, pw_html_watch **w)
 {
     int code = EXIT_OK;
     const char *first = a->path;
@@ -14,12 +15,14 @@ static int stats_of(cli_args *a, const char *path, pw_dataset **ds, pw_report **
     *ds = cli_open(a, &code);
     a->path = first;
     *r = NULL;
+    *w = NULL;
     if (!*ds)
         return code;
     pw_error err;
     *r = pw_report_new();
     if (!*r)
         return EXIT_SYSTEM;
+    *w = pw_html_watch_begin(*ds);
     cli_progress *prog = cli_progress_start(a, *ds, "reading");
     pw_status s = pw_stats(*ds, *r, &err);
     cli_progress_stop(prog);
@@ -27,7 +30,8 @@ static int stats_of(cli_args *a, const char *path, pw_dataset **ds, pw_report **
 }
 
 /* The page: of ra alone, or of the comparison of ra and rb. */
-static int page_write(cli_args *a, pw_dataset *da, const pw_report *ra, pw_dataset *db, const pw_report *rb)
+static int page_write(cli_args *a, pw_dataset *da, const pw_report *ra, const pw_html_watch *wa, pw_dataset *db,
+                      const pw_report *rb, const pw_html_watch *wb)
 {
     int code = EXIT_OK;
     pw_error err;
@@ -40,7 +44,7 @@ static int page_write(cli_args *a, pw_dataset *da, const pw_report *ra, pw_datas
     }
     FILE *out = s == PW_OK ? cli_output(a, &code) : NULL;
     if (out)
-        s = db ? pw_html_compare(da, ra, db, rb, d, out, &err) : pw_html_report(da, ra, out, &err);
+        s = db ? pw_html_compare(da, ra, wa, db, rb, wb, d, out, &err) : pw_html_report(da, ra, wa, out, &err);
     if (s != PW_OK)
         code = cli_fail(&err);
     if (out)
@@ -53,20 +57,23 @@ static int report_run(cli_args *a)
 {
     pw_dataset *da = NULL, *db = NULL;
     pw_report *ra = NULL, *rb = NULL;
-    int code = stats_of(a, a->path, &da, &ra);
+    pw_html_watch *wa = NULL, *wb = NULL;
+    int code = stats_of(a, a->path, &da, &ra, &wa);
     if (!code && a->path_b)
-        code = stats_of(a, a->path_b, &db, &rb);
+        code = stats_of(a, a->path_b, &db, &rb, &wb);
     if (!code && db && strcmp(pw_dataset_format(da), pw_dataset_format(db))) {
         fprintf(stderr, "perfweave report: %s is %s and %s is %s: a comparison is of runs of one format\n",
                 a->path, pw_dataset_format(da), a->path_b, pw_dataset_format(db));
         code = EXIT_USAGE;
     }
     if (!code)
-        code = page_write(a, da, ra, db, rb);
+        code = page_write(a, da, ra, wa, db, rb, wb);
     int dcode = da ? cli_report_diags(da) : 0;
     int dcode_b = db ? cli_report_diags(db) : 0;
     pw_report_free(ra);
     pw_report_free(rb);
+    pw_html_watch_free(wa);
+    pw_html_watch_free(wb);
     pw_close(da);
     pw_close(db);
     return code ? code : dcode ? dcode : dcode_b;

@@ -125,7 +125,7 @@ void html_diff_findings(FILE *f, const json_t *diff)
     const json_t *t = chosen_table(json_object_get(diff, "tables"), &name);
     const char *col = t ? measure(t) : NULL;
     int n = 0;
-    html_run run = {f, diff, NULL, "", "", &n};
+    html_run run = {f, diff, NULL, "", "", &n, NULL};
     if (col) {
         double a = 0, b = 0;
         char sa[48], sb[48];

@@ -36,6 +36,21 @@ static size_t phase_colour(const char **names, size_t *n, const char *name)
     return i;
 }
 
+/* The measured power: the mean of each column as a line, over the
+ * repetition's band (x0..x0+w, base up, k px per W). */
+static void power_curve(FILE *f, const html_power *p, double x0, double base, double w, double k)
+{
+    int any = 0;
+    fputs("<path fill=\"none\" stroke=\"#2f4b7c\" stroke-width=\"1.6\" d=\"", f);
+    for (size_t c = 0; c < HTML_POWER_COLS; c++) {
+        if (!p->n[c])
+            continue;
+        fprintf(f, "%s%.1f %.1f", any++ ? "L" : "M", x0 + w * ((double)c + 0.5) / HTML_POWER_COLS,
+                base - k * p->sum[c] / p->n[c]);
+    }
+    fputs("\"><title>measured power (mean per column)</title></path>\n", f);
+}
+
 /* One band per repetition: its phases as boxes whose height is their mean
  * power, the repetition's mean as a line, its cap dashed. */
 static void power_timeline(const html_run *run, const json_t *reps)
@@ -48,13 +63,16 @@ static void power_timeline(const html_run *run, const json_t *reps)
     size_t n_names = 0;
     for (i = 0; i < shown; i++) {
         rep = json_array_get(reps, i);
+        const html_power *pw = html_power_of(run->watch, rep);
+        for (j = 0; pw && j < HTML_POWER_COLS; j++)
+            top = fmax(top, pw->n[j] ? pw->sum[j] / pw->n[j] : 0);
         longest = fmax(longest, jnum(rep, "duration_s"));
         top = fmax(top, fmax(jnum(rep, "peak_power_w"), jnum(json_object_get(rep, "settings"), "power_limit_w")));
     }
     if (longest <= 0 || top <= 0)
         longest = top = 1;
     svg_figure_open(run->f, fig_id(run, "power-timeline", id, sizeof id),
-                    "Power over each repetition: mean power per phase, mean and cap", SVG_W,
+                    "Power over each repetition: measured power, phases, mean and power cap", SVG_W,
                     (int)(band * (double)shown + 80));
     for (i = 0; i < shown; i++) {
         rep = json_array_get(reps, i);
@@ -70,9 +88,16 @@ static void power_timeline(const html_run *run, const json_t *reps)
             fmt_si(a, sizeof a, p, "W");
             snprintf(tip, sizeof tip, "%s %.0f: %.3g s from %.3g s, mean %s", jstr(ph, "name"), jnum(ph, "index"), d,
                      jnum(ph, "start_s"), a);
-            svg_box(run->f, x0 + w * jnum(ph, "start_s") / longest, base - k * p, w * d / longest, k * p,
+            /* with the measured curve, phases are bands behind it */
+            double box_top = html_power_of(run->watch, rep) ? y : base - k * p;
+            fprintf(run->f, "<g fill-opacity=\"%s\">", html_power_of(run->watch, rep) ? "0.3" : "1");
+            svg_box(run->f, x0 + w * jnum(ph, "start_s") / longest, box_top, w * d / longest, base - box_top,
                     svg_colour(colour), tip);
+            fputs("</g>\n", run->f);
         }
+        const html_power *pw = html_power_of(run->watch, rep);
+        if (pw)
+            power_curve(run->f, pw, x0, base, w * jnum(rep, "duration_s") / longest, k);
         double mean = jnum(rep, "mean_power_w"), cap = jnum(json_object_get(rep, "settings"), "power_limit_w");
         svg_line(run->f, x0, base - k * mean, x0 + w * jnum(rep, "duration_s") / longest, base - k * mean, "#222", 0);
         if (cap > 0)
@@ -82,9 +107,11 @@ static void power_timeline(const html_run *run, const json_t *reps)
     for (i = 0; i < n_names; i++)
         colours[i] = svg_colour(i);
     svg_legend(run->f, x0, 8 + band * (double)shown + 40, w, names, colours, n_names);
-    char note[200];
-    snprintf(note, sizeof note, "Boxes: phases at their mean GPU power (a phase within another drawn over it); "
-                                "black: the repetition's mean; red dashes: the power cap.%s",
+    char note[320];
+    snprintf(note, sizeof note, "%s Black: the repetition's mean; red dashes: the power cap.%s",
+             html_power_of(run->watch, json_array_get(reps, 0))
+                 ? "Blue: the measured GPU power (mean per pixel); bands: the phases (hover for their mean power)."
+                 : "Boxes: the phases at their mean GPU power (a phase within another drawn over it).",
              n > shown ? " The first 12 repetitions are shown." : "");
     svg_figure_close(run->f, note);
 }

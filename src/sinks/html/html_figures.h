@@ -11,6 +11,14 @@
 
 #include "perfweave.h"
 
+/* A repetition's primary power per pixel column (html_power.c). */
+#define HTML_POWER_COLS 600
+typedef struct html_power {
+    int64_t begin, end; /* the measured window, ns */
+    double sum[HTML_POWER_COLS], peak[HTML_POWER_COLS];
+    uint32_t n[HTML_POWER_COLS];
+} html_power;
+
 typedef struct html_run {
     FILE *f;
     const json_t *root; /* the stats report tree */
@@ -18,7 +26,12 @@ typedef struct html_run {
     const char *prefix; /* of figure ids: "" for one run, "a-"/"b-" side by side */
     const char *name;   /* the run's path, for captions */
     int *findings;      /* verdict lines written so far */
+    const pw_html_watch *watch; /* what pw_stats handed over; NULL: nothing */
 } html_run;
+
+/* The power columns kept of the repetition `rep` (a row of the
+ * repetitions table), or NULL. */
+const html_power *html_power_of(const pw_html_watch *w, const json_t *rep);
 
 /* The number at key (0 when absent or not a number). */
 double jnum(const json_t *o, const char *key);

@@ -185,12 +185,12 @@ static pw_status check_written(FILE *f, pw_status s, pw_error *err)
     return s;
 }
 
-pw_status pw_html_report(pw_dataset *ds, const pw_report *r, FILE *out, pw_error *err)
+pw_status pw_html_report(pw_dataset *ds, const pw_report *r, const pw_html_watch *w, FILE *out, pw_error *err)
 {
     const json_t *root = pw_report_json(r);
     const char *path = ds ? pw_dataset_path(ds) : "";
     int findings = 0;
-    html_run run = {out, root, ds, "", path, &findings};
+    html_run run = {out, root, ds, "", path, &findings, w};
     page_open(out, path);
     fputs("<h1>perfweave report</h1>\n<p class=\"meta\">", out);
     html_escaped(out, path);
@@ -216,12 +216,12 @@ pw_status pw_html_report(pw_dataset *ds, const pw_report *r, FILE *out, pw_error
 }
 
 /* One run's column of a comparison. */
-static pw_status side(FILE *f, pw_dataset *ds, const pw_report *r, const char *prefix, const char *label,
-                      pw_error *err)
+static pw_status side(FILE *f, pw_dataset *ds, const pw_report *r, const pw_html_watch *w, const char *prefix,
+                      const char *label, pw_error *err)
 {
     const char *path = pw_dataset_path(ds);
     int findings = 0;
-    html_run run = {f, pw_report_json(r), ds, prefix, path, &findings};
+    html_run run = {f, pw_report_json(r), ds, prefix, path, &findings, w};
     fprintf(f, "<div><h2>%s: ", label);
     html_escaped(f, path);
     fputs("</h2>\n<ul class=\"note\">", f);
@@ -232,8 +232,9 @@ static pw_status side(FILE *f, pw_dataset *ds, const pw_report *r, const char *p
     return s;
 }
 
-pw_status pw_html_compare(pw_dataset *da, const pw_report *ra, pw_dataset *db, const pw_report *rb,
-                          const pw_report *diff, FILE *out, pw_error *err)
+pw_status pw_html_compare(pw_dataset *da, const pw_report *ra, const pw_html_watch *wa, pw_dataset *db,
+                          const pw_report *rb, const pw_html_watch *wb, const pw_report *diff, FILE *out,
+                          pw_error *err)
 {
     const json_t *d = pw_report_json(diff);
     page_open(out, "perfweave comparison");
@@ -248,9 +249,9 @@ pw_status pw_html_compare(pw_dataset *da, const pw_report *ra, pw_dataset *db, c
     fputs("</ul></section>\n<h2>Largest changes</h2>\n", out);
     html_diff_figures(out, d);
     fputs("<div class=\"runs\">\n", out);
-    pw_status s = side(out, da, ra, "a-", "A", err);
+    pw_status s = side(out, da, ra, wa, "a-", "A", err);
     if (s == PW_OK)
-        s = side(out, db, rb, "b-", "B", err);
+        s = side(out, db, rb, wb, "b-", "B", err);
     fputs("</div>\n<h2>Tables</h2>\n<button id=\"toggle-tables\" type=\"button\">open or close every table</button>\n",
           out);
     data_tables(out, d, "");
