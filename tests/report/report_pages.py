@@ -5,6 +5,7 @@ power tree), and one comparison per format.  For each page:
 
   - the figures its data allows are there (an element with the figure's id
     holding an inline <svg>), the verdict first;
+  - the findings on standard error are those of `stats` (each once);
   - the embedded JSON equals what `stats --json` (`diff --json`) prints
     with the same options, both parsed;
   - no URL: no http:, https: or protocol-relative address in any src/href
@@ -111,6 +112,8 @@ def check_page(name, page_proc, cli_proc, out, comparison):
     if page_proc.returncode != cli_proc.returncode:
         problems.append("exit %d, the CLI's %d: %s" % (page_proc.returncode, cli_proc.returncode,
                                                         page_proc.stderr.decode()[-300:]))
+    if not comparison and page_proc.stderr != cli_proc.stderr:
+        problems.append("its findings differ from the CLI's: %s" % page_proc.stderr.decode()[-300:])
     if re.search(rb"runtime error|Sanitizer", page_proc.stderr):
         problems.append("sanitizer: %s" % page_proc.stderr.decode()[-500:])
     if not os.path.exists(out):

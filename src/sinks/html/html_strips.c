@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/states.h"
+#include "model/dataset.h"
 #include "sinks/html/html_figures.h"
 #include "sinks/html/html_svg.h"
 
@@ -258,6 +259,14 @@ pw_status html_state_strips(const html_run *run, pw_error *err)
         s.views[v].channel = html_main_channel(states, views[v]);
         s.views[v].n_labels = html_state_labels(states, views[v], s.views[v].channel, s.views[v].labels, HTML_STATE_COLOURS);
     }
+    /* The replay finds again what the stats pass found: its findings are
+     * taken back, so that each is reported once. */
+    pw_dataset *ds = run->ds;
+    pthread_mutex_lock(&ds->diag_lock);
+    size_t n_diags = ds->n_diags;
+    uint64_t dropped = ds->diags_dropped;
+    int worst = ds->worst;
+    pthread_mutex_unlock(&ds->diag_lock);
     pw_status st = src->start(run->ds, on_change, &s, &s.st, err);
     if (st == PW_OK && prepare(&s) != 0)
         st = pw_fail(err, PW_E_NOMEM, pw_dataset_path(run->ds), PW_NO_OFFSET, "out of memory for the state strips");
@@ -276,6 +285,7 @@ pw_status html_state_strips(const html_run *run, pw_error *err)
     }
     if (s.st)
         src->release(s.st);
+    pw_ds_diag_take_back(ds, n_diags, dropped, worst);
     free_strips(&s);
     return st;
 }
