@@ -1,6 +1,6 @@
 /* html_strips.c — thread-states and cpu-states: a strip per row (thread,
  * CPU) coloured by the state of its view's main channel over the run,
- * from the states the dataset's analyses derive (analysis/states.h),
+ * from the states the dataset's analyses derive (views/states.h),
  * replayed once and reduced on the fly to one colour per pixel column:
  * the state held longest within it.  Beyond MAX_ROWS rows, rows are
  * merged into groups whose column shows the colour most rows hold.  Each
@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/states.h"
+#include "analysis/analysis.h"
 #include "model/dataset.h"
 #include "sinks/html/html_figures.h"
 #include "sinks/html/html_svg.h"
+#include "views/states.h"
 
 #define COLS 800         /* pixel columns of a strip (at most 2,000) */
 #define MAX_ROWS 300     /* strips drawn; rows beyond are grouped */
