@@ -56,9 +56,9 @@ static const json_t *chosen_table(const json_t *tables, const char **name)
  * time, an energy or an inclusive cost, else the first number. */
 static const char *measure(const json_t *table)
 {
-    const json_t *a = json_object_get(json_array_get(table, 0), "a"), *v;
+    const json_t *delta = json_object_get(json_array_get(table, 0), "delta"), *v; /* in every row */
     const char *key, *first = NULL;
-    json_object_foreach((json_t *)a, key, v) if (json_is_number(v))
+    json_object_foreach((json_t *)delta, key, v) if (json_is_number(v))
     {
         size_t n = strlen(key);
         if ((n > 2 && !strcmp(key + n - 2, "_s")) || strstr(key, "time") || strstr(key, "(I)") ||
@@ -74,18 +74,30 @@ static const char *measure(const json_t *table)
 static const char *unit_of(const char *col)
 {
     size_t n = col ? strlen(col) : 0;
-    if (n > 2 && !strcmp(col + n - 2, "_s"))
+    if (n > 2 && (!strcmp(col + n - 2, "_s") || (n > 3 && !strcmp(col + n - 3, "_ns"))))
         return "s";
     if (n > 2 && !strcmp(col + n - 2, "_j"))
         return "J";
     return "";
 }
 
-/* A signed change with its unit: "+288 µs", "-3.83 ms". */
-static void fmt_delta(char *buf, size_t cap, double v, const char *unit)
+/* A column's value in the unit of unit_of (ns are written as seconds). */
+static double in_unit(const char *col, double v)
+{
+    size_t n = col ? strlen(col) : 0;
+    return n > 3 && !strcmp(col + n - 3, "_ns") ? v * 1e-9 : v;
+}
+
+/* A value with its unit: "288 µs"; signed: "+288 µs", "-3.83 ms". */
+static void fmt_value(char *buf, size_t cap, double v, const char *col)
+{
+    fmt_si(buf, cap, in_unit(col, v), unit_of(col));
+}
+
+static void fmt_delta(char *buf, size_t cap, double v, const char *col)
 {
     char body[40];
-    fmt_si(body, sizeof body, v, unit);
+    fmt_value(body, sizeof body, v, col);
     snprintf(buf, cap, "%s%s", v > 0 ? "+" : "", body);
 }
 
@@ -136,8 +148,8 @@ void html_diff_findings(FILE *f, const json_t *diff)
             a += jnum(json_object_get(row, "a"), col);
             b += jnum(json_object_get(row, "b"), col);
         }
-        fmt_si(sa, sizeof sa, a, unit_of(col));
-        fmt_si(sb, sizeof sb, b, unit_of(col));
+        fmt_value(sa, sizeof sa, a, col);
+        fmt_value(sb, sizeof sb, b, col);
         html_finding(&run, "Over the %zu changed rows of %s, %s goes from %s in A to %s in B (%+.1f %%).",
                      json_array_size(t), name, col, sa, sb, a != 0 ? 100 * (b - a) / fabs(a) : 0);
         change top[3];
@@ -147,9 +159,9 @@ void html_diff_findings(FILE *f, const json_t *diff)
             key_name(json_object_get(top[i].row, "key"), key, sizeof key);
             double va = jnum(json_object_get(top[i].row, "a"), col);
             char d[64];
-            fmt_delta(d, sizeof d, top[i].delta, unit_of(col));
-            fmt_si(sa, sizeof sa, va, unit_of(col));
-            fmt_si(sb, sizeof sb, jnum(json_object_get(top[i].row, "b"), col), unit_of(col));
+            fmt_delta(d, sizeof d, top[i].delta, col);
+            fmt_value(sa, sizeof sa, va, col);
+            fmt_value(sb, sizeof sb, jnum(json_object_get(top[i].row, "b"), col), col);
             html_finding(&run, "%s: %s %s (%s → %s%s).", key, col, d, sa, sb, va != 0 ? "" : ", new in B");
         }
     }
@@ -174,8 +186,11 @@ int html_diff_figures(FILE *f, const json_t *diff)
     for (i = 0; i < k; i++) {
         double y = 6 + 22 * (double)i, w = big > 0 ? half * fabs(top[i].delta) / big : 0;
         key_name(json_object_get(top[i].row, "key"), key, sizeof key);
-        svg_text(f, x0 - 6, y + 13, "end", key);
-        fmt_delta(val, sizeof val, top[i].delta, unit_of(col));
+        const char *shown = key + (strlen(key) > 40 ? strlen(key) - 40 : 0); /* a long key keeps its end */
+        while ((*shown & 0xC0) == 0x80) /* not within a UTF-8 character */
+            shown++;
+        svg_text(f, x0 - 6, y + 13, "end", shown);
+        fmt_delta(val, sizeof val, top[i].delta, col);
         snprintf(tip, sizeof tip, "%s: A %.4g, B %.4g, B − A %s", key, jnum(json_object_get(top[i].row, "a"), col),
                  jnum(json_object_get(top[i].row, "b"), col), val);
         svg_box(f, top[i].delta < 0 ? mid - w : mid, y + 2, w, 14, top[i].delta < 0 ? svg_colour(2) : svg_colour(3), tip);
