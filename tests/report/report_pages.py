@@ -15,7 +15,10 @@ power tree), and one comparison per format.  For each page:
     with no console error, no exception and no network request, and its
     screenshot is not blank.
 
-usage: report_pages.py PERFWEAVE SHARED_DATA GEN_GPUPOWER WORK
+A generated ovni trace of 400 threads (bench/ovni/gen_emu_trace, when
+GEN_EMU is given) checks the same, and that its strips are merged into 300.
+
+usage: report_pages.py PERFWEAVE SHARED_DATA GEN_GPUPOWER WORK [GEN_EMU]
 """
 import concurrent.futures
 import json
@@ -149,6 +152,10 @@ def main():
     gp = os.path.join(work, "gp")
     subprocess.run([sys.executable, gen, gp, "--seed", "7"], check=True, capture_output=True)
     jobs = [(rel, data, [rel], []) for rel in datasets(data)]
+    gen_emu = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else None
+    if gen_emu:  # more threads than strips: rows are grouped
+        subprocess.run([gen_emu, os.path.join(work, "many"), "100000", "400"], check=True, capture_output=True)
+        jobs.append(("ovni 400 threads", work, ["many"], []))
     jobs.append(("gpupower-tree", gp, ["tree"], ["--tz", "+01:00"]))
     for a, b in COMPARISONS:
         cwd = gp if a.startswith("GP/") else data
@@ -168,6 +175,10 @@ def main():
                 failures.append("%s: a second page differs" % name)
             for p in check_page(name, page_proc, cli_proc, outs[name], len(paths) == 2):
                 failures.append("%s: %s" % (name, p))
+            if name == "ovni 400 threads" and os.path.exists(outs[name]):
+                with open(outs[name], encoding="utf-8") as f:
+                    if "400 threads, merged into 300 strips" not in f.read():
+                        failures.append("%s: the strips are not grouped" % name)
     with Browser() as browser:
         for name, _, _, _ in jobs:
             if not os.path.exists(outs[name]):
