@@ -49,8 +49,16 @@ int html_pdes_figures(const html_run *run);
 int html_energy_figures(const html_run *run);
 
 /* The strips of states over time (html_strips.c): thread-states and
- * cpu-states, when the dataset's analyses derive states.  0 on success. */
-pw_status html_state_strips(const html_run *run, pw_error *err);
+ * cpu-states, when the dataset's analyses derive states, from what a
+ * watcher kept of stats' replay (strips, when complete) or else from a
+ * replay of the page's own. */
+typedef struct html_strips html_strips;
+html_strips *html_strips_new(pw_dataset *ds);
+void html_strips_watch(html_strips *s); /* sets ds->states_watch */
+void html_strips_free(html_strips *s);
+pw_status html_state_strips(const html_run *run, html_strips *strips, pw_error *err);
+/* The strips a page's watch kept (html_power.c), or NULL. */
+html_strips *html_watch_strips(const pw_html_watch *w);
 
 /* The verdict in plain words (html_summary.c), one <li> per finding. */
 void html_findings(const html_run *run);

@@ -163,7 +163,7 @@ static void run_facts(FILE *f, const json_t *root)
 static pw_status run_figures(const html_run *run, pw_error *err)
 {
     int n = html_mpi_figures(run);
-    pw_status s = html_state_strips(run, err);
+    pw_status s = html_state_strips(run, html_watch_strips(run->watch), err);
     n += html_state_figures(run);
     n += html_profile_figures(run);
     n += html_pdes_figures(run);

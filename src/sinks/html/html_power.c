@@ -1,4 +1,6 @@
-/* html_power.c — the power samples of a run for the power-timeline
+/* html_power.c — what a page keeps of the pw_stats run it reports
+ * (pw_html_watch): the states over time (html_strips.c, from the replay of
+ * the time-per-state view), and the power samples for the power-timeline
  * figure: a watcher of the energy analysis (ds->energy_watch, as the
  * `--plot` charts use it) set before pw_stats, which keeps each
  * repetition's primary power as a mean and a peak per pixel column, so the
@@ -8,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "model/energy_layout.h"
 #include "sinks/html/html_figures.h"
 
@@ -16,6 +19,7 @@ struct pw_html_watch {
     pw_energy_watch watch;
     html_power **units; /* by the layout's unit index; NULL: not read */
     size_t n_units;
+    html_strips *strips; /* NULL: the dataset has no states */
 };
 
 static void *on_unit_begin(void *ctx, size_t unit, int64_t begin, int64_t end)
@@ -51,21 +55,34 @@ static void on_repetition(void *ctx, const pw_energy_figures *f, void *state)
         free(state);
 }
 
-pw_html_watch *pw_html_watch_begin(pw_dataset *ds)
+/* Watches the energy analysis for the power samples. */
+static void watch_power(pw_html_watch *w, pw_dataset *ds)
 {
-    pw_html_watch *w = ds && ds->energy && !ds->energy_watch ? calloc(1, sizeof *w) : NULL;
-    if (!w)
-        return NULL;
     w->units = calloc(ds->energy->n_units + 1, sizeof *w->units);
-    if (!w->units) {
-        free(w);
-        return NULL;
-    }
-    w->ds = ds;
+    if (!w->units)
+        return;
     w->n_units = ds->energy->n_units;
     w->watch = (pw_energy_watch){on_unit_begin, on_sample, on_repetition, w};
     ds->energy_watch = &w->watch;
+}
+
+pw_html_watch *pw_html_watch_begin(pw_dataset *ds)
+{
+    int power = ds && ds->energy && !ds->energy_watch, states = ds && pw_states_source_for(ds) && !ds->states_watch;
+    pw_html_watch *w = power || states ? calloc(1, sizeof *w) : NULL;
+    if (!w)
+        return NULL;
+    w->ds = ds;
+    if (power)
+        watch_power(w, ds);
+    if (states && (w->strips = html_strips_new(ds)) != NULL)
+        html_strips_watch(w->strips);
     return w;
+}
+
+html_strips *html_watch_strips(const pw_html_watch *w)
+{
+    return w ? w->strips : NULL;
 }
 
 void pw_html_watch_free(pw_html_watch *w)
@@ -74,6 +91,7 @@ void pw_html_watch_free(pw_html_watch *w)
         return;
     if (w->ds->energy_watch == &w->watch)
         w->ds->energy_watch = NULL;
+    html_strips_free(w->strips);
     for (size_t i = 0; i < w->n_units; i++)
         free(w->units[i]);
     free(w->units);
