@@ -731,9 +731,11 @@ typedef struct pw_filter {
 
 /* Applies f to every later reading of ds (cursors, merges, stats, dump,
  * convert): locations left out no longer have records (has_records = 0)
- * and are never opened; cursors skip the other records that do not match
- * and, where the format's records come in time order per location, stop
- * at the end of the window.  Resolving a relative TIME reads the first
+ * and are never opened for output; cursors skip the other records that do
+ * not match and, where the format's records come in time order per
+ * location, stop at the end of the window.  A filter selects what is
+ * reported, never what an analysis sees: analyses read the history they
+ * need and clip their figures to the selection (docs/filters.md).  Resolving a relative TIME reads the first
  * records of every location.  Call once, after pw_open, before reading. */
 PW_API pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err);
 

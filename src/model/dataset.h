@@ -77,8 +77,12 @@ struct pw_cursor {
     size_t values_cap;
     pw_arena scratch;       /* per-record decoding memory, reset per record */
     void *impl;             /* the format's cursor state */
-    /* The dataset's filter when one is set (model/filter.h), else NULL. */
+    /* The dataset's filter when one is set (model/filter.h), else NULL;
+     * an analysis's cursor has the filter's history instead. */
     const struct pw_filter_state *filter;
+    /* The filter met a record at or after the window's end: what the
+     * cursor gave is cut there, the location goes on. */
+    int past_end;
     /* Set by a reader of the call arguments only (the MPI analyses read
      * rec->t): decode may leave the record's own copies of its times and
      * counters absent. */
@@ -299,13 +303,31 @@ void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw
 pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
                                pw_error *err);
 
-/* The window size each of n cursors read at once should use. */
+/* A cursor for an analysis (model/filter.h): every record of location
+ * loc before the filter's window ends, whatever the filter selects. */
+pw_status pw_cursor_open_history(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
+                                 pw_error *err);
+
+/* A cursor for an analysis that needs the whole run whatever the window
+ * (the MPI critical path is walked back from the run's end): every
+ * record of location loc. */
+pw_status pw_cursor_open_whole_run(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
+                                   pw_error *err);
+
 /* A merge (pw_merge_next, pw_merge_close) of the locations locs[0 .. n)
  * only, each with records (a process's share); locs NULL: every location
  * with records, n of them (pw_merge_open). */
 pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
                                   pw_error *err);
+/* The window size each of n cursors read at once should use. */
 size_t pw_merge_window_cap(size_t n_cursors);
+/* pw_merge_open_locations of locs[0 .. n) for an analysis: its cursors
+ * are pw_cursor_open_history's. */
+pw_status pw_merge_open_history(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
+                                pw_error *err);
+/* After PW_END: 1 when some location went on past the filter's window
+ * (what the merge gave is cut at the window's end), else 0. */
+int pw_merge_past_end(const pw_merge *m);
 
 /* How many locations have records. */
 size_t pw_ds_count_record_locations(const pw_dataset *ds);

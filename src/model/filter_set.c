@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/filter.h"
+#include "model/mpi_profile.h"
 
 /* A TIME as typed: seconds after the first record, or (abs) a time in
  * the dataset's clock unit. */
@@ -187,8 +188,14 @@ static pw_status set_locations(pw_dataset *ds, const pw_filter *f, pw_filter_sta
                        "--loc/--ranks: no location matches (paths look like \"%s\"; --ranks selects "
                        "process locations by id)",
                        n ? ds->locs[n - 1].path : "");
-    for (size_t i = 0; ds->own_subtree && i < n; i++)
+    /* what the report leaves out, analyses still read (filter.h) */
+    st->had_records = ds->own_subtree ? pw_ds_alloc(ds, n ? n : 1) : NULL;
+    if (ds->own_subtree && !st->had_records)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; ds->own_subtree && i < n; i++) {
+        st->had_records[i] = ds->locs[i].has_records && !needed[i];
         ds->locs[i].has_records &= needed[i];
+    }
     return PW_OK;
 }
 
@@ -210,6 +217,25 @@ static pw_status set_types(pw_dataset *ds, const pw_filter *f, pw_filter_state *
     return PW_OK;
 }
 
+/* The history analyses read (filter.h): the window's end alone, where
+ * the window has one. */
+static pw_status set_history(pw_dataset *ds, pw_filter_state *st, pw_error *err)
+{
+    const pw_time_window *w = &st->win;
+    if (!st->has_window || ((!w->has_ns || w->end_ns == INT64_MAX) && (!w->has_vt || isinf(w->end_vt))))
+        return PW_OK;
+    pw_filter_state *h = pw_ds_alloc(ds, sizeof *h);
+    if (!h)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    h->has_window = 1;
+    h->win = *w;
+    h->win.start_ns = INT64_MIN;
+    h->win.start_vt = -INFINITY;
+    h->stop_at_end = st->stop_at_end;
+    st->history = h;
+    return PW_OK;
+}
+
 pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err)
 {
     if (ds->filter)
@@ -219,10 +245,17 @@ pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     pw_status s = set_window(ds, f, st, err);
     if (s == PW_OK)
+        s = set_history(ds, st, err);
+    if (s == PW_OK)
         s = set_types(ds, f, st, err);
     if (s == PW_OK)
         s = set_locations(ds, f, st, err);
-    if (s == PW_OK && (st->has_window || st->loc_keep || st->n_types))
+    if (s == PW_OK && (st->has_window || st->loc_keep || st->n_types)) {
         ds->filter = st;
+        /* a profile a format made while opening is of every call: the
+         * report's is made again of what the filter selects */
+        if (ds->mpi_profiles)
+            ds->mpi_profiles->complete = 0;
+    }
     return s;
 }

@@ -70,6 +70,9 @@ struct pw_states {
      * number of records replayed. */
     int64_t end;
     uint64_t events;
+    /* The time the states are reported from: 0, or the start of the
+     * report window they are clipped to (state_window.h). */
+    int64_t start;
 };
 
 /* The slot of a key of states — (view, channel, value), (view, row,
