@@ -181,7 +181,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
                 return usage_error(cmd, "unknown option", s);
         } else if (!a->path) {
             a->path = s;
-        } else if ((cmd->wants & CLI_WANT_TWO_PATHS) && !a->path_b) {
+        } else if ((cmd->wants & (CLI_WANT_TWO_PATHS | CLI_WANT_SECOND_PATH)) && !a->path_b) {
             a->path_b = s;
         } else {
             return usage_error(cmd, "more than one PATH", s);

@@ -546,6 +546,27 @@ PW_API pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_er
 PW_API pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const char *name_a, const char *name_b,
                           int flat, pw_report *out, pw_error *err);
 
+/* What a report page keeps of a pw_stats run beyond its report (the
+ * power samples over time of GPU power data): begun on ds before pw_stats,
+ * handed to pw_html_report, freed after.  NULL when ds has nothing to
+ * keep (or memory ran out: the page then draws without it). */
+typedef struct pw_html_watch pw_html_watch;
+PW_API pw_html_watch *pw_html_watch_begin(pw_dataset *ds);
+PW_API void pw_html_watch_free(pw_html_watch *w);
+/* One self-contained HTML page (no URL, inline SVG figures, deterministic
+ * bytes) of r, the pw_stats report of ds (w: what pw_stats handed to the
+ * watch, or NULL): a verdict, the figures its tables allow, the states
+ * over time that ds's analyses derive (a second replay of its records),
+ * its tables, and r as `stats --json` prints it in
+ * <script type="application/json" id="perfweave-stats">. */
+PW_API pw_status pw_html_report(pw_dataset *ds, const pw_report *r, const pw_html_watch *w, FILE *out,
+                                pw_error *err);
+/* The page of a comparison: diff is pw_diff_reports(ra, rb, ..., flat 0)
+ * (embedded as `diff --json` prints it), then both runs side by side. */
+PW_API pw_status pw_html_compare(pw_dataset *da, const pw_report *ra, const pw_html_watch *wa, pw_dataset *db,
+                                 const pw_report *rb, const pw_html_watch *wb, const pw_report *diff, FILE *out,
+                                 pw_error *err);
+
 /* ------------------------------------------------------------------------ */
 /* Record writers (dump)                                                     */
 /* ------------------------------------------------------------------------ */

@@ -214,6 +214,8 @@ struct pw_dataset {
     const struct pw_energy_layout *energy;
     /* Set by a sink that draws what the energy analysis finds. */
     const struct pw_energy_watch *energy_watch;
+    /* Set by a sink that draws states over time (views/states.h). */
+    const struct pw_states_watch *states_watch;
 };
 
 /* The findings a dataset keeps: enough to describe any real damage; a

@@ -127,6 +127,19 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t t
         count_span(st, tr, view, type, held, (uint64_t)time - (uint64_t)since);
 }
 
+/* Every change also goes to the watcher (ds->states_watch). */
+typedef struct watched_times {
+    state_times *times;
+    const pw_states_watch *watch;
+} watched_times;
+
+static void on_change_watched(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
+{
+    watched_times *w = ctx;
+    on_change(w->times, time, view, row, type, value);
+    w->watch->change(w->watch->ctx, time, view, row, type, value);
+}
+
 /* A report row's data: the track's key, the value, its time. */
 typedef struct time_acc {
     uint64_t key;
@@ -199,10 +212,17 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
     pw_state_spans spans = {NULL, 0, 0, on_span, NULL, 0};
     state_times times = {NULL, &spans, NULL, 0, 0, 0, 0};
     spans.ctx = &times;
-    pw_status s = src->start(ds, on_change, &times, &st, err);
+    /* The hot path stays one call a change when nothing watches. */
+    watched_times watched = {&times, ds->states_watch};
+    pw_status s = watched.watch ? src->start(ds, on_change_watched, &watched, &st, err)
+                                : src->start(ds, on_change, &times, &st, err);
     times.st = st;
+    if (s == PW_OK && watched.watch)
+        watched.watch->begin(watched.watch->ctx, st);
     if (s == PW_OK)
         s = src->play(st, err);
+    if (s == PW_OK && watched.watch)
+        watched.watch->end(watched.watch->ctx, st);
     if (s == PW_OK) {
         pw_state_spans_close(&spans, st->end);
         if (spans.failed || times.failed)
