@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "model/dataset.h"
+#include "model/mpi_profile.h"
 
 /* A definition table: elements of `size` bytes indexed by reference,
  * grown on demand; an index never defined reads as zeros. */
@@ -139,7 +140,12 @@ typedef struct ot_dataset {
     /* Per event type: its schema, and per field its encoding. */
     int32_t schema_of[OT_N_EVENTS];
     char *encs[OT_N_EVENTS];
-    const char *creator, *version;
+    /* The MPI profile handed to the analyses (otf2_mpi_profile.c): one
+     * rank per location of the MPI locations group. */
+    pw_mpi_profiles profiles;
+    uint32_t *rank_loc;   /* world rank -> index in locs */
+    int32_t *fn_of_region; /* region -> MPI function index, -1: not MPI */
+    int64_t world_comm, self_comm;
 } ot_dataset;
 
 /* otf2_defs.c */
@@ -173,6 +179,10 @@ OTF2_Reader *ot_reader_open(const char *anchor, pw_error *err);
 pw_status ot_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 /* The raw event of an OTF2 cursor's current record. */
 const ot_event *ot_cursor_event(const pw_cursor *c);
+
+/* otf2_mpi_profile.c: hands ds->mpi_profiles when the archive has MPI ranks. */
+pw_status ot_mpi_profiles_offer(pw_dataset *ds, ot_dataset *od, pw_error *err);
+void ot_mpi_profiles_free(ot_dataset *od);
 
 /* otf2_stats.c, otf2_check.c */
 pw_status ot_stats(pw_dataset *ds, pw_report *r, pw_error *err);
