@@ -3,6 +3,7 @@
  * what the locations are made of (system tree, location groups).  A
  * reference defined twice keeps its last definition, as libotf2 hands
  * them; an undefined one reads as a zeroed entry (`defined` 0). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -358,8 +359,13 @@ pw_status ot_read_global_defs(pw_dataset *ds, ot_dataset *od, OTF2_Reader *rd, p
     if (x.nomem)
         return pw_fail(err, PW_E_DATA, od->anchor, PW_NO_OFFSET,
                        "global definitions with references below 2^26 expected (or out of memory)");
-    if (rc != OTF2_SUCCESS)
-        return ot_fail(err, PW_E_DATA, od->anchor, rc, "whole global definitions (traces.def) expected");
+    if (rc != OTF2_SUCCESS) {
+        /* The global definitions are the anchor's name with .def. */
+        size_t len = strlen(od->anchor);
+        char defs[4096];
+        snprintf(defs, sizeof defs, "%.*s.def", (int)(len > 5 ? len - 5 : len), od->anchor);
+        return ot_fail(err, PW_E_DATA, defs, rc, "whole global definitions expected");
+    }
     world_ranks(od);
     return PW_OK;
 }
