@@ -11,7 +11,7 @@
  * format sets (such as "emulation") whether it has something to say. */
 #ifndef PW_ANALYSIS_ANALYSIS_H
 #define PW_ANALYSIS_ANALYSIS_H
-#include "analysis/states.h"
+#include "views/states.h"
 #include "model/dataset.h"
 
 typedef struct pw_analysis_ops {
@@ -55,4 +55,7 @@ int pw_analyses_wanted(const pw_dataset *ds);
 
 extern const pw_analysis_ops *const pw_analyses[];
 extern const size_t pw_n_analyses;
+
+/* The registered analysis that offers states for ds, or NULL. */
+const pw_states_source *pw_states_source_for(const pw_dataset *ds);
 #endif

@@ -11,7 +11,7 @@
  *     tree through a REPORT sink;
  *   - pw_convert (src/sinks/convert/) hands the dataset to a CONVERT sink's
  *     `convert`, which streams the merged records into its output; or, when
- *     an analysis derives states from the records (analysis/states.h) and
+ *     an analysis derives states from the records (views/states.h) and
  *     the output is named for them, to its `convert_states`;
  *   - pw_dump_states streams those states through a RECORDS sink's
  *     `dump_states`;
@@ -21,7 +21,7 @@
  * by a sink under the final name. */
 #ifndef PW_SINKS_SINK_H
 #define PW_SINKS_SINK_H
-#include "analysis/states.h"
+#include "views/states.h"
 #include "core/outbuf.h"
 #include "model/dataset.h"
 #include "model/report.h"

@@ -1,8 +1,8 @@
 /* test_msgmatch.c — message matching on hand-made sequences: order per
  * (communicator, source, destination, tag), keys kept apart, nonblocking
  * receives completed through their requests, unmatched counts. */
-#include "analysis/keymap.h"
-#include "analysis/msgmatch.h"
+#include "views/keymap.h"
+#include "views/msgmatch.h"
 #include "harness.h"
 
 static void test_in_order_per_key(void)

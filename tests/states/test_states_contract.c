@@ -5,7 +5,7 @@
  * writers, and each output holds exactly its changes. */
 #include "harness.h"
 
-#include "analysis/states.h"
+#include "views/states.h"
 #include "model/dataset.h"
 #include "sinks/convert/convert.h"
 #include "sinks/jsonl/jsonl_dump.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
-#include "analysis/timeline_schema.h"
+#include "views/timeline_schema.h"
 #include "model/mpi_roles.h"
 
 const char *const mw_wait_names[MW_N_WAITS] = {"late_sender",  "late_receiver",  "wait_nxn",

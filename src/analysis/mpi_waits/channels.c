@@ -18,7 +18,7 @@
 
 #include "analysis/mpi_waits/channels.h"
 #include "analysis/mpi_waits/exchange.h"
-#include "analysis/timeline_flows.h"
+#include "views/timeline_flows.h"
 #include "core/grow.h"
 
 uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *v, int f_comm)

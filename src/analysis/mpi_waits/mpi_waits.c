@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/critical_path_forward.h"
-#include "analysis/timeline_flows.h"
-#include "analysis/timeline.h"
+#include "views/timeline_flows.h"
+#include "views/timeline.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "model/report.h"

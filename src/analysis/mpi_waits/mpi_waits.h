@@ -35,12 +35,12 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "analysis/keymap.h"
-#include "analysis/mpi_coll.h"
-#include "analysis/mpi_comm_replay.h"
-#include "analysis/msgmatch.h"
-#include "analysis/timeline_flows.h"
-#include "analysis/timeline_schema.h"
+#include "views/keymap.h"
+#include "views/mpi_coll.h"
+#include "views/mpi_comm_replay.h"
+#include "views/msgmatch.h"
+#include "views/timeline_flows.h"
+#include "views/timeline_schema.h"
 #include "model/dataset.h"
 
 typedef enum mw_wait {

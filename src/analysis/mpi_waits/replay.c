@@ -15,7 +15,7 @@
 
 #include "analysis/mpi_waits/critical_path_forward.h"
 #include "analysis/mpi_waits/exchange.h"
-#include "analysis/timeline_flows.h"
+#include "views/timeline_flows.h"
 #include "core/error.h"
 #include "core/parallel.h"
 

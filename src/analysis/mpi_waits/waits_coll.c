@@ -15,7 +15,7 @@
 
 #include "analysis/mpi_waits/exchange.h"
 #include "analysis/mpi_waits/seq_ring.h"
-#include "analysis/timeline_flows.h"
+#include "views/timeline_flows.h"
 #include "core/grow.h"
 
 /* One member's call in an instance. */

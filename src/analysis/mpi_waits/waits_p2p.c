@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/channels.h"
-#include "analysis/timeline_flows.h"
+#include "views/timeline_flows.h"
 
 /* The other side of message id for the call (need). */
 static void need_side(mw_run *run, mw_rank *rk, uint64_t id, int want_send, mw_p2p_need *need)

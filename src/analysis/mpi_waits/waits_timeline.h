@@ -7,7 +7,7 @@
  * Without the option, or without MPI calls, this is pw_timeline_run. */
 #ifndef PW_ANALYSIS_MPI_WAITS_TIMELINE_H
 #define PW_ANALYSIS_MPI_WAITS_TIMELINE_H
-#include "analysis/timeline.h"
+#include "views/timeline.h"
 
 pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
                                     pw_error *err);

@@ -1,4 +1,4 @@
-/* emu_states.c — the emulator described as states (analysis/states.h):
+/* emu_states.c — the emulator described as states (views/states.h):
  * view 0 holds the threads and view 1 the CPUs, by their Paraver rows;
  * channels are the event types the models declared in each view's .pcf,
  * with its value labels.  The emulator's emit callback is the consumer's

@@ -6,7 +6,7 @@
 #include "analysis/analysis.h"
 #include "analysis/ovniemu/emu_states.h"
 #include "analysis/ovniemu/ovniemu_part.h"
-#include "analysis/state_times.h"
+#include "views/state_times.h"
 
 /* What ovniemu refuses to start on (a thread that did not finish) is a
  * finding of its own. */

@@ -31,7 +31,7 @@
 
 #include "analysis/ovniemu/emu_states.h"
 #include "analysis/ovniemu/ovniemu_part.h"
-#include "analysis/state_spans.h"
+#include "views/state_spans.h"
 #include "core/grow.h"
 #include "model/part.h"
 

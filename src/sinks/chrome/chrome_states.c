@@ -1,4 +1,4 @@
-/* chrome_states.c — states (analysis/states.h) as Chrome JSON trace
+/* chrome_states.c — states (views/states.h) as Chrome JSON trace
  * events, which chrome://tracing and ui.perfetto.dev open: a process per
  * row of every view (named by the row's title), a track per channel in it
  * (named by the channel), and one complete slice ("X") per value a
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/state_spans.h"
-#include "analysis/states.h"
+#include "views/state_spans.h"
+#include "views/states.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/convert/states_file.h"

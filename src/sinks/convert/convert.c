@@ -6,6 +6,7 @@
 #include "sinks/sink.h"
 
 #include "model/filter.h"
+#include "analysis/analysis.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * (<target>_sink.c) adapt to the sink contract. */
 #ifndef PW_SINKS_CONVERT_H
 #define PW_SINKS_CONVERT_H
-#include "analysis/states.h"
+#include "views/states.h"
 #include "core/grow.h"
 #include "model/account.h"
 #include "model/dataset.h"

@@ -4,7 +4,7 @@
  * its tail, then flush, close and count. */
 #ifndef PW_SINKS_CONVERT_STATES_FILE_H
 #define PW_SINKS_CONVERT_STATES_FILE_H
-#include "analysis/states.h"
+#include "views/states.h"
 #include "core/outbuf.h"
 #include "model/account.h"
 

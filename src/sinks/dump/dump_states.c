@@ -1,6 +1,7 @@
 /* dump_states.c — pw_dump_states: the states an analysis derives from
  * the records, streamed through the RECORDS sink of the style asked for. */
 #include "sinks/sink.h"
+#include "analysis/analysis.h"
 
 pw_status pw_dump_states(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *err)
 {

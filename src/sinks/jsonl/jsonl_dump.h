@@ -2,7 +2,7 @@
  * "jsonl" RECORDS sink (jsonl_sink.c). */
 #ifndef PW_SINKS_JSONL_DUMP_H
 #define PW_SINKS_JSONL_DUMP_H
-#include "analysis/states.h"
+#include "views/states.h"
 #include "sinks/dump/dump.h"
 
 void pw_dump_jsonl_record(const pw_dump *d, pw_outbuf *o, const pw_record *rec, const pw_schema *sc,

@@ -1,4 +1,4 @@
-/* jsonl_states.c — states (analysis/states.h) as JSON Lines (dump
+/* jsonl_states.c — states (views/states.h) as JSON Lines (dump
  * --states): one object per change of a row's channel, as the producer
  * emits it, with the names the description gives the row, the channel
  * and the value. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/states.h"
+#include "views/states.h"
 #include "core/outbuf.h"
 #include "sinks/jsonl/jsonl_dump.h"
 

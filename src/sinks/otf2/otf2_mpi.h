@@ -1,15 +1,15 @@
 /* otf2_mpi.h — MPI events of the OTF2 writer: MpiSend and MpiRecv records
  * from the timeline's matched messages, MpiCollectiveBegin/End around
- * collective calls (analysis/mpi_coll.h), and the communicator
+ * collective calls (views/mpi_coll.h), and the communicator
  * definitions they refer to. */
 #ifndef PW_SINKS_OTF2_MPI_H
 #define PW_SINKS_OTF2_MPI_H
 #include <otf2/otf2.h>
 
-#include "analysis/keymap.h"
-#include "analysis/mpi_comm_replay.h"
-#include "analysis/mpi_coll.h"
-#include "analysis/timeline.h"
+#include "views/keymap.h"
+#include "views/mpi_comm_replay.h"
+#include "views/mpi_coll.h"
+#include "views/timeline.h"
 
 /* Ranks beyond this are not given OTF2 rank slots (their messages are
  * still written, with the rank as given). */

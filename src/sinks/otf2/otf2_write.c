@@ -36,7 +36,7 @@
 #ifdef PW_HAVE_OTF2
 #include <otf2/otf2.h>
 
-#include "analysis/timeline.h"
+#include "views/timeline.h"
 #include "sinks/otf2/otf2_call_metrics.h"
 #include "sinks/otf2/otf2_mpi.h"
 #include "sinks/otf2/otf2_shard.h"

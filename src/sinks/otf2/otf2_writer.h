@@ -5,7 +5,7 @@
 #define PW_SINKS_OTF2_WRITER_H
 #include <otf2/otf2.h>
 
-#include "analysis/timeline.h"
+#include "views/timeline.h"
 #include "sinks/otf2/otf2_call_metrics.h"
 #include "sinks/otf2/otf2_mpi.h"
 

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/keymap.h"
+#include "views/keymap.h"
 #include "core/error.h"
 
 typedef struct prv_comm {

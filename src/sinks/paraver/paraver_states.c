@@ -1,4 +1,4 @@
-/* paraver_states.c — states (analysis/states.h) as the Paraver traces a
+/* paraver_states.c — states (views/states.h) as the Paraver traces a
  * runtime emulator writes: DIR/<view>.{prv,pcf,row} for every view
  * (ovniemu: thread and cpu; formats of ovni src/emu/pv/prv.c, pcf.c,
  * prf.c).  Changes stream through; each .prv is written under a temporary
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/states.h"
+#include "views/states.h"
 #include "core/compiler.h"
 #include "core/digits.h"
 #include "core/outbuf.h"

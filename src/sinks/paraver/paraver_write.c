@@ -25,8 +25,8 @@
 #include <string.h>
 
 #include "core/grow.h"
-#include "analysis/mpi_coll.h"
-#include "analysis/timeline.h"
+#include "views/mpi_coll.h"
+#include "views/timeline.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/paraver/paraver_comms.h"

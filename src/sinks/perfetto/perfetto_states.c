@@ -1,4 +1,4 @@
-/* perfetto_states.c — states (analysis/states.h) as a Perfetto protobuf
+/* perfetto_states.c — states (views/states.h) as a Perfetto protobuf
  * trace: a process per row of every view (a thread, a CPU; named by the
  * row's title), in it a track per channel (named by the channel), on it
  * a slice per value the channel held, named by the value's label
@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/keymap.h"
-#include "analysis/states.h"
+#include "views/keymap.h"
+#include "views/states.h"
 #include "core/compiler.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"

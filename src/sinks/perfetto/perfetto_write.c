@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/waits_timeline.h"
-#include "analysis/timeline.h"
+#include "views/timeline.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
 #include "sinks/perfetto/pb.h"

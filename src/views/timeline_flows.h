@@ -14,10 +14,10 @@
  * A record may both send and receive (MPI_Sendrecv). */
 #ifndef PW_ANALYSIS_TIMELINE_FLOWS_H
 #define PW_ANALYSIS_TIMELINE_FLOWS_H
-#include "analysis/msgmatch.h"
-#include "analysis/timeline.h"
-#include "analysis/timeline_schema.h"
-#include "analysis/timeline_share.h"
+#include "views/msgmatch.h"
+#include "views/timeline.h"
+#include "views/timeline_schema.h"
+#include "views/timeline_share.h"
 
 /* The receive flows of a span, parked until the span ends: a message is
  * drawn to the moment its receive completes (the exit of the call), and

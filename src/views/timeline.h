@@ -32,7 +32,7 @@
  * PW_TL_VT_SCALE. */
 #ifndef PW_ANALYSIS_TIMELINE_H
 #define PW_ANALYSIS_TIMELINE_H
-#include "analysis/msgmatch.h"
+#include "views/msgmatch.h"
 #include "core/names.h"
 #include "model/dataset.h"
 

@@ -1,13 +1,13 @@
 /* mpi_coll.c — MPI collectives and buffer sizes from record fields (see
  * mpi_coll.h). */
-#include "analysis/mpi_coll.h"
+#include "views/mpi_coll.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timeline.h"
-#include "analysis/timeline_schema.h"
+#include "views/timeline.h"
+#include "views/timeline_schema.h"
 #include "model/mpi_roles.h"
 
 static const char *const coll_names[] = {

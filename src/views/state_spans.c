@@ -3,7 +3,7 @@
  * as hashing every change cost more than the emulation of the event; the
  * hash of the keys is kept only for the order in which the spans still
  * open at the end are closed.  Memory grows with rows x channels only. */
-#include "analysis/state_spans.h"
+#include "views/state_spans.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* state_times.c — time per state, summed from the spans of the changes.
  * Value 0 (no state) and values without a label (ids, counters) are not
  * counted, so memory is bounded by rows x labelled values. */
-#include "analysis/state_times.h"
+#include "views/state_times.h"
 
 #include <stdlib.h>
 
-#include "analysis/state_spans.h"
+#include "views/state_spans.h"
 #include "core/compiler.h"
 #include "core/grow.h"
 

@@ -1,12 +1,12 @@
 /* mpi_comm_replay.c — communicators from the records of any dataset (see
  * mpi_comm_replay.h). */
-#include "analysis/mpi_comm_replay.h"
+#include "views/mpi_comm_replay.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timeline.h"
-#include "analysis/timeline_schema.h"
+#include "views/timeline.h"
+#include "views/timeline_schema.h"
 #include "model/mpi_roles.h"
 
 /* The predefined handles from some comm field's labels; 0 when world is

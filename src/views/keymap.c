@@ -1,6 +1,6 @@
 /* keymap.c — linear probing with backward-shift deletion, so the table
  * never fills with tombstones while requests come and go. */
-#include "analysis/keymap.h"
+#include "views/keymap.h"
 
 #include <stdlib.h>
 #include <string.h>

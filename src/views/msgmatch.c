@@ -1,6 +1,6 @@
 /* msgmatch.c — per-key send and receive counters; flow id = (key number,
  * sequence number on the key), the same on both sides of a match. */
-#include "analysis/msgmatch.h"
+#include "views/msgmatch.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -99,6 +99,4 @@ typedef struct pw_states_source {
     void (*release)(pw_states *st);
 } pw_states_source;
 
-/* The registered analysis that offers states for ds, or NULL. */
-const pw_states_source *pw_states_source_for(const pw_dataset *ds);
 #endif

@@ -1,12 +1,12 @@
 /* timeline_share.c — a share drawn alone (see timeline_share.h): who owns
  * each rank, the message ends that cross processes, and the merge of the
  * share's cursors. */
-#include "analysis/timeline_share.h"
+#include "views/timeline_share.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timeline.h"
+#include "views/timeline.h"
 #include "core/grow.h"
 
 pw_diag_mark tl_diag_mark(const pw_dataset *ds)

@@ -18,7 +18,7 @@
 #define PW_ANALYSIS_MSGMATCH_H
 #include <stdint.h>
 
-#include "analysis/keymap.h"
+#include "views/keymap.h"
 
 typedef struct pw_msg {
     int64_t comm;   /* communicator (0 when the format has none) */

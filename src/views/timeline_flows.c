@@ -1,6 +1,6 @@
 /* timeline_flows.c — sends, receives and request completions of a record
  * turned into flow ids by the message matcher (see timeline_flows.h). */
-#include "analysis/timeline_flows.h"
+#include "views/timeline_flows.h"
 
 #include <stdlib.h>
 #include <string.h>

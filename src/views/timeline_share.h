@@ -25,8 +25,8 @@
  * per rank).  Otherwise every process draws every location, as before. */
 #ifndef PW_ANALYSIS_TIMELINE_SHARE_H
 #define PW_ANALYSIS_TIMELINE_SHARE_H
-#include "analysis/keymap.h"
-#include "analysis/msgmatch.h"
+#include "views/keymap.h"
+#include "views/msgmatch.h"
 #include "model/dataset.h"
 #include "model/tournament.h"
 

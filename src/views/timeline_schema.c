@@ -2,7 +2,7 @@
  * schema.  Only field names, kinds and the pairs a format declares
  * (pw_schema.pairs_as) are looked at, so any format whose records follow
  * the model is drawn without code of its own. */
-#include "analysis/timeline_schema.h"
+#include "views/timeline_schema.h"
 #include "model/mpi_roles.h"
 
 #include <string.h>

@@ -3,17 +3,17 @@
  * SPAN ends wait in a min-heap until the merged stream passes them. */
 #include "core/grow.h"
 #include "model/account.h"
-#include "analysis/timeline.h"
+#include "views/timeline.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/keymap.h"
-#include "analysis/msgmatch.h"
-#include "analysis/timeline_flows.h"
-#include "analysis/timeline_schema.h"
-#include "analysis/timeline_share.h"
+#include "views/keymap.h"
+#include "views/msgmatch.h"
+#include "views/timeline_flows.h"
+#include "views/timeline_schema.h"
+#include "views/timeline_share.h"
 #include "model/filter.h"
 
 typedef struct tl_lane {

@@ -3,7 +3,7 @@
  * histograms users make in Paraver from a runtime's state traces). */
 #ifndef PW_ANALYSIS_STATE_TIMES_H
 #define PW_ANALYSIS_STATE_TIMES_H
-#include "analysis/states.h"
+#include "views/states.h"
 
 /* Adds to r the array "states": view, row, type, channel, value, label,
  * time_ns and share of the duration, one entry per (row, channel, value)
