@@ -35,7 +35,8 @@ static OTF2_CallbackCode push(ot_cursor *k, int type, uint64_t time, uint64_t po
     e->type = (uint16_t)type;
     e->time = time;
     e->position = pos;
-    memcpy(e->a, raw, (n < OT_MAX_ARGS ? n : OT_MAX_ARGS) * sizeof *raw);
+    if (n) /* Unknown events have no fields, and no array */
+        memcpy(e->a, raw, (n < OT_MAX_ARGS ? n : OT_MAX_ARGS) * sizeof *raw);
     e->self_rank = k->self_rank;
     e->n_extra = 0;
     e->extra_off = k->pool_n;
