@@ -44,7 +44,9 @@ static pw_status set_props(pw_dataset *ds, ot_dataset *od, OTF2_Reader *rd, pw_e
     uint8_t major = 0, minor = 0, bugfix = 0;
     OTF2_Reader_GetCreator(rd, &creator);
     OTF2_Reader_GetVersion(rd, &major, &minor, &bugfix);
-    pw_status st = pw_ds_set_propf(ds, err, "otf2.version", "%u.%u.%u", major, minor, bugfix);
+    char version[32];
+    snprintf(version, sizeof version, "%u.%u.%u", major, minor, bugfix);
+    pw_status st = pw_ds_set_version(ds, version, err);
     if (st == PW_OK && creator)
         st = pw_ds_set_prop(ds, "otf2.creator", creator, err);
     free(creator);
@@ -58,7 +60,7 @@ static pw_status set_props(pw_dataset *ds, ot_dataset *od, OTF2_Reader *rd, pw_e
         st = pw_ds_set_propf(ds, err, "otf2.locations", "%" PRIu32, od->n_locs);
     if (st == PW_OK)
         st = pw_ds_set_propf(ds, err, "otf2.regions", "%" PRIu32, od->regions.n);
-    return st == PW_OK ? pw_ds_set_version(ds, "otf2", err) : st;
+    return st;
 }
 
 /* A location whose event file is missing is a finding; its cursor fails. */

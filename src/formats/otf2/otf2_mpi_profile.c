@@ -131,19 +131,12 @@ static int on_event(rank_walk *w, const ot_event *e, int64_t t)
     }
 }
 
-static pw_status profile_rank(pw_dataset *ds, ot_dataset *od, size_t r, rank_walk *w, pw_error *err)
+/* One location's calls into the rank's profile. */
+static pw_status profile_location(pw_dataset *ds, const ot_location *l, rank_walk *w, pw_error *err)
 {
-    pw_mpi_rank_profile *p = &od->profiles.ranks[r];
-    pw_mpi_rank_profile_free(p);
-    if (!pw_mpi_rank_profile_init(p, (int)r, od->profiles.n_functions, od->world_comm, od->self_comm, -1, -1))
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    p->clock = 1;
-    w->p = p;
     w->depth = 0;
-    if (od->rank_loc[r] == UINT32_MAX)
-        return PW_OK;
     pw_cursor *c;
-    pw_status st = pw_cursor_open(ds, (uint32_t)od->locs[od->rank_loc[r]].loc, &c, err);
+    pw_status st = pw_cursor_open(ds, (uint32_t)l->loc, &c, err);
     if (st != PW_OK)
         return st == PW_E_DATA ? PW_OK : st; /* a finding already */
     const pw_record *rec;
@@ -154,6 +147,26 @@ static pw_status profile_rank(pw_dataset *ds, ot_dataset *od, size_t r, rank_wal
         }
     pw_cursor_close(c);
     return st == PW_END || st == PW_E_DATA ? PW_OK : st;
+}
+
+/* A rank's calls are those of every CPU thread of its location group
+ * (an MPI rank's threads call MPI too: MPI_THREAD_MULTIPLE). */
+static pw_status profile_rank(pw_dataset *ds, ot_dataset *od, size_t r, rank_walk *w, pw_error *err)
+{
+    pw_mpi_rank_profile *p = &od->profiles.ranks[r];
+    pw_mpi_rank_profile_free(p);
+    if (!pw_mpi_rank_profile_init(p, (int)r, od->profiles.n_functions, od->world_comm, od->self_comm, -1, -1))
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    p->clock = 1;
+    w->p = p;
+    if (od->rank_loc[r] == UINT32_MAX)
+        return PW_OK;
+    uint32_t group = od->locs[od->rank_loc[r]].group;
+    pw_status st = PW_OK;
+    for (uint32_t i = 0; i < od->n_locs && st == PW_OK; i++)
+        if (od->locs[i].group == group && od->locs[i].type == OTF2_LOCATION_TYPE_CPU_THREAD)
+            st = profile_location(ds, &od->locs[i], w, err);
+    return st;
 }
 
 static pw_status profiles_build(pw_dataset *ds, pw_error *err)
