@@ -506,10 +506,17 @@ PW_API pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_er
  * format), into `out` (a report from pw_report_new).  For each table of
  * the reports (an array of objects; an object of scalars is a one-row
  * table; the root's own numbers are the table "summary"), rows are matched
- * by their key columns: text columns and numbering columns (rank, pe, id,
+ * by their key columns: text columns and numbering columns (rank, pe,
  * source, dest...); a column of indented names is a tree (a calling
- * context tree) whose rows are matched by their path from the root.  For
- * every numeric column: A's value, B's, and B - A (absent: 0).  Rows with
+ * context tree) whose rows are matched by their path from the root.  Keys
+ * are made to hold across runs: process and thread ids in paths
+ * ("proc.<pid>", "thread.<tid>") become their order, paths under name_a /
+ * name_b (the datasets' roots) become relative.  Identifiers of one run
+ * and absolute clocks (pid, tid, min_rank, max_rank, index and id where a
+ * text names the row, first_clock, t0_s...) are left out.  Nested objects
+ * are columns "outer.inner", objects of an array in a row columns
+ * "array.<first text>.inner".  For every numeric column: A's value, B's,
+ * and B - A (absent: 0).  Rows with
  * no difference are left out; the others come largest relative change
  * first.  out's root: {"a": name_a, "b": name_b, "tables": {NAME: [{"key":
  * {...}, "a": {...}|null, "b": {...}|null, "delta": {...}}]}}; with flat,
@@ -710,9 +717,11 @@ typedef struct pw_filter {
 
 /* Applies f to every later reading of ds (cursors, merges, stats, dump,
  * convert): locations left out no longer have records (has_records = 0)
- * and are never opened; cursors skip the other records that do not match
- * and, where the format's records come in time order per location, stop
- * at the end of the window.  Resolving a relative TIME reads the first
+ * and are never opened for output; cursors skip the other records that do
+ * not match and, where the format's records come in time order per
+ * location, stop at the end of the window.  A filter selects what is
+ * reported, never what an analysis sees: analyses read the history they
+ * need and clip their figures to the selection (docs/filters.md).  Resolving a relative TIME reads the first
  * records of every location.  Call once, after pw_open, before reading. */
 PW_API pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err);
 
@@ -769,7 +778,8 @@ enum {
     PW_SINK_DIRECTORY = 2, /* its output is a directory */
     PW_SINK_SIBLINGS = 4,  /* also writes files beside its output (.prv: .pcf, .row) */
     PW_SINK_MISSING = 8,   /* this build lacks the library it needs */
-    PW_SINK_TOGETHER = 16  /* processes with shares write one output together (pw_collectives) */
+    PW_SINK_TOGETHER = 16, /* processes with shares write one output together (pw_collectives) */
+    PW_SINK_UNTIMED = 32   /* holds records that have no time (a profile's values) */
 };
 
 PW_API size_t pw_sink_count(void);

@@ -5,12 +5,17 @@
 
 #include "core/window.h"
 #include "model/dataset.h"
+#include "model/filter.h"
 
-pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
-                               pw_error *err)
+/* A cursor of loc testing its records against `filter` (NULL: none). */
+static pw_status cursor_open_filtered(pw_dataset *ds, uint32_t loc, size_t window_cap,
+                                      const struct pw_filter_state *filter, pw_cursor **out,
+                                      pw_error *err)
 {
     *out = NULL;
-    if (loc >= ds->n_locs || !ds->locs[loc].has_records)
+    int readable = loc < ds->n_locs && (filter == ds->filter ? ds->locs[loc].has_records
+                                                               : pw_ds_history_has_records(ds, loc));
+    if (!readable)
         return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
                        "location %u has no records to read", loc);
     pw_cursor *c = calloc(1, sizeof *c);
@@ -21,7 +26,7 @@ pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, 
     c->window_cap = window_cap;
     c->rec.cursor = c;
     c->rec.location = loc;
-    c->filter = ds->filter;
+    c->filter = filter;
     pw_arena_init(&c->scratch, 16 * 1024);
     /* Schemas are fixed once the dataset is open: size the field array for
      * the widest one now, so decoding never allocates. */
@@ -37,6 +42,24 @@ pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, 
     }
     *out = c;
     return PW_OK;
+}
+
+pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
+                               pw_error *err)
+{
+    return cursor_open_filtered(ds, loc, window_cap, ds->filter, out, err);
+}
+
+pw_status pw_cursor_open_history(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
+                                 pw_error *err)
+{
+    return cursor_open_filtered(ds, loc, window_cap, ds->filter ? ds->filter->history : NULL, out, err);
+}
+
+pw_status pw_cursor_open_whole_run(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
+                                   pw_error *err)
+{
+    return cursor_open_filtered(ds, loc, window_cap, NULL, out, err);
 }
 
 pw_status pw_cursor_open(pw_dataset *ds, uint32_t loc, pw_cursor **out, pw_error *err)

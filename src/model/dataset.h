@@ -77,8 +77,12 @@ struct pw_cursor {
     size_t values_cap;
     pw_arena scratch;       /* per-record decoding memory, reset per record */
     void *impl;             /* the format's cursor state */
-    /* The dataset's filter when one is set (model/filter.h), else NULL. */
+    /* The dataset's filter when one is set (model/filter.h), else NULL;
+     * an analysis's cursor has the filter's history instead. */
     const struct pw_filter_state *filter;
+    /* The filter met a record at or after the window's end: what the
+     * cursor gave is cut there, the location goes on. */
+    int past_end;
     /* Set by a reader of the call arguments only (the MPI analyses read
      * rec->t): decode may leave the record's own copies of its times and
      * counters absent. */
@@ -164,6 +168,10 @@ struct pw_dataset {
      * own_subtree: a cursor yields records of its location and the
      * locations under it only (a location filter leaves files unopened). */
     int time_ordered, own_subtree;
+    /* Set by a format's open() when no record has a time (a profile
+     * without its trace): a converter for timelines refuses it before it
+     * creates its output, without reading the records to find out. */
+    int untimed;
     /* This process's share of the record locations (pw_dataset_set_share):
      * items [share_first, share_end) of pw_ds_record_locations. */
     unsigned share_index;
@@ -297,13 +305,31 @@ void pw_snapshot_decode(const pw_dataset *ds, const pw_cursor_ops *ops, const pw
 pw_status pw_cursor_open_sized(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
                                pw_error *err);
 
-/* The window size each of n cursors read at once should use. */
+/* A cursor for an analysis (model/filter.h): every record of location
+ * loc before the filter's window ends, whatever the filter selects. */
+pw_status pw_cursor_open_history(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
+                                 pw_error *err);
+
+/* A cursor for an analysis that needs the whole run whatever the window
+ * (the MPI critical path is walked back from the run's end): every
+ * record of location loc. */
+pw_status pw_cursor_open_whole_run(pw_dataset *ds, uint32_t loc, size_t window_cap, pw_cursor **out,
+                                   pw_error *err);
+
 /* A merge (pw_merge_next, pw_merge_close) of the locations locs[0 .. n)
  * only, each with records (a process's share); locs NULL: every location
  * with records, n of them (pw_merge_open). */
 pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
                                   pw_error *err);
+/* The window size each of n cursors read at once should use. */
 size_t pw_merge_window_cap(size_t n_cursors);
+/* pw_merge_open_locations of locs[0 .. n) for an analysis: its cursors
+ * are pw_cursor_open_history's. */
+pw_status pw_merge_open_history(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
+                                pw_error *err);
+/* After PW_END: 1 when some location went on past the filter's window
+ * (what the merge gave is cut at the window's end), else 0. */
+int pw_merge_past_end(const pw_merge *m);
 
 /* How many locations have records. */
 size_t pw_ds_count_record_locations(const pw_dataset *ds);
@@ -367,6 +393,6 @@ pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
 int pw_ds_summary_in_parts(const pw_dataset *ds);
 /* The format's summary of this share's locations as a part (its
  * stats_part); an empty part when the summary is not made of parts.
- * pw_stats_part (src/analysis/stats.c) adds the analyses' parts to it. */
+ * pw_stats_part (src/drivers/stats.c) adds the analyses' parts to it. */
 pw_status pw_ds_summary_part(pw_dataset *ds, void **part, size_t *size, pw_error *err);
 #endif

@@ -58,6 +58,7 @@ pw_status pw_filter_skip(pw_cursor *c, pw_error *err)
         int past;
         if (filter_keeps(f, c->ds, &c->rec, &past))
             return PW_OK;
+        c->past_end |= past;
         if (past && f->stop_at_end)
             return PW_END;
         pw_status s = c->ops->next(c, err);
@@ -98,5 +99,40 @@ int pw_window_clip(const pw_dataset *ds, const pw_record *rec, pw_record *clippe
         clipped->vt_end = rec->vt_end > w->end_vt ? w->end_vt : rec->vt_end;
         return 1;
     }
+    return 0;
+}
+
+int pw_ds_history_has_records(const pw_dataset *ds, uint32_t loc)
+{
+    if (loc >= ds->n_locs)
+        return 0;
+    const pw_filter_state *f = ds->filter;
+    return ds->locs[loc].has_records || (f && f->had_records && f->had_records[loc]);
+}
+
+int pw_selection_window_ns(const pw_dataset *ds, int64_t *start_ns, int64_t *end_ns)
+{
+    const pw_filter_state *f = ds->filter;
+    if (!f || !f->has_window || !f->win.has_ns)
+        return 0;
+    *start_ns = f->win.start_ns;
+    *end_ns = f->win.end_ns;
+    return 1;
+}
+
+int pw_selection_keeps_location(const pw_dataset *ds, uint32_t loc)
+{
+    const pw_filter_state *f = ds->filter;
+    return !f || !f->loc_keep || (loc < ds->n_locs && f->loc_keep[loc]);
+}
+
+int pw_selection_keeps_type(const pw_dataset *ds, const char *type)
+{
+    const pw_filter_state *f = ds->filter;
+    if (!f || !f->n_types)
+        return 1;
+    for (size_t i = 0; type && i < f->n_types; i++)
+        if (fnmatch(f->types[i], type, FNM_CASEFOLD) == 0)
+            return 1;
     return 0;
 }

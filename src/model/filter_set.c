@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/filter.h"
+#include "model/mpi_profile.h"
 
 /* A TIME as typed: seconds after the first record, or (abs) a time in
  * the dataset's clock unit. */
@@ -45,7 +46,9 @@ static pw_status parse_time(const char *text, const char *what, typed_time *t, p
 }
 
 /* The first times of the dataset: the least first timed record over the
- * locations (each location's records come in time order, or nearly). */
+ * locations (each location's records come in time order, or nearly).
+ * Untimed records may come first (an HPCToolkit profile's metric values
+ * before its trace): they are passed over, however many. */
 typedef struct origin {
     int has_ns, has_vt;
     int64_t ns;
@@ -59,7 +62,7 @@ static void origin_of_location(pw_dataset *ds, uint32_t loc, origin *o)
     if (pw_cursor_open(ds, loc, &c, &e) != PW_OK)
         return;
     const pw_record *r;
-    for (int n = 0; n < 256 && pw_cursor_next(c, &r, &e) == PW_OK; n++) {
+    while (pw_cursor_next(c, &r, &e) == PW_OK) {
         if (r->clock == PW_CLOCK_NS) {
             if (!o->has_ns || r->t < o->ns)
                 o->ns = r->t;
@@ -157,6 +160,33 @@ static int location_matches(const pw_filter *f, const pw_location *l)
     return f->ranks && l->kind == PW_LOC_PROCESS && rank_listed(f->ranks, l->id) == 1;
 }
 
+/* The error of a --loc/--ranks that keeps nothing, with the locations
+ * there are (--ranks: the process ids; --loc: the paths). */
+static pw_status no_location_matches(const pw_dataset *ds, const pw_filter *f, pw_error *err)
+{
+    char list[1500] = "";
+    size_t used = 0, shown = 0;
+    for (size_t i = 0; i < ds->n_locs && used + 1 < sizeof list; i++) {
+        const pw_location *l = &ds->locs[i];
+        if (f->ranks && !f->n_locs && l->kind != PW_LOC_PROCESS)
+            continue;
+        char *at = list + used;
+        size_t room = sizeof list - used;
+        int w = f->ranks && !f->n_locs ? snprintf(at, room, "%s%lld", shown ? "," : "", (long long)l->id)
+                                       : snprintf(at, room, "%s\"%s\"", shown ? ", " : "", l->path);
+        used += w > 0 ? (size_t)w : 0;
+        shown++;
+    }
+    if (used + 1 >= sizeof list)
+        snprintf(list + sizeof list - 5, 5, "...");
+    if (f->ranks && !f->n_locs)
+        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                       "--ranks %s: no process has such a rank; the ranks are: %s", f->ranks,
+                       shown ? list : "(none: no process locations)");
+    return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                   "--loc/--ranks: no location matches; the locations are: %s", shown ? list : "(none)");
+}
+
 /* Keeps the locations that match or lie under one that does.  Where each
  * cursor yields records of its own subtree only, the locations with none
  * kept lose their records (their files stay unread); a location whose
@@ -183,12 +213,15 @@ static pw_status set_locations(pw_dataset *ds, const pw_filter *f, pw_filter_sta
         kept += st->loc_keep[i];
     }
     if (!kept) /* an empty result would look like an empty trace */
-        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
-                       "--loc/--ranks: no location matches (paths look like \"%s\"; --ranks selects "
-                       "process locations by id)",
-                       n ? ds->locs[n - 1].path : "");
-    for (size_t i = 0; ds->own_subtree && i < n; i++)
+        return no_location_matches(ds, f, err);
+    /* what the report leaves out, analyses still read (filter.h) */
+    st->had_records = ds->own_subtree ? pw_ds_alloc(ds, n ? n : 1) : NULL;
+    if (ds->own_subtree && !st->had_records)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    for (size_t i = 0; ds->own_subtree && i < n; i++) {
+        st->had_records[i] = ds->locs[i].has_records && !needed[i];
         ds->locs[i].has_records &= needed[i];
+    }
     return PW_OK;
 }
 
@@ -210,6 +243,25 @@ static pw_status set_types(pw_dataset *ds, const pw_filter *f, pw_filter_state *
     return PW_OK;
 }
 
+/* The history analyses read (filter.h): the window's end alone, where
+ * the window has one. */
+static pw_status set_history(pw_dataset *ds, pw_filter_state *st, pw_error *err)
+{
+    const pw_time_window *w = &st->win;
+    if (!st->has_window || ((!w->has_ns || w->end_ns == INT64_MAX) && (!w->has_vt || isinf(w->end_vt))))
+        return PW_OK;
+    pw_filter_state *h = pw_ds_alloc(ds, sizeof *h);
+    if (!h)
+        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    h->has_window = 1;
+    h->win = *w;
+    h->win.start_ns = INT64_MIN;
+    h->win.start_vt = -INFINITY;
+    h->stop_at_end = st->stop_at_end;
+    st->history = h;
+    return PW_OK;
+}
+
 pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err)
 {
     if (ds->filter)
@@ -219,10 +271,17 @@ pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     pw_status s = set_window(ds, f, st, err);
     if (s == PW_OK)
+        s = set_history(ds, st, err);
+    if (s == PW_OK)
         s = set_types(ds, f, st, err);
     if (s == PW_OK)
         s = set_locations(ds, f, st, err);
-    if (s == PW_OK && (st->has_window || st->loc_keep || st->n_types))
+    if (s == PW_OK && (st->has_window || st->loc_keep || st->n_types)) {
         ds->filter = st;
+        /* a profile a format made while opening is of every call: the
+         * report's is made again of what the filter selects */
+        if (ds->mpi_profiles)
+            ds->mpi_profiles->complete = 0;
+    }
     return s;
 }

@@ -13,6 +13,8 @@ struct pw_merge {
     pw_cursor **cursors; /* per leaf, NULL once exhausted */
     pw_tournament t;
     int pending;         /* the winner's record was handed out last */
+    int history;         /* an analysis's merge: pw_cursor_open_history's cursors */
+    int past_end;        /* a cursor went on past the filter's window */
 };
 
 /* Window size per cursor: together the windows of a merge take about
@@ -40,6 +42,7 @@ static PW_RARE void merge_leaf_done(pw_merge *m, size_t i, pw_status s)
 {
     if (m->ds->read_to_end && (s == PW_END || s == PW_E_DATA))
         m->ds->read_to_end[m->cursors[i]->location] = 1;
+    m->past_end |= m->cursors[i]->past_end;
     pw_cursor_close(m->cursors[i]);
     m->cursors[i] = NULL;
 }
@@ -66,7 +69,9 @@ static pw_status merge_open_leaves(pw_merge *m, const uint32_t *locs, size_t n, 
     for (size_t i = 0, at = 0; i < n; i++, at++) {
         while (!locs && !ds->locs[at].has_records)
             at++;
-        pw_status s = pw_cursor_open_sized(ds, locs ? locs[i] : (uint32_t)at, cap, &m->cursors[leaf], err);
+        uint32_t loc = locs ? locs[i] : (uint32_t)at;
+        pw_status s = m->history ? pw_cursor_open_history(ds, loc, cap, &m->cursors[leaf], err)
+                                 : pw_cursor_open_sized(ds, loc, cap, &m->cursors[leaf], err);
         if (s == PW_E_DATA || s == PW_E_IO) { /* unreadable location: note it, go on */
             pw_ds_diag_error(ds, PW_SEV_ERROR, "unreadable", err);
             /* Under check its damage is said (a fault is not marked: the
@@ -85,8 +90,8 @@ static pw_status merge_open_leaves(pw_merge *m, const uint32_t *locs, size_t n, 
     return PW_OK;
 }
 
-pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
-                                  pw_error *err)
+static pw_status merge_open(pw_dataset *ds, const uint32_t *locs, size_t n, int history, pw_merge **out,
+                            pw_error *err)
 {
     *out = NULL;
     pw_merge *m = calloc(1, sizeof *m);
@@ -95,6 +100,7 @@ pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     }
     m->ds = ds;
+    m->history = history;
     m->cursors = calloc(m->t.k, sizeof *m->cursors);
     pw_status s = m->cursors ? merge_open_leaves(m, locs, n, err)
                              : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
@@ -107,6 +113,20 @@ pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n
     *out = m;
     return PW_OK;
 }
+
+pw_status pw_merge_open_locations(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
+                                  pw_error *err)
+{
+    return merge_open(ds, locs, n, 0, out, err);
+}
+
+pw_status pw_merge_open_history(pw_dataset *ds, const uint32_t *locs, size_t n, pw_merge **out,
+                                pw_error *err)
+{
+    return merge_open(ds, locs, n, 1, out, err);
+}
+
+int pw_merge_past_end(const pw_merge *m) { return m->past_end; }
 
 pw_status pw_merge_open(pw_dataset *ds, pw_merge **out, pw_error *err)
 {

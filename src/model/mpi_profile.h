@@ -47,7 +47,8 @@ typedef struct pw_mpi_profiles {
     size_t n_functions;
     const char *(*function_name)(uint32_t fn);
     /* 1 when `ranks` already profile every call (the format did it while
-     * opening); 0 when refilter must make them first. */
+     * opening); 0 when refilter must make them first (pw_dataset_filter
+     * clears it: the report profiles what the filter selects). */
     int complete;
     /* With a filter set on ds, or when not complete: every rank's profile
      * made from the calls the filter keeps (all without a filter; the

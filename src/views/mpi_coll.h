@@ -14,8 +14,8 @@
  * (pw_type_sizes), which a format gives as the location property
  * "<process location path>:datatype_sizes" (space-separated bytes).
  * Arguments a record lacks (DUMPI's <IGNORED> on non-roots) count 0. */
-#ifndef PW_ANALYSIS_MPI_COLL_H
-#define PW_ANALYSIS_MPI_COLL_H
+#ifndef PW_VIEWS_MPI_COLL_H
+#define PW_VIEWS_MPI_COLL_H
 #include <stdint.h>
 
 #include "model/dataset.h"

@@ -7,8 +7,8 @@
  * feed the records they draw, in each rank's order, and ask which
  * communicator a handle names at that point.  Without such records or
  * labels nothing is resolved (every lookup: PW_MPI_UNKNOWN). */
-#ifndef PW_ANALYSIS_MPI_COMM_REPLAY_H
-#define PW_ANALYSIS_MPI_COMM_REPLAY_H
+#ifndef PW_VIEWS_MPI_COMM_REPLAY_H
+#define PW_VIEWS_MPI_COMM_REPLAY_H
 #include "model/mpi_comms.h"
 #include "model/dataset.h"
 

@@ -176,7 +176,8 @@ static int report_rows(const state_times *times, pw_rnode *rows)
         pw_rnode_int(r, "value", a->value);
         pw_rnode_str(r, "label", st->value_label(st, view, type, a->value));
         pw_rnode_uint(r, "time_ns", a->ns);
-        pw_rnode_num(r, "share", st->end > 0 ? (double)a->ns / (double)st->end : 0.0);
+        int64_t span = st->end - st->start; /* the window's, when clipped to one */
+        pw_rnode_num(r, "share", span > 0 ? (double)a->ns / (double)span : 0.0);
     }
     free(acc);
     return 0;

@@ -1,8 +1,8 @@
 /* state_times.h — time per state: for every row of a states producer
  * (states.h), how long each labelled value of each channel lasted (the
  * histograms users make in Paraver from a runtime's state traces). */
-#ifndef PW_ANALYSIS_STATE_TIMES_H
-#define PW_ANALYSIS_STATE_TIMES_H
+#ifndef PW_VIEWS_STATE_TIMES_H
+#define PW_VIEWS_STATE_TIMES_H
 #include "views/states.h"
 
 /* Adds to r the array "states": view, row, type, channel, value, label,

@@ -12,8 +12,8 @@
  * named by a number (their Paraver event type) and described per view;
  * value labels may be added while the changes stream (a task type seen
  * for the first time), never taken back. */
-#ifndef PW_ANALYSIS_STATES_H
-#define PW_ANALYSIS_STATES_H
+#ifndef PW_VIEWS_STATES_H
+#define PW_VIEWS_STATES_H
 #include "model/dataset.h"
 
 /* One change; the hot path, called once per change without allocation. */
@@ -70,6 +70,9 @@ struct pw_states {
      * number of records replayed. */
     int64_t end;
     uint64_t events;
+    /* The time the states are reported from: 0, or the start of the
+     * report window they are clipped to (state_window.h). */
+    int64_t start;
 };
 
 /* The slot of a key of states — (view, channel, value), (view, row,

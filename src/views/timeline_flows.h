@@ -12,8 +12,8 @@
  *               source and tag of wildcard receives, and "bytes" the
  *               received length.
  * A record may both send and receive (MPI_Sendrecv). */
-#ifndef PW_ANALYSIS_TIMELINE_FLOWS_H
-#define PW_ANALYSIS_TIMELINE_FLOWS_H
+#ifndef PW_VIEWS_TIMELINE_FLOWS_H
+#define PW_VIEWS_TIMELINE_FLOWS_H
 #include "views/msgmatch.h"
 #include "views/timeline.h"
 #include "views/timeline_schema.h"

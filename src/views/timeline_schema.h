@@ -1,7 +1,7 @@
 /* timeline_schema.h — how the timeline draws each record type, decided
  * once per schema from its kind, name and field names (see timeline.h). */
-#ifndef PW_ANALYSIS_TIMELINE_SCHEMA_H
-#define PW_ANALYSIS_TIMELINE_SCHEMA_H
+#ifndef PW_VIEWS_TIMELINE_SCHEMA_H
+#define PW_VIEWS_TIMELINE_SCHEMA_H
 #include "core/names.h"
 #include "model/dataset.h"
 

@@ -130,7 +130,16 @@ class Comms:
         return cid, self.members[cid][comm_rank]
 
 
-def expected(fixture_dir):
+def clip(a, b, window):
+    """The part of [a, b) inside the window [start, end) (None: all)."""
+    if window is None:
+        return b - a
+    return max(0, min(b, window[1]) - max(a, window[0]))
+
+
+def expected(fixture_dir, window=None):
+    """window (start, end) in ns: the sums of what lies inside it, of the
+    whole run's waits and calls (calls count where they enter)."""
     ranks, sizes = {}, {}
     for rank, txt, _bin in oracle_files(fixture_dir):
         _header, ranks[rank], trailer = parse_oracle(txt)
@@ -224,8 +233,8 @@ def expected(fixture_dir):
         if t is None or other is None or other <= t[0]:
             return 0
         w = min(other, t[1]) - t[0]
-        waits[kind][r] += w
-        by_fn[kind][call["type"]] += w
+        waits[kind][r] += clip(t[0], t[0] + w, window)
+        by_fn[kind][call["type"]] += clip(t[0], t[0] + w, window)
         waits_at[r].append((t[0], t[0] + w, cause))
         return w
 
@@ -284,14 +293,14 @@ def expected(fixture_dir):
     for r, calls in ranks.items():
         for c in calls:
             p = prof[(r, c["type"])]
-            p[0] += 1
             t = times(c)
+            p[0] += t is None or window is None or window[0] <= t[0] < window[1]
             if t is None:
                 continue
-            p[1] += t[1] - t[0]
+            p[1] += clip(t[0], t[1], window)
             spans.append((c["type"], t[0], t[1]))
             if c["type"] in IDLE:
-                idle[r] += t[1] - t[0]
+                idle[r] += clip(t[0], t[1], window)
     profile = None
     if spans:
         t0 = min(s[1] for s in spans)
@@ -313,10 +322,10 @@ def expected(fixture_dir):
                     comm[0][i] += 1
                     comm[1][i] += a.get("count", a.get("sendcount")) * sizes[r][a.get("datatype", a.get("sendtype"))]
         profile = (t0, step, profile, comm)
-    return ranks, waits, by_fn, prof, idle, profile, critical_path(ranks, waits_at)
+    return ranks, waits, by_fn, prof, idle, profile, critical_path(ranks, waits_at, window)
 
 
-def critical_path(ranks, waits_at):
+def critical_path(ranks, waits_at, window=None):
     """Per rank the time on the path, per function its time there."""
     timed = {r: [times(c) for c in calls if times(c)] for r, calls in ranks.items()}
     if not any(timed.values()):
@@ -339,6 +348,9 @@ def critical_path(ranks, waits_at):
         spans[r].append((resume, t))
         bound[r] = i
         t, r = resume, cause
+    if window is not None:  # the whole run's path, clipped
+        spans = defaultdict(list, {q: [(max(a, window[0]), min(b, window[1])) for a, b in s
+                                       if min(b, window[1]) > max(a, window[0])] for q, s in spans.items()})
     by_fn = defaultdict(int)
     for q, calls in ranks.items():
         for thread in {c["thread"] for c in calls}:

@@ -86,7 +86,7 @@ static pw_status start(pw_dataset *ds, pw_state_change_fn change, void *ctx, pw_
     if (!f)
         return PW_E_NOMEM;
     f->st = (pw_states){ds, "hand-made", 2, views, n_channels, channel_at, label_at, channel_name,
-                        value_label, 0, 0};
+                        value_label, 0, 0, 0};
     f->change = change;
     f->ctx = ctx;
     return PW_OK;

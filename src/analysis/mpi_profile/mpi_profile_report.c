@@ -303,7 +303,7 @@ pw_status pw_mpi_profile_report(pw_dataset *ds, pw_report *r, pw_error *err)
 pw_status pw_mpi_profiles_ready(pw_dataset *ds, pw_error *err)
 {
     const pw_mpi_profiles *mp = ds->mpi_profiles;
-    return ds->filter || !mp->complete ? mp->refilter(ds, err) : PW_OK;
+    return !mp->complete ? mp->refilter(ds, err) : PW_OK;
 }
 
 pw_status pw_mpi_profile_tables(pw_dataset *ds, const pw_mpi_profiles *mp, pw_report *r, pw_error *err)

@@ -10,6 +10,7 @@
 #include "analysis/mpi_waits/mpi_waits.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/window.h"
 #include "model/mpi_profile.h"
 
 pw_status mw_reread_step(pw_cursor *c, pw_error *err)
@@ -34,7 +35,7 @@ static const pw_mpi_rank_profile **by_world(const pw_mpi_profiles *mp, size_t n)
 static int profile_usable(const mw_run *run, const pw_mpi_rank_profile *const *prof)
 {
     const pw_mpi_profiles *mp = run->ds->mpi_profiles;
-    if (!mp->complete || run->ds->filter || !mp->n_ranks)
+    if (!mp->complete || !mp->n_ranks)
         return 0;
     const pw_mpi_tracker *t = &mp->ranks[0].tracker;
     if (run->comms.live && (t->world != run->comms.world || t->self != run->comms.self || t->null != run->comms.null))
@@ -82,7 +83,7 @@ static void census_rank(void *ctx, size_t item, int worker)
     for (size_t i = 0; i < rk->n_locs; i++) {
         pw_cursor *c;
         pw_error err;
-        if (pw_cursor_open(run->ds, rk->locs[i], &c, &err) != PW_OK)
+        if (pw_cursor_open_whole_run(run->ds, rk->locs[i], PW_WINDOW_DEFAULT_CAP, &c, &err) != PW_OK)
             continue; /* damage is the reader's to report */
         c->args_only = 1;
         while (mw_reread_step(c, &err) == PW_OK) {

@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "analysis/mpi_waits/critical_path_forward.h"
+#include "core/compiler.h"
 #include "core/grow.h"
+#include "model/filter.h"
 
 static int add_span(mw_rank *rk, int64_t a, int64_t b)
 {
@@ -163,16 +165,31 @@ static int64_t gap_before(mw_thread_ends *ends, const pw_record *rec, int64_t *f
     return gap;
 }
 
+/* Under a report window: the gap's part in it, and the gap's start, the
+ * call's start and end moved into it (mw_clamp).  Out of line: without a
+ * window every call takes the plain path. */
+static PW_NOINLINE void clamp_call(const mw_rank *rk, uint64_t *gap_ns, int64_t *a, int64_t *t, int64_t *end)
+{
+    *gap_ns = *gap_ns ? mw_in_window(rk, *a, *t) : 0;
+    *a = mw_clamp(rk, *a);
+    *t = mw_clamp(rk, *t);
+    *end = mw_clamp(rk, *end);
+}
+
 void mw_compute_call(mw_rank *rk, const pw_record *rec, mw_thread_ends *ends)
 {
-    int64_t from, gap = gap_before(ends, rec, &from);
+    int64_t from = rec->t, gap = gap_before(ends, rec, &from);
     if (gap < 0) {
         rk->failed = 1;
         return;
     }
-    rk->compute_ns += (uint64_t)gap;
+    uint64_t gap_ns = (uint64_t)gap;
+    int64_t a = gap > 0 ? from : rec->t, t = rec->t, end = rec->t_end;
+    if (rk->windowed)
+        clamp_call(rk, &gap_ns, &a, &t, &end);
+    rk->compute_ns += gap_ns;
     if (rk->fwd && rec->has_end && rec->clock == PW_CLOCK_NS && rec->t_end >= rec->t)
-        mw_forward_note(rk, gap > 0 ? from : rec->t, rec->t, rec->t_end, rec->schema); /* the call and its gap */
+        mw_forward_note(rk, a, t, end, rec->schema); /* the call and its gap */
 }
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
@@ -188,7 +205,7 @@ static uint64_t rank_on_path(const mw_rank *rk)
 {
     uint64_t ns = 0;
     for (uint64_t j = 0; j < rk->n_path; j++)
-        ns += (uint64_t)(rk->path[j].b - rk->path[j].a);
+        ns += mw_in_window(rk, rk->path[j].a, rk->path[j].b);
     return ns;
 }
 
@@ -252,6 +269,8 @@ void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables)
     for (size_t i = 0; i < run->n_ranks; i++) {
         const mw_rank *rk = &run->ranks[i];
         char key[24];
+        if (!rk->reported)
+            continue;
         snprintf(key, sizeof key, "%lld", (long long)rk->rank);
         if (!tables) {
             pw_rnode_num(by_rank, key, secs(tot[i]));
@@ -265,7 +284,7 @@ void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables)
     pw_rnode *by_fn = tables ? pw_rnode_array(root, "critical_path_functions") : pw_rnode_object(o, "by_function");
     for (size_t k = 0; k <= run->ds->n_schemas; k++) {
         size_t s = k ? k - 1 : run->ds->n_schemas; /* compute first */
-        if (!on_fn[s] && s < run->ds->n_schemas)
+        if (s < run->ds->n_schemas && (!on_fn[s] || !pw_selection_keeps_type(run->ds, run->ds->schemas[s]->name)))
             continue;
         if (!tables) {
             pw_rnode_num(by_fn, fn_name(run, s), secs(on_fn[s]));

@@ -77,12 +77,20 @@ struct mw_forward {
     int64_t f_settled;   /* the frontier of the latest settling (serial) */
     uint64_t *totals;    /* the path from its end, once finished */
     const mw_spread *spread; /* share 0 of a spread replay: the sums come from the owners */
+    int64_t sel_t0, sel_t1;  /* the report window: own times are moved into it */
 };
 
 typedef struct mw_fwd_rank fw_rank;
 typedef struct mw_forward mw_forward;
 
 static uint64_t *vec(size_t n) { return calloc(n ? n : 1, sizeof(uint64_t)); }
+
+/* A rank's own time at t, moved into the report window (the spans are
+ * noted so: mw_clamp), so that every sum is the window's part of the path. */
+static int64_t own_at(const mw_forward *fw, int64_t t)
+{
+    return t < fw->sel_t0 ? fw->sel_t0 : t > fw->sel_t1 ? fw->sel_t1 : t;
+}
 
 int mw_forward_init(mw_run *run)
 {
@@ -91,6 +99,8 @@ int mw_forward_init(mw_run *run)
         return 0;
     fw->n_fn = run->ds->n_schemas + 1;
     fw->f_settled = INT64_MIN;
+    fw->sel_t0 = run->sel_t0;
+    fw->sel_t1 = run->sel_t1;
     fw->d = run->n_ranks + fw->n_fn;
     fw->fin.t = fw->max.t = -1;
     int ok = (fw->f1 = vec(fw->n_fn)) && (fw->f2 = vec(fw->n_fn)) && (fw->used = calloc(fw->n_fn, sizeof *fw->used)) &&
@@ -207,7 +217,7 @@ static uint64_t less_start(const mw_forward *fw, const fw_rank *fr, uint64_t own
 {
     for (size_t u = 0; u < fw->n_used; u++) /* a function below t_min is swept by t */
         fn[fw->used[u]] -= fr->below[fw->used[u]];
-    return own - (uint64_t)fr->t_min;
+    return own - (uint64_t)own_at(fw, fr->t_min);
 }
 
 /* The sums the settling adds at (slot, t): S, or on share 0 of a spread
@@ -218,7 +228,7 @@ static uint64_t sums_at(mw_forward *fw, fw_rank *fr, size_t slot, int64_t t, uin
     if (fw->spread)
         return mw_spread_sums(fw->spread, slot, t, fn, fw->d - fw->n_fn, fw->n_fn);
     running_sums(fw, fr, t, fn, ok);
-    return (uint64_t)t;
+    return (uint64_t)own_at(fw, t);
 }
 
 /* The path from (slot, t) back as *g + (own time, fn): with the rank's G
@@ -530,8 +540,8 @@ static int64_t rank_frontier(mw_rank *rk)
     int gap = mw_gap_before(end, rec->t) > 0;
     if (rec->has_end && rec->t_end >= rec->t) {
         if (gap) {
-            fr->gap_a = end;
-            fr->gap_b = rec->t;
+            fr->gap_a = mw_clamp(rk, end);
+            fr->gap_b = mw_clamp(rk, rec->t);
         }
         return other_threads_end(&rk->ends, rec->location, rec->t);
     }
@@ -657,7 +667,7 @@ size_t mw_forward_sums(mw_run *run, size_t slot, int64_t t, size_t *k, uint64_t 
     fw_rank *fr = run->ranks[slot].fwd;
     running_sums(fw, fr, t, fw->f1, ok);
     size_t n = 0, ranks = fw->d - fw->n_fn;
-    uint64_t own = less_start(fw, fr, (uint64_t)t, fw->f1);
+    uint64_t own = less_start(fw, fr, (uint64_t)own_at(fw, t), fw->f1);
     if (own) {
         k[n] = slot;
         v[n++] = own;

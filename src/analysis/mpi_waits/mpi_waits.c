@@ -9,6 +9,7 @@
 #include "views/timeline.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "model/filter.h"
 #include "model/report.h"
 
 mw_rank *mw_rank_of(const mw_run *run, int64_t world)
@@ -18,13 +19,15 @@ mw_rank *mw_rank_of(const mw_run *run, int64_t world)
     return &run->ranks[run->rank_slot[world]];
 }
 
-/* A rank slot per world rank with records, and its locations. */
+/* A rank slot per world rank with records, and its locations: every
+ * rank, those the report leaves out too (what a reported rank waits for
+ * is on them: model/filter.h). */
 static int gather_ranks(mw_run *run)
 {
     pw_dataset *ds = run->ds;
     run->n_world = 0;
     for (uint32_t l = 0; l < ds->n_locs; l++) {
-        int64_t r = ds->locs[l].has_records ? pw_tl_rank_of(ds, l) : -1;
+        int64_t r = pw_ds_history_has_records(ds, l) ? pw_tl_rank_of(ds, l) : -1;
         if (r >= 0 && r < (1 << 24) && (size_t)r + 1 > run->n_world)
             run->n_world = (size_t)r + 1;
     }
@@ -33,7 +36,7 @@ static int gather_ranks(mw_run *run)
         return 0;
     memset(run->rank_slot, 0xff, (run->n_world ? run->n_world : 1) * sizeof *run->rank_slot);
     for (uint32_t l = 0; l < ds->n_locs; l++) {
-        int64_t r = ds->locs[l].has_records ? pw_tl_rank_of(ds, l) : -1;
+        int64_t r = pw_ds_history_has_records(ds, l) ? pw_tl_rank_of(ds, l) : -1;
         if (r >= 0 && r < (1 << 24) && run->rank_slot[r] < 0)
             run->rank_slot[r] = (int64_t)run->n_ranks++;
     }
@@ -44,7 +47,7 @@ static int gather_ranks(mw_run *run)
         if (run->rank_slot[w] >= 0)
             run->ranks[run->rank_slot[w]].rank = (int64_t)w;
     for (uint32_t l = 0; l < ds->n_locs; l++) {
-        int64_t r = ds->locs[l].has_records ? pw_tl_rank_of(ds, l) : -1;
+        int64_t r = pw_ds_history_has_records(ds, l) ? pw_tl_rank_of(ds, l) : -1;
         if (r < 0 || r >= (1 << 24))
             continue;
         mw_rank *rk = &run->ranks[run->rank_slot[r]];
@@ -53,8 +56,24 @@ static int gather_ranks(mw_run *run)
             return 0;
         rk->locs = p;
         rk->locs[rk->n_locs++] = l;
+        rk->reported |= pw_selection_keeps_location(ds, l);
     }
     return 1;
+}
+
+/* The report window every rank clips its sums to (model/filter.h). */
+static void select_window(mw_run *run)
+{
+    run->windowed = pw_selection_window_ns(run->ds, &run->sel_t0, &run->sel_t1);
+    if (!run->windowed) {
+        run->sel_t0 = INT64_MIN;
+        run->sel_t1 = INT64_MAX;
+    }
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        run->ranks[i].sel_t0 = run->sel_t0;
+        run->ranks[i].sel_t1 = run->sel_t1;
+        run->ranks[i].windowed = run->windowed;
+    }
 }
 
 static int rank_init(mw_rank *rk, size_t n_schemas)
@@ -126,6 +145,7 @@ pw_status mw_prepare(mw_run *run, pw_error *err)
     for (size_t i = 0; i < run->n_ranks; i++)
         if (!rank_init(&run->ranks[i], run->ds->n_schemas))
             return pw_fail(err, PW_E_NOMEM, run->ds->path, PW_NO_OFFSET, "out of memory");
+    select_window(run);
     mw_assign_workers(run, pw_parallel_workers(run->n_ranks, run->ds->threads));
     if ((st = mw_census(run, err)) != PW_OK)
         return st;

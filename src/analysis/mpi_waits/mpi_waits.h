@@ -174,7 +174,28 @@ typedef struct mw_rank {
     struct mw_fwd_rank *fwd; /* the path computed forward (critical_path_forward.h), or NULL */
     int failed; /* memory ran out */
     int mine;   /* replayed by this process (exchange.h: all but a spread replay's others) */
+    /* the report selection (model/filter.h): the window [sel_t0, sel_t1)
+     * (INT64_MIN, INT64_MAX: none) its sums are clipped to, and whether
+     * its rows are reported */
+    int64_t sel_t0, sel_t1;
+    int windowed, reported;
 } mw_rank;
+
+/* t moved into the rank's report window: the forward critical path sums
+ * durations between such times, so its sums are the window's (the part of
+ * [a, b) inside it is mw_clamp(b) - mw_clamp(a)). */
+static inline int64_t mw_clamp(const mw_rank *rk, int64_t t)
+{
+    return t < rk->sel_t0 ? rk->sel_t0 : t > rk->sel_t1 ? rk->sel_t1 : t;
+}
+
+/* The part of [a, b) inside the rank's report window, in ns. */
+static inline uint64_t mw_in_window(const mw_rank *rk, int64_t a, int64_t b)
+{
+    a = a < rk->sel_t0 ? rk->sel_t0 : a;
+    b = b > rk->sel_t1 ? rk->sel_t1 : b;
+    return b > a ? (uint64_t)b - (uint64_t)a : 0;
+}
 
 typedef struct mw_thread_ends mw_thread_ends;
 typedef struct mw_coll_pos mw_coll_pos;
@@ -233,6 +254,10 @@ typedef struct mw_run {
     struct mw_exchange *ex; /* the replay spread over processes (exchange.h), or NULL */
     struct mw_forward *fwd; /* the critical path computed forward (critical_path_forward.h),
                              * NULL: walked back over every wait */
+    /* the report window (model/filter.h): the replay reads every record of
+     * every rank (the critical path is the whole run's), the report clips */
+    int windowed;
+    int64_t sel_t0, sel_t1;
 } mw_run;
 
 /* The run's schemas classified: 1 when ds has MPI calls, 0 when not, -1

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 
 #include "analysis/mpi_waits/mpi_waits.h"
+#include "core/compiler.h"
 #include "core/grow.h"
+#include "model/filter.h"
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
@@ -18,9 +20,12 @@ void mw_charge(mw_rank *rk, uint32_t schema, int64_t enter, uint32_t location, m
 {
     if (!ns)
         return;
-    rk->wait_total[kind] += ns;
-    rk->wait_fn[kind][schema] += ns;
-    rk->wait_ns[schema] += ns;
+    /* the sums report the wait's part inside the window; the critical
+     * path walks the whole wait */
+    uint64_t in = mw_in_window(rk, enter, enter + (int64_t)ns);
+    rk->wait_total[kind] += in;
+    rk->wait_fn[kind][schema] += in;
+    rk->wait_ns[schema] += in;
     if (!pw_grow((void **)&rk->waits, rk->n_waits, &rk->cap_waits, sizeof *rk->waits)) {
         rk->failed = 1;
         return;
@@ -28,8 +33,27 @@ void mw_charge(mw_rank *rk, uint32_t schema, int64_t enter, uint32_t location, m
     rk->waits[rk->n_waits++] = (mw_wait_at){enter, enter + (int64_t)ns, cause, location, kind};
 }
 
+/* Under a report window: a call counts where it enters, its time is its
+ * part in the window.  Out of line: without a window every call takes
+ * the plain path. */
+static PW_NOINLINE void profile_call_windowed(mw_rank *rk, const mw_schema *sc, const pw_record *rec)
+{
+    if (rec->clock != PW_CLOCK_NS || (rec->t >= rk->sel_t0 && rec->t < rk->sel_t1))
+        rk->calls[rec->schema]++;
+    if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end < rec->t)
+        return;
+    uint64_t ns = mw_in_window(rk, rec->t, rec->t_end);
+    rk->time_ns[rec->schema] += ns;
+    if (sc->idle)
+        rk->idle_ns += ns;
+}
+
 void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec)
 {
+    if (rk->windowed) {
+        profile_call_windowed(rk, sc, rec);
+        return;
+    }
     rk->calls[rec->schema]++;
     if (!rec->has_end || rec->clock != PW_CLOCK_NS || rec->t_end < rec->t)
         return;
@@ -37,6 +61,17 @@ void mw_profile_call(mw_rank *rk, const mw_schema *sc, const pw_record *rec)
     rk->time_ns[rec->schema] += ns;
     if (sc->idle)
         rk->idle_ns += ns;
+}
+
+/* The rank was in function s in the report window: a call entered there,
+ * or one entered before reaches into it. */
+static int mw_called(const mw_rank *rk, size_t s) { return rk->calls[s] || rk->time_ns[s]; }
+
+/* Function s's rows are in the report (--type selects rows, never what
+ * the replay reads: model/filter.h). */
+static int fn_shown(const mw_run *run, size_t s)
+{
+    return pw_selection_keeps_type(run->ds, run->ds->schemas[s]->name);
 }
 
 static void rank_key(char *buf, size_t n, int64_t rank) { snprintf(buf, n, "%lld", (long long)rank); }
@@ -49,11 +84,13 @@ static void waits_json(const mw_run *run, pw_rnode *root)
         pw_rnode *o = pw_rnode_object(ws, mw_wait_names[k]);
         uint64_t total = 0;
         for (size_t i = 0; i < run->n_ranks; i++)
-            total += run->ranks[i].wait_total[k];
+            total += run->ranks[i].reported ? run->ranks[i].wait_total[k] : 0;
         pw_rnode_num(o, "total_s", secs(total));
         pw_rnode *by_rank = pw_rnode_object(o, "by_rank");
         for (size_t i = 0; i < run->n_ranks; i++) {
             char key[24];
+            if (!run->ranks[i].reported)
+                continue;
             rank_key(key, sizeof key, run->ranks[i].rank);
             pw_rnode_num(by_rank, key, secs(run->ranks[i].wait_total[k]));
         }
@@ -61,8 +98,8 @@ static void waits_json(const mw_run *run, pw_rnode *root)
         for (size_t s = 0; s < run->ds->n_schemas; s++) {
             uint64_t ns = 0;
             for (size_t i = 0; i < run->n_ranks; i++)
-                ns += run->ranks[i].wait_fn[k][s];
-            if (ns)
+                ns += run->ranks[i].reported ? run->ranks[i].wait_fn[k][s] : 0;
+            if (ns && fn_shown(run, s))
                 pw_rnode_num(by_fn, run->ds->schemas[s]->name, secs(ns));
         }
     }
@@ -75,6 +112,8 @@ static void waits_tables(const mw_run *run, pw_rnode *root)
     char col[48];
     pw_rnode *arr = pw_rnode_array(root, "wait_states");
     for (size_t i = 0; i < run->n_ranks; i++) {
+        if (!run->ranks[i].reported)
+            continue;
         pw_rnode *o = pw_rnode_object(arr, NULL);
         pw_rnode_int(o, "rank", run->ranks[i].rank);
         for (int k = 0; k < MW_N_WAITS; k++) {
@@ -87,10 +126,10 @@ static void waits_tables(const mw_run *run, pw_rnode *root)
         uint64_t ns[MW_N_WAITS] = {0}, any = 0;
         for (int k = 0; k < MW_N_WAITS; k++)
             for (size_t i = 0; i < run->n_ranks; i++)
-                ns[k] += run->ranks[i].wait_fn[k][s];
+                ns[k] += run->ranks[i].reported ? run->ranks[i].wait_fn[k][s] : 0;
         for (int k = 0; k < MW_N_WAITS; k++)
             any |= ns[k];
-        if (!any)
+        if (!any || !fn_shown(run, s))
             continue;
         pw_rnode *o = pw_rnode_object(arr, NULL);
         pw_rnode_str(o, "function", run->ds->schemas[s]->name);
@@ -118,7 +157,7 @@ static void imbalance(const mw_run *run, size_t s, uint64_t *max, double *mean, 
     *max_rank = -1;
     for (size_t i = 0; i < run->n_ranks; i++) {
         const mw_rank *rk = &run->ranks[i];
-        if (!rk->calls[s])
+        if (!rk->reported || !mw_called(rk, s))
             continue;
         sum += rk->time_ns[s];
         n++;
@@ -135,8 +174,8 @@ void mw_report_rank_functions(const mw_run *run, pw_rnode *root)
     pw_rnode *arr = pw_rnode_array(root, "rank_functions");
     for (size_t i = 0; i < run->n_ranks; i++) {
         const mw_rank *rk = &run->ranks[i];
-        for (size_t s = 0; s < run->ds->n_schemas; s++) {
-            if (!rk->calls[s])
+        for (size_t s = 0; rk->reported && s < run->ds->n_schemas; s++) {
+            if (!mw_called(rk, s) || !fn_shown(run, s))
                 continue;
             pw_rnode *o = pw_rnode_object(arr, NULL);
             pw_rnode_int(o, "rank", rk->rank);
@@ -149,6 +188,8 @@ void mw_report_rank_functions(const mw_run *run, pw_rnode *root)
     arr = pw_rnode_array(root, "idle_time");
     for (size_t i = 0; i < run->n_ranks; i++) {
         const mw_rank *rk = &run->ranks[i];
+        if (!rk->reported)
+            continue;
         uint64_t waits = 0;
         for (int k = 0; k < MW_N_WAITS; k++)
             waits += rk->wait_total[k];
@@ -163,7 +204,7 @@ void mw_report_rank_functions(const mw_run *run, pw_rnode *root)
         double mean;
         int64_t max_rank;
         imbalance(run, s, &max, &mean, &max_rank);
-        if (max_rank < 0)
+        if (max_rank < 0 || !fn_shown(run, s))
             continue;
         pw_rnode *o = pw_rnode_object(arr, NULL);
         pw_rnode_str(o, "function", run->ds->schemas[s]->name);

@@ -31,6 +31,7 @@
 typedef struct window_job {
     mw_run *run;
     uint64_t windows;
+    int64_t t0;    /* the run's first time (not the time profile's: that is the report window's) */
     double step;   /* a window's length */
     int exchanged; /* 0: another process failed, every worker stops */
 } window_job;
@@ -66,7 +67,8 @@ static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec
         mw_waits_p2p(run, rk, sc, rec, v);
     if (coll)
         mw_waits_coll(run, rk, sc, rec, v);
-    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
+    int in_window = !run->windowed || (rec->t >= run->sel_t0 && rec->t < run->sel_t1);
+    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && in_window && mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
         uint64_t sent;
         if (pw_mpi_calls_sent(&run->calls, rec, v, &sent))
             mw_bins_message(run, bins, rec->t, sent, &rk->bin_hint);
@@ -81,7 +83,8 @@ static int next_record(mw_run *run, mw_rank *rk)
     pw_error err;
     while (rk->loc < rk->n_locs) {
         if (!rk->cur) {
-            if (pw_cursor_open_sized(run->ds, rk->locs[rk->loc], MW_CURSOR_WINDOW, &rk->cur, &err) != PW_OK) {
+            /* the whole run, whatever the filter: the report clips (model/filter.h) */
+            if (pw_cursor_open_whole_run(run->ds, rk->locs[rk->loc], MW_CURSOR_WINDOW, &rk->cur, &err) != PW_OK) {
                 rk->cur = NULL;
                 rk->loc++;
                 continue; /* damage is the reader's to report */
@@ -141,7 +144,7 @@ static void replay_worker(void *ctx, pw_team *team, int worker)
         mw_assign_workers(run, pw_team_size(team));
     pw_team_sync(team);
     for (uint64_t w = 1; w <= job->windows && job->exchanged; w++) {
-        int64_t end = w == job->windows ? INT64_MAX : run->t0 + (int64_t)(job->step * (double)w);
+        int64_t end = w == job->windows ? INT64_MAX : job->t0 + (int64_t)(job->step * (double)w);
         for (size_t r = 0; r < run->n_ranks; r++)
             if (run->ranks[r].worker == worker)
                 advance_rank(run, r, worker, end);
@@ -164,12 +167,26 @@ static uint64_t window_count(const mw_run *run)
     return n < MW_MAX_WINDOWS ? n : MW_MAX_WINDOWS;
 }
 
+/* The run's first and last times, over every rank. */
+static void run_bounds(const mw_run *run, int64_t *t0, int64_t *t1)
+{
+    *t0 = INT64_MAX;
+    *t1 = INT64_MIN;
+    for (size_t i = 0; i < run->n_ranks; i++) {
+        *t0 = run->ranks[i].t_min < *t0 ? run->ranks[i].t_min : *t0;
+        *t1 = run->ranks[i].t_max > *t1 ? run->ranks[i].t_max : *t1;
+    }
+}
+
 pw_status mw_replay(mw_run *run, pw_error *err)
 {
-    window_job job = {run, run->t1 > run->t0 ? window_count(run) : 1, 0, 1};
+    int64_t t1;
+    window_job job = {run, 1, 0, 0, 1};
+    run_bounds(run, &job.t0, &t1);
+    job.windows = t1 > job.t0 ? window_count(run) : 1;
     if (run->ex) /* every process cuts the same windows */
         job.windows = mw_exchange_windows(run, job.windows);
-    job.step = job.windows > 1 ? ((double)run->t1 - (double)run->t0) / (double)job.windows : 0;
+    job.step = job.windows > 1 ? ((double)t1 - (double)job.t0) / (double)job.windows : 0;
     pw_parallel_team(run->workers, replay_worker, &job);
     int exchanged = job.exchanged;
     if (exchanged && run->ex)

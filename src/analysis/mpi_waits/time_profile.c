@@ -40,6 +40,10 @@ int mw_bins_init(mw_run *run)
         run->t0 = rk->t_min < run->t0 ? rk->t_min : run->t0;
         run->t1 = rk->t_max > run->t1 ? rk->t_max : run->t1;
     }
+    if (run->windowed) { /* the time profile of the report window */
+        run->t0 = run->t0 < run->sel_t0 ? run->sel_t0 : run->t0;
+        run->t1 = run->t1 > run->sel_t1 ? run->sel_t1 : run->t1;
+    }
     run->bin_step = run->t1 > run->t0 ? ((double)run->t1 - (double)run->t0) / run->n_bins : 0;
     run->bin_per_ns = run->bin_step > 0 ? 1 / run->bin_step : 0;
     run->bins = calloc((size_t)run->workers, sizeof *run->bins);

@@ -248,16 +248,16 @@ static pw_status find_waits(mw_run *run, wait_sink *w, pw_error *err)
     return s;
 }
 
-pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
-                                    pw_error *err)
+static int waits_offered(const pw_dataset *ds) { return pw_ds_option(ds, "waits") != NULL; }
+
+static pw_status draw_waits(pw_dataset *ds, const pw_tl_sink *sink, pw_tl_rest_fn rest, void *rest_ctx,
+                            pw_error *err)
 {
-    if (!pw_ds_option(ds, "waits"))
-        return pw_timeline_run(ds, sink, rep, err);
     mw_run run;
     int mpi = mw_run_init(&run, ds);
     pw_status s = mpi < 0 ? pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory") : PW_OK;
     if (s == PW_OK && !mpi)
-        s = pw_timeline_run(ds, sink, rep, err);
+        s = rest(rest_ctx, sink, err);
     wait_sink w = {.inner = sink, .run = &run};
     if (s == PW_OK && mpi) {
         run.timed_only = 1;
@@ -266,7 +266,7 @@ pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_c
             s = find_waits(&run, &w, err);
         pw_tl_sink wrapped = {&w, ws_track, ws_event, ws_finish, NULL, 0};
         if (s == PW_OK)
-            s = pw_timeline_run(ds, &wrapped, rep, err);
+            s = rest(rest_ctx, &wrapped, err);
     }
     free(w.heap);
     free(w.ids);
@@ -275,3 +275,5 @@ pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_c
     mw_run_free(&run);
     return s;
 }
+
+const pw_tl_decoration pw_mpi_waits_decoration = {waits_offered, draw_waits};

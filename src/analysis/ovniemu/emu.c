@@ -5,6 +5,7 @@
  * event, as ovniemu writes them.  Where ovniemu would stop, a finding is
  * recorded and the emulation goes on. */
 #include "analysis/ovniemu/emu.h"
+#include "views/state_window.h"
 #include "core/compiler.h"
 
 #include <stdlib.h>
@@ -225,9 +226,10 @@ static pw_status setup(emu *e, pw_error *err)
  * counts of the findings not listed. */
 static void finish(emu *e)
 {
+    /* A history cut at the window's end is no end of the trace. */
     for (uint32_t i = 0; i < e->sys.n_threads; i++) {
         const emu_thread *th = &e->sys.threads[i];
-        if (th->state == EMU_TH_DEAD)
+        if (th->state == EMU_TH_DEAD || e->cut)
             continue;
         if (!listed(e, EMU_THREAD_NOT_DEAD))
             continue;
@@ -276,15 +278,24 @@ static void play_record(emu *e, const pw_record *rec)
 pw_status emu_play(emu *e, pw_error *err)
 {
     pw_merge *m = NULL;
-    pw_status s = pw_merge_open(e->ds, &m, err);
+    /* The whole history up to the report window's end (model/filter.h), of
+     * the locations of the system (a location filter still leaves threads
+     * out of it: docs/filters.md). */
+    size_t n;
+    const uint32_t *locs = pw_ds_record_locations(e->ds, &n);
+    pw_status s = locs ? pw_merge_open_history(e->ds, locs, n, &m, err)
+                       : pw_fail(err, PW_E_NOMEM, e->ds->path, PW_NO_OFFSET, "out of memory");
     const pw_record *rec;
     /* Times count from the first record's. */
     if (s == PW_OK && (s = pw_merge_next(m, &rec, err)) == PW_OK) {
         e->first_clock = rec->t;
+        if (e->window)
+            pw_state_window_place(e->window, e->first_clock);
         do
             play_record(e, rec);
         while ((s = pw_merge_next(m, &rec, err)) == PW_OK);
     }
+    e->cut = m && pw_merge_past_end(m);
     pw_merge_close(m);
     if (s == PW_END) {
         s = PW_OK;

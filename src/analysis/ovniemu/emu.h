@@ -62,6 +62,10 @@ struct emu {
     const char *fault;         /* a model's own fault text for this event */
     int64_t first_clock;
     int64_t last_time;         /* of the last event, since the first */
+    /* The report window the changes are clipped to (NULL: none), placed
+     * at the first event; cut: the history read stopped at its end. */
+    struct pw_state_window *window;
+    int cut;
     uint64_t events;
     uint64_t found[EMU_FINDING_KINDS]; /* findings met, by kind (emu.c lists the first few) */
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/ovniemu/emu.h"
+#include "views/state_window.h"
 
 /* nOS-V's hardware counters are types 200 to 299 (emu_nosv_hwc.h). */
 #define HWC_FIRST 200
@@ -45,6 +46,8 @@ typedef struct emu_states {
     pw_state_row *rows[EMU_VIEWS];
     char *names;  /* the rows' strings that are not locations' paths */
     label_cache *labels; /* NULL (memory ran out): the .pcf is walked */
+    pw_state_window window; /* the report window the changes are clipped to */
+    int windowed;
 } emu_states;
 
 static const emu *emu_of(const pw_states *st) { return &((const emu_states *)st)->e; }
@@ -165,9 +168,15 @@ static pw_status start(pw_dataset *ds, pw_state_change_fn change, void *ctx, pw_
     if (!es)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     es->st = (pw_states){ds, "ovni emulation", EMU_VIEWS, es->views, n_channels, channel_at, label_at,
-                         channel_name, value_label, 0, 0};
+                         channel_name, value_label, 0, 0, 0};
     es->labels = calloc(1, sizeof *es->labels); /* optional: value_label walks the .pcf without */
+    es->windowed = change && pw_state_window_init(&es->window, ds, change, ctx);
+    if (es->windowed) {
+        change = pw_state_window_change;
+        ctx = &es->window;
+    }
     pw_status s = emu_start(&es->e, ds, change, ctx, err);
+    es->e.window = es->windowed ? &es->window : NULL;
     if (s == PW_OK && name_rows(es) != 0)
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     return s;
@@ -178,6 +187,11 @@ static pw_status play(pw_states *st, pw_error *err)
     emu_states *es = (emu_states *)st;
     pw_status s = emu_play(&es->e, err);
     st->end = es->e.last_time;
+    if (es->windowed && (st->end = pw_state_window_finish(&es->window, st->end, es->e.cut)) < 0 &&
+        s == PW_OK)
+        s = pw_fail(err, PW_E_NOMEM, st->ds->path, PW_NO_OFFSET, "out of memory");
+    if (es->windowed)
+        st->start = es->window.start < st->end ? es->window.start : st->end;
     st->events = es->e.events;
     return s;
 }
@@ -188,6 +202,8 @@ static void release(pw_states *st)
     if (!es)
         return;
     emu_free(&es->e);
+    if (es->windowed)
+        pw_state_window_free(&es->window);
     free(es->rows[0]);
     free(es->rows[1]);
     free(es->names);

@@ -32,7 +32,10 @@
 #include "analysis/ovniemu/emu_states.h"
 #include "analysis/ovniemu/ovniemu_part.h"
 #include "views/state_spans.h"
+#include "views/state_window.h"
 #include "core/grow.h"
+#include "core/window.h"
+#include "model/filter.h"
 #include "model/part.h"
 
 /* ---- deciding ----------------------------------------------------------- */
@@ -149,7 +152,7 @@ static int whole_starts(pw_dataset *ds)
 
 int ovniemu_in_shares(pw_dataset *ds)
 {
-    return emu_states_source.offers(ds) && !ds->filter && ds->share_by_node && looms_apart(ds) &&
+    return emu_states_source.offers(ds) && ds->share_by_node && looms_apart(ds) &&
            whole_starts(ds);
 }
 
@@ -184,17 +187,28 @@ static void restore(pw_dataset *ds, uint8_t *saved)
 }
 
 /* The clock of the first event the emulation meets (the earliest first
- * record of the locations left); 0 when there is none. */
+ * record of the locations left); 0 when there is none.  A location whose
+ * records all lie past the report window counts as beginning at the
+ * window's end: its share's states (none) end there, and the trace goes
+ * on at least so far. */
 static int first_clock(pw_dataset *ds, int64_t *t, pw_error *err)
 {
     int any = 0;
     for (size_t i = 0; i < ds->n_locs; i++) {
         pw_cursor *c;
         const pw_record *rec;
-        if (!ds->locs[i].has_records || pw_cursor_open(ds, (uint32_t)i, &c, err) != PW_OK)
+        /* the emulation's first event: of the history (model/filter.h) */
+        if (!ds->locs[i].has_records ||
+            pw_cursor_open_history(ds, (uint32_t)i, PW_WINDOW_DEFAULT_CAP, &c, err) != PW_OK)
             continue;
-        if (pw_cursor_next(c, &rec, err) == PW_OK && (!any || rec->t < *t)) {
-            *t = rec->t;
+        int64_t at, start;
+        int met = pw_cursor_next(c, &rec, err) == PW_OK;
+        if (met)
+            at = rec->t;
+        else
+            met = c->past_end && pw_selection_window_ns(ds, &start, &at);
+        if (met && (!any || at < *t)) {
+            *t = at;
             any = 1;
         }
         pw_cursor_close(c);
@@ -640,7 +654,7 @@ static pw_status join_entries(pw_dataset *ds, const pw_states *st, const void *c
         qsort(e, got, sizeof *e, by_key_value);
         pw_rnode *rows = pw_report_stream(r, "states");
         if (rows)
-            report_entries(st, e, got, any ? end_abs - first : 0, rows);
+            report_entries(st, e, got, any ? end_abs - first - pw_state_window_start(ds, first) : 0, rows);
     }
     free(e);
     free(m.rows[0]);

@@ -71,4 +71,5 @@ const pw_format_ops pw_format_ross = {
     .check = NULL,
     .close = ross_close,
     .options = ross_options,
+    .stats_filtered = 1, /* every table from the samples the selection keeps */
 };

@@ -16,6 +16,7 @@
 #include "core/bytes.h"
 #include "core/parallel.h"
 #include "formats/ross/ross_stats.h"
+#include "model/filter.h"
 
 /* KP sample body counters, after peid and kpid. */
 enum { KP_PROCESSED = 2, KP_ABORT, KP_RBS, KP_RB_TOTAL, KP_RB_SECONDARY, KP_NSEND, KP_NREAD };
@@ -225,6 +226,23 @@ typedef struct scan_job {
     const uint32_t *streams;
 } scan_job;
 
+/* Is the stream's record in the report selection (model/filter.h)?  Every
+ * table is made of the samples the selection keeps; the final RT sample
+ * (finalize, after every virtual time) only in a window with no end. */
+static int selected(const ross_stats_acc *st, ross_stream *s)
+{
+    const ross_hdr *h = &s->h;
+    int32_t loc = ross_record_location(s);
+    pw_record rec = {0};
+    rec.location = (uint32_t)(loc >= 0 ? loc : s->def->loc);
+    rec.schema = (uint32_t)h->rec;
+    rec.type = st->ds->schemas[h->rec]->name;
+    rec.kind = st->ds->schemas[h->rec]->kind;
+    rec.clock = PW_CLOCK_VIRTUAL;
+    rec.vt = h->ts >= ROSS_FINAL_TS ? INFINITY : h->ts;
+    return pw_filter_keeps_record(st->ds, &rec);
+}
+
 static void stats_stream(void *ctx, size_t item, int worker)
 {
     (void)worker;
@@ -242,7 +260,8 @@ static void stats_stream(void *ctx, size_t item, int worker)
     const char *code = NULL;
     pw_status rc;
     while ((rc = ross_stream_step(&s, &code, &e)) == PW_OK)
-        add_record(st, sa, &s);
+        if (!st->ds->filter || selected(st, &s))
+            add_record(st, sa, &s);
     if (rc != PW_END)
         pw_ds_diag_error(st->ds, PW_SEV_ERROR, code ? code : "ross.unreadable", &e);
     ross_stream_close(&s);

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mpi_waits/waits_timeline.h"
+#include "analysis/analysis.h"
 #include "views/timeline.h"
 #include "core/outbuf.h"
 #include "sinks/chrome/gzfile.h"
@@ -180,7 +180,7 @@ static pw_status ch_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     for (size_t i = 0; ev->kind != PW_TL_END && i < ev->n_flows_in; i++)
         ch_flow(w, 'f', t, ts, ev->flows_in[i]);
     if (o->failed)
-        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed");
+        return pw_outbuf_error_at(o, w->path, err);
     return PW_OK;
 }
 
@@ -205,7 +205,7 @@ pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *
     pw_tl_sink sink = {&w, ch_track, ch_event, NULL, NULL, 0};
     if (s == PW_OK) {
         pw_out_str(&w.out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
-        s = pw_mpi_waits_timeline_run(ds, &sink, rep, err); /* = pw_timeline_run without --waits */
+        s = pw_timeline_run_decorated(ds, &sink, rep, err); /* and what analyses draw on it */
         pw_out_str(&w.out, "\n],\"otherData\":{\"trace_start_ns\":");
         pw_out_i64(&w.out, w.t0);
         pw_out_str(&w.out, "}}\n");

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "sinks/batch/batch_columns.h"
+#include "batch/batch_columns.h"
 
 #define BATCH_DEFAULT_CAPACITY 65536
 

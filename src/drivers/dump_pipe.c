@@ -22,7 +22,7 @@
 #include "core/window.h"
 #include "model/dataset.h"
 #include "sinks/dump/dump.h"
-#include "sinks/dump/dump_pipe.h"
+#include "drivers/dump_pipe.h"
 
 #define PIPE_BLOCKS 16
 #define PIPE_BLOCK_BYTES (128 * 1024)

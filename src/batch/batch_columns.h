@@ -1,7 +1,7 @@
 /* batch_columns.h — the field columns of a pw_batch: one per distinct
  * field name over the dataset's schemas, filled record by record. */
-#ifndef PW_SINKS_BATCH_COLUMNS_H
-#define PW_SINKS_BATCH_COLUMNS_H
+#ifndef PW_BATCH_COLUMNS_H
+#define PW_BATCH_COLUMNS_H
 #include "core/outbuf.h"
 #include "perfweave.h"
 

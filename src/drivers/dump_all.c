@@ -19,7 +19,7 @@
 #include "core/parallel.h"
 #include "model/tournament.h"
 #include "sinks/dump/dump.h"
-#include "sinks/dump/dump_pipe.h"
+#include "drivers/dump_pipe.h"
 
 #define PW_EPOCH_LINES 65536
 

@@ -5,7 +5,6 @@
 #include "sinks/output.h"
 #include "sinks/sink.h"
 
-#include "model/filter.h"
 #include "analysis/analysis.h"
 
 #include <stdlib.h>
@@ -40,29 +39,6 @@ const char *pw_convert_target_for_path(const char *out)
     return sink ? sink->name : NULL;
 }
 
-pw_status pw_convert_records(pw_dataset *ds, pw_convert_report *rep,
-                             pw_status (*write)(void *ctx, const pw_record *rec, pw_error *err), void *ctx,
-                             pw_error *err)
-{
-    pw_merge *m = NULL;
-    pw_status s = pw_merge_open(ds, &m, err);
-    const pw_record *rec;
-    pw_record clipped;
-    uint64_t n_clipped = 0;
-    while (s == PW_OK && pw_merge_next(m, &rec, err) == PW_OK) {
-        rep->records_in++;
-        if (pw_window_clip(ds, rec, &clipped)) {
-            rec = &clipped;
-            n_clipped++;
-        }
-        s = write(ctx, rec, err);
-        rep->records_out += s == PW_OK;
-    }
-    pw_merge_close(m);
-    pw_convert_note(rep, "spans clipped to the --start/--end window", n_clipped, 0);
-    return s;
-}
-
 /* Several processes write one output (PW_SINK_TOGETHER, collectives set):
  * share 0 prepares it and tells the others where to write; every process
  * writes its share; share 0 commits it only when every process succeeded. */
@@ -92,6 +68,24 @@ static pw_status convert_together(pw_dataset *ds, const pw_sink_ops *sink, const
     return s;
 }
 
+/* A dataset with no timed record (a profile without its trace: the format
+ * says so, ds->untimed) gives a target for timelines nothing to draw:
+ * refused before any output exists, naming the targets that hold it. */
+static pw_status refuse_untimed(const pw_dataset *ds, const pw_sink_ops *sink, const char *out, pw_error *err)
+{
+    char fit[256] = "";
+    for (size_t i = 0; i < pw_n_sinks; i++) {
+        const pw_sink_ops *k = pw_sinks[i];
+        size_t used = strlen(fit);
+        if (k->kind == PW_SINK_CONVERT && (k->caps & PW_SINK_UNTIMED) && !(k->caps & PW_SINK_MISSING))
+            snprintf(fit + used, sizeof fit - used, "%s, ", k->name);
+    }
+    return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET,
+                   "not written: %s has no record with a time (a profile without a trace), so the %s "
+                   "target would hold nothing; the targets that fit: %sor 'perfweave stats'",
+                   ds->path, sink->name, fit);
+}
+
 pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target, unsigned flags,
                             pw_convert_report *rep, pw_error *err)
 {
@@ -106,6 +100,8 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
     if (!sink)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown conversion target '%s'", target);
     rep->target = sink->name;
+    if (ds->untimed && !(sink->caps & PW_SINK_UNTIMED))
+        return refuse_untimed(ds, sink, out, err);
     if (ds->collectives && (sink->caps & PW_SINK_TOGETHER))
         return convert_together(ds, sink, out, flags, rep, err);
     /* The states an analysis derives from the records, instead of the

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diff/diff_table.h"
+#include "drivers/diff/diff_table.h"
 #include "core/error.h"
 #include "model/report.h"
 
@@ -66,24 +66,47 @@ static int by_change(const void *pa, const void *pb)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/* Sets row's column `name` where the text and CSV renderers look for it:
+ * a name with dots ("late_sender.by_rank.0 A") is a path of nested
+ * objects to them, so it is stored as one. */
+static void set_column(json_t *row, const char *name, json_t *value)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot) {
+        json_object_set_new(row, name, value);
+        return;
+    }
+    char head[600];
+    snprintf(head, sizeof head, "%.*s", (int)(dot - name), name);
+    json_t *inner = json_object_get(row, head);
+    if (!json_is_object(inner)) {
+        inner = json_object();
+        json_object_set_new(row, head, inner);
+    }
+    set_column(inner, dot + 1, value);
+}
+
 /* Flat rows (text, CSV): key columns, then "COL A", "COL B", "COL B-A"
  * for the columns that changed somewhere in the table. */
 static json_t *flat_row(const json_t *keys, const json_t *va, const json_t *vb, const json_t *d,
                         const json_t *cols)
 {
-    json_t *row = json_deep_copy(keys);
+    json_t *row = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)keys, k, v) set_column(row, k, json_copy(v));
     size_t i;
     json_t *c;
     json_array_foreach(cols, i, c) {
-        const char *k = json_string_value(c);
+        k = json_string_value(c);
         char name[600];
         const json_t *x = va ? json_object_get(va, k) : NULL, *y = vb ? json_object_get(vb, k) : NULL;
         snprintf(name, sizeof name, "%s A", k);
-        json_object_set_new(row, name, x ? json_copy((json_t *)x) : json_null());
+        set_column(row, name, x ? json_copy((json_t *)x) : json_null());
         snprintf(name, sizeof name, "%s B", k);
-        json_object_set_new(row, name, y ? json_copy((json_t *)y) : json_null());
+        set_column(row, name, y ? json_copy((json_t *)y) : json_null());
         snprintf(name, sizeof name, "%s B-A", k);
-        json_object_set(row, name, json_object_get(d, k));
+        set_column(row, name, json_copy(json_object_get(d, k)));
     }
     return row;
 }
@@ -171,8 +194,8 @@ pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const char *na
                           int flat, pw_report *out, pw_error *err)
 {
     diff_tables ta, tb;
-    int ok = diff_tables_of(pw_report_json(a), &ta);
-    ok &= diff_tables_of(pw_report_json(b), &tb);
+    int ok = diff_tables_of(pw_report_json(a), name_a, &ta);
+    ok &= diff_tables_of(pw_report_json(b), name_b, &tb);
     json_t *root = (json_t *)pw_report_root(out);
     json_object_set_new(root, "a", json_string(name_a));
     json_object_set_new(root, "b", json_string(name_b));

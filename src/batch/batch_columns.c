@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "sinks/batch/batch_columns.h"
+#include "batch/batch_columns.h"
 #include "sinks/jsonl/jsonl_dump.h"
 
 pw_status pw_batch_columns_init(pw_batch_columns *bc, pw_dataset *ds, size_t capacity,

@@ -1,6 +1,6 @@
 /* dump_pipe.h — the dump of a merge on two threads (see dump_pipe.c). */
-#ifndef PW_SINKS_DUMP_PIPE_H
-#define PW_SINKS_DUMP_PIPE_H
+#ifndef PW_DRIVERS_DUMP_PIPE_H
+#define PW_DRIVERS_DUMP_PIPE_H
 #include "sinks/dump/dump.h"
 
 /* Writes every record of ds in merge order through d, decoding on this
