@@ -95,6 +95,8 @@ def convert(fx, out, *options):
     (received before sent by unsynchronised clocks: no viewer draws a flow
     that ends before it starts)."""
     r = subprocess.run([CLI, "convert", fx, "-o", out, *options], capture_output=True, text=True)
+    if r.returncode == 2 and "has no record with a time" in r.stderr and not os.path.exists(out):
+        return None  # a profile without a trace: the timed targets refuse it (cli.single_answers)
     if r.returncode not in (0, 1):
         raise RuntimeError("convert %s -> %s: exit %d: %s" % (fx, out, r.returncode, r.stderr[-400:]))
     m = re.search(r"(\d+) messages received before they were sent", r.stderr)
@@ -224,7 +226,10 @@ MPI_P2P_OR_COLL = re.compile(r"MPI_(I?[BSR]?send|I?recv|Sendrecv|Wait|Test|Barri
                              r"Alltoall|.*reduce|Reduce|Scan|Exscan)", re.I)
 
 
-def check_otf2(fx, archive, sizes_known):
+def check_otf2(fx, archive, sizes_known, mpi_regions=True):
+    """mpi_regions: O2 applies.  An OTF2 input's MPI event types (MPI_SEND,
+    MPI_RECV... as otf2-print names them) are records of their own, written
+    back as regions of those names: not MPI calls, so O2 does not judge them."""
     anchor = os.path.join(archive, "traces.otf2")
     r = subprocess.run(["otf2-print", anchor], capture_output=True, text=True)
     g = subprocess.run(["otf2-print", "-G", anchor], capture_output=True, text=True)
@@ -253,7 +258,7 @@ def check_otf2(fx, archive, sizes_known):
             return fail(fx, "O1", "location %s defines %s events, %d read" % (m.group(1), m.group(2),
                                                                           read.get(int(m.group(1)), 0)))
         m = re.match(r'^REGION\s+\d+\s+Name: "([^"]*)".*Role: (\w+), Paradigm: (\w+)', line)
-        if m and m.group(1).startswith("MPI_"):
+        if m and mpi_regions and m.group(1).startswith("MPI_"):
             if m.group(3) != "MPI" or (MPI_P2P_OR_COLL.match(m.group(1)) and m.group(2) == "FUNCTION"):
                 return fail(fx, "O2", "region %s: role %s, paradigm %s" % m.groups())
 
@@ -347,6 +352,8 @@ def check_fixture(fmt, fx, base):
     messages = stats["point_to_point"]["messages"] if stats else None
     for ext, check in ((".pftrace", check_perfetto), (".json", check_chrome), (".prv", check_paraver)):
         backwards = convert(fx, base + ext)
+        if backwards is None:
+            continue
         check(fx, base + ext, None if messages is None else messages - backwards)
     if fmt == "dumpi":
         for ext, check in ((".pftrace", check_perfetto), (".json", check_chrome)):
@@ -356,8 +363,8 @@ def check_fixture(fmt, fx, base):
         check_states(fx, base)
     convert(fx, base + ".sqlite")
     check_sqlite(fx, base + ".sqlite", stats)
-    convert(fx, base + ".otf2")
-    check_otf2(fx, base + ".otf2", fmt == "dumpi" and "nostatus" not in fx)
+    if convert(fx, base + ".otf2") is not None:
+        check_otf2(fx, base + ".otf2", fmt == "dumpi" and "nostatus" not in fx, fmt != "otf2")
 
 
 def ovni_fixtures():

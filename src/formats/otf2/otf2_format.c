@@ -24,11 +24,13 @@ static char *anchor_of(const char *path)
     return a;
 }
 
-/* An anchor file starts with a length byte and "OTF2" (libotf2's magic). */
+/* An anchor file starts with a length byte and "OTF2" (libotf2's magic).
+ * Only a regular file is opened: opening a FIFO would wait for a writer. */
 static int ot_probe(const char *path)
 {
     char *a = anchor_of(path);
-    FILE *f = a ? fopen(a, "rb") : NULL;
+    struct stat st;
+    FILE *f = a && stat(a, &st) == 0 && S_ISREG(st.st_mode) ? fopen(a, "rb") : NULL;
     free(a);
     if (!f)
         return 0;
