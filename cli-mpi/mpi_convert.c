@@ -109,14 +109,22 @@ static int join_shards(const mpi_world *w, const char *path, FILE *out, char *bu
     return ok ? EXIT_OK : EXIT_SYSTEM;
 }
 
-/* This process's shard into path; the conversion's exit code. */
-static int write_shard(const mpi_world *w, pw_dataset *ds, const char *path, pw_convert_report *rep)
+/* This process's shard into path; the conversion's exit code.  A refusal
+ * (a dataset the target cannot hold) is every process's alike: rank 0
+ * says it, naming the output as the serial command does. */
+static int write_shard(const mpi_world *w, pw_dataset *ds, const char *path, const char *output,
+                       pw_convert_report *rep)
 {
     pw_error err;
     pw_status s = pw_dataset_set_share(ds, (unsigned)w->rank, (unsigned)w->size, &err);
     if (s == PW_OK)
         s = pw_convert_output(ds, path, "perfetto", PW_OUTPUT_FORCE, rep, &err);
-    return s == PW_OK ? EXIT_OK : cli_fail(&err);
+    if (s != PW_E_USAGE || strncmp(err.message, path, strlen(path)))
+        return s == PW_OK ? EXIT_OK : cli_fail(&err);
+    if (w->rank)
+        return EXIT_USAGE;
+    fprintf(stderr, "perfweave: error: %s%s\n", output, err.message + strlen(path));
+    return EXIT_USAGE;
 }
 
 /* Rank 0 alone: the serial command. */
@@ -217,7 +225,7 @@ int mpi_convert_run(const mpi_world *w, cli_args *a)
     code = mpi_max_code(made ? EXIT_OK : EXIT_SYSTEM); /* the conversion's collectives need every process */
     mpi_work_begin();
     if (!code)
-        code = write_shard(w, ds, path, &rep);
+        code = write_shard(w, ds, path, a->output, &rep);
     mpi_work_end();
     code = mpi_max_code(code);
     char *buf = code ? NULL : malloc(CHUNK);

@@ -60,6 +60,20 @@ void cli_print_help(const cli_command *cmd, FILE *out)
     fprintf(out, ").\n");
 }
 
+/* The tables stats gives for the format: its own, then the analyses'. */
+static void print_format_tables(FILE *out, size_t f)
+{
+    const char *name, *desc, *by;
+    if (pw_format_table(f, 0, NULL))
+        fprintf(out, "\ntables of 'perfweave stats' (--table NAME shows one, --tables lists a dataset's):\n");
+    for (size_t i = 0; (name = pw_format_table(f, i, &desc)); i++)
+        fprintf(out, "  %-26s %s\n", name, desc);
+    if (pw_format_analysis_table(f, 0, NULL, NULL))
+        fprintf(out, "\ntables the analyses add when the records hold what they need:\n");
+    for (size_t i = 0; (name = pw_format_analysis_table(f, i, &desc, &by)); i++)
+        fprintf(out, "  %-26s %s (%s)\n", name, desc, by);
+}
+
 int cli_print_format_help(const char *name, FILE *out)
 {
     for (size_t f = 0; f < pw_format_count(); f++) {
@@ -69,6 +83,7 @@ int cli_print_format_help(const char *name, FILE *out)
         if (!pw_format_options(f) || !pw_format_options(f)->key)
             fprintf(out, "\nno options of its own\n");
         print_format_options(out, f);
+        print_format_tables(out, f);
         return 1;
     }
     return 0;
@@ -166,7 +181,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a)
                 return usage_error(cmd, "unknown option", s);
         } else if (!a->path) {
             a->path = s;
-        } else if ((cmd->wants & CLI_WANT_TWO_PATHS) && !a->path_b) {
+        } else if ((cmd->wants & (CLI_WANT_TWO_PATHS | CLI_WANT_SECOND_PATH)) && !a->path_b) {
             a->path_b = s;
         } else {
             return usage_error(cmd, "more than one PATH", s);

@@ -38,6 +38,7 @@ typedef struct cli_args {
     size_t top;
     int top_set;
     const char *table;
+    int tables;           /* stats --tables: list the tables, not their rows */
 } cli_args;
 
 /* What a subcommand accepts beyond the common options. */
@@ -51,7 +52,8 @@ enum {
     CLI_WANT_FILTER = 64,
     CLI_WANT_TWO_PATHS = 128,
     CLI_WANT_VIEW = 256,
-    CLI_WANT_STATES = 512
+    CLI_WANT_STATES = 512,
+    CLI_WANT_SECOND_PATH = 1024 /* a second PATH may follow (report A [B]) */
 };
 
 /* Exit code of a conversion that dropped records (without --allow-loss). */
@@ -65,7 +67,7 @@ typedef struct cli_command {
     int (*run)(cli_args *a);
 } cli_command;
 
-extern const cli_command cli_info, cli_dump, cli_stats, cli_check, cli_convert, cli_diff;
+extern const cli_command cli_info, cli_dump, cli_stats, cli_check, cli_convert, cli_diff, cli_report;
 
 /* Parses argv (after the subcommand); returns -1 to go on, or an exit code
  * (help printed: 0; bad usage: 2). */

@@ -35,7 +35,7 @@ void cli_print_convert_account(const pw_convert_report *rep, const char *out)
         fprintf(stderr, "perfweave:   %s %llu %s\n", rep->items[i].lost ? "not written:" : "adapted:    ",
                 (unsigned long long)rep->items[i].count, rep->items[i].what);
     const char *hint = pw_sink_hint(sink_index(rep->target));
-    if (hint)
+    if (hint && rep->records_out) /* a viewer shows nothing of an empty output */
         fprintf(stderr, "perfweave: %s\n", hint);
 }
 

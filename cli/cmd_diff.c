@@ -78,9 +78,11 @@ const cli_command cli_diff = {
     "what changed between two runs: their stats, row by row (B - A)",
     "usage: perfweave diff A B [options]\n\n"
     "Both datasets must be of one format.  For each table of 'stats', rows are\n"
-    "matched by their key columns (names, ranks, ids; calling contexts by their\n"
-    "path from the root) and every numeric column shows A, B and B - A.  Rows\n"
-    "that did not change are left out; the largest relative change comes first.\n"
+    "matched by what names the thing in both runs (names, ranks, PEs; processes\n"
+    "and threads by their order, not their ids; paths relative to the dataset;\n"
+    "calling contexts by their path from the root) and every numeric column\n"
+    "shows A, B and B - A; identifiers and absolute clocks are never subtracted.\n"
+    "Rows that did not change are left out; the largest relative change first.\n"
     "Filters apply to both datasets.\n\n"
     "  --json        {\"a\", \"b\", \"tables\": {NAME: [{key, a, b, delta}]}}\n"
     "  --csv         CSV tables, each introduced by a '# name' line\n",

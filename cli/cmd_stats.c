@@ -9,12 +9,34 @@ static const char *plot_dir(const cli_args *a, const pw_dataset *ds)
     return pw_options_get(&a->opt, key);
 }
 
+/* stats --tables: the report built whole, then only its list of tables. */
+static int list_tables(cli_args *a, pw_dataset *ds)
+{
+    int code = EXIT_OK;
+    FILE *out = cli_output(a, &code);
+    pw_report *r = out ? pw_report_new() : NULL;
+    pw_error err = {.status = PW_E_NOMEM, .message = "out of memory"};
+    pw_status s = r ? pw_stats(ds, r, &err) : PW_E_NOMEM;
+    if (s == PW_OK)
+        s = pw_report_write_tables(r, out, a->json, &err);
+    if (out && s != PW_OK)
+        code = cli_fail(&err);
+    if (out)
+        code = cli_close_output(a, code);
+    int dcode = cli_report_diags(ds);
+    pw_report_free(r);
+    pw_close(ds);
+    return code ? code : dcode;
+}
+
 static int stats_run(cli_args *a)
 {
     int code = EXIT_OK;
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;
+    if (a->tables)
+        return list_tables(a, ds);
     FILE *out = cli_output(a, &code);
     /* Opened up front, so that large arrays stream to the output. */
     pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
@@ -62,7 +84,8 @@ const cli_command cli_stats = {
     "profile of calls and the communication matrix; for profiles, top-down\n"
     "trees; for power data, energies.  Locations are read in parallel.\n\n"
     "  --json        one JSON document\n"
-    "  --csv         CSV tables, each introduced by a '# name' line\n",
+    "  --csv         CSV tables, each introduced by a '# name' line\n"
+    "  --tables      the tables this dataset gives (--table NAME shows one)\n",
     CLI_WANT_JSON | CLI_WANT_CSV | CLI_WANT_OUTPUT | CLI_WANT_FILTER | CLI_WANT_VIEW,
     stats_run,
 };

@@ -1,6 +1,8 @@
 /* filter_args.c — the options that cut a dataset down (--start, --end,
  * --loc, --ranks, --type), for dump, stats, convert and diff.  The library
  * does the cutting (pw_dataset_filter); this only collects the text. */
+#define _GNU_SOURCE /* FNM_CASEFOLD: type globs ignore case, as the library's */
+#include <fnmatch.h>
 #include <string.h>
 
 #include "cli.h"
@@ -59,11 +61,32 @@ int cli_parse_filter(const cli_command *cmd, int argc, char **argv, int *i, cli_
     return 1;
 }
 
+/* A --type that names no record type of the dataset gives an empty answer
+ * that looks like an empty trace: it is said, with the types there are. */
+static void warn_unmatched_types(const pw_filter *f, const pw_dataset *ds)
+{
+    size_t n = pw_schema_count(ds);
+    for (size_t g = 0; g < f->n_types; g++) {
+        size_t i = 0;
+        while (i < n && fnmatch(f->types[g], pw_schema_get(ds, i)->name, FNM_CASEFOLD) != 0)
+            i++;
+        if (i < n)
+            continue;
+        fprintf(stderr, "perfweave: warning: --type '%s' matches no record type; the types are:", f->types[g]);
+        for (i = 0; i < n && i < 60; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", pw_schema_get(ds, i)->name);
+        fprintf(stderr, "%s\n", n > 60 ? ", ..." : "");
+    }
+}
+
 int cli_apply_filter(cli_args *a, pw_dataset *ds)
 {
     const pw_filter *f = &a->filter;
     if (!f->start && !f->end && !f->n_locs && !f->ranks && !f->n_types)
         return 0;
     pw_error err;
-    return pw_dataset_filter(ds, f, &err) == PW_OK ? 0 : cli_fail(&err);
+    if (pw_dataset_filter(ds, f, &err) != PW_OK)
+        return cli_fail(&err);
+    warn_unmatched_types(f, ds);
+    return 0;
 }

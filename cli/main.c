@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const cli_command *const commands[] = {&cli_info, &cli_dump, &cli_stats, &cli_check,
-                                              &cli_convert, &cli_diff};
+                                              &cli_convert, &cli_diff, &cli_report};
 #define N_COMMANDS (sizeof commands / sizeof *commands)
 
 static void print_main_help(FILE *out)

@@ -11,12 +11,17 @@ void cli_print_view_help(FILE *out)
 {
     fprintf(out,
             "  --top N                      rows per text table (default 20; 0: all)\n"
-            "  --table NAME                 show only table NAME (text and CSV)\n");
+            "  --table NAME                 show only table NAME (text and CSV)\n"
+            "  --tables                     list the tables (name, rows, description; --json: with columns)\n");
 }
 
 int cli_parse_view(const cli_command *cmd, int argc, char **argv, int *i, cli_args *a)
 {
     const char *s = argv[*i];
+    if (!strcmp(s, "--tables")) {
+        a->tables = 1;
+        return 1;
+    }
     if (strcmp(s, "--top") && strcmp(s, "--table"))
         return 0;
     if (*i + 1 >= argc) {

@@ -444,6 +444,8 @@ PW_API void pw_rnode_num(pw_rnode *parent, const char *key, double v);
 PW_API void pw_rnode_str(pw_rnode *parent, const char *key, const char *v);
 PW_API void pw_rnode_strn(pw_rnode *parent, const char *key, const char *v, size_t n);
 PW_API void pw_rnode_bool(pw_rnode *parent, const char *key, int v);
+/* A value the report does not know (a rank without MPI calls has no
+ * span): JSON null, an empty CSV cell, a blank text cell. */
 PW_API void pw_rnode_null(pw_rnode *parent, const char *key);
 
 typedef enum pw_report_style {
@@ -461,6 +463,24 @@ PW_API pw_status pw_report_write(const pw_report *r, FILE *out, pw_report_style 
  * columns left out counted.  JSON always holds everything.  0 when memory
  * runs out. */
 PW_API int pw_report_set_view(pw_report *r, size_t top_rows, const char *table, size_t width);
+
+/* The report's tables: the members of its root that are arrays of rows
+ * or objects (one row), in order (on a report opened for JSON, those not
+ * yet written out).  Each is declared once by the format or analysis that
+ * adds it (title, description, columns with units), see docs/tables.md. */
+PW_API size_t pw_report_table_count(const pw_report *r);
+PW_API const char *pw_report_table_name(const pw_report *r, size_t i);
+/* Lists the tables (stats --tables): name, rows and description; with
+ * json, [{"name", "title", "description", "rows", "columns": [{"name",
+ * "unit", "key"}]}]. */
+PW_API pw_status pw_report_write_tables(const pw_report *r, FILE *out, int json, pw_error *err);
+/* The i-th table format f's summary declares (NULL past the last), with
+ * its one-line description. */
+PW_API const char *pw_format_table(size_t f, size_t i, const char **description);
+/* The i-th table the analyses format f feeds may add after its own (when
+ * the data has what they need), with its description and the analysis's
+ * name; NULL past the last. */
+PW_API const char *pw_format_analysis_table(size_t f, size_t i, const char **description, const char **analysis);
 
 /* Streaming, for reports whose arrays grow with the input (one row per
  * repetition, per event...): memory stays flat in the number of rows.
@@ -506,10 +526,17 @@ PW_API pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_er
  * format), into `out` (a report from pw_report_new).  For each table of
  * the reports (an array of objects; an object of scalars is a one-row
  * table; the root's own numbers are the table "summary"), rows are matched
- * by their key columns: text columns and numbering columns (rank, pe, id,
+ * by their key columns: text columns and numbering columns (rank, pe,
  * source, dest...); a column of indented names is a tree (a calling
- * context tree) whose rows are matched by their path from the root.  For
- * every numeric column: A's value, B's, and B - A (absent: 0).  Rows with
+ * context tree) whose rows are matched by their path from the root.  Keys
+ * are made to hold across runs: process and thread ids in paths
+ * ("proc.<pid>", "thread.<tid>") become their order, paths under name_a /
+ * name_b (the datasets' roots) become relative.  Identifiers of one run
+ * and absolute clocks (pid, tid, min_rank, max_rank, index and id where a
+ * text names the row, first_clock, t0_s...) are left out.  Nested objects
+ * are columns "outer.inner", objects of an array in a row columns
+ * "array.<first text>.inner".  For every numeric column: A's value, B's,
+ * and B - A (absent: 0).  Rows with
  * no difference are left out; the others come largest relative change
  * first.  out's root: {"a": name_a, "b": name_b, "tables": {NAME: [{"key":
  * {...}, "a": {...}|null, "b": {...}|null, "delta": {...}}]}}; with flat,
@@ -518,6 +545,27 @@ PW_API pw_status pw_info(pw_dataset *ds, pw_report *r, int with_locations, pw_er
  * the table (for text and CSV). */
 PW_API pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const char *name_a, const char *name_b,
                           int flat, pw_report *out, pw_error *err);
+
+/* What a report page keeps of a pw_stats run beyond its report (the
+ * power samples over time of GPU power data): begun on ds before pw_stats,
+ * handed to pw_html_report, freed after.  NULL when ds has nothing to
+ * keep (or memory ran out: the page then draws without it). */
+typedef struct pw_html_watch pw_html_watch;
+PW_API pw_html_watch *pw_html_watch_begin(pw_dataset *ds);
+PW_API void pw_html_watch_free(pw_html_watch *w);
+/* One self-contained HTML page (no URL, inline SVG figures, deterministic
+ * bytes) of r, the pw_stats report of ds (w: what pw_stats handed to the
+ * watch, or NULL): a verdict, the figures its tables allow, the states
+ * over time that ds's analyses derive (a second replay of its records),
+ * its tables, and r as `stats --json` prints it in
+ * <script type="application/json" id="perfweave-stats">. */
+PW_API pw_status pw_html_report(pw_dataset *ds, const pw_report *r, const pw_html_watch *w, FILE *out,
+                                pw_error *err);
+/* The page of a comparison: diff is pw_diff_reports(ra, rb, ..., flat 0)
+ * (embedded as `diff --json` prints it), then both runs side by side. */
+PW_API pw_status pw_html_compare(pw_dataset *da, const pw_report *ra, const pw_html_watch *wa, pw_dataset *db,
+                                 const pw_report *rb, const pw_html_watch *wb, const pw_report *diff, FILE *out,
+                                 pw_error *err);
 
 /* ------------------------------------------------------------------------ */
 /* Record writers (dump)                                                     */
@@ -528,18 +576,10 @@ typedef enum pw_dump_style {
     PW_DUMP_JSONL     /* one JSON object per line: "loc", "t", "type", fields */
 } pw_dump_style;
 
-typedef struct pw_dump pw_dump;
-
-/* A buffered record writer to `out` (which the caller keeps open and
- * closes).  Writes go through a large private buffer; pw_dump_close flushes. */
-PW_API pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump **d, pw_error *err);
-PW_API pw_status pw_dump_record(pw_dump *d, const pw_record *rec, pw_error *err);
-PW_API pw_status pw_dump_close(pw_dump *d, pw_error *err);
-
 /* Every record of the dataset, merged in time order (as pw_merge gives
- * them), written to `out`: the same bytes as pw_merge + pw_dump_record,
- * but records are decoded and formatted on the dataset's worker threads
- * while this thread merges and writes.  Damage met is recorded as
+ * them), written to `out`, a line each in the style: records are decoded
+ * and formatted on the dataset's worker threads while this thread merges
+ * and writes.  Damage met is recorded as
  * diagnostics, as with pw_merge. */
 PW_API pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_error *err);
 
@@ -553,8 +593,6 @@ PW_API pw_status pw_dump_all(pw_dataset *ds, FILE *out, pw_dump_style style, pw_
  * "sqlite" (.sqlite, .db).  A target missing from this build (no libotf2)
  * is still listed; converting to it fails with PW_E_USAGE. */
 PW_API size_t pw_convert_target_count(void);
-PW_API const char *pw_convert_target_name(size_t i);
-PW_API const char *pw_convert_target_description(size_t i);
 /* The target an output path's extension implies, or NULL. */
 PW_API const char *pw_convert_target_for_path(const char *out);
 
@@ -718,19 +756,6 @@ typedef struct pw_filter {
  * records of every location.  Call once, after pw_open, before reading. */
 PW_API pw_status pw_dataset_filter(pw_dataset *ds, const pw_filter *f, pw_error *err);
 
-/* The time window in force, in the dataset's clocks, for sinks that clip
- * spans to it: ns bounds (has_ns) and virtual-time bounds (has_vt).  An
- * open side is INT64_MIN / INT64_MAX (or -/+infinity). */
-typedef struct pw_time_window {
-    int has_ns;
-    int64_t start_ns, end_ns;
-    int has_vt;
-    double start_vt, end_vt;
-} pw_time_window;
-
-/* 1 with *w filled when a time window is set on ds, else 0. */
-PW_API int pw_dataset_window(const pw_dataset *ds, pw_time_window *w);
-
 /* ------------------------------------------------------------------------ */
 /* States: what a runtime emulator derives from the records                 */
 /* ------------------------------------------------------------------------ */
@@ -759,7 +784,7 @@ PW_API pw_status pw_dump_states(pw_dataset *ds, FILE *out, pw_dump_style style, 
  * in one registry; a program lists them from here (names, extensions,
  * help) instead of naming them. */
 typedef enum pw_sink_kind {
-    PW_SINK_RECORDS = 1, /* one line per record (pw_dump*) */
+    PW_SINK_RECORDS = 1, /* one line per record (pw_dump_all) */
     PW_SINK_REPORT = 2,  /* renders a report tree (pw_report_*) */
     PW_SINK_CONVERT = 4, /* writes a dataset as another tool's format (pw_convert) */
     PW_SINK_PLOT = 8     /* draws what an analysis finds (pw_plot_*) */
@@ -771,7 +796,8 @@ enum {
     PW_SINK_DIRECTORY = 2, /* its output is a directory */
     PW_SINK_SIBLINGS = 4,  /* also writes files beside its output (.prv: .pcf, .row) */
     PW_SINK_MISSING = 8,   /* this build lacks the library it needs */
-    PW_SINK_TOGETHER = 16  /* processes with shares write one output together (pw_collectives) */
+    PW_SINK_TOGETHER = 16, /* processes with shares write one output together (pw_collectives) */
+    PW_SINK_UNTIMED = 32   /* holds records that have no time (a profile's values) */
 };
 
 PW_API size_t pw_sink_count(void);

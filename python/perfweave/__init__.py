@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from . import _columns, _lib
-from ._events import pipit_events
+from ._events import pipit_events, state_events, state_intervals
 
 __all__ = ["open", "Dataset", "PerfweaveError", "DataError", "formats", "__version__"]
 __version__ = "0.1.0"
@@ -165,6 +165,18 @@ class _Prefetch:
         self.stopping = True
         self.go.release()
         self.thread.join()
+
+
+def _flat_row(row, prefix=""):
+    """A report row with its nested objects' scalars as dotted keys; nested
+    arrays are not columns (the text and CSV tables leave them out too)."""
+    out = {}
+    for k, v in row.items():
+        if isinstance(v, dict):
+            out.update(_flat_row(v, prefix + k + "."))
+        elif not isinstance(v, list):
+            out[prefix + k] = v
+    return out
 
 
 class Dataset:
@@ -473,10 +485,43 @@ class Dataset:
             return joined.result(), e
         return joined.result(), None
 
-    def events(self, types=None, locations=None, start=None, end=None, strict=True):
-        """The records in Pipit's event layout (see _events.py)."""
+    def events(self, types=None, locations=None, start=None, end=None, strict=True, states=True):
+        """The records in Pipit's event layout (see _events.py).  For a
+        trace an emulator replays (ovni), states=True adds an Enter and a
+        Leave per state a thread held (its labelled channels: thread state,
+        subsystem, task type...), named by the state's label, with its
+        channel in the column "Channel"."""
         cols, failure = self._read(types, locations, start, end, None, 1 << 16, None, True)
-        return self._finish(pipit_events(self, cols), failure, strict)
+        out = pipit_events(self, cols)
+        if states and types is None and locations is None and "emulation" in self.properties():
+            out = state_events(self, out, self.states(), start, end)
+        return self._finish(out, failure, strict)
+
+    def states(self):
+        """The intervals of the states an emulator derives from the records
+        (ovni: ovniemu's, what Paraver shows): loc (the thread or CPU),
+        view ("thread" or "cpu"), type, channel, value, label, start_ns and
+        end_ns (the clock's time, as records()' t), one row per value held
+        (value 0, no state, is left out).  Empty for a format without
+        emulation."""
+        ds = self._handle()
+        buf, size = ctypes.c_void_p(), ctypes.c_size_t()
+        stream = _lib.libc.open_memstream(ctypes.byref(buf), ctypes.byref(size))
+        if not stream:
+            raise MemoryError("perfweave: no memory for the states")
+        err = _lib.Error()
+        try:
+            s = _lib.lib.pw_dump_states(ds, stream, 1, ctypes.byref(err))
+        finally:
+            _lib.libc.fclose(stream)
+            text = ctypes.string_at(buf, size.value)
+            _lib.libc.free(buf)
+        columns = ["loc", "view", "type", "channel", "value", "label", "start_ns", "end_ns"]
+        if s != _lib.OK:
+            return pd.DataFrame(columns=columns)
+        summary, serr = _lib.Summary(), _lib.Error()
+        _check(_lib.lib.pw_summarize(ds, ctypes.byref(summary), ctypes.byref(serr)), serr)
+        return state_intervals(text, summary.t_min if summary.has_ns else 0, columns)
 
     # -- reports ---------------------------------------------------------
     def stats(self, strict=True, **options):
@@ -516,20 +561,44 @@ class Dataset:
         _check(s, err)
         return text
 
+    def tables(self, **options):
+        """The tables stats() holds, as `perfweave stats --tables --json`
+        lists them: a DataFrame of name, title, description, rows and
+        columns (a list of {"name", "unit", "key"})."""
+        if options:
+            with Dataset(self._path, **dict(self._opt.kwargs, **options)) as other:
+                return other.tables()
+        ds = self._handle()
+        buf, size = ctypes.c_void_p(), ctypes.c_size_t()
+        stream = _lib.libc.open_memstream(ctypes.byref(buf), ctypes.byref(size))
+        report = _lib.lib.pw_report_new() if stream else None
+        err = _lib.Error()
+        try:
+            s = _lib.lib.pw_stats(ds, report, ctypes.byref(err)) if report else -5
+            if s == _lib.OK:
+                s = _lib.lib.pw_report_write_tables(report, stream, 1, ctypes.byref(err))
+        finally:
+            _lib.lib.pw_report_free(report)
+            if stream:
+                _lib.libc.fclose(stream)
+                text = ctypes.string_at(buf, size.value)
+                _lib.libc.free(buf)
+        if not report:
+            raise MemoryError("perfweave: no memory for a report")
+        _check(s, err)
+        return pd.DataFrame(json.loads(text), columns=["name", "title", "description", "rows", "columns"])
+
     def table(self, name, **options):
-        """One table of stats() as a DataFrame: `name` is a key of the
-        report (dotted for nested ones, "a.b") holding a list of rows or an
-        object of scalars."""
-        node = self.stats(**options)
-        for part in name.split("."):
-            if not isinstance(node, dict) or part not in node:
-                raise KeyError("perfweave: the %s report has no table %r" % (self.format, name))
-            node = node[part]
-        if isinstance(node, list):
-            return pd.DataFrame(node)
-        if isinstance(node, dict):
-            return pd.DataFrame([node])
-        raise KeyError("perfweave: %r is a value, not a table" % name)
+        """One table of stats() as a flat DataFrame: `name` is one of the
+        names tables() lists (a top-level key of the report).  A row's
+        nested objects become dotted columns ("energy_j.gpu"), as the text
+        and CSV renderings show them; a one-row table (an object) is one
+        row."""
+        node = self.stats(**options).get(name)
+        if not isinstance(node, (list, dict)):
+            raise KeyError("perfweave: the %s report has no table %r" % (self.format, name))
+        rows = node if isinstance(node, list) else [node]
+        return pd.DataFrame([_flat_row(r) for r in rows if isinstance(r, dict)])
 
     def convert(self, out, to=None, **options):
         """Write every record to `out` as target `to` ("perfetto", "chrome",

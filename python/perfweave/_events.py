@@ -12,6 +12,8 @@ its begin and a Leave at its end; every other record is an Instant.
 Process is the number of the location's process (rank) and Thread the
 location's own number when it is a thread, else 0.  Events are sorted by
 time (stable: records at the same time keep the merge's order)."""
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -65,6 +67,57 @@ def pipit_events(ds, cols):
         out = pd.concat([out, leaves], ignore_index=True)
     # Pipit keeps events in time order (ROSS records come in real-time
     # order, their virtual times are not sorted).
+    out = out.iloc[np.argsort(out["Timestamp (ns)"].to_numpy(), kind="stable")]
+    out["Event Type"] = pd.Categorical(out["Event Type"], ["Enter", "Leave", "Instant"])
+    out["Name"] = out["Name"].astype("category")
+    return out.reset_index(drop=True)
+
+
+def state_intervals(jsonl, origin, columns):
+    """The intervals of the state changes pw_dump_states writes (one JSON
+    object a line, times in ns from the first event, `origin` on the
+    clock): a value holds from its change to the next change of the same
+    channel of the same row, the last ones to the last change."""
+    open_at, rows, last = {}, [], 0
+    for line in jsonl.splitlines():
+        c = json.loads(line)
+        key = (c["loc"], c["view"], c["type"])
+        last = max(last, c["t"])
+        held = open_at.pop(key, None)
+        if held is not None and held[1]["value"]:
+            rows.append(_interval(held, c["t"], origin))
+        open_at[key] = (c["t"], c)
+    for held in open_at.values():
+        if held[1]["value"] and last > held[0]:
+            rows.append(_interval(held, last, origin))
+    rows.sort(key=lambda r: (r[6], r[0], r[2]))
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _interval(held, end, origin):
+    t, c = held
+    return (c["loc"], c["view"], c["type"], c["channel"], c["value"], c["label"], origin + t, origin + end)
+
+
+def state_events(ds, events, states, start, end):
+    """events with an Enter and a Leave per labelled thread state (Pipit's
+    layout, Name = the state's label, Channel = its channel), in time
+    order; start <= t < end as for the records."""
+    threads = states[(states["view"] == "thread") & states["label"].notna()]
+    if start is not None:
+        threads = threads[threads["end_ns"] > start]
+    if end is not None:
+        threads = threads[threads["start_ns"] < end]
+    if threads.empty:
+        return events
+    process, thread = _process_thread(ds)
+    index = {loc.path.decode(): loc.index for loc in ds._location_list()}
+    at = threads["loc"].map(index).fillna(0).astype(np.int64).to_numpy()
+    one = {"Name": threads["label"].to_numpy(object), "Process": process[at], "Thread": thread[at],
+           "Channel": threads["channel"].to_numpy(object)}
+    enters = pd.DataFrame(dict(one, **{"Timestamp (ns)": threads["start_ns"].to_numpy(), "Event Type": "Enter"}))
+    leaves = pd.DataFrame(dict(one, **{"Timestamp (ns)": threads["end_ns"].to_numpy(), "Event Type": "Leave"}))
+    out = pd.concat([events.astype({"Event Type": object, "Name": object}), enters, leaves], ignore_index=True)
     out = out.iloc[np.argsort(out["Timestamp (ns)"].to_numpy(), kind="stable")]
     out["Event Type"] = pd.Categorical(out["Event Type"], ["Enter", "Leave", "Instant"])
     out["Name"] = out["Name"].astype("category")

@@ -12,6 +12,7 @@
 #ifndef PW_ANALYSIS_ANALYSIS_H
 #define PW_ANALYSIS_ANALYSIS_H
 #include "views/states.h"
+#include "views/timeline.h"
 #include "model/dataset.h"
 
 typedef struct pw_analysis_ops {
@@ -42,11 +43,16 @@ typedef struct pw_analysis_ops {
     /* Optional: the thread and CPU states the analysis derives from the
      * records (states.h), for the sinks that write states. */
     const pw_states_source *states;
+    /* Optional: what the analysis draws on the timelines of ds (Perfetto,
+     * Chrome JSON) besides the records (views/timeline.h), when asked. */
+    const pw_tl_decoration *decorate;
     /* Optional: the analysis computed by every process of a program
      * together (pw_stats_together), each over its share, talking through
      * ds->collectives; share 0 holds the results (pw_ds_hold) for `report`,
      * which then reports them instead of reading every location. */
     pw_status (*together)(pw_dataset *ds, pw_error *err);
+    /* The tables report adds, NULL-ended (model/table.h); may be NULL. */
+    const pw_table_decl *const *tables;
 } pw_analysis_ops;
 
 /* 0 when the caller asked for the format's own summary and reading only
@@ -58,4 +64,10 @@ extern const size_t pw_n_analyses;
 
 /* The registered analysis that offers states for ds, or NULL. */
 const pw_states_source *pw_states_source_for(const pw_dataset *ds);
+
+/* pw_timeline_run with what every registered analysis that offers to
+ * decorate ds's timeline draws on it (in registry order: the first one's
+ * sink nearest the writer's). */
+pw_status pw_timeline_run_decorated(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
+                                    pw_error *err);
 #endif

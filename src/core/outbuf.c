@@ -94,11 +94,13 @@ pw_status pw_outbuf_flush(pw_outbuf *o, pw_error *err)
     return o->failed ? pw_outbuf_error(o, err) : PW_OK;
 }
 
-pw_status pw_outbuf_error(const pw_outbuf *o, pw_error *err)
+pw_status pw_outbuf_error_at(const pw_outbuf *o, const char *path, pw_error *err)
 {
     errno = o->write_errno ? o->write_errno : ENOMEM; /* no errno: a buffer could not grow */
-    return pw_fail_errno(err, "<output>", "write failed");
+    return pw_fail_errno(err, path, "write failed");
 }
+
+pw_status pw_outbuf_error(const pw_outbuf *o, pw_error *err) { return pw_outbuf_error_at(o, "<output>", err); }
 
 void pw_outbuf_free(pw_outbuf *o)
 {

@@ -40,6 +40,8 @@ pw_status pw_outbuf_init(pw_outbuf *o, FILE *out, pw_error *err);
 pw_status pw_outbuf_init_memory(pw_outbuf *o, size_t cap, pw_error *err);
 /* The error of a failed outbuf, with the errno of the write that failed. */
 pw_status pw_outbuf_error(const pw_outbuf *o, pw_error *err);
+/* The same, naming the file `path` the buffer writes. */
+pw_status pw_outbuf_error_at(const pw_outbuf *o, const char *path, pw_error *err);
 /* Writes out what is buffered; PW_E_IO when this or an earlier write failed. */
 pw_status pw_outbuf_flush(pw_outbuf *o, pw_error *err);
 void pw_outbuf_free(pw_outbuf *o);

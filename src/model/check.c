@@ -1,6 +1,6 @@
 /* check.c — deep validation: every record of every location (of this
  * process's share) is read in parallel, then the format's own consistency
- * checks run.  pw_check (src/analysis/check.c) adds the analyses' checks. */
+ * checks run.  pw_check (src/drivers/check.c) adds the analyses' checks. */
 #include <pthread.h>
 #include <string.h>
 

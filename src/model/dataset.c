@@ -8,12 +8,25 @@
 
 #include "core/dirlist.h"
 #include "core/grow.h"
+#include "core/input.h"
 
 size_t pw_format_count(void) { return pw_n_formats; }
 const char *pw_format_name(size_t i) { return i < pw_n_formats ? pw_formats[i]->name : NULL; }
 const char *pw_format_description(size_t i)
 {
     return i < pw_n_formats ? pw_formats[i]->description : NULL;
+}
+
+const char *pw_format_table(size_t f, size_t i, const char **description)
+{
+    const pw_table_decl *const *t = f < pw_n_formats ? pw_formats[f]->tables : NULL;
+    for (size_t k = 0; t && t[k]; k++)
+        if (k == i) {
+            if (description)
+                *description = t[k]->description;
+            return t[k]->name;
+        }
+    return NULL;
 }
 
 const pw_format_option *pw_format_options(size_t i)
@@ -325,13 +338,24 @@ pw_dataset *pw_ds_new(const pw_format_ops *fmt, const char *path)
     return ds;
 }
 
-pw_status pw_open_share(const char *path, const pw_options *opt, unsigned index, unsigned count,
-                        pw_dataset **out, pw_error *err)
+/* A compressed file given as the path (NAME.zst, NAME.gz) whose plain NAME
+ * does not exist is opened as NAME: formats recognise their files by their
+ * plain names, and every input is read through its compressed sibling.
+ * Otherwise a copy of path; NULL when out of memory. */
+static char *plain_path(const char *path)
 {
-    *out = NULL;
-    pw_error_clear(err);
-    if (!path || !*path)
-        return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "no path given");
+    size_t k = pw_input_suffix_len(path);
+    struct stat st;
+    char *plain = strndup(path, strlen(path) - k);
+    if (plain && k && stat(plain, &st) != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return plain;
+    free(plain);
+    return strdup(path);
+}
+
+static pw_status open_share(const char *path, const pw_options *opt, unsigned index, unsigned count,
+                            pw_dataset **out, pw_error *err)
+{
     if (count > 1 && index >= count)
         return pw_fail(err, PW_E_USAGE, path, PW_NO_OFFSET, "share %u of %u does not exist", index, count);
     const pw_format_ops *fmt = detect_format(path, opt, err);
@@ -355,6 +379,21 @@ pw_status pw_open_share(const char *path, const pw_options *opt, unsigned index,
     }
     *out = ds;
     return PW_OK;
+}
+
+pw_status pw_open_share(const char *path, const pw_options *opt, unsigned index, unsigned count,
+                        pw_dataset **out, pw_error *err)
+{
+    *out = NULL;
+    pw_error_clear(err);
+    if (!path || !*path)
+        return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "no path given");
+    char *plain = plain_path(path);
+    if (!plain)
+        return pw_fail(err, PW_E_NOMEM, path, PW_NO_OFFSET, "out of memory");
+    pw_status s = open_share(plain, opt, index, count, out, err);
+    free(plain);
+    return s;
 }
 
 pw_status pw_open(const char *path, const pw_options *opt, pw_dataset **out, pw_error *err)

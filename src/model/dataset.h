@@ -14,6 +14,7 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/names.h"
+#include "model/table.h"
 #include "perfweave.h"
 
 typedef struct pw_cursor_ops {
@@ -113,6 +114,11 @@ typedef struct pw_format_ops {
     void (*close)(pw_dataset *ds);
     /* Options the format accepts, ended by a NULL key; may be NULL. */
     const pw_format_option *options;
+    /* The tables its summary adds, NULL-ended (model/table.h); may be NULL. */
+    const pw_table_decl *const *tables;
+    /* The names of the analyses its datasets feed (what `help FORMAT`
+     * lists the tables of), NULL-ended; may be NULL. */
+    const char *const *analyses;
     /* Nonzero when stats() reads records through cursors, so that it
      * honours a filter; else a filtered pw_stats gives the generic counts. */
     int stats_filtered;
@@ -168,6 +174,10 @@ struct pw_dataset {
      * own_subtree: a cursor yields records of its location and the
      * locations under it only (a location filter leaves files unopened). */
     int time_ordered, own_subtree;
+    /* Set by a format's open() when no record has a time (a profile
+     * without its trace): a converter for timelines refuses it before it
+     * creates its output, without reading the records to find out. */
+    int untimed;
     /* This process's share of the record locations (pw_dataset_set_share):
      * items [share_first, share_end) of pw_ds_record_locations. */
     unsigned share_index;
@@ -204,6 +214,8 @@ struct pw_dataset {
     const struct pw_energy_layout *energy;
     /* Set by a sink that draws what the energy analysis finds. */
     const struct pw_energy_watch *energy_watch;
+    /* Set by a sink that draws states over time (views/states.h). */
+    const struct pw_states_watch *states_watch;
 };
 
 /* The findings a dataset keeps: enough to describe any real damage; a
@@ -389,6 +401,6 @@ pw_status pw_stats_generic(pw_dataset *ds, pw_report *r, pw_error *err);
 int pw_ds_summary_in_parts(const pw_dataset *ds);
 /* The format's summary of this share's locations as a part (its
  * stats_part); an empty part when the summary is not made of parts.
- * pw_stats_part (src/analysis/stats.c) adds the analyses' parts to it. */
+ * pw_stats_part (src/drivers/stats.c) adds the analyses' parts to it. */
 pw_status pw_ds_summary_part(pw_dataset *ds, void **part, size_t *size, pw_error *err);
 #endif

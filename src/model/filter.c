@@ -73,14 +73,6 @@ int pw_filter_keeps_record(const pw_dataset *ds, const pw_record *rec)
     return !ds->filter || filter_keeps(ds->filter, ds, rec, &past);
 }
 
-int pw_dataset_window(const pw_dataset *ds, pw_time_window *w)
-{
-    if (!ds->filter || !ds->filter->has_window)
-        return 0;
-    *w = ds->filter->win;
-    return 1;
-}
-
 int pw_window_clip(const pw_dataset *ds, const pw_record *rec, pw_record *clipped)
 {
     const pw_filter_state *f = ds->filter;

@@ -4,6 +4,16 @@
 #define PW_MODEL_FILTER_H
 #include "model/dataset.h"
 
+/* The time window in force, in the dataset's clocks, for sinks that clip
+ * spans to it: ns bounds (has_ns) and virtual-time bounds (has_vt).  An
+ * open side is INT64_MIN / INT64_MAX (or -/+infinity). */
+typedef struct pw_time_window {
+    int has_ns;
+    int64_t start_ns, end_ns;
+    int has_vt;
+    double start_vt, end_vt;
+} pw_time_window;
+
 typedef struct pw_filter_state {
     int has_window;
     pw_time_window win;

@@ -46,7 +46,9 @@ static pw_status parse_time(const char *text, const char *what, typed_time *t, p
 }
 
 /* The first times of the dataset: the least first timed record over the
- * locations (each location's records come in time order, or nearly). */
+ * locations (each location's records come in time order, or nearly).
+ * Untimed records may come first (an HPCToolkit profile's metric values
+ * before its trace): they are passed over, however many. */
 typedef struct origin {
     int has_ns, has_vt;
     int64_t ns;
@@ -60,7 +62,7 @@ static void origin_of_location(pw_dataset *ds, uint32_t loc, origin *o)
     if (pw_cursor_open(ds, loc, &c, &e) != PW_OK)
         return;
     const pw_record *r;
-    for (int n = 0; n < 256 && pw_cursor_next(c, &r, &e) == PW_OK; n++) {
+    while (pw_cursor_next(c, &r, &e) == PW_OK) {
         if (r->clock == PW_CLOCK_NS) {
             if (!o->has_ns || r->t < o->ns)
                 o->ns = r->t;
@@ -158,6 +160,33 @@ static int location_matches(const pw_filter *f, const pw_location *l)
     return f->ranks && l->kind == PW_LOC_PROCESS && rank_listed(f->ranks, l->id) == 1;
 }
 
+/* The error of a --loc/--ranks that keeps nothing, with the locations
+ * there are (--ranks: the process ids; --loc: the paths). */
+static pw_status no_location_matches(const pw_dataset *ds, const pw_filter *f, pw_error *err)
+{
+    char list[1500] = "";
+    size_t used = 0, shown = 0;
+    for (size_t i = 0; i < ds->n_locs && used + 1 < sizeof list; i++) {
+        const pw_location *l = &ds->locs[i];
+        if (f->ranks && !f->n_locs && l->kind != PW_LOC_PROCESS)
+            continue;
+        char *at = list + used;
+        size_t room = sizeof list - used;
+        int w = f->ranks && !f->n_locs ? snprintf(at, room, "%s%lld", shown ? "," : "", (long long)l->id)
+                                       : snprintf(at, room, "%s\"%s\"", shown ? ", " : "", l->path);
+        used += w > 0 ? (size_t)w : 0;
+        shown++;
+    }
+    if (used + 1 >= sizeof list)
+        snprintf(list + sizeof list - 5, 5, "...");
+    if (f->ranks && !f->n_locs)
+        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                       "--ranks %s: no process has such a rank; the ranks are: %s", f->ranks,
+                       shown ? list : "(none: no process locations)");
+    return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
+                   "--loc/--ranks: no location matches; the locations are: %s", shown ? list : "(none)");
+}
+
 /* Keeps the locations that match or lie under one that does.  Where each
  * cursor yields records of its own subtree only, the locations with none
  * kept lose their records (their files stay unread); a location whose
@@ -184,10 +213,7 @@ static pw_status set_locations(pw_dataset *ds, const pw_filter *f, pw_filter_sta
         kept += st->loc_keep[i];
     }
     if (!kept) /* an empty result would look like an empty trace */
-        return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
-                       "--loc/--ranks: no location matches (paths look like \"%s\"; --ranks selects "
-                       "process locations by id)",
-                       n ? ds->locs[n - 1].path : "");
+        return no_location_matches(ds, f, err);
     /* what the report leaves out, analyses still read (filter.h) */
     st->had_records = ds->own_subtree ? pw_ds_alloc(ds, n ? n : 1) : NULL;
     if (ds->own_subtree && !st->had_records)

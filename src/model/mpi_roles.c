@@ -50,10 +50,3 @@ void pw_mpi_roles_by_name(const pw_field *fields, size_t n, int16_t *roles)
         roles[pw_mpi_role_named(fields[i].name)] = (int16_t)i;
     roles[PW_ROLE_NONE] = -1;
 }
-
-/* A table lookup: the analyses ask for roles per schema at every open,
- * and a dataset may have hundreds of schemas. */
-int pw_mpi_role_in(const pw_schema *sc, pw_mpi_role role)
-{
-    return sc->mpi_fields && role > PW_ROLE_NONE && role < PW_N_MPI_ROLES ? sc->mpi_fields[role] : -1;
-}

@@ -3,8 +3,9 @@
  * A format says it in its schemas (pw_field.mpi_role); the names the MPI
  * standard gives the arguments map to roles here, so that a format whose
  * tables use those names (DUMPI's generator) fills roles from one table.
- * The analyses (mpi_coll.c, mpi_comm_replay.c) and a format's own fast pass
- * over its bytes (DUMPI's open-time profile) find fields by role. */
+ * The analyses and a format's own fast pass over its bytes (DUMPI's
+ * open-time profile) find a call's fields by role through its view,
+ * mpi_call.h. */
 #ifndef PW_MODEL_MPI_ROLES_H
 #define PW_MODEL_MPI_ROLES_H
 #include <stddef.h>
@@ -18,6 +19,4 @@ pw_mpi_role pw_mpi_role_named(const char *argument);
  * named as MPI names the arguments (the first one wins), or -1: the table
  * a format gives pw_ds_schema_mpi_fields. */
 void pw_mpi_roles_by_name(const pw_field *fields, size_t n, int16_t *roles);
-/* Index of the field of that role among a schema's fields, or -1. */
-int pw_mpi_role_in(const pw_schema *sc, pw_mpi_role role);
 #endif

@@ -32,6 +32,7 @@ void pw_report_free(pw_report *r)
     report_stream_free_all(r);
     json_decref(r->root);
     free(r->only_table);
+    free(r->decls);
     free(r);
 }
 

@@ -41,6 +41,8 @@ struct pw_report {
     size_t top_rows;        /* text: rows shown per table (0: all) */
     size_t width;           /* text: characters per table line (0: any) */
     char *only_table;       /* text and CSV: the one table shown, or NULL */
+    const struct pw_table_decl **decls; /* what pw_report_declare was given */
+    size_t n_decls;
 };
 
 json_t *pw_report_json(const pw_report *r);

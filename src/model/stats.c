@@ -1,5 +1,5 @@
 /* stats.c — the generic summary (records per type and per location) for
- * formats without one of their own; pw_stats is in src/analysis/stats.c. */
+ * formats without one of their own; pw_stats is in src/drivers/stats.c. */
 #include <stdlib.h>
 
 #include "core/parallel.h"

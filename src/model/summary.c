@@ -12,21 +12,25 @@ typedef struct summary_job {
     uint8_t *seen;          /* [worker][schema]: a record of it was read */
 } summary_job;
 
-/* Folds one record's time into a summary. */
+/* Folds one record's time into a summary.  The span ends where the last
+ * record ends: a call's exit, not its entry (a record with an end). */
 static void summary_add(pw_summary *s, const pw_record *r)
 {
     s->records++;
+    int ended = r->kind == PW_REC_SPAN && r->has_end;
     if (r->clock == PW_CLOCK_NS) {
+        int64_t last = ended && r->t_end > r->t ? r->t_end : r->t;
         if (!s->has_ns || r->t < s->t_min)
             s->t_min = r->t;
-        if (!s->has_ns || r->t > s->t_max)
-            s->t_max = r->t;
+        if (!s->has_ns || last > s->t_max)
+            s->t_max = last;
         s->has_ns = 1;
     } else if (r->clock == PW_CLOCK_VIRTUAL) {
+        double last = ended && r->vt_end > r->vt ? r->vt_end : r->vt;
         if (!s->has_virtual || r->vt < s->vt_min)
             s->vt_min = r->vt;
-        if (!s->has_virtual || r->vt > s->vt_max)
-            s->vt_max = r->vt;
+        if (!s->has_virtual || last > s->vt_max)
+            s->vt_max = last;
         s->has_virtual = 1;
     }
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/path_name.h"
 #include "sinks/output.h"
 #include "sinks/sink.h"
 
@@ -111,12 +112,6 @@ static pw_status split_path(pw_output *o, const char *path, pw_error *err)
     return PW_OK;
 }
 
-static const char *base_name(const pw_output *o)
-{
-    const char *slash = strrchr(o->final, '/');
-    return slash ? slash + 1 : o->final;
-}
-
 static void release(pw_output *o)
 {
     if (o->slot >= 0)
@@ -138,7 +133,7 @@ static pw_status begin_stream(pw_output *o, const char *path, unsigned caps, pw_
  * exists (mkdtemp fills in the listed name), so no signal can orphan it. */
 static pw_status begin_temporary(pw_output *o, pw_error *err)
 {
-    int n = snprintf(o->tmpdir, sizeof o->tmpdir, "%s/.%s.pw-XXXXXX", o->dir, base_name(o));
+    int n = snprintf(o->tmpdir, sizeof o->tmpdir, "%s/.%s.pw-XXXXXX", o->dir, pw_base_name(o->final));
     if (n < 0 || (size_t)n >= sizeof o->tmpdir)
         return pw_fail(err, PW_E_USAGE, o->final, PW_NO_OFFSET, "output name too long");
     o->slot = temporary_add(o->tmpdir);
@@ -149,7 +144,7 @@ static pw_status begin_temporary(pw_output *o, pw_error *err)
         return s;
     }
     memcpy(o->tmpdir, name, (size_t)n + 1);
-    snprintf(o->work, sizeof o->work, "%s/%s", o->tmpdir, base_name(o));
+    snprintf(o->work, sizeof o->work, "%s/%s", o->tmpdir, pw_base_name(o->final));
     return PW_OK;
 }
 
@@ -232,7 +227,7 @@ pw_status pw_output_finish(pw_output *o, pw_error *err)
     DIR *d = opendir(o->tmpdir);
     struct dirent *e;
     while (d && (e = readdir(d)) && n < 16)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, base_name(o)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, pw_base_name(o->final)))
             snprintf(names[n++], sizeof names[0], "%s", e->d_name);
     if (d)
         closedir(d);
@@ -240,7 +235,7 @@ pw_status pw_output_finish(pw_output *o, pw_error *err)
     for (size_t i = 0; s == PW_OK && i < n; i++)
         s = place(o, names[i], err);
     if (s == PW_OK)
-        s = place(o, base_name(o), err);
+        s = place(o, pw_base_name(o->final), err);
     remove_tree(o->tmpdir);
     release(o);
     return s;

@@ -3,20 +3,25 @@
  * A sink is one `<name>_sink.c` file in a folder under src/sinks/ that
  * defines `const pw_sink_ops pw_sink_<name>`; CMake finds the file and
  * lists the sink in the registry (sink_registry.c, generated from
- * src/sinks/sink_registry.c.in), as it does formats.  Three drivers use
- * the sinks by kind, never by name:
- *   - pw_dump* (src/sinks/dump/) streams records through a RECORDS sink,
- *     formatting each record with `format_record` (also on worker threads);
+ * src/sinks/sink_registry.c.in), as it does formats.  The drivers use the
+ * sinks by kind, never by name:
+ *   - pw_dump_all (src/drivers/dump_all.c) streams records through a
+ *     RECORDS sink, formatting each record with `format_record` (also on
+ *     worker threads; the context, pw_dump, is src/sinks/dump/dump.h);
  *   - pw_report_open / pw_report_write (src/sinks/report/) render a report
  *     tree through a REPORT sink;
- *   - pw_convert (src/sinks/convert/) hands the dataset to a CONVERT sink's
- *     `convert`, which streams the merged records into its output; or, when
- *     an analysis derives states from the records (views/states.h) and
- *     the output is named for them, to its `convert_states`;
- *   - pw_dump_states streams those states through a RECORDS sink's
- *     `dump_states`;
+ *   - pw_convert (src/drivers/convert.c) hands the dataset to a CONVERT
+ *     sink's `convert`, which streams the merged records into its output;
+ *     or, when an analysis derives states from the records
+ *     (views/states.h) and the output is named for them, to its
+ *     `convert_states`;
+ *   - pw_dump_states (src/drivers/dump_states.c) streams those states
+ *     through a RECORDS sink's `dump_states`;
  *   - pw_plot_begin / pw_plot_finish (src/sinks/plot/) let a PLOT sink draw
  *     what an analysis hands it while pw_stats runs.
+ * A name is unique within its kind only: "text" is both the RECORDS style
+ * of `dump` (src/sinks/text/) and the REPORT style of `stats`
+ * (src/sinks/report/report_text_sink.c), two different outputs.
  * Outputs are created by the output discipline (src/sinks/output.c), never
  * by a sink under the final name. */
 #ifndef PW_SINKS_SINK_H
@@ -27,6 +32,7 @@
 #include "model/report.h"
 
 typedef struct pw_sink_ops pw_sink_ops;
+typedef struct pw_dump pw_dump; /* a RECORDS sink's pipeline: sinks/dump/dump.h */
 
 struct pw_sink_ops {
     const char *name;        /* unique within its kind: "jsonl", "perfetto" */

@@ -2,8 +2,8 @@
  * to a 64-bit value.  The analyses use it for keys such as (location,
  * schema, field) or (communicator, source, destination, tag), so that
  * lookups are exact (no hashing of keys into one word that could collide). */
-#ifndef PW_ANALYSIS_KEYMAP_H
-#define PW_ANALYSIS_KEYMAP_H
+#ifndef PW_VIEWS_KEYMAP_H
+#define PW_VIEWS_KEYMAP_H
 #include <stddef.h>
 #include <stdint.h>
 

@@ -8,31 +8,6 @@
 
 #include "views/timeline.h"
 #include "views/timeline_schema.h"
-#include "model/mpi_roles.h"
-
-static const char *const coll_names[] = {
-    "MPI_Barrier",   "MPI_Bcast",      "MPI_Gather",    "MPI_Gatherv",    "MPI_Scatter",
-    "MPI_Scatterv",  "MPI_Allgather",  "MPI_Allgatherv", "MPI_Alltoall",  "MPI_Alltoallv",
-    "MPI_Alltoallw", "MPI_Allreduce",  "MPI_Reduce",    "MPI_Reduce_scatter", "MPI_Scan",
-    "MPI_Exscan",    "MPI_Reduce_scatter_block",
-};
-
-void pw_coll_classify(const pw_schema *sc, pw_coll_schema *out)
-{
-    out->op = PW_COLL_NONE;
-    for (size_t i = 0; sc->mpi_fields && i < sizeof coll_names / sizeof coll_names[0]; i++)
-        if (!strcmp(sc->name, coll_names[i]))
-            out->op = (pw_coll_op)i;
-    out->f_count = pw_mpi_role_in(sc, PW_ROLE_COUNT);
-    out->f_datatype = pw_mpi_role_in(sc, PW_ROLE_DATATYPE);
-    out->f_sendcount = pw_mpi_role_in(sc, PW_ROLE_SEND_COUNT);
-    out->f_sendtype = pw_mpi_role_in(sc, PW_ROLE_SEND_TYPE);
-    out->f_recvcount = pw_mpi_role_in(sc, PW_ROLE_RECV_COUNT);
-    out->f_recvtype = pw_mpi_role_in(sc, PW_ROLE_RECV_TYPE);
-    out->f_root = pw_mpi_role_in(sc, PW_ROLE_ROOT);
-    out->f_comm = pw_mpi_role_in(sc, PW_ROLE_COMM);
-    out->f_commsize = pw_mpi_role_in(sc, PW_ROLE_COMM_SIZE);
-}
 
 /* An integer value (lists: the sum of their items); 0 when absent. */
 static int64_t int_or_sum(const pw_value *v)
@@ -73,7 +48,7 @@ static int per_peer_recv(pw_coll_op op)
 
 /* The elements the call sends by its own count fields, and their
  * datatype (-1: unknown). */
-static int64_t send_elements(const pw_coll_schema *cs, const pw_value *v, int64_t *type)
+static int64_t send_elements(const pw_mpi_call_view *cs, const pw_value *v, int64_t *type)
 {
     int64_t one_type = cs->f_datatype >= 0 ? field(v, cs->f_datatype) : -1;
     *type = cs->f_sendtype >= 0 ? field(v, cs->f_sendtype) : one_type;
@@ -83,12 +58,12 @@ static int64_t send_elements(const pw_coll_schema *cs, const pw_value *v, int64_
 }
 
 /* Whether the call's sent bytes need its receive counts too. */
-static int sends_its_recvcounts(const pw_coll_schema *cs)
+static int sends_its_recvcounts(const pw_mpi_call_view *cs)
 {
     return cs->op == PW_COLL_REDUCE_SCATTER && cs->f_sendcount < 0;
 }
 
-void pw_mpi_call_read(const pw_coll_schema *cs, const pw_value *v, const pw_type_sizes *sizes, pw_mpi_call *out)
+void pw_mpi_call_read(const pw_mpi_call_view *cs, const pw_value *v, const pw_type_sizes *sizes, pw_mpi_call *out)
 {
     out->op = cs->op;
     out->comm = field(v, cs->f_comm);
@@ -148,7 +123,7 @@ int pw_mpi_calls_init(pw_mpi_calls *c, const pw_dataset *ds)
     if (!c->coll || !c->sizes || !c->loaded)
         return 0;
     for (size_t i = 0; i < ds->n_schemas; i++)
-        pw_coll_classify(ds->schemas[i], &c->coll[i]);
+        pw_mpi_call_view_of(ds->schemas[i]->name, ds->schemas[i]->mpi_fields, &c->coll[i]);
     return 1;
 }
 
@@ -191,7 +166,7 @@ int pw_mpi_calls_read(pw_mpi_calls *c, const pw_record *rec, pw_mpi_call *out)
 
 int pw_mpi_calls_sent(pw_mpi_calls *c, const pw_record *rec, const pw_value *v, uint64_t *sent)
 {
-    const pw_coll_schema *cs = &c->coll[rec->schema];
+    const pw_mpi_call_view *cs = &c->coll[rec->schema];
     if (sends_its_recvcounts(cs)) {
         pw_mpi_call call;
         int ok = pw_mpi_calls_read(c, rec, &call);

@@ -14,40 +14,12 @@
  * (pw_type_sizes), which a format gives as the location property
  * "<process location path>:datatype_sizes" (space-separated bytes).
  * Arguments a record lacks (DUMPI's <IGNORED> on non-roots) count 0. */
-#ifndef PW_ANALYSIS_MPI_COLL_H
-#define PW_ANALYSIS_MPI_COLL_H
+#ifndef PW_VIEWS_MPI_COLL_H
+#define PW_VIEWS_MPI_COLL_H
 #include <stdint.h>
 
 #include "model/dataset.h"
-
-/* The collective operations, in the order of OTF2's OTF2_CollectiveOp. */
-typedef enum pw_coll_op {
-    PW_COLL_NONE = -1,
-    PW_COLL_BARRIER,
-    PW_COLL_BCAST,
-    PW_COLL_GATHER,
-    PW_COLL_GATHERV,
-    PW_COLL_SCATTER,
-    PW_COLL_SCATTERV,
-    PW_COLL_ALLGATHER,
-    PW_COLL_ALLGATHERV,
-    PW_COLL_ALLTOALL,
-    PW_COLL_ALLTOALLV,
-    PW_COLL_ALLTOALLW,
-    PW_COLL_ALLREDUCE,
-    PW_COLL_REDUCE,
-    PW_COLL_REDUCE_SCATTER,
-    PW_COLL_SCAN,
-    PW_COLL_EXSCAN,
-    PW_COLL_REDUCE_SCATTER_BLOCK
-} pw_coll_op;
-
-/* How one schema's records are read: field indexes, -1 when absent. */
-typedef struct pw_coll_schema {
-    pw_coll_op op;
-    int f_count, f_datatype, f_sendcount, f_sendtype, f_recvcount, f_recvtype;
-    int f_root, f_comm, f_commsize;
-} pw_coll_schema;
+#include "model/mpi_call.h"
 
 /* Bytes per datatype id (0 for ids beyond the table). */
 typedef struct pw_type_sizes {
@@ -63,9 +35,8 @@ typedef struct pw_mpi_call {
     uint64_t received; /* bytes of the receive buffer argument(s) */
 } pw_mpi_call;
 
-void pw_coll_classify(const pw_schema *sc, pw_coll_schema *out);
-/* The call a record of that schema makes, from its fields. */
-void pw_mpi_call_read(const pw_coll_schema *cs, const pw_value *v, const pw_type_sizes *sizes, pw_mpi_call *out);
+/* The call a record of a schema of view cs makes, from its fields. */
+void pw_mpi_call_read(const pw_mpi_call_view *cs, const pw_value *v, const pw_type_sizes *sizes, pw_mpi_call *out);
 
 /* The sizes of location `loc`'s process (its datatype_sizes property),
  * replacing what sizes held; 0 when memory runs out. */
@@ -76,7 +47,7 @@ void pw_type_sizes_free(pw_type_sizes *sizes);
  * datatype sizes read on first use (time-merged writers alternate ranks). */
 typedef struct pw_mpi_calls {
     const pw_dataset *ds;
-    pw_coll_schema *coll; /* per schema */
+    pw_mpi_call_view *coll; /* per schema */
     pw_type_sizes *sizes; /* per location (processes only) */
     uint8_t *loaded;      /* per location: sizes read */
 } pw_mpi_calls;

@@ -7,7 +7,6 @@
 
 #include "views/timeline.h"
 #include "views/timeline_schema.h"
-#include "model/mpi_roles.h"
 
 /* The predefined handles from some comm field's labels; 0 when world is
  * not named (small values are probed: handles are small constants). */
@@ -17,8 +16,7 @@ static int predefined_handles(pw_comm_replay *r)
     r->self = r->null = INT64_MIN;
     for (size_t i = 0; i < r->ds->n_schemas && !found; i++) {
         const pw_schema *sc = r->ds->schemas[i];
-        int f = pw_mpi_role_in(sc, PW_ROLE_COMM);
-        f = f >= 0 ? f : pw_mpi_role_in(sc, PW_ROLE_OLD_COMM);
+        int f = r->calls[i].f_on_comm;
         if (f < 0 || !sc->fields[f].label)
             continue;
         for (int64_t v = -64; v <= 64; v++) {
@@ -41,19 +39,8 @@ static int classify(pw_comm_replay *r)
     int any = 0;
     for (size_t i = 0; i < r->ds->n_schemas; i++) {
         const pw_schema *sc = r->ds->schemas[i];
-        struct pw_comm_call *c = &r->calls[i];
-        c->kind = !strcmp(sc->name, "MPI_Comm_dup") ? 1 : !strcmp(sc->name, "MPI_Comm_split") ? 2
-                : !strcmp(sc->name, "MPI_Comm_free") ? 3 : 0;
-        c->f_old = pw_mpi_role_in(sc, PW_ROLE_OLD_COMM);
-        if (c->f_old < 0 && c->kind == 3) /* MPI_Comm_free's comm */
-            c->f_old = pw_mpi_role_in(sc, PW_ROLE_COMM);
-        c->f_new = pw_mpi_role_in(sc, PW_ROLE_NEW_COMM);
-        c->f_color = pw_mpi_role_in(sc, PW_ROLE_COLOR);
-        c->f_key = pw_mpi_role_in(sc, PW_ROLE_KEY);
-        if ((c->kind && c->f_old < 0) || (c->kind && c->kind < 3 && c->f_new < 0) ||
-            (c->kind == 2 && (c->f_color < 0 || c->f_key < 0)))
-            c->kind = 0;
-        any |= c->kind == 1 || c->kind == 2;
+        pw_mpi_call_view_of(sc->name, sc->mpi_fields, &r->calls[i]);
+        any |= r->calls[i].comm_op == PW_COMM_DUP || r->calls[i].comm_op == PW_COMM_SPLIT;
     }
     return any;
 }
@@ -68,21 +55,21 @@ static int64_t int_field(const pw_value *v, int i)
 /* Feeds one record into trackers[rank of its location]. */
 static void feed(pw_comm_replay *r, pw_mpi_tracker *trackers, const pw_record *rec)
 {
-    const struct pw_comm_call *c = &r->calls[rec->schema];
-    if (!c->kind)
+    const pw_mpi_call_view *c = &r->calls[rec->schema];
+    if (c->comm_op == PW_COMM_OP_NONE)
         return;
     int64_t rank = pw_tl_rank_of(r->ds, rec->location);
     if (rank < 0 || (uint64_t)rank >= r->n_ranks)
         return;
     const pw_value *v = pw_record_fields(rec);
     pw_mpi_tracker *t = &trackers[rank];
-    if (c->kind == 1)
-        pw_mpi_tracker_dup(t, int_field(v, c->f_old), int_field(v, c->f_new));
-    else if (c->kind == 2)
-        pw_mpi_tracker_split(t, int_field(v, c->f_old), int_field(v, c->f_color), int_field(v, c->f_key),
+    if (c->comm_op == PW_COMM_DUP)
+        pw_mpi_tracker_dup(t, int_field(v, c->f_on_comm), int_field(v, c->f_new));
+    else if (c->comm_op == PW_COMM_SPLIT)
+        pw_mpi_tracker_split(t, int_field(v, c->f_on_comm), int_field(v, c->f_color), int_field(v, c->f_key),
                              int_field(v, c->f_new));
     else
-        pw_mpi_tracker_release(t, int_field(v, c->f_old));
+        pw_mpi_tracker_release(t, int_field(v, c->f_on_comm));
 }
 
 static pw_mpi_tracker *new_trackers(const pw_comm_replay *r)
@@ -202,7 +189,7 @@ void pw_comm_replay_free(pw_comm_replay *r)
  * apart here, where the caller can inline the test, before feed's call. */
 void pw_comm_replay_feed(pw_comm_replay *r, const pw_record *rec)
 {
-    if (r->live && r->calls[rec->schema].kind)
+    if (r->live && r->calls[rec->schema].comm_op != PW_COMM_OP_NONE)
         feed(r, r->live, rec);
 }
 

@@ -7,17 +7,15 @@
  * feed the records they draw, in each rank's order, and ask which
  * communicator a handle names at that point.  Without such records or
  * labels nothing is resolved (every lookup: PW_MPI_UNKNOWN). */
-#ifndef PW_ANALYSIS_MPI_COMM_REPLAY_H
-#define PW_ANALYSIS_MPI_COMM_REPLAY_H
+#ifndef PW_VIEWS_MPI_COMM_REPLAY_H
+#define PW_VIEWS_MPI_COMM_REPLAY_H
+#include "model/mpi_call.h"
 #include "model/mpi_comms.h"
 #include "model/dataset.h"
 
 typedef struct pw_comm_replay {
     pw_dataset *ds;
-    struct pw_comm_call {
-        int kind; /* 0: none, 1: dup, 2: split, 3: free */
-        int f_old, f_new, f_color, f_key;
-    } *calls;                  /* per schema */
+    pw_mpi_call_view *calls;   /* per schema */
     int64_t world, self, null; /* predefined handle values */
     int64_t undefined_color;   /* MPI_UNDEFINED as the live trackers take it */
     pw_mpi_tracker *live;      /* per rank, fed as records are drawn */

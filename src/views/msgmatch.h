@@ -14,8 +14,8 @@
  *
  * What a format needs to provide, as schema fields (see timeline.h): "dest"
  * on sends, "source" on receives, optional "tag", "comm" and "request". */
-#ifndef PW_ANALYSIS_MSGMATCH_H
-#define PW_ANALYSIS_MSGMATCH_H
+#ifndef PW_VIEWS_MSGMATCH_H
+#define PW_VIEWS_MSGMATCH_H
 #include <stdint.h>
 
 #include "views/keymap.h"

@@ -2,8 +2,8 @@
  * channel holds a value from one change to the next (or to the end), and
  * each such span goes to a callback.  The time-per-state analysis sums
  * them; writers that draw complete slices (Chrome JSON) draw them. */
-#ifndef PW_ANALYSIS_STATE_SPANS_H
-#define PW_ANALYSIS_STATE_SPANS_H
+#ifndef PW_VIEWS_STATE_SPANS_H
+#define PW_VIEWS_STATE_SPANS_H
 #include <stddef.h>
 #include <stdint.h>
 

@@ -2,6 +2,7 @@
  * Value 0 (no state) and values without a label (ids, counters) are not
  * counted, so memory is bounded by rows x labelled values. */
 #include "views/state_times.h"
+#include "views/state_totals.h"
 
 #include <stdlib.h>
 
@@ -126,6 +127,19 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t t
         count_span(st, tr, view, type, held, (uint64_t)time - (uint64_t)since);
 }
 
+/* Every change also goes to the watcher (ds->states_watch). */
+typedef struct watched_times {
+    state_times *times;
+    const pw_states_watch *watch;
+} watched_times;
+
+static void on_change_watched(void *ctx, int64_t time, int view, uint32_t row, int32_t type, int64_t value)
+{
+    watched_times *w = ctx;
+    on_change(w->times, time, view, row, type, value);
+    w->watch->change(w->watch->ctx, time, view, row, type, value);
+}
+
 /* A report row's data: the track's key, the value, its time. */
 typedef struct time_acc {
     uint64_t key;
@@ -147,8 +161,9 @@ static const char *row_name(const pw_states *st, int view, uint32_t row)
     return row < v->n_rows ? v->rows[row].title : "?";
 }
 
-/* One report row per (row, channel, value), in that order. */
-static int report_rows(const state_times *times, pw_rnode *rows)
+/* One report row per (row, channel, value), in that order; each also
+ * counted into totals. */
+static int report_rows(const state_times *times, pw_rnode *rows, pw_state_totals *totals)
 {
     const pw_states *st = times->st;
     const pw_state_spans *spans = times->spans;
@@ -175,13 +190,20 @@ static int report_rows(const state_times *times, pw_rnode *rows)
         pw_rnode_str(r, "channel", st->channel_name(st, view, type));
         pw_rnode_int(r, "value", a->value);
         pw_rnode_str(r, "label", st->value_label(st, view, type, a->value));
-        pw_rnode_uint(r, "time_ns", a->ns);
+        pw_rnode_num(r, "time_s", (double)a->ns / 1e9);
+        pw_state_totals_add(totals, st->views[view].name, type, st->channel_name(st, view, type), a->value,
+                            st->value_label(st, view, type, a->value), a->ns);
         int64_t span = st->end - st->start; /* the window's, when clipped to one */
-        pw_rnode_num(r, "share", span > 0 ? (double)a->ns / (double)span : 0.0);
+        pw_rnode_num(r, "share_pct", span > 0 ? 100.0 * (double)a->ns / (double)span : 0.0);
     }
     free(acc);
     return 0;
 }
+
+const pw_table_decl pw_state_times_table = {
+    "states", "time per state", "how long each row (thread, CPU) held each value of each channel", "view, row, channel, value",
+    {{"view", "", 1}, {"row", "", 1}, {"type", "", 1}, {"channel", "", 0}, {"value", "", 1}, {"label", "", 0},
+     {"time_s", "s", 0}, {"share_pct", "%", 0}}};
 
 pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_report *r,
                                 pw_error *err)
@@ -190,10 +212,17 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
     pw_state_spans spans = {NULL, 0, 0, on_span, NULL, 0};
     state_times times = {NULL, &spans, NULL, 0, 0, 0, 0};
     spans.ctx = &times;
-    pw_status s = src->start(ds, on_change, &times, &st, err);
+    /* The hot path stays one call a change when nothing watches. */
+    watched_times watched = {&times, ds->states_watch};
+    pw_status s = watched.watch ? src->start(ds, on_change_watched, &watched, &st, err)
+                                : src->start(ds, on_change, &times, &st, err);
     times.st = st;
+    if (s == PW_OK && watched.watch)
+        watched.watch->begin(watched.watch->ctx, st);
     if (s == PW_OK)
         s = src->play(st, err);
+    if (s == PW_OK && watched.watch)
+        watched.watch->end(watched.watch->ctx, st);
     if (s == PW_OK) {
         pw_state_spans_close(&spans, st->end);
         if (spans.failed || times.failed)
@@ -201,8 +230,10 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
     }
     if (s == PW_OK || s == PW_E_DATA) {
         pw_rnode *rows = pw_report_stream(r, "states");
-        if (rows && report_rows(&times, rows) != 0)
+        pw_state_totals totals = {0};
+        if (rows && (report_rows(&times, rows, &totals) != 0 || !pw_state_totals_report(&totals, pw_report_root(r))))
             s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+        free(totals.v);
     }
     src->release(st);
     pw_state_spans_free(&spans);

@@ -12,8 +12,8 @@
  * named by a number (their Paraver event type) and described per view;
  * value labels may be added while the changes stream (a task type seen
  * for the first time), never taken back. */
-#ifndef PW_ANALYSIS_STATES_H
-#define PW_ANALYSIS_STATES_H
+#ifndef PW_VIEWS_STATES_H
+#define PW_VIEWS_STATES_H
 #include "model/dataset.h"
 
 /* One change; the hot path, called once per change without allocation. */
@@ -88,6 +88,18 @@ static inline uint32_t pw_state_slot(int view, uint32_t a, uint64_t b, unsigned 
     uint64_t key = (uint64_t)a << 32 ^ b ^ (uint64_t)view << 63;
     return (uint32_t)(key * 0x9E3779B97F4A7C15ull >> (64 - bits));
 }
+
+/* A watcher of the states the time-per-state view replays for stats
+ * (ds->states_watch; state_times.c): a page that draws them over time
+ * from that replay instead of making its own.  begin: the rows and
+ * channels are known; change: every change, as the view sees it; end:
+ * the replay is over (st->end set, labels still readable). */
+typedef struct pw_states_watch {
+    void (*begin)(void *ctx, const pw_states *st);
+    pw_state_change_fn change;
+    void (*end)(void *ctx, const pw_states *st);
+    void *ctx;
+} pw_states_watch;
 
 /* A producer of states: an analysis that replays a dataset's records. */
 typedef struct pw_states_source {

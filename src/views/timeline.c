@@ -2,6 +2,7 @@
  * Memory grows with locations, tracks and open spans, never with records:
  * SPAN ends wait in a min-heap until the merged stream passes them. */
 #include "core/grow.h"
+#include "core/heap.h"
 #include "model/account.h"
 #include "views/timeline.h"
 
@@ -58,8 +59,7 @@ typedef struct pw_timeline {
     tl_group *groups;
     size_t n_groups, cap_groups;
     pw_keymap counters; /* (loc, schema, field) -> track */
-    tl_pending *heap;
-    size_t n_heap, cap_heap;
+    pw_heap pending; /* of tl_pending: SPAN ends not yet reached */
     uint64_t seq;
     tl_flows flows;
     uint64_t out, untimed, lost_kind[8], unmatched_ends, bad_spans, no_value_samples, raised;
@@ -181,42 +181,17 @@ static pw_status group_state(pw_timeline *tl, uint32_t loc, uint32_t group, tl_g
     return PW_OK;
 }
 
-static int pending_before(const tl_pending *a, const tl_pending *b)
+/* The heap's order: by time, and at one time the later push (an inner
+ * span) first. */
+static int pending_before(const void *pa, const void *pb)
 {
+    const tl_pending *a = pa, *b = pb;
     return a->t != b->t ? a->t < b->t : a->seq > b->seq;
 }
 
-static int heap_push(pw_timeline *tl, tl_pending p)
+static int pending_push(pw_timeline *tl, tl_pending p)
 {
-    if (!pw_grow((void **)&tl->heap, tl->n_heap, &tl->cap_heap, sizeof *tl->heap))
-        return 0;
-    size_t i = tl->n_heap++;
-    while (i && pending_before(&p, &tl->heap[(i - 1) / 2])) {
-        tl->heap[i] = tl->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    tl->heap[i] = p;
-    return 1;
-}
-
-static tl_pending heap_pop(pw_timeline *tl)
-{
-    tl_pending top = tl->heap[0], last = tl->heap[--tl->n_heap];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= tl->n_heap)
-            break;
-        if (c + 1 < tl->n_heap && pending_before(&tl->heap[c + 1], &tl->heap[c]))
-            c++;
-        if (!pending_before(&tl->heap[c], &last))
-            break;
-        tl->heap[i] = tl->heap[c];
-        i = c;
-    }
-    if (tl->n_heap)
-        tl->heap[i] = last;
-    return top;
+    return pw_heap_push(&tl->pending, &p, sizeof p, pending_before);
 }
 
 /* Hands ev to the sink.  A slice begin or end earlier than the last one on
@@ -247,8 +222,9 @@ static pw_status emit(pw_timeline *tl, pw_tl_event *ev, pw_error *err)
 /* Ends the SPAN slices whose end is at or before t, in time order. */
 static pw_status flush_ends(pw_timeline *tl, int64_t t, pw_error *err)
 {
-    while (tl->n_heap && tl->heap[0].t <= t) {
-        tl_pending p = heap_pop(tl);
+    while (tl->pending.n && ((const tl_pending *)pw_heap_first(&tl->pending))->t <= t) {
+        tl_pending p;
+        pw_heap_pop(&tl->pending, &p, sizeof p, pending_before);
         tl->locs[p.loc].lanes[p.lane].n--;
         pw_tl_event ev = {.kind = PW_TL_END, .track = p.track, .location = p.loc, .t = p.t,
                           .request_out = PW_TL_NO_REQUEST, .request_posted = PW_TL_NO_REQUEST};
@@ -347,7 +323,7 @@ static pw_status draw_span(pw_timeline *tl, const tl_schema *sc, pw_tl_event *ev
     ev->kind = PW_TL_BEGIN;
     ev->track = tl->locs[ev->location].lanes[lane].track;
     uint32_t flows = tl_flows_park(&tl->flows, ev); /* drawn where the call returns */
-    if (flows == UINT32_MAX || !heap_push(tl, (tl_pending){end, tl->seq++, ev->track, ev->location, lane, flows}))
+    if (flows == UINT32_MAX || !pending_push(tl, (tl_pending){end, tl->seq++, ev->track, ev->location, lane, flows}))
         return tl_nomem(tl, err);
     return PW_OK;
 }
@@ -529,7 +505,7 @@ static void tl_free(pw_timeline *tl)
     free(tl->locs);
     free(tl->schemas);
     free(tl->groups);
-    free(tl->heap);
+    pw_heap_free(&tl->pending);
 
     free(tl->slice_last);
     pw_keymap_free(&tl->group_map);

@@ -30,8 +30,8 @@
  * A text field "name" (HPCToolkit frames, say) names the slice or instant
  * instead of the record type.  Virtual time is drawn as ns x
  * PW_TL_VT_SCALE. */
-#ifndef PW_ANALYSIS_TIMELINE_H
-#define PW_ANALYSIS_TIMELINE_H
+#ifndef PW_VIEWS_TIMELINE_H
+#define PW_VIEWS_TIMELINE_H
 #include "views/msgmatch.h"
 #include "core/names.h"
 #include "model/dataset.h"
@@ -96,6 +96,26 @@ typedef struct pw_tl_sink {
      * many locations; 0: 16. */
     uint32_t pass_locations;
 } pw_tl_sink;
+
+/* The rest of a drawing, handed to a decoration: runs the timeline (and
+ * the decorations after this one) into sink, once. */
+typedef pw_status (*pw_tl_rest_fn)(void *rest_ctx, const pw_tl_sink *sink, pw_error *err);
+
+/* What an analysis adds to a timeline (analysis.h, `decorate`): slices,
+ * tracks or flows of its own among the records' (MPI wait states inside
+ * their calls, the critical path), drawn by every timeline writer without
+ * the writer naming the analysis.  The decoration puts a sink of its own
+ * in front of the writer's and passes the rest of the drawing through it;
+ * it keeps tracks declared before their first event and events in time
+ * order. */
+typedef struct pw_tl_decoration {
+    /* 1 when it draws something on ds's timeline (its option is set). */
+    int (*offers)(const pw_dataset *ds);
+    /* Calls rest(rest_ctx, s, err) once, s being sink or a sink in front
+     * of it; returns what that returns or an error of its own. */
+    pw_status (*draw)(pw_dataset *ds, const pw_tl_sink *sink, pw_tl_rest_fn rest, void *rest_ctx,
+                      pw_error *err);
+} pw_tl_decoration;
 
 /* d as an int64, saturated (NaN: 0): a cast out of range is undefined. */
 static inline int64_t pw_tl_int64(double d)

@@ -52,8 +52,6 @@ static int64_t field_int(const pw_value *v, int i, int64_t absent)
 
 int64_t tl_value_int(const pw_value *v) { return value_int(v); }
 
-int64_t tl_field_int(const pw_value *v, int i, int64_t absent) { return field_int(v, i, absent); }
-
 /* Where a status object's source, tag and bytes are (-1: absent), found
  * by name once per field table: statuses of a format share one table. */
 typedef struct status_layout {
@@ -148,13 +146,13 @@ static int add_send_done(tl_flows *f, pw_tl_event *ev, int64_t request)
  * entry "index" names (MPI_Waitany); none when "flag" is 0. */
 static int complete(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t rank, pw_tl_event *ev)
 {
-    if (field_int(v, sc->f_flag, 1) == 0)
+    if (field_int(v, sc->mpi.f_flag, 1) == 0)
         return 1;
-    const pw_value *req = &v[sc->f_request];
-    const pw_value *st = sc->f_status >= 0 ? &v[sc->f_status] : NULL;
+    const pw_value *req = &v[sc->mpi.f_request];
+    const pw_value *st = sc->mpi.f_status >= 0 ? &v[sc->mpi.f_status] : NULL;
     size_t n = req->type == PW_T_LIST ? req->v.list.n : 1, first = 0;
-    if (req->type == PW_T_LIST && sc->f_index >= 0) {
-        int64_t idx = field_int(v, sc->f_index, -1);
+    if (req->type == PW_T_LIST && sc->mpi.f_index >= 0) {
+        int64_t idx = field_int(v, sc->mpi.f_index, -1);
         if (idx < 0 || (uint64_t)idx >= n)
             return 1;
         first = (size_t)idx;
@@ -163,7 +161,7 @@ static int complete(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t
     for (size_t i = first; i < n; i++) {
         pw_msg status;
         uint64_t bytes = PW_TL_NO_BYTES;
-        int has = st && tl_status_at(st, sc->f_index >= 0 ? 0 : i, &status, &bytes);
+        int has = st && tl_status_at(st, sc->mpi.f_index >= 0 ? 0 : i, &status, &bytes);
         int64_t r = value_int(req->type == PW_T_LIST ? &req->v.list.items[i] : req);
         if (pw_msgmatch_complete_send(&f->mm, rank, r)) {
             if (!add_send_done(f, ev, r))
@@ -179,17 +177,17 @@ static int complete(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t
  * a blocking receive come from its status. */
 static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t rank, pw_msg m, pw_tl_event *ev)
 {
-    m.source = field_int(v, sc->f_source, -1);
+    m.source = field_int(v, sc->mpi.f_source, -1);
     m.dest = rank;
-    m.tag = field_int(v, sc->f_recvtag >= 0 ? sc->f_recvtag : sc->f_tag, 0);
-    int has_req = sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0;
+    m.tag = field_int(v, sc->mpi.f_recvtag >= 0 ? sc->mpi.f_recvtag : sc->mpi.f_tag, 0);
+    int has_req = sc->mpi.f_request >= 0 && v[sc->mpi.f_request].present && sc->mpi.f_dest < 0;
     if (has_req) {
-        ev->request_posted = field_int(v, sc->f_request, 0);
+        ev->request_posted = field_int(v, sc->mpi.f_request, 0);
         return pw_msgmatch_post_recv(&f->mm, &m, rank, ev->request_posted) != 0;
     }
     pw_msg status;
     uint64_t bytes = PW_TL_NO_BYTES;
-    if (sc->f_status >= 0 && tl_status_at(&v[sc->f_status], 0, &status, &bytes)) {
+    if (sc->mpi.f_status >= 0 && tl_status_at(&v[sc->mpi.f_status], 0, &status, &bytes)) {
         if (m.source < 0)
             m.source = status.source;
         if (m.tag < 0)
@@ -203,18 +201,18 @@ static int receive(tl_flows *f, const tl_schema *sc, const pw_value *v, int64_t 
 int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t rank, pw_tl_event *ev)
 {
     const pw_value *v = pw_record_fields(rec);
-    pw_msg m = {field_int(v, sc->f_comm, 0), rank, 0, 0};
-    int64_t dest = field_int(v, sc->f_dest, -1);
+    pw_msg m = {field_int(v, sc->mpi.f_comm, 0), rank, 0, 0};
+    int64_t dest = field_int(v, sc->mpi.f_dest, -1);
     if (dest >= 0) {
         m.dest = dest;
-        m.tag = field_int(v, sc->f_sendtag >= 0 ? sc->f_sendtag : sc->f_tag, 0);
+        m.tag = field_int(v, sc->mpi.f_sendtag >= 0 ? sc->mpi.f_sendtag : sc->mpi.f_tag, 0);
         ev->flow_out = pw_msgmatch_send(&f->mm, &m);
         if (!ev->flow_out)
             return 0;
         ev->msg_out = pw_msgmatch_key(&f->mm, ev->flow_out);
         pw_key k = {{ev->flow_out, 0, 0, 0}};
-        if (sc->f_request >= 0 && v[sc->f_request].present && v[sc->f_request].type != PW_T_LIST) { /* MPI_Isend */
-            ev->request_out = field_int(v, sc->f_request, 0);
+        if (sc->mpi.f_request >= 0 && v[sc->mpi.f_request].present && v[sc->mpi.f_request].type != PW_T_LIST) { /* MPI_Isend */
+            ev->request_out = field_int(v, sc->mpi.f_request, 0);
             if (!pw_msgmatch_post_send(&f->mm, rank, ev->request_out))
                 return 0;
         }
@@ -226,9 +224,9 @@ int tl_flows_of(tl_flows *f, const tl_schema *sc, const pw_record *rec, int64_t 
             ev->msg_out = NULL;
         }
     }
-    if (sc->f_source >= 0 && v[sc->f_source].present)
+    if (sc->mpi.f_source >= 0 && v[sc->mpi.f_source].present)
         return receive(f, sc, v, rank, m, ev);
-    if (sc->f_request >= 0 && v[sc->f_request].present && sc->f_dest < 0)
+    if (sc->mpi.f_request >= 0 && v[sc->mpi.f_request].present && sc->mpi.f_dest < 0)
         return complete(f, sc, v, rank, ev);
     return 1;
 }

@@ -12,8 +12,8 @@
  *               source and tag of wildcard receives, and "bytes" the
  *               received length.
  * A record may both send and receive (MPI_Sendrecv). */
-#ifndef PW_ANALYSIS_TIMELINE_FLOWS_H
-#define PW_ANALYSIS_TIMELINE_FLOWS_H
+#ifndef PW_VIEWS_TIMELINE_FLOWS_H
+#define PW_VIEWS_TIMELINE_FLOWS_H
 #include "views/msgmatch.h"
 #include "views/timeline.h"
 #include "views/timeline_schema.h"
@@ -57,10 +57,8 @@ static inline uint64_t tl_flow_seq(uint64_t flow_id) { return flow_id & 0xffffff
 
 void tl_flows_init(tl_flows *f);
 void tl_flows_free(tl_flows *f);
-/* A value as an integer (0 when absent or not a number); field i of a
- * record's values, `absent` when the schema (i < 0) or the record lacks it. */
+/* A value as an integer (0 when absent or not a number). */
 int64_t tl_value_int(const pw_value *v);
-int64_t tl_field_int(const pw_value *v, int i, int64_t absent);
 /* The i-th status of a status field (one OBJECT, or a LIST of them):
  * its "source", "tag" and "bytes" (PW_TL_NO_BYTES when absent); 0 when
  * there is none. */

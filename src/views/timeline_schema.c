@@ -3,15 +3,8 @@
  * (pw_schema.pairs_as) are looked at, so any format whose records follow
  * the model is drawn without code of its own. */
 #include "views/timeline_schema.h"
-#include "model/mpi_roles.h"
 
 #include <string.h>
-
-int pw_field_either(const pw_schema *sc, const char *a, const char *b)
-{
-    int i = pw_field_index(sc, a);
-    return i < 0 && b ? pw_field_index(sc, b) : i;
-}
 
 static tl_role role_of(const pw_schema *sc)
 {
@@ -48,20 +41,11 @@ void tl_schemas_classify(const pw_dataset *ds, tl_schema *out)
         tl_schema *t = &out[i];
         t->role = role_of(sc);
         t->group_len = group_len(sc, t->role);
-        t->f_dest = pw_mpi_role_in(sc, PW_ROLE_DEST);
-        t->f_source = pw_mpi_role_in(sc, PW_ROLE_SOURCE);
+        pw_mpi_call_view_of(sc->name, sc->mpi_fields, &t->mpi);
         if (sc->kind == PW_REC_MESSAGE) { /* a message names its peers so */
-            t->f_dest = pw_field_index(sc, "dest");
-            t->f_source = pw_field_index(sc, "source");
+            t->mpi.f_dest = (int16_t)pw_field_index(sc, "dest");
+            t->mpi.f_source = (int16_t)pw_field_index(sc, "source");
         }
-        t->f_tag = pw_mpi_role_in(sc, PW_ROLE_TAG);
-        t->f_comm = pw_mpi_role_in(sc, PW_ROLE_COMM);
-        t->f_sendtag = pw_mpi_role_in(sc, PW_ROLE_SEND_TAG);
-        t->f_recvtag = pw_mpi_role_in(sc, PW_ROLE_RECV_TAG);
-        t->f_request = pw_mpi_role_in(sc, PW_ROLE_REQUEST);
-        t->f_status = pw_mpi_role_in(sc, PW_ROLE_STATUS);
-        t->f_index = pw_mpi_role_in(sc, PW_ROLE_INDEX);
-        t->f_flag = pw_mpi_role_in(sc, PW_ROLE_FLAG);
         t->f_end = pw_field_index(sc, "end");
         t->f_dur = t->f_end < 0 ? pw_field_index(sc, "duration") : -1;
         if (t->f_end < 0 && t->f_dur < 0)
@@ -69,6 +53,6 @@ void tl_schemas_classify(const pw_dataset *ds, tl_schema *out)
         t->f_name = pw_field_index(sc, "name");
         if (t->f_name >= 0 && sc->fields[t->f_name].type != PW_T_STR)
             t->f_name = -1;
-        t->has_msg = t->f_dest >= 0 || t->f_source >= 0 || t->f_request >= 0;
+        t->has_msg = t->mpi.f_dest >= 0 || t->mpi.f_source >= 0 || t->mpi.f_request >= 0;
     }
 }

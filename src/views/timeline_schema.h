@@ -1,9 +1,10 @@
 /* timeline_schema.h — how the timeline draws each record type, decided
  * once per schema from its kind, name and field names (see timeline.h). */
-#ifndef PW_ANALYSIS_TIMELINE_SCHEMA_H
-#define PW_ANALYSIS_TIMELINE_SCHEMA_H
+#ifndef PW_VIEWS_TIMELINE_SCHEMA_H
+#define PW_VIEWS_TIMELINE_SCHEMA_H
 #include "core/names.h"
 #include "model/dataset.h"
+#include "model/mpi_call.h"
 
 typedef enum tl_role { TL_LOST, TL_BEGIN, TL_END, TL_INSTANT, TL_SPAN, TL_SAMPLE } tl_role;
 
@@ -15,15 +16,14 @@ typedef struct tl_schema {
     uint32_t name;
     uint32_t group;
     size_t group_len;
-    /* field indexes, -1: none (names: timeline_flows.h) */
-    int f_dest, f_source, f_tag, f_sendtag, f_recvtag, f_comm, f_request, f_status, f_index, f_flag;
+    /* An MPI call's arguments (timeline_flows.h reads the messages'); a
+     * MESSAGE record's peers too (its fields "dest" and "source"). */
+    pw_mpi_call_view mpi;
+    /* field indexes, -1: none */
     int f_end, f_dur;
     int f_name; /* a text field "name": the slice's or instant's name */
     int has_msg;
 } tl_schema;
-
-/* The field called a, else the one called b (NULL: none), or -1. */
-int pw_field_either(const pw_schema *sc, const char *a, const char *b);
 
 /* Fills out[0 .. schema count) (names and groups left to intern). */
 void tl_schemas_classify(const pw_dataset *ds, tl_schema *out);

@@ -23,8 +23,8 @@
  * cursor yielding records of its own location only (ROSS files yield many
  * LPs), and each rank's locations in one share (the channel numbering is
  * per rank).  Otherwise every process draws every location, as before. */
-#ifndef PW_ANALYSIS_TIMELINE_SHARE_H
-#define PW_ANALYSIS_TIMELINE_SHARE_H
+#ifndef PW_VIEWS_TIMELINE_SHARE_H
+#define PW_VIEWS_TIMELINE_SHARE_H
 #include "views/keymap.h"
 #include "views/msgmatch.h"
 #include "model/dataset.h"

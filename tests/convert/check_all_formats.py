@@ -10,6 +10,9 @@ consumer, and the targets checked against each other:
   otf2      otf2-print without warnings; Enter/Leave/Metric as Perfetto
   paraver   sorted, labelled, as many records as Perfetto events
   sqlite    rows = records; csv rows = records
+A profile without a trace (`info` shows no time and 0 traces) goes to
+sqlite and csv only; the timeline targets refuse it before creating their
+output (exit 2, no file).
 Fixtures are the datasets in DATA/<format>/* and EXAMPLES/<format>/* (or in
 folders up to two levels below); a landed format without any fixture fails."""
 import csv
@@ -88,6 +91,24 @@ def info_records(fx):
     return int(m.group(1)) if m else None
 
 
+def untimed(fx):
+    """fx is a profile without a trace: info shows no time span, 0 traces."""
+    r = subprocess.run([CLI, "info", fx, "--json"], capture_output=True, text=True)
+    info = json.loads(r.stdout) if r.stdout else {}
+    return ("time_first_ns" not in info and "virtual_time_first" not in info and
+            info.get("properties", {}).get("traces") == "0")
+
+
+def check_refused(fx, base):
+    """Timeline targets refuse a dataset without times, leaving no output."""
+    for ext in (".pftrace", ".json", ".otf2", ".prv"):
+        out = base + "-refused" + ext
+        r = subprocess.run([CLI, "convert", fx, "-o", out], capture_output=True, text=True)
+        if r.returncode != 2 or os.path.exists(out) or "sqlite" not in r.stderr:
+            fail(fx, "%s of a dataset without times: exit %d, output %s: %s"
+                 % (ext, r.returncode, os.path.exists(out), r.stderr[-300:]))
+
+
 def check_account(fx, target, account, records):
     rin, rout, lost = account[:3]
     if rin != records or rin != rout + lost:
@@ -124,6 +145,10 @@ def check_fixture(fx, base):
     if records is None:
         fail(fx, "perfweave info cannot open it")
         return
+    if untimed(fx):
+        check_refused(fx, base)
+        check_tables(fx, base, records)
+        return
     account = convert(fx, base + ".pftrace")
     check_account(fx, "perfetto", account, records)
     backwards = account[3]  # no flow in time-ordered targets; OTF2 (per location) keeps them
@@ -156,6 +181,10 @@ def check_fixture(fx, base):
     comms = len(target_checks.paraver_comms(base + ".prv"))
     if comms != counts["flows"]:
         fail(fx, "paraver: %d communication records, perfetto %d flows" % (comms, counts["flows"]))
+    check_tables(fx, base, records)
+
+
+def check_tables(fx, base, records):
     check_account(fx, "sqlite", convert(fx, base + ".sqlite"), records)
     if table_rows(base + ".sqlite") != records:
         fail(fx, "sqlite rows differ from %d records" % records)

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """check_full_disk.py CLI GEN OUTDIR — convert into a full disk: a DUMPI
 trace too large for a 1 MiB file system, converted to every target there,
-must end with exit 3 (an I/O fault) and a message naming the output, never
-a crash, a sanitizer report or success.  (OTF2 closed its event writers a
-second time after a failed flush: a use after free.)
+on an empty disk and on disks already filled to leave 0 and 200 KiB, must
+end with exit 3 (an I/O fault) and a message naming the output and the
+system's reason ("No space left on device"), leave no temporary behind,
+and never crash, report a sanitizer error or succeed.  (OTF2 closed its
+event writers a second time after a failed flush: a use after free.)
 
 The small file system is a tmpfs mounted in a private mount namespace
 (unshare -rm: no root needed where user namespaces are allowed), else a
@@ -17,6 +19,9 @@ import sys
 CLI, GEN, OUT = sys.argv[1:4]
 SKIP = 77
 TARGETS = ("otf2", "pftrace", "json", "prv", "sqlite", "csv.d")
+FREE_KIB = (1024, 0, 200)  # 1024: the disk is empty
+# The system's reason, as strerror(ENOSPC) says it (SQLite words it itself).
+REASONS = ("No space left on device", "database or disk is full")
 
 
 def mount_commands(mnt):
@@ -33,8 +38,12 @@ def main():
     os.makedirs(trace)
     os.makedirs(mnt)
     subprocess.run([GEN, trace, "4", "30000"], check=True, capture_output=True)
-    runs = " ; ".join("rm -rf %s/* ; %s convert %s -o %s/out.%s -q ; echo \"rc=$? %s\""
-                      % (mnt, CLI, trace, mnt, t, t) for t in TARGETS)
+    fill = "dd if=/dev/zero of=%s/fill bs=1k count=%d 2>/dev/null"
+    runs = " ; ".join("rm -rf %s/* %s/.[!.]* ; %s ; %s convert %s -o %s/out.%s -q ; echo \"rc=$? %s %d\" ;"
+                      " echo \"left: $(ls -A %s | grep -v '^fill$' | tr '\\n' ' ')\""
+                      % (mnt, mnt, fill % (mnt, 1024 - free) if free < 1024 else "true", CLI, trace, mnt, t, t,
+                         free, mnt)
+                      for free in FREE_KIB for t in TARGETS)
     for mount in mount_commands(mnt):
         for wrap in (["unshare", "-rm", "sh", "-c"], ["sh", "-c"]):
             if not shutil.which(wrap[0]):
@@ -53,17 +62,23 @@ def judge(r):
     if "Sanitizer" in r.stderr or "runtime error" in r.stderr:
         failures.append("sanitizer report: " + r.stderr[:2000])
     results = [line.split() for line in r.stdout.splitlines() if line.startswith("rc=")]
-    if len(results) != len(TARGETS):
-        failures.append("ran %d of %d targets: %s %s" % (len(results), len(TARGETS), r.stdout, r.stderr[-500:]))
-    for rc, target in results:
+    if len(results) != len(TARGETS) * len(FREE_KIB):
+        failures.append("ran %d of %d conversions: %s %s" % (len(results), len(TARGETS) * len(FREE_KIB),
+                                                              r.stdout, r.stderr[-500:]))
+    for rc, target, free in results:
         if rc != "rc=3":
-            failures.append("%s into a full disk: %s (want rc=3)" % (target, rc))
+            failures.append("%s into a full disk (%s KiB free): %s (want rc=3)" % (target, free, rc))
+    for line in r.stdout.splitlines():
+        if line.startswith("left:") and line.split()[1:]:
+            failures.append("a failed conversion left files behind: " + line)
     for line in r.stderr.splitlines():
         if line.startswith("perfweave: error:") and "/out." not in line:
             failures.append("an error that names no output: " + line)
+        if line.startswith("perfweave: error:") and not any(w in line for w in REASONS):
+            failures.append("an error without the system's reason: " + line)
     for f in failures:
         print("FAIL", f)
-    print("%d targets into a full disk, %d failures" % (len(results), len(failures)))
+    print("%d conversions into a full disk, %d failures" % (len(results), len(failures)))
     return 1 if failures else 0
 
 

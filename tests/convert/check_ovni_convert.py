@@ -44,7 +44,7 @@ def convert(src, out, extra=()):
 def stats_counts(src):
     r = subprocess.run([CLI, "stats", src, "--json"], capture_output=True, text=True)
     doc = json.loads(r.stdout)
-    return {e["mcv"]: e["events"] for e in doc.get("per_event_type", [])}, doc["events"], doc["streams"]
+    return {e["mcv"]: e["events"] for e in doc.get("per_event_type", [])}, doc["trace"]["events"], doc["trace"]["streams"]
 
 
 def check_fixture(fx):

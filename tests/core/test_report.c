@@ -1,5 +1,6 @@
 /* test_report.c — the report tree and its three renderings. */
 #include "harness.h"
+#include "model/table.h"
 #include "perfweave.h"
 
 static const char *render(pw_report *r, pw_report_style style)
@@ -20,6 +21,7 @@ static pw_report *sample_report(void)
     pw_rnode_str(root, "format", "x");
     pw_rnode_uint(root, "events", 42);
     pw_rnode_num(root, "nan_is_null", 0.0 / 0.0);
+    pw_rnode_null(root, "unknown");
     pw_rnode *rows = pw_rnode_array(root, "runs");
     for (int i = 0; i < 2; i++) {
         pw_rnode *o = pw_rnode_object(rows, NULL);
@@ -39,6 +41,7 @@ static void test_json(void)
     const char *t = render(r, PW_REPORT_JSON);
     CHECK(strstr(t, "\"events\": 42") != NULL);
     CHECK(strstr(t, "\"nan_is_null\": null") != NULL);
+    CHECK(strstr(t, "\"unknown\": null") != NULL);
     CHECK(strstr(t, "\"gpu\": 2.5") != NULL);
     pw_report_free(r);
 }
@@ -47,7 +50,7 @@ static void test_csv(void)
 {
     pw_report *r = sample_report();
     const char *t = render(r, PW_REPORT_CSV);
-    CHECK(strstr(t, "# summary\nkey,value\nformat,x\nevents,42\nnan_is_null,\n") != NULL);
+    CHECK(strstr(t, "# summary\nkey,value\nformat,x\nevents,42\nnan_is_null,\nunknown,\n") != NULL);
     CHECK(strstr(t, "# runs\nname,energy_j.gpu\na,1.5\n\"b,c\",2.5\n") != NULL);
     CHECK(strstr(t, "# runs.phases\nruns_index,index\n1,1\n") != NULL);
     pw_report_free(r);
@@ -100,25 +103,38 @@ static void test_views(void)
     pw_report_free(r);
 }
 
-/* Clock readings ("*_clock") read in text as nanoseconds from the root's
- * "first_clock" (which stays as it is); JSON and CSV keep them absolute. */
+/* Clock readings (columns "*_ns" declared in seconds) read in text as
+ * seconds from the first record (the "first_ns" of the first table with
+ * one); JSON and CSV keep them as the clock read them.  Counts print as
+ * integers, a rounding residue never as -0. */
 static void test_clocks(void)
 {
+    static const pw_table_decl trace = {"trace", "a trace", "its clock range", "one row",
+                                        {{"first_ns", "s", 0}, {"last_ns", "s", 0}, {"events", "count", 0}}};
+    static const pw_table_decl streams = {"streams", "streams", "per stream", "stream",
+                                          {{"first_ns", "s", 0}, {"left_s", "s", 0}}};
+    static const pw_table_decl *const decls[] = {&trace, &streams, NULL};
     pw_report *r = pw_report_new();
+    CHECK(pw_report_declare(r, decls));
     pw_rnode *root = pw_report_root(r);
-    pw_rnode_uint(root, "first_clock", 1000000000100);
-    pw_rnode_uint(root, "last_clock", 1000000000900);
+    pw_rnode *tr = pw_rnode_object(root, "trace");
+    pw_rnode_uint(tr, "first_ns", 1000000000100);
+    pw_rnode_uint(tr, "last_ns", 1000000000900);
+    pw_rnode_num(tr, "events", 10.0);
     pw_rnode *rows = pw_rnode_array(root, "streams");
-    pw_rnode_uint(pw_rnode_object(rows, NULL), "first_clock", 1000000000350);
+    pw_rnode *row = pw_rnode_object(rows, NULL);
+    pw_rnode_uint(row, "first_ns", 1000000000350);
+    pw_rnode_num(row, "left_s", -1e-13);
     const char *t = render(r, PW_REPORT_TEXT);
-    CHECK(strstr(t, "first_clock            1000000000100\n") == t);
-    CHECK(strstr(t, "last (ns from start)   800\n") != NULL);
-    CHECK(strstr(t, "  first (ns from start)\n                    250\n") != NULL);
+    CHECK(strstr(t, "trace \xe2\x80\x94 a trace\n") != NULL);
+    CHECK(strstr(t, "last (s)    0.000000800\n") != NULL);
+    CHECK(strstr(t, "events      10\n") != NULL);
+    CHECK(strstr(t, "0.000000250         0\n") != NULL && strstr(t, "-0") == NULL);
     t = render(r, PW_REPORT_JSON);
-    CHECK(strstr(t, "\"last_clock\": 1000000000900") != NULL);
-    CHECK(strstr(t, "\"first_clock\": 1000000000350") != NULL);
+    CHECK(strstr(t, "\"last_ns\": 1000000000900") != NULL);
+    CHECK(strstr(t, "\"first_ns\": 1000000000350") != NULL);
     t = render(r, PW_REPORT_CSV);
-    CHECK(strstr(t, "1000000000350") != NULL);
+    CHECK(strstr(t, "# trace\n") != NULL && strstr(t, "1000000000350") != NULL);
     pw_report_free(r);
 }
 

@@ -101,7 +101,12 @@ def stats(pw, tree, extra):
     if p.returncode != 0:
         fail("stats %s: exit %d\n%s" % (" ".join(extra), p.returncode, p.stderr))
         return {}
-    return json.loads(p.stdout)
+    doc = json.loads(p.stdout)
+    phases = {}  # the phases table, each row under its repetition's key
+    for ph in doc.get("phases", []):
+        phases.setdefault(key(ph), []).append(dict(ph, name=ph.get("phase", ph.get("name"))))
+    doc["repetitions"] = [dict(r, phases=phases.get(key(r), [])) for r in doc.get("repetitions", [])]
+    return doc
 
 
 def key(r):

@@ -23,6 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "mpi_waits"))
 import waits_fixtures as wf  # noqa: E402
+from nested import nested  # noqa: E402
 
 FIXTURES = ["pingpong4", "nonblock4", "collectives4", "threads4", "collectives4-papi", "nonblock4-cputime",
             "collectives4-notime-nostatus"]
@@ -36,7 +37,7 @@ def run(cli, d, args):
     if out.returncode != 0:
         failures.append(f"{d} {args}: exit {out.returncode}: {out.stderr[:300]}")
         return None
-    return json.loads(out.stdout)
+    return nested(json.loads(out.stdout))
 
 
 def same(what, ours, want_ns):

@@ -59,7 +59,7 @@ def our_times(exe, trace, args, fails, what):
     ours = {}
     for s in json.loads(r.stdout).get("states", []):
         row = s["row"] if s["view"] == "cpu" else s["row"].split("/")[-1]
-        ours[(s["view"], row, s["type"], s["value"])] = s["time_ns"]
+        ours[(s["view"], row, s["type"], s["value"])] = round(s["time_s"] * 1e9)
     return ours
 
 

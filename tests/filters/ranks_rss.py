@@ -13,12 +13,14 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mpi_waits"))
+from nested import nested  # noqa: E402  (the flat tables regrouped)
 
 
 def stats(cli, d, args):
     out = subprocess.run([cli, "stats", "--json", "-j", "1", d] + args, capture_output=True, text=True,
                          check=True)
-    return json.loads(out.stdout)
+    return nested(json.loads(out.stdout))
 
 
 def main():

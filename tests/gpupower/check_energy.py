@@ -67,10 +67,32 @@ def run(pw, args, want_rc=0):
     return p
 
 
+def nested(doc):
+    """The flat tables of stats --json (issue 28) in the shape the closed
+    forms are written in: each repetition with its phases, each benchmark
+    with its settings, the tree's figures at the top."""
+    out = dict(doc)
+    out.update(doc.get("tree", {}))
+    names = ("experiment", "benchmark", "run", "repetition")
+    phases = {}
+    for ph in doc.get("phases", []):
+        row = {("name" if k == "phase" else k): v for k, v in ph.items() if k not in names}
+        phases.setdefault(tuple(ph[k] for k in names), []).append(row)
+    out["repetitions"] = [dict(r, phases=phases.get(tuple(r[k] for k in names), []))
+                          for r in doc.get("repetitions", [])]
+    settings = {}
+    for st in doc.get("settings", []):
+        settings.setdefault((st["experiment"], st["benchmark"]), []).append(
+            {k: v for k, v in st.items() if k not in names[:2]})
+    out["benchmarks"] = [dict(b, settings=settings.get((b["experiment"], b["benchmark"]), []))
+                         for b in doc.get("benchmarks", [])]
+    return out
+
+
 def stats(pw, path, extra=(), want_rc=0):
     p = run(pw, ["stats", path, "--json", "-q", "--tz", "+01:00"] + list(extra), want_rc)
     try:
-        return json.loads(p.stdout), p.stderr
+        return nested(json.loads(p.stdout)), p.stderr
     except ValueError:
         fail("stats %s: no JSON on stdout" % path)
         return {"repetitions": [], "runs": [], "benchmarks": []}, p.stderr

@@ -43,7 +43,7 @@ def prototype(cli, db):
     metrics = {(m["id"], m["in"]): (m["name"], m["scope"]) for m in stats["metrics"]}
     check(metrics.get((512, "summary")) == ("CPUTIME (sec)", "inclusive"), "prototype: metric 512")
     check(metrics.get((256, "summary")) == ("CPUTIME (sec)", "exclusive"), "prototype: metric 256")
-    check(stats["total"] == 0.262069, "prototype: top-down total %r" % stats["total"])
+    check(stats["database"]["total"] == 0.262069, "prototype: top-down total %r" % stats["database"]["total"])
     p = run(cli, "check", db)
     check(p.returncode == 0, "prototype: check exit %d" % p.returncode)
     check("hpctoolkit.cct-zero-values" in p.stderr and "0 errors, 1 warning" in p.stdout,

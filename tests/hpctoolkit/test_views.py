@@ -47,6 +47,26 @@ def procedure_of(t, ctx):
     return "<not running>"
 
 
+def check_sibling_order(rows, t, incl):
+    """hpcviewer's order: depth first, the children of a context by their
+    inclusive value (the oracle's summary "execution" values: the YAML
+    leaves out the instruction-level contexts that hold the point values,
+    so they cannot be summed here), largest first, ties by id; every row
+    names its parent and depth as the oracle's tree does."""
+    children = {}
+    for c, (parent, _, _) in t.items():
+        children.setdefault(parent, []).append(c)
+    order = lambda ids: sorted(ids, key=lambda c: (-incl.get(c, 0.0), c))
+    want, stack = [0], list(reversed(order(children.get(0, []))))
+    while stack:
+        c = stack.pop()
+        want.append(c)
+        stack += reversed(order(children.get(c, [])))
+    check([r["id"] for r in rows] == want, "top-down order %s != %s" % ([r["id"] for r in rows], want))
+    for r in rows[1:]:
+        check(r["parent"] == t[r["id"]][0] and r["depth"] == t[r["id"]][2], "top-down row %r" % r)
+
+
 def main():
     cli, shared = sys.argv[1], sys.argv[2]
     base = os.path.join(shared, "hpctoolkit", "hpctoolkit", "tests-data-dbase@f9abaf11f")
@@ -66,6 +86,7 @@ def main():
     for c in rows:
         check(rows[c][INCL] == incl.get(c, 0.0) and rows[c][EXCL] == excl.get(c, 0.0),
               "top-down ctx %d: %r" % (c, rows[c]))
+    check_sibling_order(got.get("top_down", []), t, incl)
     flat_want = {}
     for c, (_, name, _) in t.items():
         if name:
@@ -80,13 +101,13 @@ def main():
     for a, b in zip(line, line[1:]):
         p = procedure_of(t, a["ctx_id"])
         want_ns[p] = want_ns.get(p, 0) + b["timestamp"] - a["timestamp"]
-    got_ns = {r["procedure"]: r["time (s)"] for r in got.get("trace_time", [])}
+    got_ns = {r["procedure"]: r["time_s"] for r in got.get("trace_time", [])}
     check({k: round(v * 1e9) for k, v in got_ns.items()} == want_ns, "trace time %s != %s" % (got_ns, want_ns))
     samples = {r["profile"]: r["samples"] for r in got.get("trace_lines", [])}
     check(list(samples.values()) == [len(line)], "trace samples %s" % samples)
 
     shallow = stats(cli, db, "--threshold", "0", "--depth", "2")
-    depths = [(len(r["context"]) - len(r["context"].lstrip(" "))) // 2 for r in shallow.get("top_down", [])]
+    depths = [r["depth"] for r in shallow.get("top_down", [])]
     check(depths and max(depths) == 2 and len(depths) == 1 + sum(1 for v in t.values() if v[2] <= 2),
           "--depth 2: depths %s" % depths)
     half = stats(cli, db, "--threshold", "60")

@@ -13,13 +13,15 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nested import nested  # noqa: E402
 
 failures = []
 
 
 def stats(cli, d, threads):
     out = subprocess.run([cli, "stats", "--json", "-j", str(threads), d], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return nested(json.loads(out.stdout))
 
 
 def peak_rss_kb(launcher, cli, d):

@@ -13,9 +13,12 @@ the values its story gives by hand (microseconds; see the generator):
 usage: waits_synthetic.py GENERATOR PERFWEAVE
 """
 import json
+import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nested import nested  # noqa: E402
 
 EXPECTED = {  # kind -> (by rank, by function), microseconds
     "late_sender": ({0: 27, 1: 5, 2: 13, 3: 0}, {"MPI_Recv": 15, "MPI_Wait": 13, "MPI_Waitall": 17}),
@@ -51,7 +54,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         subprocess.run([gen, d], check=True)
         out = subprocess.run([cli, "stats", "--json", d], capture_output=True, text=True, check=True)
-    got = json.loads(out.stdout)
+    got = nested(json.loads(out.stdout))
     for kind, (by_rank, by_fn) in EXPECTED.items():
         g = got["wait_states"][kind]
         ranks = {int(r): us(v) for r, v in g["by_rank"].items()}

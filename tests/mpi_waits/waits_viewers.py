@@ -22,6 +22,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "convert"))
 import pftrace_walk  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nested import nested  # noqa: E402
 
 SLICES = {"Late Sender": "late_sender", "Late Receiver": "late_receiver", "Wait at NxN": "wait_nxn",
           "Wait at Barrier": "wait_barrier", "Late Broadcast": "late_broadcast", "Early Reduce": "early_reduce"}
@@ -58,8 +60,8 @@ def chrome_waits(path, where):
 
 
 def check(gen_or_none, cli, dataset, outdir, where):
-    report = json.loads(subprocess.run([cli, "stats", "--json", dataset], capture_output=True, text=True,
-                                       check=True).stdout)
+    report = nested(json.loads(subprocess.run([cli, "stats", "--json", dataset], capture_output=True, text=True,
+                                              check=True).stdout))
     stats, cp = report["wait_states"], report["critical_path"]
     chrome = os.path.join(outdir, where + ".json")
     pf = os.path.join(outdir, where + ".pftrace")

@@ -98,7 +98,7 @@ def stats_styles_and_output_file():
         rc, out, _ = run("stats", MIX, "--json", "-o", target)
         assert rc == 0 and out == ""
         with open(target) as f:
-            assert json.load(f)["events"] == 24120
+            assert json.load(f)["trace"]["events"] == 24120
 
 
 @case

@@ -226,9 +226,10 @@ def check_stats(pw, name, trace, want):
         fail("%s: stats exited %d" % (name, out.returncode))
         return
     st = json.loads(out.stdout)
+    trace = st["trace"]
     events = [e for evs in want.values() for e in evs]
-    if st["events"] != len(events):
-        fail("%s: stats events %d, oracle %d" % (name, st["events"], len(events)))
+    if trace["events"] != len(events):
+        fail("%s: stats events %d, oracle %d" % (name, trace["events"], len(events)))
     per_mcv = {}
     for _, mcv, _ in events:
         per_mcv[mcv] = per_mcv.get(mcv, 0) + 1
@@ -251,13 +252,13 @@ def check_stats(pw, name, trace, want):
     got_sizes = {r["payload"]: r["events"] for r in st.get("payload_sizes", [])}
     if got_sizes != sizes:
         fail("%s: payload-size histogram %r, oracle %r" % (name, got_sizes, sizes))
-    if st["jumbo_bytes"] != jumbo_bytes:
-        fail("%s: jumbo bytes %d, oracle %d" % (name, st["jumbo_bytes"], jumbo_bytes))
+    if trace["jumbo_bytes"] != jumbo_bytes:
+        fail("%s: jumbo bytes %d, oracle %d" % (name, trace["jumbo_bytes"], jumbo_bytes))
     per_stream = {r["stream"]: r for r in st.get("per_stream", [])}
     for key, evs in want.items():
         r = per_stream.get(key)
-        if r is None or r["events"] != len(evs) or r["first_clock"] != evs[0][0] \
-                or r["last_clock"] != evs[-1][0]:
+        if r is None or r["events"] != len(evs) or r["first_ns"] != evs[0][0] \
+                or r["last_ns"] != evs[-1][0]:
             fail("%s: %s: per-stream figures differ: %r" % (name, key, r))
 
 

@@ -339,7 +339,7 @@ def check_stats(exe, name, tmp, fails):
     ours = {}
     for s in json.loads(r.stdout).get("states", []):
         row = s["row"] if s["view"] == "cpu" else s["row"].split("/")[-1]
-        ours[(s["view"], row, s["type"], s["value"])] = s["time_ns"]
+        ours[(s["view"], row, s["type"], s["value"])] = round(s["time_s"] * 1e9)
     want = golden_times(os.path.join(HERE, "golden", name))
     if ours != want:
         diff = sorted(set(ours.items()) ^ set(want.items()))[:6]

@@ -277,6 +277,30 @@ def test_lifetime(path):
     check(ds._ds is None, "lifetime: the dataset was not released")
 
 
+def test_ovni_states(pw, path):
+    """states() holds the emulator's intervals, whose time per thread
+    state adds up to the states table of stats (an independent sum: the
+    intervals come from `dump --states`' changes, the table from the
+    emulator's own accounts); events() gives an Enter and a Leave per
+    labelled thread state, Pipit's layout."""
+    with perfweave.open(path) as ds:
+        st = ds.states()
+        check(len(st) > 0 and (st.end_ns > st.start_ns).all(), "states(): %d intervals" % len(st))
+        table = ds.table("states")
+        for (view, loc, typ, value), grp in st.groupby(["view", "loc", "type", "value"]):
+            want = table[(table.view == view) & (table.type == typ) & (table.value == value)
+                         & table.row.apply(lambda r: loc.endswith(r.split("/")[-1]) or r == loc)]
+            if view == "thread" and len(want) == 1:
+                got = (grp.end_ns - grp.start_ns).sum() / 1e9
+                check(abs(got - want.time_s.iloc[0]) < 1e-9, "states(): %s %s %s: %r != %r"
+                      % (loc, typ, value, got, want.time_s.iloc[0]))
+        ev = ds.events()
+        named = ev[ev["Channel"].notna()] if "Channel" in ev else ev.iloc[:0]
+        counts = named["Event Type"].value_counts()
+        check(len(named) > 0 and counts.get("Enter", 0) == counts.get("Leave", 0),
+              "events(): state Enter/Leave %s" % dict(counts))
+
+
 def main():
     pw, data, gen_gp = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
@@ -285,6 +309,7 @@ def main():
         test_damage(pw, data, tmp)
         test_lifetime(os.path.join(data, "dumpi", "nonblock4"))
         test_api(os.path.join(data, "dumpi", "nonblock4"), tmp)
+        test_ovni_states(pw, os.path.join(data, "ovni", "ctest-1.14.0", "emu-nanos6-task-types", "ovni"))
     print("%d failed" % len(FAILED))
     return 1 if FAILED else 0
 

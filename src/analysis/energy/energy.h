@@ -62,12 +62,13 @@ void energy_baselines_apply(energy_baselines *b, const energy_run *run, const pw
                             energy_result *res);
 void energy_baselines_end(energy_baselines *b, const energy_run *run);
 
-/* energy_report.c: each repetition as it is read (phases included), then
- * the runs, benchmarks and baselines from the figures every repetition
- * keeps. */
+/* energy_report.c: each repetition as it is read, then the phases of
+ * them all, the runs, benchmarks and baselines from the figures every
+ * repetition keeps. */
 void energy_report_repetition(pw_rnode *rows, const energy_run *run, const pw_energy_unit *u,
                               const energy_result *r);
 void energy_report_end(const energy_run *run, const energy_result *res, pw_rnode *root);
+/* The table "phases": every reported repetition's phases, then freed. */
 
 /* energy_stats.c: the report of every repetition. */
 pw_status energy_report(pw_dataset *ds, pw_report *r, pw_error *err);
@@ -87,4 +88,6 @@ void energy_report_read(const energy_run *run, size_t i, energy_result *res, ene
 pw_status energy_part(pw_dataset *ds, void **part, size_t *size, pw_error *err);
 pw_status energy_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n, pw_report *r,
                       pw_error *err);
+/* The tables of the analysis (energy_report.c). */
+extern const pw_table_decl *const energy_table_decls[];
 #endif

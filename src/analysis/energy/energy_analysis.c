@@ -11,4 +11,5 @@ const pw_analysis_ops pw_analysis_energy = {
     .report = energy_report,
     .part = energy_part,
     .join = energy_join,
+    .tables = energy_table_decls,
 };

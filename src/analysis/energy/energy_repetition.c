@@ -15,6 +15,7 @@
 #include "analysis/energy/energy_integral.h"
 #include "core/grow.h"
 #include "core/input.h"
+#include "core/path_name.h"
 #include "core/window.h"
 
 /* A phase being built from the marks: unindexed kinds keep the first begin
@@ -138,8 +139,7 @@ static void build_phases(const energy_run *run, const pw_energy_unit *u, const p
     res->phases = calloc(pl->n + 1, sizeof *res->phases);
     if (!res->phases)
         return;
-    const char *file = strrchr(u->phases_file, '/');
-    file = file ? file + 1 : u->phases_file;
+    const char *file = pw_base_name(u->phases_file);
     for (size_t k = 0; k < run->lay->n_phase_kinds; k++) {
         const pw_energy_phase_kind *pk = &run->lay->phase_kinds[k];
         for (size_t i = 0; i < pl->n; i++) {

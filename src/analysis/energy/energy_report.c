@@ -61,15 +61,27 @@ void energy_report_repetition(pw_rnode *arr, const energy_run *run, const pw_ene
             if (r->has[s] && !isnan(r->baseline_w[s]))
                 pw_rnode_num(b, run->lay->sources[s].name, r->baseline_w[s]);
     }
-    pw_rnode *ph = pw_rnode_array(o, "phases");
-    for (size_t i = 0; i < r->n_phases; i++) {
-        const energy_phase *p = &r->phases[i];
-        pw_rnode *po = pw_rnode_object(ph, NULL);
-        pw_rnode_str(po, "name", p->name);
-        pw_rnode_int(po, "index", p->index);
-        pw_rnode_num(po, "start_s", (double)(p->begin - r->begin) * 1e-9);
-        pw_rnode_num(po, "duration_s", (double)(p->end - p->begin) * 1e-9);
-        put_energy(po, run, r->has, p->energy);
+}
+
+/* A row per phase of every reported repetition (their windows start at
+ * the repetition's): the repetitions' rows stream, their phases come
+ * after them as a table of their own. */
+static void put_phases(pw_rnode *root, const energy_run *run, const energy_result *res)
+{
+    pw_rnode *arr = pw_rnode_array(root, "phases");
+    for (size_t u = 0; u < run->lay->n_units; u++) {
+        const energy_result *r = &res[u];
+        for (size_t i = 0; r->ok && i < r->n_phases; i++) {
+            const energy_phase *p = &r->phases[i];
+            pw_rnode *po = pw_rnode_object(arr, NULL);
+            put_names(po, &run->lay->units[u]);
+            pw_rnode_str(po, "repetition", run->lay->units[u].repetition);
+            pw_rnode_str(po, "phase", p->name);
+            pw_rnode_int(po, "index", p->index);
+            pw_rnode_num(po, "start_s", (double)(p->begin - r->begin) * 1e-9);
+            pw_rnode_num(po, "duration_s", (double)(p->end - p->begin) * 1e-9);
+            put_energy(po, run, r->has, p->energy);
+        }
     }
 }
 
@@ -160,11 +172,48 @@ static int dominates(const run_summary *j, const run_summary *i)
            (j->duration < i->duration || j->energy < i->energy);
 }
 
-static void put_benchmark(pw_rnode *arr, const run_summary *runs, size_t n)
+/* Where a benchmark's figures go: its row, its row in the first screen,
+ * and a row per setting (run) with whether it is on the Pareto front. */
+typedef struct benchmark_tables {
+    pw_rnode *benchmarks, *summary, *settings;
+} benchmark_tables;
+
+static int on_pareto_front(const run_summary *runs, size_t n, size_t i)
 {
-    pw_rnode *o = pw_rnode_object(arr, NULL);
+    int on_front = runs[i].has_energy;
+    for (size_t j = 0; j < n && on_front; j++)
+        on_front = !(j != i && runs[j].has_energy && dominates(&runs[j], &runs[i]));
+    return on_front;
+}
+
+static void put_benchmark_names(pw_rnode *o, const run_summary *runs)
+{
     pw_rnode_str(o, "experiment", runs[0].first->experiment);
     pw_rnode_str(o, "benchmark", runs[0].first->benchmark);
+}
+
+/* The first screen's row: the best setting by energy and by EDP, and the
+ * Pareto front (time against energy) as one line of runs. */
+static void put_benchmark_summary(pw_rnode *arr, const run_summary *runs, size_t n, const run_summary *best_e,
+                                  const run_summary *best_edp)
+{
+    pw_rnode *o = pw_rnode_object(arr, NULL);
+    put_benchmark_names(o, runs);
+    pw_rnode_str(o, "best_energy_run", best_e ? best_e->first->run : NULL);
+    pw_rnode_num(o, "best_energy_j", best_e ? best_e->energy : NAN);
+    pw_rnode_str(o, "best_edp_run", best_edp ? best_edp->first->run : NULL);
+    pw_rnode_num(o, "best_edp_js", best_edp ? best_edp->edp : NAN);
+    char front[1024] = "";
+    for (size_t i = 0, used = 0; i < n; i++)
+        if (on_pareto_front(runs, n, i) && used < sizeof front)
+            used += (size_t)snprintf(front + used, sizeof front - used, "%s%s", used ? "; " : "", runs[i].first->run);
+    pw_rnode_str(o, "pareto_front", front);
+}
+
+static void put_benchmark(const benchmark_tables *to, const run_summary *runs, size_t n)
+{
+    pw_rnode *o = pw_rnode_object(to->benchmarks, NULL);
+    put_benchmark_names(o, runs);
     pw_rnode_uint(o, "runs", n);
     const run_summary *best_e = NULL, *best_edp = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -178,20 +227,19 @@ static void put_benchmark(pw_rnode *arr, const run_summary *runs, size_t n)
     pw_rnode_str(o, "energy_optimal_run", best_e ? best_e->first->run : NULL);
     pw_rnode_str(o, "edp_optimal_run", best_edp ? best_edp->first->run : NULL);
     pw_rnode *front = pw_rnode_array(o, "pareto_runs");
-    pw_rnode *side = pw_rnode_array(o, "settings");
     for (size_t i = 0; i < n; i++) {
-        int on_front = runs[i].has_energy;
-        for (size_t j = 0; j < n && on_front; j++)
-            on_front = !(j != i && runs[j].has_energy && dominates(&runs[j], &runs[i]));
+        int on_front = on_pareto_front(runs, n, i);
         if (on_front)
             pw_rnode_str(front, NULL, runs[i].first->run);
-        pw_rnode *s = pw_rnode_object(side, NULL);
+        pw_rnode *s = pw_rnode_object(to->settings, NULL);
+        put_benchmark_names(s, runs);
         pw_rnode_str(s, "run", runs[i].first->run);
         pw_rnode_num(s, "duration_s", runs[i].duration);
         pw_rnode_num(s, "energy_j", runs[i].energy);
         pw_rnode_num(s, "edp_js", runs[i].edp);
         pw_rnode_bool(s, "pareto", on_front);
     }
+    put_benchmark_summary(to->summary, runs, n, best_e, best_edp);
 }
 
 /* runs and benchmarks from the repetitions that have a window. */
@@ -201,7 +249,10 @@ static void put_runs_and_benchmarks(pw_rnode *root, const energy_run *run, const
     size_t *idx = malloc((gd->n_units + 1) * sizeof *idx);
     double *tmp = malloc((gd->n_units + 1) * sizeof *tmp);
     run_summary *runs = malloc((gd->n_units + 1) * sizeof *runs);
-    pw_rnode *run_arr = pw_rnode_array(root, "runs"), *bench_arr = pw_rnode_array(root, "benchmarks");
+    benchmark_tables to = {.summary = pw_rnode_array(root, "summary")};
+    pw_rnode *run_arr = pw_rnode_array(root, "runs");
+    to.benchmarks = pw_rnode_array(root, "benchmarks");
+    to.settings = pw_rnode_array(root, "settings");
     size_t n_idx = 0, n_runs = 0;
     for (size_t i = 0; idx && tmp && runs && i <= gd->n_units; i++) {
         int usable = i < gd->n_units && !gd->units[i].baseline && res[i].ok;
@@ -212,7 +263,7 @@ static void put_runs_and_benchmarks(pw_rnode *root, const energy_run *run, const
             put_run(run_arr, run, res, idx, n_idx, tmp, &runs[n_runs++]);
             n_idx = 0;
             if (!usable || !same_benchmark(last, &gd->units[i])) {
-                put_benchmark(bench_arr, runs, n_runs);
+                put_benchmark(&to, runs, n_runs);
                 n_runs = 0;
             }
         }
@@ -259,6 +310,42 @@ static void put_baselines(pw_rnode *root, const energy_run *run, const energy_re
 
 void energy_report_end(const energy_run *run, const energy_result *res, pw_rnode *root)
 {
+    put_phases(root, run, res);
     put_runs_and_benchmarks(root, run, res);
     put_baselines(root, run, res);
 }
+
+/* The tables of the analysis.  Settings are the tree's own (clocks, power
+ * limits) and keep its units; energies per source are dotted columns
+ * ("energy_j.gpu"). */
+static const pw_table_decl summary = {
+    "summary", "energy at a glance",
+    "per benchmark: the best setting by energy and by energy-delay product, and the Pareto front of time and energy",
+    "experiment, then benchmark",
+    {{"experiment", "", 1}, {"benchmark", "", 1}, {"best_energy_run", "", 0}, {"best_energy_j", "J", 0},
+     {"best_edp_run", "", 0}, {"best_edp_js", "", 0}, {"pareto_front", "", 0}}};
+static const pw_table_decl repetitions = {
+    "repetitions", "repetitions", "duration, energy per source, power and EDP of each repetition of each run",
+    "tree order", {{"experiment", "", 1}, {"benchmark", "", 1}, {"run", "", 1}, {"repetition", "", 1}}};
+static const pw_table_decl phases = {
+    "phases", "phases", "duration and energy per source of each phase (training, epochs) of each repetition",
+    "repetition, then phase",
+    {{"experiment", "", 1}, {"benchmark", "", 1}, {"run", "", 1}, {"repetition", "", 1}, {"phase", "", 1},
+     {"index", "", 1}, {"start_s", "s", 0}, {"duration_s", "s", 0}}};
+static const pw_table_decl runs = {
+    "runs", "runs", "per run (a setting of a benchmark): mean, spread and range over its repetitions",
+    "tree order", {{"experiment", "", 1}, {"benchmark", "", 1}, {"run", "", 1}, {"repetitions", "count", 0}}};
+static const pw_table_decl benchmarks = {
+    "benchmarks", "benchmarks", "per benchmark: its runs and the optimal ones by energy and by EDP",
+    "tree order", {{"experiment", "", 1}, {"benchmark", "", 1}, {"runs", "count", 0}}};
+static const pw_table_decl settings = {
+    "settings", "settings compared", "per run of a benchmark: mean duration, energy, EDP, and whether it is on the Pareto front",
+    "benchmark, then tree order",
+    {{"experiment", "", 1}, {"benchmark", "", 1}, {"run", "", 1}, {"duration_s", "s", 0}, {"energy_j", "J", 0},
+     {"edp_js", "", 0}, {"pareto", "", 0}}};
+static const pw_table_decl baselines = {
+    "baselines", "baselines", "idle power per source of each baseline group", "tree order",
+    {{"experiment", "", 1}, {"directory", "", 1}, {"repetitions", "count", 0}}};
+
+const pw_table_decl *const energy_table_decls[] = {&summary, &repetitions, &phases, &runs, &benchmarks, &settings, &baselines,
+                                                   NULL};

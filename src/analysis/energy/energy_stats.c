@@ -102,7 +102,8 @@ void energy_report_read(const energy_run *run, size_t i, energy_result *res, ene
         energy_report_repetition(rows, run, u, res);
     if (run->ds->energy_watch)
         watch(run, i, res);
-    energy_result_free(res);
+    if (!res->ok)
+        energy_result_free(res); /* a reported one's phases wait for the phases table */
 }
 
 /* The run's constants: the primary source, the format's finding codes ("<format>.<kind>": the findings are about its files). */
@@ -145,6 +146,8 @@ pw_status energy_report(pw_dataset *ds, pw_report *r, pw_error *err)
     } else {
         read_repetitions(&run, res, items, base, pw_report_stream(r, "repetitions"));
         energy_report_end(&run, res, pw_report_root(r));
+        for (size_t i = 0; i < ds->energy->n_units; i++)
+            energy_result_free(&res[i]);
     }
     energy_baselines_end(base, &run);
     free(items);

@@ -8,6 +8,8 @@
 
 /* Adds nothing for a dataset without profiles. */
 pw_status pw_mpi_profile_report(pw_dataset *ds, pw_report *r, pw_error *err);
+/* The tables it adds (mpi_profile_tables.c). */
+extern const pw_table_decl *const pw_mpi_profile_table_decls[];
 /* The profiles of ds made for what is asked (every rank's calls that a
  * filter keeps), when opening did not make them so. */
 pw_status pw_mpi_profiles_ready(pw_dataset *ds, pw_error *err);

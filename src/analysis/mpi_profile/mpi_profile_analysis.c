@@ -9,4 +9,5 @@ const pw_analysis_ops pw_analysis_mpi_profile = {
     .report = pw_mpi_profile_report,
     .part = pw_mpi_profile_part,
     .join = pw_mpi_profile_join,
+    .tables = pw_mpi_profile_table_decls,
 };

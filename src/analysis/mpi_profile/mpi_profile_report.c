@@ -80,9 +80,9 @@ static pw_status report_functions(stats_run *run, pw_rnode *root, uint64_t all_m
         pw_rnode_str(o, "function", run->mp->function_name((uint32_t)l));
         pw_rnode_uint(o, "calls", calls[l]);
         pw_rnode_num(o, "time_s", secs(total[l]));
-        pw_rnode_num(o, "mean_us", calls[l] ? (double)total[l] / 1e3 / (double)calls[l] : 0);
-        pw_rnode_num(o, "min_us", calls[l] ? (double)mn / 1e3 : 0);
-        pw_rnode_num(o, "max_us", (double)mx / 1e3);
+        pw_rnode_num(o, "mean_s", calls[l] ? (double)total[l] / 1e9 / (double)calls[l] : 0);
+        pw_rnode_num(o, "min_s", calls[l] ? secs(mn) : 0);
+        pw_rnode_num(o, "max_s", secs(mx));
         pw_rnode_num(o, "mpi_pct", all_mpi_ns ? 100.0 * (double)total[l] / (double)all_mpi_ns : 0);
         pw_rnode_int(o, "min_rank", rmin);
         pw_rnode_num(o, "min_rank_s", secs(rmin_t));

@@ -6,7 +6,6 @@
 
 #include "analysis/mpi_waits/mpi_waits.h"
 #include "views/timeline_schema.h"
-#include "model/mpi_roles.h"
 
 const char *const mw_wait_names[MW_N_WAITS] = {"late_sender",  "late_receiver",  "wait_nxn",
                                                "wait_barrier", "late_broadcast", "early_reduce"};
@@ -70,16 +69,15 @@ static void view_all(const pw_schema *sc, mw_schema *m, const int *fields, size_
  * (mw_waits_coll); none for the others. */
 static void view_fields(const pw_schema *sc, mw_schema *m)
 {
-    const tl_schema *t = &m->tl;
-    const pw_coll_schema *c = &m->coll;
-    int sends = t->f_dest >= 0; /* only a send's counts are read */
-    const int p2p[] = {t->f_dest,    t->f_source,  t->f_tag,   t->f_sendtag, t->f_recvtag,
-                       t->f_comm,    t->f_request, t->f_index, t->f_flag,    m->f_outcount,
+    const pw_mpi_call_view *c = &m->tl.mpi;
+    int sends = c->f_dest >= 0; /* only a send's counts are read */
+    const int p2p[] = {c->f_dest,    c->f_source,  c->f_tag,   c->f_sendtag, c->f_recvtag,
+                       c->f_comm,    c->f_request, c->f_index, c->f_flag,    c->f_outcount,
                        sends ? c->f_count : -1,     sends ? c->f_datatype : -1,
                        sends ? c->f_sendcount : -1, sends ? c->f_sendtype : -1};
     const int coll[] = {c->f_comm, c->f_root};
     m->n_ints = 0;
-    if (m->p2p && c->op == PW_COLL_NONE && m->f_indices < 0)
+    if (m->p2p && c->op == PW_COLL_NONE && c->f_indices < 0)
         view_all(sc, m, p2p, sizeof p2p / sizeof *p2p);
     else if (!m->p2p && c->op != PW_COLL_NONE)
         view_all(sc, m, coll, sizeof coll / sizeof *coll);
@@ -95,17 +93,14 @@ int mw_schemas_classify(const pw_dataset *ds, mw_schema *out)
         const pw_schema *sc = ds->schemas[i];
         mw_schema *m = &out[i];
         m->tl = tl[i];
-        m->f_indices = pw_mpi_role_in(sc, PW_ROLE_INDICES);
-        m->f_outcount = pw_mpi_role_in(sc, PW_ROLE_OUTCOUNT);
-        pw_coll_classify(sc, &m->coll);
-        m->coll_wait = (int8_t)coll_wait_of(m->coll.op);
+        m->coll_wait = (int8_t)coll_wait_of(m->tl.mpi.op);
         m->p2p = m->tl.has_msg;
         view_fields(sc, m);
         if (!sc->mpi_fields) /* no MPI call: its name says nothing more */
             continue;
         m->sync = !strcmp(sc->name, "MPI_Ssend") || !strcmp(sc->name, "MPI_Issend");
         m->idle = named(idle_names, sc->name);
-        m->finalize = !strcmp(sc->name, "MPI_Finalize");
+        m->finalize = m->tl.mpi.finalize;
         m->release = !strcmp(sc->name, "MPI_Request_free") || !strcmp(sc->name, "MPI_Cancel");
     }
     free(tl);

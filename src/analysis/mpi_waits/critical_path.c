@@ -252,7 +252,7 @@ static const char *fn_name(const mw_run *run, size_t s)
     return s < run->ds->n_schemas ? run->ds->schemas[s]->name : "(compute)";
 }
 
-void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables)
+void mw_report_critical_path(const mw_run *run, pw_rnode *root, pw_rnode *summary)
 {
     uint64_t *tot = calloc(run->n_ranks + run->ds->n_schemas + 1, sizeof *tot), length = 0;
     if (!tot)
@@ -265,35 +265,30 @@ void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables)
     pw_rnode *o = pw_rnode_object(root, "critical_path");
     pw_rnode_num(o, "length_s", secs(length));
     pw_rnode_num(o, "imbalance_s", imbalance / 1e9);
-    pw_rnode *by_rank = tables ? pw_rnode_array(root, "critical_path_ranks") : pw_rnode_object(o, "by_rank");
+    pw_rnode *by_rank = pw_rnode_array(root, "critical_path_ranks");
     for (size_t i = 0; i < run->n_ranks; i++) {
         const mw_rank *rk = &run->ranks[i];
-        char key[24];
         if (!rk->reported)
             continue;
-        snprintf(key, sizeof key, "%lld", (long long)rk->rank);
-        if (!tables) {
-            pw_rnode_num(by_rank, key, secs(tot[i]));
-            continue;
-        }
         pw_rnode *row = pw_rnode_object(by_rank, NULL);
         pw_rnode_int(row, "rank", rk->rank);
         pw_rnode_num(row, "time_s", secs(tot[i]));
-        pw_rnode_num(row, "pct", length ? 100.0 * (double)tot[i] / (double)length : 0);
+        pw_rnode_num(row, "share_pct", length ? 100.0 * (double)tot[i] / (double)length : 0);
     }
-    pw_rnode *by_fn = tables ? pw_rnode_array(root, "critical_path_functions") : pw_rnode_object(o, "by_function");
+    size_t top = run->ds->n_schemas; /* what the path spends most in: computation first on ties */
+    for (size_t s = 0; s < run->ds->n_schemas; s++)
+        top = on_fn[s] > on_fn[top] ? s : top;
+    pw_rnode_str(summary, "critical_path_top", fn_name(run, top));
+    pw_rnode_num(summary, "critical_path_top_pct", length ? 100.0 * (double)on_fn[top] / (double)length : 0);
+    pw_rnode *by_fn = pw_rnode_array(root, "critical_path_functions");
     for (size_t k = 0; k <= run->ds->n_schemas; k++) {
         size_t s = k ? k - 1 : run->ds->n_schemas; /* compute first */
         if (s < run->ds->n_schemas && (!on_fn[s] || !pw_selection_keeps_type(run->ds, run->ds->schemas[s]->name)))
             continue;
-        if (!tables) {
-            pw_rnode_num(by_fn, fn_name(run, s), secs(on_fn[s]));
-            continue;
-        }
         pw_rnode *row = pw_rnode_object(by_fn, NULL);
         pw_rnode_str(row, "function", fn_name(run, s));
         pw_rnode_num(row, "time_s", secs(on_fn[s]));
-        pw_rnode_num(row, "pct", length ? 100.0 * (double)on_fn[s] / (double)length : 0);
+        pw_rnode_num(row, "share_pct", length ? 100.0 * (double)on_fn[s] / (double)length : 0);
     }
     free(tot);
 }

@@ -122,7 +122,7 @@ static void rank_free(mw_rank *rk)
 static int has_mpi(const mw_run *run)
 {
     for (size_t s = 0; s < run->ds->n_schemas; s++)
-        if (run->ds->schemas[s]->kind == PW_REC_SPAN && (run->schemas[s].p2p || run->schemas[s].coll.op != PW_COLL_NONE))
+        if (run->ds->schemas[s]->kind == PW_REC_SPAN && (run->schemas[s].p2p || run->schemas[s].tl.mpi.op != PW_COLL_NONE))
             return 1;
     return 0;
 }
@@ -174,14 +174,11 @@ static pw_status analyse(mw_run *run, pw_report *r, pw_error *err)
 void mw_report(mw_run *run, pw_report *r)
 {
     pw_rnode *root = pw_report_root(r);
-    /* Readable tables only for a report opened to be printed as text or
-     * CSV; any other report (pw_report_new: diff, bindings) gets the whole
-     * tree of the JSON contract. */
-    int tables = r->opened && r->style != PW_REPORT_JSON;
-    mw_report_waits(run, root, tables);
-    mw_report_critical_path(run, root, tables);
+    pw_rnode *summary = mw_report_summary(run, root);
+    mw_report_waits(run, root);
+    mw_report_critical_path(run, root, summary);
     mw_report_rank_functions(run, root);
-    mw_report_time_profile(run, root, tables);
+    mw_report_time_profile(run, root);
 }
 
 void mw_run_free(mw_run *run)

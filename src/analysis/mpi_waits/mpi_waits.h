@@ -59,19 +59,17 @@ extern const char *const mw_wait_names[MW_N_WAITS];
 #define MW_INTS_MAX 16
 #define MW_VIEW_FIELDS 32
 
-/* How the analyses read one schema's records: the message fields as the
- * timeline finds them (timeline_schema.h), and MPI_Waitsome's; field
- * indexes -1: absent. */
+/* How the analyses read one schema's records: as the timeline finds
+ * them (timeline_schema.h), with the call's view (tl.mpi: its message,
+ * collective and MPI_Waitsome fields). */
 typedef struct mw_schema {
     tl_schema tl;
-    int f_indices, f_outcount;
     int8_t coll_wait; /* the mw_wait a collective of this kind incurs, -1: none */
     uint8_t sync;     /* a synchronous send (MPI_Ssend, MPI_Issend) */
     uint8_t idle;     /* one of Pipit's MPI idle functions */
     uint8_t p2p;      /* sends, receives or completes requests */
     uint8_t finalize; /* MPI_Finalize: the critical path ends at the last one */
     uint8_t release;  /* MPI_Request_free, MPI_Cancel: the request is given up, never waited for */
-    pw_coll_schema coll;
     /* The integer view (replay.c): every field the replay reads of this
      * schema's records, all integers below MW_VIEW_FIELDS, read through
      * the cursor's ints op without decoding the rest; n_ints 0: decoded
@@ -317,7 +315,8 @@ void mw_charge(mw_rank *rk, uint32_t schema, int64_t enter, uint32_t location, m
  * PW_MPI_INST_WORLD for all when the dataset has no communicator replay. */
 uint32_t mw_comm_instance(const mw_run *run, const mw_rank *rk, const pw_value *v, int f_comm);
 
-/* tl_value_int and tl_field_int, inline for the integer they nearly
+/* tl_value_int, and a record's field i by it (absent when the schema,
+ * i < 0, or the record lacks it), inline for the integer they nearly
  * always find (the replay reads a few fields of every call). */
 static inline int64_t mw_value_int(const pw_value *v)
 {
@@ -357,10 +356,16 @@ int64_t mw_gap_before(int64_t end, int64_t t);
 /* Reports (members of the stats report root).  JSON keeps the issue's
  * contract (objects keyed by rank and function); text and CSV get the
  * same numbers as tables (arrays of rows), which is what they render. */
-void mw_report_waits(const mw_run *run, pw_rnode *root, int tables);
+void mw_report_waits(const mw_run *run, pw_rnode *root);
+/* The tables the analysis adds (mpi_waits_tables.c). */
+extern const pw_table_decl *const pw_mpi_waits_table_decls[];
 void mw_report_rank_functions(const mw_run *run, pw_rnode *root);
-void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables); /* sums the workers' bins */
-void mw_report_critical_path(const mw_run *run, pw_rnode *root, int tables);
+void mw_report_time_profile(mw_run *run, pw_rnode *root); /* sums the workers' bins */
+/* Adds the table "summary" (summary.c) and returns it, for the critical
+ * path to add its top entry to. */
+pw_rnode *mw_report_summary(const mw_run *run, pw_rnode *root);
+extern const pw_table_decl pw_mpi_waits_summary_table;
+void mw_report_critical_path(const mw_run *run, pw_rnode *root, pw_rnode *summary);
 
 /* The tables of a replayed run into the stats report r. */
 void mw_report(mw_run *run, pw_report *r);

@@ -74,37 +74,6 @@ static int fn_shown(const mw_run *run, size_t s)
     return pw_selection_keeps_type(run->ds, run->ds->schemas[s]->name);
 }
 
-static void rank_key(char *buf, size_t n, int64_t rank) { snprintf(buf, n, "%lld", (long long)rank); }
-
-/* JSON: per kind its total and objects by rank and by function. */
-static void waits_json(const mw_run *run, pw_rnode *root)
-{
-    pw_rnode *ws = pw_rnode_object(root, "wait_states");
-    for (int k = 0; k < MW_N_WAITS; k++) {
-        pw_rnode *o = pw_rnode_object(ws, mw_wait_names[k]);
-        uint64_t total = 0;
-        for (size_t i = 0; i < run->n_ranks; i++)
-            total += run->ranks[i].reported ? run->ranks[i].wait_total[k] : 0;
-        pw_rnode_num(o, "total_s", secs(total));
-        pw_rnode *by_rank = pw_rnode_object(o, "by_rank");
-        for (size_t i = 0; i < run->n_ranks; i++) {
-            char key[24];
-            if (!run->ranks[i].reported)
-                continue;
-            rank_key(key, sizeof key, run->ranks[i].rank);
-            pw_rnode_num(by_rank, key, secs(run->ranks[i].wait_total[k]));
-        }
-        pw_rnode *by_fn = pw_rnode_object(o, "by_function");
-        for (size_t s = 0; s < run->ds->n_schemas; s++) {
-            uint64_t ns = 0;
-            for (size_t i = 0; i < run->n_ranks; i++)
-                ns += run->ranks[i].reported ? run->ranks[i].wait_fn[k][s] : 0;
-            if (ns && fn_shown(run, s))
-                pw_rnode_num(by_fn, run->ds->schemas[s]->name, secs(ns));
-        }
-    }
-}
-
 /* Tables: a row per rank and a row per function that waits, a column per
  * kind (seconds). */
 static void waits_tables(const mw_run *run, pw_rnode *root)
@@ -140,13 +109,7 @@ static void waits_tables(const mw_run *run, pw_rnode *root)
     }
 }
 
-void mw_report_waits(const mw_run *run, pw_rnode *root, int tables)
-{
-    if (tables)
-        waits_tables(run, root);
-    else
-        waits_json(run, root);
-}
+void mw_report_waits(const mw_run *run, pw_rnode *root) { waits_tables(run, root); }
 
 /* The largest per-rank time of function s, the mean over the ranks that
  * called it, and the rank with the largest. */

@@ -52,7 +52,7 @@ static const pw_value *call_fields(mw_rank *rk, const mw_schema *sc, const pw_re
 static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec)
 {
     const mw_schema *sc = &run->schemas[rec->schema];
-    int coll = sc->coll.op != PW_COLL_NONE;
+    int coll = sc->tl.mpi.op != PW_COLL_NONE;
     if (run->timed_only && (rec->clock != PW_CLOCK_NS || !rec->has_end))
         return; /* what the timeline does not draw, its replay never sees */
     const pw_value *v = sc->p2p || coll ? call_fields(rk, sc, rec) : NULL;
@@ -68,7 +68,8 @@ static void handle(mw_run *run, mw_rank *rk, mw_bins *bins, const pw_record *rec
     if (coll)
         mw_waits_coll(run, rk, sc, rec, v);
     int in_window = !run->windowed || (rec->t >= run->sel_t0 && rec->t < run->sel_t1);
-    if (sc->tl.f_dest >= 0 && rec->clock == PW_CLOCK_NS && in_window && mw_field_int(v, sc->tl.f_dest, -1) >= 0) {
+    int f_dest = sc->tl.mpi.f_dest;
+    if (f_dest >= 0 && rec->clock == PW_CLOCK_NS && in_window && mw_field_int(v, f_dest, -1) >= 0) {
         uint64_t sent;
         if (pw_mpi_calls_sent(&run->calls, rec, v, &sent))
             mw_bins_message(run, bins, rec->t, sent, &rk->bin_hint);

@@ -6,6 +6,7 @@
  * sum.  comm_over_time is numpy.histogram of the sends' entry times (last
  * bin closed), counted and weighted by bytes.  N: option "bins" (the CLI's
  * --bins), 50 by default as in Pipit. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,55 +196,34 @@ void mw_bins_sum_workers(mw_run *run)
     }
 }
 
-/* JSON: the shape, one array of bins per function. */
-static void profile_json(const mw_run *run, const mw_bins *b, pw_rnode *root, const double *idle)
+/* A bin's number and start, in seconds from the first call. */
+static void bin_start(const mw_run *run, pw_rnode *row, uint32_t i)
 {
-    pw_rnode *tp = pw_rnode_object(root, "time_profile");
-    pw_rnode_uint(tp, "bins", run->n_bins);
-    pw_rnode_num(tp, "t0_s", run->t1 >= run->t0 ? (double)run->t0 / 1e9 : 0);
-    pw_rnode_num(tp, "bin_s", run->bin_step / 1e9);
-    pw_rnode *fns = pw_rnode_object(tp, "functions");
-    for (size_t s = 0; s < run->ds->n_schemas; s++) {
-        if (!seen_anywhere(run, s))
-            continue;
-        pw_rnode *arr = pw_rnode_array(fns, run->ds->schemas[s]->name);
-        for (uint32_t i = 0; i < b->n; i++)
-            pw_rnode_num(arr, NULL, bin_ns(run, b, s, i) / 1e9);
-    }
-    pw_rnode *arr = pw_rnode_array(tp, "idle");
-    for (uint32_t i = 0; i < b->n; i++)
-        pw_rnode_num(arr, NULL, idle[i] / 1e9);
-    pw_rnode *comm = pw_rnode_object(root, "comm_over_time");
-    pw_rnode *msgs = pw_rnode_array(comm, "messages");
-    for (uint32_t i = 0; i < b->n; i++)
-        pw_rnode_num(msgs, NULL, (double)b->msgs[i]);
-    pw_rnode *bytes = pw_rnode_array(comm, "bytes");
-    for (uint32_t i = 0; i < b->n; i++)
-        pw_rnode_num(bytes, NULL, (double)b->bytes[i]);
+    pw_rnode_uint(row, "bin", i);
+    pw_rnode_num(row, "start_s", (edge(run, i) - (double)run->t0) / 1e9);
 }
 
-/* Tables: a row per bin, a column per function. */
+/* Tables: a row per bin, a column per function (seconds in it). */
 static void profile_tables(const mw_run *run, const mw_bins *b, pw_rnode *root, const double *idle)
 {
     pw_rnode *arr = pw_rnode_array(root, "time_profile");
     pw_rnode *comm = pw_rnode_array(root, "comm_over_time");
     for (uint32_t i = 0; i < b->n; i++) {
         pw_rnode *o = pw_rnode_object(arr, NULL);
-        pw_rnode_uint(o, "bin", i);
-        pw_rnode_num(o, "start_s", edge(run, i) / 1e9);
+        bin_start(run, o, i);
         for (size_t s = 0; s < run->ds->n_schemas; s++)
             if (seen_anywhere(run, s))
                 pw_rnode_num(o, run->ds->schemas[s]->name, bin_ns(run, b, s, i) / 1e9);
-        pw_rnode_num(o, "idle", idle[i] / 1e9);
+        /* busy time summed in doubles can leave a rounding residue */
+        pw_rnode_num(o, "idle", fabs(idle[i]) < 1e-3 ? 0 : idle[i] / 1e9);
         pw_rnode *c = pw_rnode_object(comm, NULL);
-        pw_rnode_uint(c, "bin", i);
-        pw_rnode_num(c, "start_s", edge(run, i) / 1e9);
-        pw_rnode_num(c, "messages", (double)b->msgs[i]);
-        pw_rnode_num(c, "bytes", (double)b->bytes[i]);
+        bin_start(run, c, i);
+        pw_rnode_uint(c, "messages", (uint64_t)b->msgs[i]);
+        pw_rnode_uint(c, "bytes", (uint64_t)b->bytes[i]);
     }
 }
 
-void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables)
+void mw_report_time_profile(mw_run *run, pw_rnode *root)
 {
     mw_bins_sum_workers(run);
     const mw_bins *b = &run->bins[0];
@@ -259,9 +239,6 @@ void mw_report_time_profile(mw_run *run, pw_rnode *root, int tables)
             busy += bin_ns(run, b, f, i);
         idle[i] = run->bin_step * (double)processes - busy;
     }
-    if (tables)
-        profile_tables(run, b, root, idle);
-    else
-        profile_json(run, b, root, idle);
+    profile_tables(run, b, root, idle);
     free(idle);
 }

@@ -214,7 +214,7 @@ static void enter_instance(mw_run *run, mw_rank *rk, uint32_t comm, uint64_t seq
 
 void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v)
 {
-    uint32_t inst = mw_comm_instance(run, rk, v, sc->coll.f_comm);
+    uint32_t inst = mw_comm_instance(run, rk, v, sc->tl.mpi.f_comm);
     if (inst == PW_MPI_UNKNOWN)
         return;
     mw_coll_pos *pos = position(run, rk, inst);
@@ -227,7 +227,7 @@ void mw_waits_coll(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_recor
         return;
     uint32_t m = (uint32_t)pos->member;
     coll_member e = {rec->clock == PW_CLOCK_NS ? (uint64_t)rec->t : 0, rec->t_end,
-                     sc->coll.f_root >= 0 ? mw_field_int(v, sc->coll.f_root, -1) : -1,
+                     sc->tl.mpi.f_root >= 0 ? mw_field_int(v, sc->tl.mpi.f_root, -1) : -1,
                      rec->schema, rec->location, sc->coll_wait, 1,
                      rec->has_end && rec->clock == PW_CLOCK_NS};
     if (run->ex) /* the other processes with members fold this entry too */

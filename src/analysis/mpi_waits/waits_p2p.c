@@ -41,10 +41,10 @@ static void given_up(mw_run *run, mw_rank *rk, uint64_t id, int recv_side)
 static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                  uint32_t inst, mw_p2p_need *c)
 {
-    int64_t dest = mw_field_int(v, sc->tl.f_dest, -1);
+    int64_t dest = mw_field_int(v, sc->tl.mpi.f_dest, -1);
     if (dest < 0) /* MPI_PROC_NULL */
         return;
-    pw_msg m = {inst, -1, dest, mw_field_int(v, sc->tl.f_sendtag >= 0 ? sc->tl.f_sendtag : sc->tl.f_tag, 0)};
+    pw_msg m = {inst, -1, dest, mw_field_int(v, sc->tl.mpi.f_sendtag >= 0 ? sc->tl.mpi.f_sendtag : sc->tl.mpi.f_tag, 0)};
     uint64_t id = pw_msgmatch_send(&rk->mm, &m);
     if (!id) {
         rk->failed = 1;
@@ -53,11 +53,11 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
     mw_channel *ch = mw_channel_of(run, rk, id);
     if (ch)
         mw_msg_sent(run, rk, ch, mw_flow_seq(id), (uint64_t)rec->t, sc->sync);
-    int has_req = sc->tl.f_request >= 0 && v[sc->tl.f_request].present;
+    int has_req = sc->tl.mpi.f_request >= 0 && v[sc->tl.mpi.f_request].present;
     if (sc->sync && !has_req) {
         need_side(run, rk, id, 0, c);
     } else if (sc->sync) {
-        pw_key k = {{(uint64_t)mw_field_int(v, sc->tl.f_request, 0), 0, 0, 0}};
+        pw_key k = {{(uint64_t)mw_field_int(v, sc->tl.mpi.f_request, 0), 0, 0, 0}};
         int added;
         uint64_t *slot = pw_keymap_get(&rk->sync_reqs, &k, id, &added);
         if (!slot) {
@@ -74,10 +74,10 @@ static void send(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record 
 static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record *rec, const pw_value *v,
                     uint32_t inst, mw_p2p_need *c)
 {
-    pw_msg m = {inst, mw_field_int(v, sc->tl.f_source, -1), -1,
-                mw_field_int(v, sc->tl.f_recvtag >= 0 ? sc->tl.f_recvtag : sc->tl.f_tag, 0)};
-    if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0) {
-        int64_t req = mw_field_int(v, sc->tl.f_request, 0);
+    pw_msg m = {inst, mw_field_int(v, sc->tl.mpi.f_source, -1), -1,
+                mw_field_int(v, sc->tl.mpi.f_recvtag >= 0 ? sc->tl.mpi.f_recvtag : sc->tl.mpi.f_tag, 0)};
+    if (sc->tl.mpi.f_request >= 0 && v[sc->tl.mpi.f_request].present && sc->tl.mpi.f_dest < 0) {
+        int64_t req = mw_field_int(v, sc->tl.mpi.f_request, 0);
         uint64_t id = pw_msgmatch_post_recv(&rk->mm, &m, rk->rank, req);
         pw_key k = {{(uint64_t)req, 0, 0, 0}};
         if (id && rk->mm.replaced) /* the handle's older receive was never completed */
@@ -102,8 +102,8 @@ static void receive(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_reco
     pw_msg st;
     uint64_t bytes;
     /* a status is no integer: decoded from rec, v may be the integer view */
-    if ((m.source < 0 || m.tag < 0) && sc->tl.f_status >= 0 &&
-        tl_status_at(&pw_record_fields(rec)[sc->tl.f_status], 0, &st, &bytes)) {
+    if ((m.source < 0 || m.tag < 0) && sc->tl.mpi.f_status >= 0 &&
+        tl_status_at(&pw_record_fields(rec)[sc->tl.mpi.f_status], 0, &st, &bytes)) {
         m.source = m.source < 0 ? st.source : m.source;
         m.tag = m.tag < 0 ? st.tag : m.tag;
     }
@@ -140,7 +140,7 @@ static void completed(mw_run *run, mw_rank *rk, int64_t req, const pw_msg *statu
  * keeps its sequence number; a wildcard never numbered stays unmatched). */
 static void release(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v)
 {
-    int64_t req = mw_field_int(v, sc->tl.f_request, 0);
+    int64_t req = mw_field_int(v, sc->tl.mpi.f_request, 0);
     uint64_t id = pw_msgmatch_complete(&rk->mm, rk->rank, req, NULL);
     pw_key k = {{(uint64_t)req, 0, 0, 0}};
     if (rk->post_t.n)
@@ -164,30 +164,31 @@ static const pw_value *list_item(const pw_value *v, size_t i)
  * (MPI_Waitsome); none when "flag" is 0 (MPI_Test*). */
 static void complete(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_value *v, mw_p2p_need *c)
 {
-    if (mw_field_int(v, sc->tl.f_flag, 1) == 0)
+    if (mw_field_int(v, sc->tl.mpi.f_flag, 1) == 0)
         return;
-    const pw_value *req = &v[sc->tl.f_request];
+    const pw_value *req = &v[sc->tl.mpi.f_request];
     size_t n = req->type == PW_T_LIST ? req->v.list.n : 1;
-    const pw_value *indices = sc->f_indices >= 0 && v[sc->f_indices].present ? &v[sc->f_indices] : NULL;
-    int64_t index = mw_field_int(v, sc->tl.f_index, -2);
+    int f_indices = sc->tl.mpi.f_indices;
+    const pw_value *indices = f_indices >= 0 && v[f_indices].present ? &v[f_indices] : NULL;
+    int64_t index = mw_field_int(v, sc->tl.mpi.f_index, -2);
     if (indices) { /* outcount is the record's word: never more than the indices it lists */
-        int64_t out = mw_field_int(v, sc->f_outcount, 0);
+        int64_t out = mw_field_int(v, sc->tl.mpi.f_outcount, 0);
         size_t listed = indices->type == PW_T_LIST ? indices->v.list.n : 1;
         n = out <= 0 ? 0 : (uint64_t)out < listed ? (size_t)out : listed;
-    } else if (sc->tl.f_index >= 0)
+    } else if (sc->tl.mpi.f_index >= 0)
         n = index >= 0 ? 1 : 0;
     int wild = rk->mm.n_wild > rk->mm.n_free; /* only a wildcard receive reads its status */
     /* statuses are no integers: decoded from the record, v may be the integer view */
-    const pw_value *st = sc->tl.f_status >= 0 && wild ? &pw_record_fields(c->rec)[sc->tl.f_status] : NULL;
+    const pw_value *st = sc->tl.mpi.f_status >= 0 && wild ? &pw_record_fields(c->rec)[sc->tl.mpi.f_status] : NULL;
     for (size_t i = 0; i < n; i++) {
         int64_t which = indices ? (list_item(indices, i) ? mw_value_int(list_item(indices, i)) : -1)
-                        : sc->tl.f_index >= 0 ? index : (int64_t)i;
+                        : sc->tl.mpi.f_index >= 0 ? index : (int64_t)i;
         const pw_value *r = which >= 0 ? list_item(req, (size_t)which) : NULL;
         if (!r)
             continue;
         pw_msg status;
         uint64_t bytes;
-        int has = st && tl_status_at(st, sc->tl.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
+        int has = st && tl_status_at(st, sc->tl.mpi.f_index >= 0 || req->type != PW_T_LIST ? 0 : i, &status, &bytes);
         completed(run, rk, mw_value_int(r), has ? &status : NULL, c);
     }
 }
@@ -196,16 +197,16 @@ void mw_waits_p2p(mw_run *run, mw_rank *rk, const mw_schema *sc, const pw_record
 {
     mw_p2p_need c = {.rec = rec, .timed = rec->has_end && rec->clock == PW_CLOCK_NS};
     if (sc->release) {
-        if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present)
+        if (sc->tl.mpi.f_request >= 0 && v[sc->tl.mpi.f_request].present)
             release(run, rk, sc, v);
         return;
     }
-    uint32_t inst = mw_comm_instance(run, rk, v, sc->tl.f_comm);
-    if (sc->tl.f_dest >= 0 && v[sc->tl.f_dest].present)
+    uint32_t inst = mw_comm_instance(run, rk, v, sc->tl.mpi.f_comm);
+    if (sc->tl.mpi.f_dest >= 0 && v[sc->tl.mpi.f_dest].present)
         send(run, rk, sc, rec, v, inst, &c);
-    if (sc->tl.f_source >= 0 && v[sc->tl.f_source].present)
+    if (sc->tl.mpi.f_source >= 0 && v[sc->tl.mpi.f_source].present)
         receive(run, rk, sc, rec, v, inst, &c);
-    else if (sc->tl.f_request >= 0 && v[sc->tl.f_request].present && sc->tl.f_dest < 0)
+    else if (sc->tl.mpi.f_request >= 0 && v[sc->tl.mpi.f_request].present && sc->tl.mpi.f_dest < 0)
         complete(run, rk, sc, v, &c);
     if (c.pend) { /* some other side is still to come */
         mw_pending_release(rk, &c);

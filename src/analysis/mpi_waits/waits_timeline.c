@@ -11,7 +11,7 @@
 
 #include "analysis/mpi_waits/mpi_waits.h"
 #include "analysis/mpi_waits/waits_timeline.h"
-#include "core/grow.h"
+#include "core/heap.h"
 #include "core/error.h"
 
 /* Scalasca's names of the wait states. */
@@ -33,8 +33,7 @@ typedef struct wait_sink {
     mw_run *run;
     uint32_t names[MW_N_WAITS + 1]; /* the waits', then "critical path" */
     int named;
-    pending *heap;
-    size_t n, cap;
+    pw_heap due; /* of pending */
     uint32_t *ids; /* the timeline's track id -> ours (ours add the path's) */
     size_t cap_ids;
     uint32_t n_tracks;
@@ -42,38 +41,13 @@ typedef struct wait_sink {
     uint64_t *path_next;  /* per rank slot: its next span */
 } wait_sink;
 
-static int before(const pending *a, const pending *b) { return a->t < b->t || (a->t == b->t && a->begin < b->begin); }
-
-static int heap_push(wait_sink *w, pending e)
+static int before(const void *pa, const void *pb)
 {
-    if (!pw_grow((void **)&w->heap, w->n, &w->cap, sizeof *w->heap))
-        return 0;
-    size_t i = w->n++;
-    for (; i > 0 && before(&e, &w->heap[(i - 1) / 2]); i = (i - 1) / 2)
-        w->heap[i] = w->heap[(i - 1) / 2];
-    w->heap[i] = e;
-    return 1;
+    const pending *a = pa, *b = pb;
+    return a->t < b->t || (a->t == b->t && a->begin < b->begin);
 }
 
-static pending heap_pop(wait_sink *w)
-{
-    pending top = w->heap[0], last = w->heap[--w->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= w->n)
-            break;
-        if (c + 1 < w->n && before(&w->heap[c + 1], &w->heap[c]))
-            c++;
-        if (!before(&w->heap[c], &last))
-            break;
-        w->heap[i] = w->heap[c];
-        i = c;
-    }
-    if (w->n)
-        w->heap[i] = last;
-    return top;
-}
+static int heap_push(wait_sink *w, pending e) { return pw_heap_push(&w->due, &e, sizeof e, before); }
 
 /* Rank slot r's next critical-path boundary (after `done`, which was a
  * begin or an end of span path_next[r]). */
@@ -93,8 +67,9 @@ static int push_path(wait_sink *w, size_t r, int after_begin)
 static pw_status flush_until(wait_sink *w, const pw_names *names, int64_t t, pw_error *err)
 {
     pw_status s = PW_OK;
-    while (s == PW_OK && w->n && w->heap[0].t <= t) {
-        pending e = heap_pop(w);
+    while (s == PW_OK && w->due.n && ((const pending *)pw_heap_first(&w->due))->t <= t) {
+        pending e;
+        pw_heap_pop(&w->due, &e, sizeof e, before);
         pw_tl_event ev = {.kind = e.begin ? PW_TL_BEGIN : PW_TL_END, .track = e.track, .location = e.location,
                           .name = w->names[MW_N_WAITS], .t = e.t};
         s = w->inner->event(w->inner->ctx, names, &ev, err);
@@ -248,16 +223,16 @@ static pw_status find_waits(mw_run *run, wait_sink *w, pw_error *err)
     return s;
 }
 
-pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
-                                    pw_error *err)
+static int waits_offered(const pw_dataset *ds) { return pw_ds_option(ds, "waits") != NULL; }
+
+static pw_status draw_waits(pw_dataset *ds, const pw_tl_sink *sink, pw_tl_rest_fn rest, void *rest_ctx,
+                            pw_error *err)
 {
-    if (!pw_ds_option(ds, "waits"))
-        return pw_timeline_run(ds, sink, rep, err);
     mw_run run;
     int mpi = mw_run_init(&run, ds);
     pw_status s = mpi < 0 ? pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory") : PW_OK;
     if (s == PW_OK && !mpi)
-        s = pw_timeline_run(ds, sink, rep, err);
+        s = rest(rest_ctx, sink, err);
     wait_sink w = {.inner = sink, .run = &run};
     if (s == PW_OK && mpi) {
         run.timed_only = 1;
@@ -266,12 +241,14 @@ pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_c
             s = find_waits(&run, &w, err);
         pw_tl_sink wrapped = {&w, ws_track, ws_event, ws_finish, NULL, 0};
         if (s == PW_OK)
-            s = pw_timeline_run(ds, &wrapped, rep, err);
+            s = rest(rest_ctx, &wrapped, err);
     }
-    free(w.heap);
+    pw_heap_free(&w.due);
     free(w.ids);
     free(w.path_track);
     free(w.path_next);
     mw_run_free(&run);
     return s;
 }
+
+const pw_tl_decoration pw_mpi_waits_decoration = {waits_offered, draw_waits};

@@ -4,11 +4,12 @@
  * NxN", ... as Scalasca names them), from the call's entry to the moment
  * the wait ended; the critical path is a track "critical path" under each
  * process it visits, with a slice for each stretch it spends there.
- * Without the option, or without MPI calls, this is pw_timeline_run. */
+ * Without MPI calls it draws nothing.  It is the analysis's `decorate`
+ * (analysis.h): the timeline writers draw it through
+ * pw_timeline_run_decorated, without naming it. */
 #ifndef PW_ANALYSIS_MPI_WAITS_TIMELINE_H
 #define PW_ANALYSIS_MPI_WAITS_TIMELINE_H
 #include "views/timeline.h"
 
-pw_status pw_mpi_waits_timeline_run(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep,
-                                    pw_error *err);
+extern const pw_tl_decoration pw_mpi_waits_decoration;
 #endif

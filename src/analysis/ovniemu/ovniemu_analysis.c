@@ -7,6 +7,7 @@
 #include "analysis/ovniemu/emu_states.h"
 #include "analysis/ovniemu/ovniemu_part.h"
 #include "views/state_times.h"
+#include "views/state_totals.h"
 
 /* What ovniemu refuses to start on (a thread that did not finish) is a
  * finding of its own. */
@@ -39,6 +40,8 @@ static pw_status states_check(pw_dataset *ds, pw_error *err)
     return s == PW_E_DATA ? PW_OK : s; /* damage is in the diagnostics */
 }
 
+static const pw_table_decl *const ovniemu_tables[] = {&pw_state_times_table, &pw_state_totals_table, NULL};
+
 const pw_analysis_ops pw_analysis_ovniemu = {
     .name = "ovniemu",
     .description = "the runtime emulator's thread and CPU states, as ovniemu derives them",
@@ -47,4 +50,5 @@ const pw_analysis_ops pw_analysis_ovniemu = {
     .join = ovniemu_join,
     .check = states_check,
     .states = &emu_states_source,
+    .tables = ovniemu_tables,
 };

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "analysis/ovniemu/emu_states.h"
+#include "views/state_totals.h"
 #include "analysis/ovniemu/ovniemu_part.h"
 #include "views/state_spans.h"
 #include "views/state_window.h"
@@ -512,7 +513,8 @@ static long take_entries(pw_part_reader *rd, const part_head *h, int64_t end_abs
 
 /* The entries in order; one that lasted no time (a span that began at
  * the trace's end) is none, as closing the spans leaves it out. */
-static void report_entries(const pw_states *st, const state_entry *e, size_t n, int64_t end, pw_rnode *rows)
+static void report_entries(const pw_states *st, const state_entry *e, size_t n, int64_t end, pw_rnode *rows,
+                           pw_state_totals *totals)
 {
     for (size_t i = 0; i < n; i++) {
         if (!e[i].ns)
@@ -525,8 +527,10 @@ static void report_entries(const pw_states *st, const state_entry *e, size_t n, 
         pw_rnode_str(o, "channel", e[i].channel);
         pw_rnode_int(o, "value", e[i].value);
         pw_rnode_str(o, "label", e[i].label);
-        pw_rnode_uint(o, "time_ns", e[i].ns);
-        pw_rnode_num(o, "share", end > 0 ? (double)e[i].ns / (double)end : 0.0);
+        pw_rnode_num(o, "time_s", (double)e[i].ns / 1e9);
+        pw_state_totals_add(totals, st->views[view].name, pw_state_key_channel(e[i].key), e[i].channel, e[i].value,
+                            e[i].label, e[i].ns);
+        pw_rnode_num(o, "share_pct", end > 0 ? 100.0 * (double)e[i].ns / (double)end : 0.0);
     }
 }
 
@@ -653,8 +657,12 @@ static pw_status join_entries(pw_dataset *ds, const pw_states *st, const void *c
     if (s == PW_OK) {
         qsort(e, got, sizeof *e, by_key_value);
         pw_rnode *rows = pw_report_stream(r, "states");
+        pw_state_totals totals = {0};
         if (rows)
-            report_entries(st, e, got, any ? end_abs - first - pw_state_window_start(ds, first) : 0, rows);
+            report_entries(st, e, got, any ? end_abs - first - pw_state_window_start(ds, first) : 0, rows, &totals);
+        if (rows && !pw_state_totals_report(&totals, pw_report_root(r)))
+            s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+        free(totals.v);
     }
     free(e);
     free(m.rows[0]);

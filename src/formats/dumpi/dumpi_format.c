@@ -83,5 +83,6 @@ const pw_format_ops pw_format_dumpi = {
     .share_found = dumpi_share_found,
     .share_complete = dumpi_share_complete,
     .options = dumpi_options,
+    .analyses = (const char *const[]){"mpi_profile", "mpi_waits", NULL},
     .summary_by_analyses = 1, /* the MPI profile (dumpi_profile.c) */
 };

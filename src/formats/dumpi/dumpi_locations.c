@@ -16,16 +16,11 @@
 #include "core/error.h"
 #include "core/input.h"
 #include "core/parallel.h"
+#include "core/path_name.h"
 #include "formats/dumpi/dumpi_profile.h"
 
 /* The .meta file is a few hundred bytes; anything large is not one. */
 #define DUMPI_MAX_META 65536
-
-static int has_suffix(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && !strcmp(s + a - b, suf);
-}
 
 static int starts_with_magic(const char *path)
 {
@@ -41,7 +36,7 @@ static char *find_meta(const char *dir)
         return NULL;
     char *meta = NULL;
     for (size_t i = 0; i < l.n && !meta; i++)
-        if (!l.items[i].is_dir && has_suffix(l.items[i].name, ".meta"))
+        if (!l.items[i].is_dir && pw_ends_with(l.items[i].name, ".meta"))
             meta = pw_path_join(dir, l.items[i].name);
     pw_dirlist_free(&l);
     return meta;
@@ -74,7 +69,7 @@ int dumpi_probe_path(const char *path)
     }
     if (dir != 0)
         return 0;
-    if (has_suffix(path, ".meta")) {
+    if (pw_ends_with(path, ".meta")) {
         char buf[512] = {0};
         size_t n = pw_input_peek(path, buf, sizeof buf - 1);
         return n && strstr(buf, "numprocs=") ? 95 : 0;
@@ -88,7 +83,7 @@ int dumpi_probe_path(const char *path)
 static int rank_of_name(const char *path, int fallback)
 {
     size_t n = strlen(path);
-    if (n < 9 || !has_suffix(path, ".bin"))
+    if (n < 9 || !pw_ends_with(path, ".bin"))
         return fallback;
     const char *p = path + n - 4;
     const char *q = p;
@@ -269,7 +264,7 @@ static pw_status find_rank_files(pw_dataset *ds, dumpi_dataset *dd, pw_error *er
         free(meta);
         return st;
     }
-    if (has_suffix(path, ".meta"))
+    if (pw_ends_with(path, ".meta"))
         return read_meta(ds, dd, path, err);
     return add_rank(dd, path, rank_of_name(path, 0), err);
 }

@@ -8,7 +8,7 @@
 #include "core/bytes.h"
 #include "core/error.h"
 #include "formats/dumpi/dumpi_profile.h"
-#include "model/mpi_roles.h"
+#include "model/mpi_call.h"
 
 #define DUMPI_COMM_NULL 1
 #define DUMPI_COMM_WORLD 2
@@ -19,10 +19,6 @@
 static const char *const send_names[] = {"MPI_Send", "MPI_Bsend", "MPI_Ssend", "MPI_Rsend", "MPI_Isend",
                                          "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Sendrecv",
                                          "MPI_Sendrecv_replace", NULL};
-static const char *const collective_names[] = {
-    "MPI_Barrier", "MPI_Bcast", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv",
-    "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Reduce",
-    "MPI_Allreduce", "MPI_Reduce_scatter", "MPI_Scan", "MPI_Exscan", NULL};
 
 static int named(const char *const *names, const char *s)
 {
@@ -32,45 +28,51 @@ static int named(const char *const *names, const char *s)
     return 0;
 }
 
-/* Index of fn's argument of that role (model/mpi_roles.h), or -1. */
-static int8_t arg_of(const dumpi_function *fn, pw_mpi_role role)
-{
-    return (int8_t)(fn->mpi_fields && fn->mpi_fields[role] >= 0 ? fn->mpi_fields[role] - DUMPI_PREFIX_FIELDS : -1);
-}
+/* The argument a field of fn is (its index among the arguments), or -1. */
+static int8_t arg_of(int16_t field) { return (int8_t)(field >= 0 ? field - DUMPI_PREFIX_FIELDS : -1); }
 
 /* The same, when the argument is (or is not) an array. */
-static int8_t arg_shaped(const dumpi_function *fn, pw_mpi_role role, int array)
+static int8_t arg_shaped(const dumpi_function *fn, int16_t field, int array)
 {
-    int8_t i = arg_of(fn, role);
-    return i >= 0 && (fn->fields[DUMPI_PREFIX_FIELDS + i].type == PW_T_LIST) == array ? i : -1;
+    return field >= 0 && (fn->fields[field].type == PW_T_LIST) == array ? arg_of(field) : -1;
 }
 
-/* The first of two roles fn has an argument of, or -1. */
+/* The first of two arguments fn has, or -1. */
 static int8_t either(int8_t a, int8_t b) { return a >= 0 ? a : b; }
+
+static uint8_t use_of(const dumpi_function *fn, const pw_mpi_call_view *v)
+{
+    static const uint8_t by_comm_op[] = {[PW_COMM_OP_NONE] = DUMPI_USE_OTHER, [PW_COMM_DUP] = DUMPI_USE_DUP,
+                                         [PW_COMM_SPLIT] = DUMPI_USE_SPLIT, [PW_COMM_FREE] = DUMPI_USE_FREE};
+    if (named(send_names, fn->name))
+        return DUMPI_USE_SEND;
+    if (v->op != PW_COLL_NONE)
+        return DUMPI_USE_COLLECTIVE;
+    if (v->comm_op != PW_COMM_OP_NONE)
+        return by_comm_op[v->comm_op];
+    if (!strcmp(fn->name, "MPI_Init") || !strcmp(fn->name, "MPI_Init_thread"))
+        return DUMPI_USE_INIT;
+    return v->finalize ? DUMPI_USE_FINALIZE : DUMPI_USE_OTHER;
+}
 
 void dumpi_uses_init(dumpi_fn_use uses[DUMPI_N_LABELS])
 {
     for (int l = 0; l < DUMPI_N_LABELS; l++) {
         const dumpi_function *fn = &dumpi_functions[l];
         dumpi_fn_use *u = &uses[l];
-        u->use = named(send_names, fn->name)         ? DUMPI_USE_SEND
-                 : named(collective_names, fn->name) ? DUMPI_USE_COLLECTIVE
-                 : !strcmp(fn->name, "MPI_Comm_dup")   ? DUMPI_USE_DUP
-                 : !strcmp(fn->name, "MPI_Comm_split") ? DUMPI_USE_SPLIT
-                 : !strcmp(fn->name, "MPI_Comm_free")  ? DUMPI_USE_FREE
-                 : !strcmp(fn->name, "MPI_Init") || !strcmp(fn->name, "MPI_Init_thread") ? DUMPI_USE_INIT
-                 : !strcmp(fn->name, "MPI_Finalize")   ? DUMPI_USE_FINALIZE
-                                                       : DUMPI_USE_OTHER;
-        u->count = either(arg_of(fn, PW_ROLE_COUNT), arg_shaped(fn, PW_ROLE_SEND_COUNT, 0));
+        pw_mpi_call_view v;
+        pw_mpi_call_view_of(fn->name, fn->mpi_fields, &v);
+        u->use = use_of(fn, &v);
+        u->count = either(arg_of(v.f_count), arg_shaped(fn, v.f_sendcount, 0));
         /* Reduce_scatter sends the sum of its recvcounts. */
-        u->counts = either(arg_shaped(fn, PW_ROLE_SEND_COUNT, 1),
-                           strcmp(fn->name, "MPI_Reduce_scatter") ? -1 : arg_shaped(fn, PW_ROLE_RECV_COUNT, 1));
-        u->datatype = either(arg_of(fn, PW_ROLE_DATATYPE), arg_of(fn, PW_ROLE_SEND_TYPE));
-        u->dest = arg_of(fn, PW_ROLE_DEST);
-        u->comm = either(arg_of(fn, PW_ROLE_COMM), arg_of(fn, PW_ROLE_OLD_COMM));
-        u->newcomm = arg_of(fn, PW_ROLE_NEW_COMM);
-        u->color = arg_of(fn, PW_ROLE_COLOR);
-        u->key = arg_of(fn, PW_ROLE_KEY);
+        u->counts = either(arg_shaped(fn, v.f_sendcount, 1),
+                           strcmp(fn->name, "MPI_Reduce_scatter") ? -1 : arg_shaped(fn, v.f_recvcount, 1));
+        u->datatype = either(arg_of(v.f_datatype), arg_of(v.f_sendtype));
+        u->dest = arg_of(v.f_dest);
+        u->comm = arg_of(v.f_on_comm);
+        u->newcomm = arg_of(v.f_new);
+        u->color = arg_of(v.f_color);
+        u->key = arg_of(v.f_key);
     }
 }
 

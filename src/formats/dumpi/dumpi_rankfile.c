@@ -299,8 +299,9 @@ void dumpi_rankfile_read(pw_dataset *ds, dumpi_rank *r)
     }
     r->file_size = w.file_size;
     r->seen = w.in.id;
+    /* First, whatever else is wrong: bytes that are not DUMPI say so at 0. */
+    check_magic(ds, r, &w);
     if (read_index(ds, r, &w)) {
-        check_magic(ds, r, &w);
         r->end_known = offset_ok(r, r->off_header) && r->off_header > r->off_stream;
         if (!r->end_known || r->off_stream != 8)
             pw_ds_diag(ds, PW_SEV_ERROR, "dumpi.bad-index", r->file, (int64_t)(r->file_size - DUMPI_INDEX_SIZE),

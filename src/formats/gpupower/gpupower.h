@@ -77,6 +77,8 @@ pw_status gp_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 
 /* gpupower_stats.c: the options the figures were read with. */
 pw_status gp_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+/* The tables of its summary (gpupower_stats.c). */
+extern const pw_table_decl *const gp_table_decls[];
 /* gpupower_energy.c: the energy layout of the tree (gd->energy, ds->energy). */
 pw_status gp_energy_describe(pw_dataset *ds, gp_dataset *gd, pw_error *err);
 #endif

@@ -80,4 +80,6 @@ const pw_format_ops pw_format_gpupower = {
     .check = NULL,
     .close = gp_close,
     .options = gp_options,
+    .tables = gp_table_decls,
+    .analyses = (const char *const[]){"energy", NULL},
 };

@@ -11,6 +11,7 @@
 #include "core/grow.h"
 #include "core/dirlist.h"
 #include "core/json_file.h"
+#include "core/path_name.h"
 #include "formats/gpupower/gpupower.h"
 
 /* data root / experiment / benchmark / run / repetition, and one level of
@@ -22,18 +23,12 @@ const char *const gp_sample_files[GP_SAMPLE_KINDS] = {
     "total_power_samples.csv", "gpu_utilization_samples.csv", "memory_utilization_samples.csv",
     NULL};
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
-}
-
 /* A file a repetition directory holds (the data model's file list). */
 static int is_data_file(const char *name)
 {
     return !strcmp(name, "gpu-power.csv") || !strcmp(name, "timestamps.csv") ||
            !strcmp(name, "power-external.csv") || !strcmp(name, "system_info.json") ||
-           ends_with(name, "_samples.csv");
+           pw_ends_with(name, "_samples.csv");
 }
 
 /* Directories the walk enters: not hidden, and not `_`-prefixed (the
@@ -98,7 +93,7 @@ int gp_layout_probe(const char *path)
     }
     free(cur);
     if (!score && pw_path_is_dir(path) == 0)
-        score = ends_with(path, "gpu-power.csv") || ends_with(path, "timestamps.csv") ? 80 : 0;
+        score = pw_ends_with(path, "gpu-power.csv") || pw_ends_with(path, "timestamps.csv") ? 80 : 0;
     return score;
 }
 
@@ -230,7 +225,7 @@ static int add_rep_locations(layout_state *st, gp_rep *rep, const pw_dirlist *fi
             rc = rep->phases_loc < 0;
         } else if (!strcmp(name, "power-external.csv")) {
             rc = add_external(st, rep, path);
-        } else if (ends_with(name, "_samples.csv")) {
+        } else if (pw_ends_with(name, "_samples.csv")) {
             int k = sample_kind(name);
             char loc_name[256];
             snprintf(loc_name, sizeof loc_name, "%.*s", (int)(strlen(name) - 4), name);

@@ -256,6 +256,8 @@ pw_status hpc_trace_time(pw_dataset *ds, const uint8_t *only, hpc_trace_figures 
 
 /* hpctoolkit_stats.c */
 pw_status hpc_stats(pw_dataset *ds, pw_report *r, pw_error *err);
+/* The tables of the summary (hpctoolkit_tables.c). */
+extern const pw_table_decl *const hpc_table_decls[];
 /* The stats of several processes: a part holds the per-profile figures
  * (imbalance values, trace lines) of a share's profiles; the join
  * reports them with the views of the summary profile, as hpc_stats. */

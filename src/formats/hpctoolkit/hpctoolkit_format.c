@@ -206,6 +206,7 @@ static pw_status open_parts(pw_dataset *ds, hpc_dataset *h, const char *dir, pw_
     optional_part(ds, h, hpc_traces_read(ds, h, &e), &e, 1);
     if ((s = hpc_locations_build(ds, h, err)) == PW_OK && (s = hpc_schemas_build(ds, err)) == PW_OK)
         s = set_props(ds, h, err);
+    ds->untimed = h->n_traces == 0; /* contexts and values only */
     return s;
 }
 
@@ -299,4 +300,5 @@ const pw_format_ops pw_format_hpctoolkit = {
     .check = hpc_check,
     .close = hpc_close,
     .options = hpc_options,
+    .tables = hpc_table_decls,
 };

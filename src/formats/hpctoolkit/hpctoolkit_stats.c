@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "formats/hpctoolkit/hpctoolkit.h"
+#include "model/report.h"
 
 #define TOP_PROCEDURES 10
 #define FLAT_ROWS 25
@@ -28,6 +29,7 @@ typedef struct stats_ctx {
     /* Joining: the parts, whose figures replace reading the profiles. */
     pw_part_reader *parts;
     size_t n_parts;
+    pw_rnode *database; /* the one-row table of the database's figures */
 } stats_ctx;
 
 static const double *sort_key;
@@ -62,44 +64,96 @@ static void metric_columns(stats_ctx *s, pw_rnode *row, uint32_t id)
     }
 }
 
+/* A context's row: its id, plain name, depth and parent (the tree as
+ * data; text indents the name by the depth), kind and metric columns. */
 static void top_down_row(stats_ctx *s, pw_rnode *arr, uint32_t id, uint32_t depth)
 {
-    char label[256], text[600];
-    const char *name = hpc_ctx_label(s->h, id, label, sizeof label);
-    snprintf(text, sizeof text, "%*s%s", (int)(2 * (depth > 60 ? 60 : depth)), "", name);
+    char label[256];
     pw_rnode *row = pw_rnode_object(arr, NULL);
     pw_rnode_uint(row, "id", id);
-    pw_rnode_str(row, "context", text);
+    pw_rnode_str(row, "name", hpc_ctx_label(s->h, id, label, sizeof label));
+    pw_rnode_uint(row, "depth", depth);
+    if (s->h->ctx[id].parent == HPC_NONE || id == 0)
+        pw_rnode_null(row, "parent");
+    else
+        pw_rnode_uint(row, "parent", s->h->ctx[id].parent);
     pw_rnode_str(row, "kind", hpc_ctx_kind_name((hpc_ctx_kind)s->h->ctx[id].kind));
     metric_columns(s, row, id);
 }
 
-/* Depth-first over the tree with the links, pruning below the threshold
- * and beyond the depth. */
+/* A context to visit and its depth. */
+typedef struct visit {
+    uint32_t id, depth;
+} visit;
+
+/* Pushes the children of `id` so that the one of largest inclusive value
+ * (first view metric) pops first: hpcviewer's order, the hot path first.
+ * Without metrics, the database's order.  Returns the new stack top. */
+static size_t push_children(stats_ctx *s, visit *stack, size_t top, uint32_t *kids, uint32_t id, uint32_t depth)
+{
+    hpc_dataset *h = s->h;
+    uint32_t n = 0;
+    for (uint32_t c = h->ctx[id].first_child; c != HPC_NONE; c = h->ctx[c].next_sibling)
+        kids[n++] = c;
+    if (h->n_views && n > 1) {
+        sort_key = s->incl[0];
+        qsort(kids, n, sizeof *kids, by_key_desc);
+    }
+    while (n > 0)
+        stack[top++] = (visit){kids[--n], depth};
+    return top;
+}
+
+/* Depth-first over the tree, siblings by inclusive value, pruning below
+ * the threshold and beyond the depth: the first rows are the hot path. */
 static void top_down(stats_ctx *s, pw_rnode *root)
 {
     hpc_dataset *h = s->h;
     pw_rnode *arr = pw_rnode_array(root, "top_down");
     double total = h->n_views ? s->incl[0][0] : 0;
     double cut = total > 0 ? total * h->threshold / 100.0 : -1.0;
+    visit *stack = malloc(((size_t)h->n_ids + 1) * sizeof *stack);
+    uint32_t *kids = malloc(((size_t)h->n_ids + 1) * sizeof *kids);
+    if (!stack || !kids) {
+        free(stack);
+        free(kids);
+        pw_report_set_nomem();
+        return;
+    }
     top_down_row(s, arr, 0, 0);
-    uint32_t id = h->ctx[0].first_child, depth = 1;
-    while (id != HPC_NONE) {
-        int shown = (h->depth == 0 || depth <= (uint32_t)h->depth) &&
-                    (!h->n_views || s->incl[0][id] >= cut);
-        if (shown)
-            top_down_row(s, arr, id, depth);
-        if (shown && h->ctx[id].first_child != HPC_NONE) {
-            id = h->ctx[id].first_child;
-            depth++;
+    size_t top = push_children(s, stack, 0, kids, 0, 1);
+    while (top > 0) {
+        visit v = stack[--top];
+        int shown = (h->depth == 0 || v.depth <= (uint32_t)h->depth) && (!h->n_views || s->incl[0][v.id] >= cut);
+        if (!shown)
             continue;
-        }
-        while (id != HPC_NONE && h->ctx[id].next_sibling == HPC_NONE) {
-            id = h->ctx[id].parent == 0 ? HPC_NONE : h->ctx[id].parent;
-            depth--;
-        }
-        if (id != HPC_NONE)
-            id = h->ctx[id].next_sibling;
+        top_down_row(s, arr, v.id, v.depth);
+        top = push_children(s, stack, top, kids, v.id, v.depth + 1);
+    }
+    free(stack);
+    free(kids);
+}
+
+/* The first screen: the hot path, from the root down the child of largest
+ * inclusive value (first view metric) while it has any. */
+static void hot_path(stats_ctx *s, pw_rnode *root)
+{
+    hpc_dataset *h = s->h;
+    const double *incl = s->incl[0];
+    double total = incl[0];
+    pw_rnode *arr = pw_rnode_array(root, "summary");
+    char label[256];
+    for (uint32_t id = 0, depth = 0; id != HPC_NONE && depth <= h->n_ids; depth++) {
+        pw_rnode *row = pw_rnode_object(arr, NULL);
+        pw_rnode_uint(row, "depth", depth);
+        pw_rnode_str(row, "name", hpc_ctx_label(h, id, label, sizeof label));
+        pw_rnode_num(row, "inclusive", incl[id]);
+        pw_rnode_num(row, "inclusive_pct", total > 0 ? 100.0 * incl[id] / total : 0.0);
+        uint32_t best = HPC_NONE;
+        for (uint32_t c = h->ctx[id].first_child; c != HPC_NONE; c = h->ctx[c].next_sibling)
+            if (incl[c] > 0 && (best == HPC_NONE || incl[c] > incl[best] || (incl[c] == incl[best] && c < best)))
+                best = c;
+        id = best;
     }
 }
 
@@ -215,7 +269,7 @@ static pw_status imbalance(stats_ctx *s, pw_rnode *root, pw_error *err)
         pw_rnode_num(row, "min", mn);
         pw_rnode_num(row, "mean", mean);
         pw_rnode_num(row, "max", mx);
-        pw_rnode_num(row, "imbalance %", mx > 0 ? 100.0 * (mx - mean) / mx : 0.0);
+        pw_rnode_num(row, "imbalance_pct", mx > 0 ? 100.0 * (mx - mean) / mx : 0.0);
     }
     free(v);
     return st;
@@ -243,9 +297,9 @@ static pw_status traces(stats_ctx *s, pw_rnode *root, pw_error *err)
             pw_rnode *row = pw_rnode_object(arr, NULL);
             pw_rnode_str(row, "profile", h->profs[h->traces[i].prof].tuple);
             pw_rnode_uint(row, "samples", fig[i].samples);
-            pw_rnode_uint(row, "first (ns)", fig[i].t_first);
-            pw_rnode_uint(row, "last (ns)", fig[i].t_last);
-            pw_rnode_num(row, "span (s)", (double)(fig[i].t_last - fig[i].t_first) / 1e9);
+            pw_rnode_uint(row, "first_ns", fig[i].t_first);
+            pw_rnode_uint(row, "last_ns", fig[i].t_last);
+            pw_rnode_num(row, "span_s", (double)(fig[i].t_last - fig[i].t_first) / 1e9);
         }
         for (uint32_t i = 0; i <= h->n_procs; i++)
             all += ns[i];
@@ -255,8 +309,8 @@ static pw_status traces(stats_ctx *s, pw_rnode *root, pw_error *err)
             pw_rnode *row = pw_rnode_object(arr, NULL);
             pw_rnode_str(row, "procedure",
                          order[i] == h->n_procs ? "<not running>" : proc_name(h, order[i]));
-            pw_rnode_num(row, "time (s)", ns[order[i]] / 1e9);
-            pw_rnode_num(row, "percent", all > 0 ? 100.0 * ns[order[i]] / all : 0.0);
+            pw_rnode_num(row, "time_s", ns[order[i]] / 1e9);
+            pw_rnode_num(row, "share_pct", all > 0 ? 100.0 * ns[order[i]] / all : 0.0);
         }
     }
     free(fig);
@@ -285,7 +339,7 @@ static void describe(hpc_dataset *h, pw_rnode *root)
         pw_rnode_str(row, "profile", p->tuple);
         pw_rnode_uint(row, "values", p->n_values);
         pw_rnode_uint(row, "contexts", p->n_ctxs);
-        pw_rnode_uint(row, "trace samples",
+        pw_rnode_uint(row, "trace_samples",
                       p->trace == HPC_NONE ? 0 : hpc_trace_samples(&h->traces[p->trace]));
     }
 }
@@ -408,8 +462,9 @@ static pw_status views_of_first(stats_ctx *s, pw_rnode *root, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, s->ds->path, PW_NO_OFFSET, "out of memory");
     hpc_procedure_totals(h, s->incl[0], s->excl[0], s->proc_incl, s->proc_excl);
     sort_desc(s->order, h->n_procs, s->proc_excl);
-    pw_rnode_num(root, "total", s->incl[0][0]);
-    pw_rnode_str(root, "metric", h->views[0].name);
+    pw_rnode_num(s->database, "total", s->incl[0][0]);
+    pw_rnode_str(s->database, "metric", h->views[0].name);
+    hot_path(s, root);
     top_down(s, root);
     flat(s, root);
     bottom_up(s, root);
@@ -431,8 +486,9 @@ static pw_status lookup(pw_dataset *ds, hpc_dataset *h, pw_rnode *root, pw_error
     if (st == PW_OK)
         st = hpc_profile_find(h, p, &f, h->lookup_ctx, &first, &end, err);
     char label[256];
-    pw_rnode_str(root, "context", hpc_ctx_label(h, h->lookup_ctx, label, sizeof label));
-    pw_rnode_str(root, "profile", p->tuple);
+    pw_rnode *of = pw_rnode_object(root, "lookup_of");
+    pw_rnode_str(of, "context", hpc_ctx_label(h, h->lookup_ctx, label, sizeof label));
+    pw_rnode_str(of, "profile", p->tuple);
     pw_rnode *arr = pw_rnode_array(root, "lookup");
     for (uint64_t i = first; st == PW_OK && i < end; i++) {
         uint16_t m;
@@ -459,11 +515,12 @@ static pw_status stats_run(stats_ctx *s, pw_report *r, pw_error *err)
     pw_rnode *root = pw_report_root(r);
     if (h->has_lookup)
         return lookup(ds, h, root, err);
-    pw_rnode_str(root, "database", ds->path);
-    pw_rnode_str(root, "format", ds->version);
-    pw_rnode_uint(root, "contexts", h->n_contexts);
-    pw_rnode_uint(root, "profiles", h->n_profs);
-    pw_rnode_uint(root, "traces", h->n_traces);
+    s->database = pw_rnode_object(root, "database");
+    pw_rnode_str(s->database, "path", ds->path);
+    pw_rnode_str(s->database, "format", ds->version);
+    pw_rnode_uint(s->database, "contexts", h->n_contexts);
+    pw_rnode_uint(s->database, "profiles", h->n_profs);
+    pw_rnode_uint(s->database, "traces", h->n_traces);
     describe(h, root);
     s->incl = calloc(h->n_views ? h->n_views : 1, sizeof *s->incl);
     s->excl = calloc(h->n_views ? h->n_views : 1, sizeof *s->excl);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/path_name.h"
 #include "formats/hpctoolkit/hpctoolkit.h"
 
 pw_status hpc_tree_reserve(pw_dataset *ds, hpc_dataset *h, uint64_t max_id, const char *file,
@@ -117,11 +118,8 @@ const char *hpc_ctx_kind_name(hpc_ctx_kind k)
     return k <= HPC_CTX_INSTRUCTION ? names[k] : "unknown";
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = path ? strrchr(path, '/') : NULL;
-    return s ? s + 1 : path ? path : "?";
-}
+/* A file's or module's name without its directories; "?" when unknown. */
+static const char *file_label(const char *path) { return path ? pw_base_name(path) : "?"; }
 
 const char *hpc_ctx_label(const hpc_dataset *h, uint32_t id, char *buf, size_t n)
 {
@@ -136,13 +134,13 @@ const char *hpc_ctx_label(const hpc_dataset *h, uint32_t id, char *buf, size_t n
     case HPC_CTX_FUNCTION:
         if (c->proc != HPC_NONE && h->procs[c->proc].name)
             return h->procs[c->proc].name;
-        snprintf(buf, n, "<unknown function> %s+0x%llx", base_name(c->module),
+        snprintf(buf, n, "<unknown function> %s+0x%llx", file_label(c->module),
                  (unsigned long long)c->offset);
         return buf;
-    case HPC_CTX_LOOP: snprintf(buf, n, "loop at %s:%u", base_name(c->file), c->line); return buf;
-    case HPC_CTX_LINE: snprintf(buf, n, "%s:%u", base_name(c->file), c->line); return buf;
+    case HPC_CTX_LOOP: snprintf(buf, n, "loop at %s:%u", file_label(c->file), c->line); return buf;
+    case HPC_CTX_LINE: snprintf(buf, n, "%s:%u", file_label(c->file), c->line); return buf;
     case HPC_CTX_INSTRUCTION:
-        snprintf(buf, n, "%s+0x%llx", base_name(c->module), (unsigned long long)c->offset);
+        snprintf(buf, n, "%s+0x%llx", file_label(c->module), (unsigned long long)c->offset);
         return buf;
     }
     return "?";

@@ -69,6 +69,8 @@ void ovni_decode_fields(const ovni_event_def *def, const uint8_t *payload, size_
 pw_status ovni_cursor_open(pw_dataset *ds, pw_cursor *c, pw_error *err);
 
 /* ovni_stats.c */
+/* The tables of the summary (ovni_tables.c). */
+extern const pw_table_decl *const ovni_table_decls[];
 pw_status ovni_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, size_t *size,
                           pw_error *err);
 pw_status ovni_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n_parts,

@@ -65,5 +65,7 @@ const pw_format_ops pw_format_ovni = {
     .check = NULL,
     .close = ovni_close,
     .options = NULL,
+    .tables = ovni_table_decls,
+    .analyses = (const char *const[]){"ovniemu", NULL},
     .stats_filtered = 1,
 };

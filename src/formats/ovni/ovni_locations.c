@@ -10,6 +10,7 @@
 
 #include "core/dirlist.h"
 #include "core/json_file.h"
+#include "core/path_name.h"
 #include "formats/ovni/ovni.h"
 
 /* Metadata files are a few KiB; anything this large is not metadata. */
@@ -45,10 +46,8 @@ static int parse_numbered(const char *name, const char *prefix, const char *suff
 int ovni_looks_like_stream_name(const char *path)
 {
     size_t n = strlen(path);
-    const char *base = strrchr(path, '/');
     long long tid;
-    base = base ? base + 1 : path;
-    return (n > 4 && !strcmp(path + n - 4, ".obs")) || parse_numbered(base, "thread.", NULL, &tid);
+    return (n > 4 && !strcmp(path + n - 4, ".obs")) || parse_numbered(pw_base_name(path), "thread.", NULL, &tid);
 }
 
 int ovni_is_stream_file(const char *path)
@@ -468,9 +467,7 @@ static pw_status open_single_stream(pw_dataset *ds, layout_state *ls, pw_error *
         parent = pw_ds_add_location(ds, -1, PW_LOC_NODE, -1, parts[0], NULL, 0);
         parent = parent < 0 ? -1 : pw_ds_add_location(ds, parent, PW_LOC_PROCESS, pid, parts[1], NULL, 0);
     }
-    const char *base = strrchr(ds->path, '/');
-    int32_t th = pw_ds_add_location(ds, parent, PW_LOC_THREAD, tid,
-                                    conventional ? parts[2] : (base ? base + 1 : ds->path),
+    int32_t th = pw_ds_add_location(ds, parent, PW_LOC_THREAD, tid, conventional ? parts[2] : pw_base_name(ds->path),
                                     ds->path, 1);
     free(copy);
     if (th < 0)

@@ -256,9 +256,9 @@ static void report_streams(pw_dataset *ds, pw_rnode *root, const uint32_t *locs,
         if (!st[i].events)
             continue;
         uint64_t dur = st[i].last > st[i].first ? st[i].last - st[i].first : 0;
-        pw_rnode_uint(o, "first_clock", st[i].first);
-        pw_rnode_uint(o, "last_clock", st[i].last);
-        pw_rnode_uint(o, "duration_ns", dur);
+        pw_rnode_uint(o, "first_ns", st[i].first);
+        pw_rnode_uint(o, "last_ns", st[i].last);
+        pw_rnode_num(o, "duration_s", (double)dur / 1e9);
         pw_rnode_num(o, "events_per_s", dur ? (double)st[i].events * 1e9 / (double)dur : 0.0);
     }
 }
@@ -303,17 +303,18 @@ static void report_summary(pw_dataset *ds, pw_rnode *root, const stream_stats *s
             last = st[i].last > last ? st[i].last : last;
         }
     }
-    pw_rnode_str(root, "format", "ovni");
-    pw_rnode_str(root, "version", pw_dataset_version(ds));
-    pw_rnode_uint(root, "streams", n);
-    pw_rnode_uint(root, "events", events);
-    pw_rnode_uint(root, "event_bytes", bytes);
-    pw_rnode_uint(root, "jumbo_events", sizes[OVNI_JUMBO_BIN]);
-    pw_rnode_uint(root, "jumbo_bytes", jumbo_bytes);
+    pw_rnode *tr = pw_rnode_object(root, "trace");
+    pw_rnode_str(tr, "format", "ovni");
+    pw_rnode_str(tr, "version", pw_dataset_version(ds));
+    pw_rnode_uint(tr, "streams", n);
+    pw_rnode_uint(tr, "events", events);
+    pw_rnode_uint(tr, "event_bytes", bytes);
+    pw_rnode_uint(tr, "jumbo_events", sizes[OVNI_JUMBO_BIN]);
+    pw_rnode_uint(tr, "jumbo_bytes", jumbo_bytes);
     if (events) {
-        pw_rnode_uint(root, "first_clock", first);
-        pw_rnode_uint(root, "last_clock", last);
-        pw_rnode_uint(root, "span_ns", last - first);
+        pw_rnode_uint(tr, "first_ns", first);
+        pw_rnode_uint(tr, "last_ns", last);
+        pw_rnode_num(tr, "span_s", (double)(last - first) / 1e9);
     }
     pw_rnode *hist = pw_rnode_array(root, "payload_sizes");
     for (int b = 0; b < OVNI_SIZE_BINS; b++) {

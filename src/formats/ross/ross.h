@@ -187,4 +187,6 @@ pw_status ross_stats_part(pw_dataset *ds, size_t first, size_t end, void **part,
                           pw_error *err);
 pw_status ross_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n,
                           pw_report *r, pw_error *err);
+/* The tables of the summary (ross_stats_report.c). */
+extern const pw_table_decl *const ross_table_decls[];
 #endif

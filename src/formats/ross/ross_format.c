@@ -71,5 +71,6 @@ const pw_format_ops pw_format_ross = {
     .check = NULL,
     .close = ross_close,
     .options = ross_options,
+    .tables = ross_table_decls,
     .stats_filtered = 1, /* every table from the samples the selection keeps */
 };

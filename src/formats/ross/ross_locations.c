@@ -12,6 +12,7 @@
 
 #include "core/grow.h"
 #include "core/dirlist.h"
+#include "core/path_name.h"
 #include "formats/ross/ross.h"
 
 static const char *const ross_suffixes[ROSS_N_FILE_KINDS] = {
@@ -32,12 +33,6 @@ static int kind_of_name(const char *name, size_t *prefix_len)
         }
     }
     return -1;
-}
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
 }
 
 /* How many run prefixes the ROSS files in a (sorted) listing have; *first
@@ -65,7 +60,7 @@ int ross_probe_path(const char *path)
     size_t pl;
     int d = pw_path_is_dir(path);
     if (d == 0)
-        return kind_of_name(base_name(path), &pl) >= 0 ? 80 : 0;
+        return kind_of_name(pw_base_name(path), &pl) >= 0 ? 80 : 0;
     if (d != 1)
         return 0;
     pw_dirlist l;
@@ -134,13 +129,13 @@ static pw_status find_files(pw_dataset *ds, ross_dataset *rd, pw_error *err)
     if (pw_path_is_dir(ds->path) == 1)
         return find_dir_files(ds, rd, err);
     size_t pl;
-    int kind = kind_of_name(base_name(ds->path), &pl);
+    int kind = kind_of_name(pw_base_name(ds->path), &pl);
     if (kind < 0)
         return pw_fail(err, PW_E_FORMAT, ds->path, PW_NO_OFFSET,
                        "a ROSS file name ends in -gvt.bin, -rt.bin, -analysis-lps.bin, "
                        "-evtrace.bin or -model.bin; this one does not say which it is");
     char prefix[4096];
-    snprintf(prefix, sizeof prefix, "%.*s", (int)pl, base_name(ds->path));
+    snprintf(prefix, sizeof prefix, "%.*s", (int)pl, pw_base_name(ds->path));
     pw_status st = pw_ds_set_prop(ds, "prefix", prefix, err);
     return st == PW_OK ? add_file(ds, rd, ds->path, kind, err) : st;
 }

@@ -50,8 +50,22 @@ static void bin_range(pw_rnode *o, const ross_file *f, int b)
     pw_rnode_num(o, "vt_to", f->has_ts ? f->ts_min + span * (b + 1) / ROSS_BINS : 0);
 }
 
+/* The first screen, a row per engine mode: ROSS's efficiency, the share
+ * of processed events rolled back, and the GVT rounds. */
+static void summary_row(pw_rnode *arr, int m, const engine_acc *sum)
+{
+    pw_rnode *o = pw_rnode_object(arr, NULL);
+    pw_rnode_str(o, "mode", mode_name[m]);
+    pw_rnode_uint(o, "processed", sum->c[1]);
+    pw_rnode_num(o, "efficiency", efficiency(sum->c[1], sum->c[3]));
+    pw_rnode_num(o, "rolled_back_pct", sum->c[1] ? 100.0 * (double)sum->c[3] / (double)sum->c[1] : 0.0);
+    pw_rnode_uint(o, "rollbacks", sum->c[4]);
+    pw_rnode_uint(o, "gvts", sum->c[10]);
+}
+
 static void report_pes(const ross_stats_acc *st, pw_rnode *root)
 {
+    pw_rnode *summary = pw_rnode_array(root, "summary");
     pw_rnode *totals = pw_rnode_array(root, "totals");
     pw_rnode *times = pw_rnode_array(root, "time_breakdown_s");
     pw_rnode *pes = pw_rnode_array(root, "pes");
@@ -92,6 +106,7 @@ static void report_pes(const ross_stats_acc *st, pw_rnode *root)
         }
         if (!sum.samples)
             continue;
+        summary_row(summary, m, &sum);
         pw_rnode *o = pw_rnode_object(totals, NULL);
         pw_rnode_str(o, "mode", mode_name[m]);
         pw_rnode_uint(o, "pe_samples", sum.samples);
@@ -205,7 +220,7 @@ static void report_records(const ross_stats_acc *st, pw_rnode *root)
         pw_rnode_uint(m, "rt_samples", stats_type[1]);
     }
     if (total[ROSS_REC_VT_PE] + total[ROSS_REC_VT_KP] + total[ROSS_REC_VT_LP])
-        pw_rnode_str(root, "note",
+        pw_rnode_str(pw_rnode_object(root, "notes"), "vt_samples",
                      "virtual-time engine samples repeat once per KP and after rollbacks: "
                      "they are counted, not summed");
 }
@@ -288,6 +303,68 @@ static void report_events(const ross_stats_acc *st, pw_rnode *root)
         pw_rnode_uint(h, "events", ev->dist[b]);
     }
 }
+
+#define ROSS_COUNTS {"*", "count", 0}
+#define ROSS_EFFICIENCY {"efficiency", "%", 0}
+
+static const pw_table_decl summary = {
+    "summary", "ROSS at a glance",
+    "per engine mode: events processed, efficiency (ROSS's: 100 (1 - rolled back / net events)), share rolled back, "
+    "rollbacks, GVT rounds",
+    "mode",
+    {{"mode", "", 1}, {"processed", "count", 0}, ROSS_EFFICIENCY, {"rolled_back_pct", "%", 0}, {"rollbacks", "count", 0},
+     {"gvts", "count", 0}}};
+static const pw_table_decl records = {"records", "records", "records per ROSS instrumentation type", "type",
+                                      {{"type", "", 1}, {"records", "count", 0}}};
+static const pw_table_decl model = {"model", "model samples", "model-level samples per sampling mode", "one row",
+                                    {{"gvt_samples", "count", 0}, {"rt_samples", "count", 0}}};
+static const pw_table_decl notes = {"notes", "notes", "how to read the figures of this run", "one row",
+                                    {{"vt_samples", "", 0}}};
+static const pw_table_decl totals = {
+    "totals", "totals", "events processed and rolled back, ROSS's efficiency, rollbacks and messages per mode",
+    "mode", {{"mode", "", 1}, ROSS_EFFICIENCY, ROSS_COUNTS}};
+static const pw_table_decl time_breakdown = {
+    "time_breakdown_s", "time breakdown", "seconds spent per engine activity (from the cycle counters)", "mode",
+    {{"mode", "", 1}, {"*", "s", 0}}};
+static const pw_table_decl pes = {"pes", "processing elements", "per PE: events, rollbacks, efficiency, time",
+                                  "mode, then PE", {{"mode", "", 1}, {"pe", "", 1}, ROSS_EFFICIENCY, ROSS_COUNTS}};
+static const pw_table_decl pe_timeline = {
+    "pe_timeline", "PE timeline", "per PE and virtual-time interval: events, rollbacks, efficiency",
+    "mode, PE, then virtual time",
+    {{"mode", "", 1}, {"pe", "", 1}, {"vt_from", "vt", 1}, {"vt_to", "vt", 0}, ROSS_EFFICIENCY, ROSS_COUNTS}};
+static const pw_table_decl kps = {
+    "kps", "kernel processes", "per KP: events, rollbacks, efficiency, time ahead of GVT", "mode, PE, then KP",
+    {{"mode", "", 1}, {"pe", "", 1}, {"kp", "", 1}, ROSS_EFFICIENCY, {"time_ahead_gvt_mean", "vt", 0},
+     {"time_ahead_gvt_max", "vt", 0}, ROSS_COUNTS}};
+static const pw_table_decl kp_timeline = {
+    "kp_timeline", "KP timeline", "per KP and virtual-time interval: events, rollbacks, efficiency",
+    "mode, PE, KP, then virtual time",
+    {{"mode", "", 1}, {"pe", "", 1}, {"kp", "", 1}, {"vt_from", "vt", 1}, {"vt_to", "vt", 0}, ROSS_EFFICIENCY,
+     ROSS_COUNTS}};
+static const pw_table_decl worst_rollbacks = {
+    "worst_kps_by_rollbacks", "KPs rolling back most", "the KPs with the most rollbacks", "rollbacks, most first",
+    {{"mode", "", 1}, {"pe", "", 1}, {"kp", "", 1}, ROSS_EFFICIENCY, {"time_ahead_gvt_max", "vt", 0}, ROSS_COUNTS}};
+static const pw_table_decl worst_ahead = {
+    "worst_kps_by_time_ahead_gvt", "KPs furthest ahead of GVT", "the KPs whose virtual time ran furthest ahead of GVT",
+    "time ahead, largest first",
+    {{"mode", "", 1}, {"pe", "", 1}, {"kp", "", 1}, ROSS_EFFICIENCY, {"time_ahead_gvt_max", "vt", 0}, ROSS_COUNTS}};
+static const pw_table_decl model_fields = {
+    "model_fields", "model payload fields", "min, mean and max of the named model payload fields",
+    "type, then field",
+    {{"type", "", 1}, {"field", "", 1}, {"samples", "count", 0}, {"min", "", 0}, {"mean", "", 0}, {"max", "", 0}}};
+static const pw_table_decl evtrace = {
+    "evtrace", "event trace", "events by destination and the virtual-time distance from send to receive",
+    "one row",
+    {{"payload_bytes", "B", 0}, {"events_per_lp_mean", "count", 0}, {"distance_min", "vt", 0},
+     {"distance_mean", "vt", 0}, {"distance_max", "vt", 0}, ROSS_COUNTS}};
+static const pw_table_decl evtrace_distance = {
+    "evtrace_distance", "send-receive distances", "events per virtual-time distance class", "distance",
+    {{"from", "vt", 1}, {"below", "vt", 1}, {"events", "count", 0}}};
+
+const pw_table_decl *const ross_table_decls[] = {
+    &summary, &records, &model,           &notes,       &totals,          &time_breakdown, &pes,          &pe_timeline,
+    &kps,     &kp_timeline,     &worst_rollbacks, &worst_ahead, &model_fields,   &evtrace,      &evtrace_distance,
+    NULL};
 
 pw_status ross_stats_report(const ross_stats_acc *st, pw_report *r, pw_error *err)
 {

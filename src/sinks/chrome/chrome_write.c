@@ -17,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mpi_waits/waits_timeline.h"
+#include "analysis/analysis.h"
 #include "views/timeline.h"
 #include "core/outbuf.h"
+#include "core/path_name.h"
 #include "sinks/chrome/gzfile.h"
 #include "sinks/convert/convert.h"
 #include "sinks/jsonl/jsonl_dump.h"
@@ -180,19 +181,13 @@ static pw_status ch_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     for (size_t i = 0; ev->kind != PW_TL_END && i < ev->n_flows_in; i++)
         ch_flow(w, 'f', t, ts, ev->flows_in[i]);
     if (o->failed)
-        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed");
+        return pw_outbuf_error_at(o, w->path, err);
     return PW_OK;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
 }
 
 pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *rep, pw_error *err)
 {
-    int gz = ends_with(out, ".gz");
+    int gz = pw_ends_with(out, ".gz");
     FILE *f = gz ? pw_gzfile_create(out) : fopen(out, "wb");
     if (!f)
         return pw_fail_errno(err, out, errno == ENOSYS ? "gzip output needs zlib, absent from this build"
@@ -205,7 +200,7 @@ pw_status pw_convert_chrome(pw_dataset *ds, const char *out, pw_convert_report *
     pw_tl_sink sink = {&w, ch_track, ch_event, NULL, NULL, 0};
     if (s == PW_OK) {
         pw_out_str(&w.out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
-        s = pw_mpi_waits_timeline_run(ds, &sink, rep, err); /* = pw_timeline_run without --waits */
+        s = pw_timeline_run_decorated(ds, &sink, rep, err); /* and what analyses draw on it */
         pw_out_str(&w.out, "\n],\"otherData\":{\"trace_start_ns\":");
         pw_out_i64(&w.out, w.t0);
         pw_out_str(&w.out, "}}\n");

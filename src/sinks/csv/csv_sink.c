@@ -7,7 +7,7 @@
 const pw_sink_ops pw_sink_csv = {
     .name = "csv",
     .kind = PW_SINK_CONVERT,
-    .caps = PW_SINK_DIRECTORY,
+    .caps = PW_SINK_DIRECTORY | PW_SINK_UNTIMED,
     .extensions = ".csv.d .csv",
     .description = "a directory with one CSV file per record type",
     .convert = pw_convert_csv,

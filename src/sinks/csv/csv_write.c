@@ -148,8 +148,10 @@ static pw_status csv_record(void *ctx, const pw_record *rec, pw_error *err)
         csv_value(w, &v[i]);
     }
     pw_out_char(o, '\n');
-    if (o->failed || w->text.failed)
-        return pw_fail(err, o->failed ? PW_E_IO : PW_E_NOMEM, w->dir, PW_NO_OFFSET, "write failed");
+    if (o->failed)
+        return pw_outbuf_error_at(o, w->dir, err);
+    if (w->text.failed)
+        return pw_fail(err, PW_E_NOMEM, w->dir, PW_NO_OFFSET, "out of memory");
     return PW_OK;
 }
 
@@ -220,7 +222,7 @@ pw_status pw_convert_csv(pw_dataset *ds, const char *out, pw_convert_report *rep
         if (w.tables[i].f && fclose(w.tables[i].f) != 0 && s == PW_OK)
             s = pw_fail_errno(err, out, "write failed");
     if (s == PW_OK && w.out.failed)
-        s = pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "write failed");
+        s = pw_outbuf_error_at(&w.out, out, err);
     pw_outbuf_free(&w.out);
     pw_text_free(&w.text);
     free(w.tables);

@@ -26,6 +26,13 @@ static inline void pw_dump_put_text(pw_outbuf *o, const char *text, size_t len)
     }
 }
 
+/* A buffered record writer to `out` (which the caller keeps open and
+ * closes), behind pw_dump_all: writes go through a large private buffer;
+ * pw_dump_close flushes. */
+pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump **d, pw_error *err);
+pw_status pw_dump_record(pw_dump *d, const pw_record *rec, pw_error *err);
+pw_status pw_dump_close(pw_dump *d, pw_error *err);
+
 struct pw_dump {
     pw_dataset *ds;
     pw_outbuf out;

@@ -14,7 +14,7 @@ void prv_comms_free(prv_comms *cs)
     pw_keymap_free(&cs->by_flow);
     free(cs->slots);
     free(cs->sends);
-    free(cs->ready);
+    pw_heap_free(&cs->ready);
     free(cs->run_starts);
     if (cs->spill)
         fclose(cs->spill);
@@ -77,39 +77,16 @@ static int push_send(prv_comms *cs, int64_t t, uint64_t flow)
     return 1;
 }
 
-static int ready_before(const prv_comm *a, const prv_comm *b) { return a->send_t < b->send_t; }
-
-static int push_ready(prv_comms *cs, const prv_comm *c)
+static int ready_before(const void *a, const void *b)
 {
-    if (!pw_grow((void **)&cs->ready, cs->n_ready, &cs->cap_ready, sizeof *cs->ready))
-        return 0;
-    size_t i = cs->n_ready++;
-    while (i && ready_before(c, &cs->ready[(i - 1) / 2])) {
-        cs->ready[i] = cs->ready[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    cs->ready[i] = *c;
-    return 1;
+    return ((const prv_comm *)a)->send_t < ((const prv_comm *)b)->send_t;
 }
 
 static prv_comm pop_ready(prv_comms *cs)
 {
-    prv_comm top = cs->ready[0], last = cs->ready[--cs->n_ready];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= cs->n_ready)
-            break;
-        if (c + 1 < cs->n_ready && ready_before(&cs->ready[c + 1], &cs->ready[c]))
-            c++;
-        if (!ready_before(&cs->ready[c], &last))
-            break;
-        cs->ready[i] = cs->ready[c];
-        i = c;
-    }
-    if (cs->n_ready)
-        cs->ready[i] = last;
-    return top;
+    prv_comm c;
+    pw_heap_pop(&cs->ready, &c, sizeof c, ready_before);
+    return c;
 }
 
 static void write_comm(FILE *f, const prv_comm *c)
@@ -147,9 +124,10 @@ static pw_status flush_ready(prv_comms *cs, const char *spill_path, pw_error *er
         cs->head = (cs->head + 1) % cs->cap_sends;
         cs->n_sends--;
     }
-    int all = cs->n_ready >= PRV_READY_MAX;
+    int all = cs->ready.n >= PRV_READY_MAX;
     pw_status s = PW_OK;
-    while (s == PW_OK && cs->n_ready && (all || !cs->n_sends || cs->ready[0].send_t <= cs->sends[cs->head].t)) {
+    while (s == PW_OK && cs->ready.n &&
+           (all || !cs->n_sends || ((const prv_comm *)pw_heap_first(&cs->ready))->send_t <= cs->sends[cs->head].t)) {
         prv_comm c = pop_ready(cs);
         s = spill(cs, &c, spill_path, err);
     }
@@ -175,7 +153,7 @@ pw_status prv_comms_end(prv_comms *cs, uint64_t flow, int half, uint32_t task, u
     prv_comm done = *c;
     close_slot(cs, flow, c);
     cs->complete++;
-    if (!push_ready(cs, &done))
+    if (!pw_heap_push(&cs->ready, &done, sizeof done, ready_before))
         return comms_nomem(err);
     return flush_ready(cs, spill_path, err);
 }
@@ -273,7 +251,7 @@ pw_status prv_comms_merge(prv_comms *cs, FILE *out, const char *out_path, const 
 {
     pw_status s = PW_OK;
     cs->n_sends = 0; /* held back by sends never received: their order is known now */
-    while (s == PW_OK && cs->n_ready) {
+    while (s == PW_OK && cs->ready.n) {
         prv_comm c = pop_ready(cs);
         s = spill(cs, &c, spill_path, err);
     }

@@ -18,6 +18,7 @@
 
 #include "views/keymap.h"
 #include "core/error.h"
+#include "core/heap.h"
 
 typedef struct prv_comm {
     int64_t send_t, recv_t;          /* logical = physical: see paraver_write.c */
@@ -42,8 +43,7 @@ typedef struct prv_comms {
     uint32_t n_slots, cap_slots, free_slots;
     prv_sent *sends;   /* open sends in time order (a ring; entries of completed ones are skipped) */
     uint32_t head, n_sends, cap_sends;
-    prv_comm *ready;   /* complete records held back, a min-heap by send time */
-    size_t n_ready, cap_ready;
+    pw_heap ready;     /* of prv_comm: complete records held back, by send time */
     FILE *spill;       /* complete records: runs in send time order */
     long *run_starts;  /* offset of each run in spill */
     size_t n_runs, cap_runs;

@@ -225,7 +225,7 @@ static pw_status prv_event(void *ctx, const pw_names *nm, const pw_tl_event *ev,
     }
     }
     if (w->out.failed)
-        return pw_fail(err, PW_E_IO, w->events, PW_NO_OFFSET, "write failed");
+        return pw_outbuf_error_at(&w->out, w->events, err);
     return PW_OK;
 }
 

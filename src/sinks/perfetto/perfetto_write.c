@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mpi_waits/waits_timeline.h"
+#include "analysis/analysis.h"
 #include "views/timeline.h"
 #include "core/outbuf.h"
 #include "sinks/convert/convert.h"
@@ -236,7 +236,7 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     int args = named && ev->rec && pf_args_any(ev->rec);
     if (!ev->flow_out && !ev->n_flows_in && !args && (!named || (ev->name < q->cap_interned && q->iid[ev->name]))) {
         pf_fast_event(w, q, seq, ev, t);
-        return w->out.failed ? pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed") : PW_OK;
+        return w->out.failed ? pw_outbuf_error_at(&w->out, w->path, err) : PW_OK;
     }
     pb_buf *p = &w->packet, *e = &w->msg;
     if (t >= q->last_t) {
@@ -268,7 +268,7 @@ static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, 
     if (w->nomem)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     if (w->out.failed)
-        return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "write failed");
+        return pw_outbuf_error_at(&w->out, w->path, err);
     return PW_OK;
 }
 
@@ -308,7 +308,7 @@ pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report
                                                        : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     pw_tl_sink sink = {&w, pf_track, pf_event, NULL, NULL, 0};
     if (s == PW_OK)
-        s = pw_mpi_waits_timeline_run(ds, &sink, rep, err); /* = pw_timeline_run without --waits */
+        s = pw_timeline_run_decorated(ds, &sink, rep, err); /* and what analyses draw on it */
     pw_status fs = w.out.buf ? pw_outbuf_flush(&w.out, s == PW_OK ? err : NULL) : PW_OK;
     s = s == PW_OK ? fs : s;
     long size = ftell(f);

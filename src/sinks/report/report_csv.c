@@ -66,20 +66,60 @@ static void csv_table(const pw_report *rep, FILE *out, json_t *arr, const char *
     report_rows_end(&it);
 }
 
+/* An empty table of the root: its name, and the columns it declares. */
+static void csv_empty_table(const pw_report *rep, FILE *out, const char *name)
+{
+    const pw_table_decl *d = pw_report_decl(rep, name);
+    fprintf(out, "# %s\n", name);
+    for (size_t c = 0, n = 0; d && c < PW_TABLE_MAX_COLUMNS && d->columns[c].name; c++) {
+        if (strcmp(d->columns[c].name, "*")) {
+            fputs(n++ ? "," : "", out);
+            csv_field(out, d->columns[c].name);
+        }
+    }
+    fputs("\n\n", out);
+}
+
+/* A table of the root held as an object: one row of its scalars (and of
+ * its nested objects' scalars, dotted), then its nested tables.  0 when
+ * it has no scalars (only nested tables). */
+static int csv_object_table(const pw_report *rep, FILE *out, json_t *obj, const char *name)
+{
+    json_t *one = json_array();
+    int shown = 0;
+    if (one && json_array_append(one, obj) == 0) {
+        report_table t;
+        shown = report_table_columns(rep, one, &t) && t.n;
+        report_table_free(&t);
+        if (shown)
+            csv_table(rep, out, one, name, NULL, 0);
+    }
+    json_decref(one);
+    return shown;
+}
+
+static int csv_wanted(const pw_report *rep, const char *key, const char *path)
+{
+    return !rep->only_table || !strcmp(rep->only_table, key) || !strcmp(rep->only_table, path);
+}
+
 static void csv_tables(const pw_report *rep, FILE *out, json_t *node, const char *path,
                        const char *parent_col, long parent_row)
 {
     const char *k;
     json_t *v;
+    int top = node == rep->root;
     json_object_foreach(node, k, v)
     {
         char sub[512];
         snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
-        if (report_is_table(rep, v) && (!rep->only_table || !strcmp(rep->only_table, k) ||
-                                        !strcmp(rep->only_table, sub)))
+        if (report_is_table(rep, v) && csv_wanted(rep, k, sub)) {
             csv_table(rep, out, v, sub, parent_col, parent_row);
-        else if (json_is_object(v))
+        } else if (top && json_is_array(v) && report_rows_count(rep, v) == 0 && csv_wanted(rep, k, sub)) {
+            csv_empty_table(rep, out, k);
+        } else if (json_is_object(v) && !(top && csv_wanted(rep, k, sub) && csv_object_table(rep, out, v, sub))) {
             csv_tables(rep, out, v, sub, parent_col, parent_row);
+        }
     }
 }
 

@@ -13,6 +13,7 @@ typedef struct report_table {
 } report_table;
 
 #include "model/report.h"
+#include "model/table.h"
 
 /* The rows of an array of the tree: its items, or for the placeholder of
  * a streamed array, the rows waiting in its temporary file. */

@@ -15,6 +15,7 @@
 typedef struct number_style {
     double max_abs, min_abs; /* over the column's non-zero reals */
     int decimals;
+    int count; /* a count: no decimals whatever its values */
 } number_style;
 
 static void style_add(number_style *ns, const json_t *v)
@@ -34,20 +35,47 @@ static void style_finish(number_style *ns)
     int d = 6 - whole, small = ns->min_abs > 0 ? 1 - (int)floor(log10(ns->min_abs)) : 0;
     if (small > d)
         d = small;
-    ns->decimals = d < 0 ? 0 : d > 9 ? 9 : d;
+    ns->decimals = d < 0 || ns->count ? 0 : d > 9 ? 9 : d;
 }
 
-/* Text shows a trace's clock readings ("first_clock") as nanoseconds from
- * its start, the root's "first_clock", which stays as it is; JSON and CSV
- * keep them absolute. */
-static int clock_origin(const pw_report *rep, const char *key, int is_origin, json_int_t *origin)
+/* A clock reading: a column named *_ns declared in seconds.  JSON and CSV
+ * keep what the clock read (ns); text shows seconds from the dataset's
+ * first record, the "first_ns" of the first table of the root with one. */
+static int clock_origin(const pw_report *rep, const pw_table_decl *d, const char *key, json_int_t *origin)
 {
     size_t l = strlen(key);
-    json_t *o = json_object_get(rep->root, "first_clock");
-    if (is_origin || l <= 6 || strcmp(key + l - 6, "_clock") || !json_is_integer(o))
+    if (l <= 3 || strcmp(key + l - 3, "_ns") || strcmp(pw_table_column_unit(d, key), "s"))
         return 0;
-    *origin = json_integer_value(o);
-    return 1;
+    const char *k;
+    json_t *v;
+    json_object_foreach(rep->root, k, v)
+    {
+        if (json_is_integer(json_object_get(v, "first_ns"))) { /* a one-row table */
+            *origin = json_integer_value(json_object_get(v, "first_ns"));
+            return 1;
+        }
+        size_t i, found = 0;
+        json_t *row;
+        json_array_foreach(v, i, row) /* a table held whole: its earliest */
+        {
+            json_t *t = json_object_get(row, "first_ns");
+            if (json_is_integer(t) && (!found++ || json_integer_value(t) < *origin))
+                *origin = json_integer_value(t);
+        }
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
+/* v as text shows it (a new reference): clock readings in seconds from
+ * the origin, anything else as it is. */
+static json_t *shown_value(const pw_report *rep, const pw_table_decl *d, const char *key, json_t *v)
+{
+    json_int_t origin;
+    if (json_is_integer(v) && clock_origin(rep, d, key, &origin))
+        return json_real((double)(json_integer_value(v) - origin) / 1e9);
+    return json_incref(v);
 }
 
 static const char *cell_text(json_t *v, const number_style *ns, char *buf, size_t n)
@@ -55,77 +83,97 @@ static const char *cell_text(json_t *v, const number_style *ns, char *buf, size_
     if (json_is_real(v) && isfinite(json_real_value(v))) {
         /* an exact zero reads at a glance as 0, not 0.00000 */
         snprintf(buf, n, "%.*f", json_real_value(v) == 0 ? 0 : ns->decimals, json_real_value(v));
+        if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+            snprintf(buf, n, "%s", strchr(buf + 1, '.') ? "0" : buf + 1); /* no -0 */
         return buf;
     }
     return report_scalar_text(v, buf, n, 0);
 }
 
-/* A name whose last part ends in a unit ("mean_us", "energy_j.gpu") as a
- * header with the unit in parentheses ("mean (us)", "energy.gpu (J)"). */
-static void header_text(const char *name, char *out, size_t n)
+/* A column's header: its name without the unit suffix of its first part
+ * ("mean_s", "energy_j.gpu") and with the unit (declared, else read from
+ * that suffix) in parentheses ("mean (s)", "energy.gpu (J)"); labels and
+ * counts show no unit. */
+static void header_text(const pw_table_decl *d, const char *name, char *out, size_t n)
 {
     static const struct { const char *suffix, *unit; } units[] = {
-        {"_per_s", "/s"}, {"_s", "s"},   {"_ms", "ms"},   {"_us", "us"},   {"_ns", "ns"}, {"_pct", "%"},
+        {"_per_s", "1/s"}, {"_s", "s"},   {"_ms", "ms"},   {"_us", "us"},   {"_ns", "ns"}, {"_pct", "%"},
         {"_j", "J"},   {"_w", "W"},     {"_js", "J s"}, {"_js2", "J s2"}, {"_mhz", "MHz"},
         {"_ps", "ps"}};
-    snprintf(out, n, "%s", name);
+    const char *declared = pw_table_column_unit(d, name);
     const char *dot = strchr(name, '.');
-    size_t first = dot ? (size_t)(dot - name) : strlen(name);
+    size_t first = dot ? (size_t)(dot - name) : strlen(name), base = first;
+    const char *unit = *declared && strcmp(declared, "count") ? declared : NULL;
     for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
         size_t l = strlen(units[i].suffix);
         if (first > l && !strncmp(name + first - l, units[i].suffix, l)) {
-            snprintf(out, n, "%.*s%s (%s)", (int)(first - l), name, name + first, units[i].unit);
-            return;
+            base = first - l;
+            unit = unit ? unit : units[i].unit;
+            break;
         }
     }
+    if (unit)
+        snprintf(out, n, "%.*s%s (%s)", (int)base, name, name + first, unit);
+    else
+        snprintf(out, n, "%s", name);
 }
 
-/* A cell or scalar as shown: relative to the trace start when it is a
- * clock reading (see clock_origin). */
-static const char *shown_text(const pw_report *rep, const char *key, int is_origin, json_t *v,
+/* A cell or scalar as shown (see shown_value). */
+static const char *shown_text(const pw_report *rep, const pw_table_decl *d, const char *key, json_t *v,
                               const number_style *ns, char *buf, size_t n)
 {
-    json_int_t origin;
-    if (json_is_integer(v) && clock_origin(rep, key, is_origin, &origin)) {
-        snprintf(buf, n, "%" JSON_INTEGER_FORMAT, json_integer_value(v) - origin);
-        return buf;
-    }
-    return cell_text(v, ns, buf, n);
+    json_t *shown = shown_value(rep, d, key, v);
+    const char *t = cell_text(shown, ns, buf, n); /* buf, or a string the tree holds */
+    json_decref(shown);
+    return t;
 }
 
-/* The header of `key`: its unit, or "ns from start" for a clock reading. */
-static void shown_header(const pw_report *rep, const char *key, int is_origin, char *out, size_t n)
+static void style_add_shown(const pw_report *rep, const pw_table_decl *d, const char *key, number_style *ns, json_t *v)
 {
-    json_int_t origin;
-    if (clock_origin(rep, key, is_origin, &origin))
-        snprintf(out, n, "%.*s (ns from start)", (int)(strlen(key) - 6), key);
-    else
-        header_text(key, out, n);
+    json_t *shown = shown_value(rep, d, key, v);
+    style_add(ns, shown);
+    json_decref(shown);
+}
+
+/* The header of `key`, with its unit. */
+static void shown_header(const pw_table_decl *d, const char *key, char *out, size_t n) { header_text(d, key, out, n); }
+
+/* Tree tables (rows with a "depth") indent their "name" by it in text;
+ * JSON and CSV keep the name plain. */
+static int tree_indent(const report_table *t, size_t c, json_t *row)
+{
+    json_t *d = json_object_get(row, "depth");
+    if (strcmp(t->columns[c], "name") || !json_is_integer(d))
+        return 0;
+    json_int_t v = json_integer_value(d);
+    return 2 * (int)(v < 0 ? 0 : v > 30 ? 30 : v);
 }
 
 /* Each column as wide as its header and its widest shown cell. */
-static void column_layout(const pw_report *rep, json_t *arr, const report_table *t, size_t shown,
-                          size_t *w, number_style *ns)
+static void column_layout(const pw_report *rep, const pw_table_decl *d, json_t *arr, const report_table *t,
+                          size_t shown, size_t *w, number_style *ns)
 {
     char buf[96];
     for (size_t c = 0; c < t->n; c++) {
-        shown_header(rep, t->columns[c], 0, buf, sizeof buf);
+        shown_header(d, t->columns[c], buf, sizeof buf);
         w[c] = strlen(buf);
+        ns[c].count = !strcmp(pw_table_column_unit(d, t->columns[c]), "count");
     }
     report_rows it;
     report_rows_start(&it, rep, arr);
     json_t *row;
     for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++)
         for (size_t c = 0; c < t->n; c++)
-            style_add(&ns[c], report_table_cell(row, t->columns[c]));
+            style_add_shown(rep, d, t->columns[c], &ns[c], report_table_cell(row, t->columns[c]));
     report_rows_end(&it);
     for (size_t c = 0; c < t->n; c++)
         style_finish(&ns[c]);
     report_rows_start(&it, rep, arr);
     for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++)
         for (size_t c = 0; c < t->n; c++) {
-            size_t l = strlen(shown_text(rep, t->columns[c], 0, report_table_cell(row, t->columns[c]), &ns[c],
-                                         buf, sizeof buf));
+            size_t l = (size_t)tree_indent(t, c, row) +
+                       strlen(shown_text(rep, d, t->columns[c], report_table_cell(row, t->columns[c]), &ns[c], buf,
+                                         sizeof buf));
             if (l > w[c])
                 w[c] = l;
         }
@@ -144,7 +192,7 @@ static size_t columns_that_fit(const pw_report *rep, const report_table *t, cons
     return c;
 }
 
-static void text_table(const pw_report *rep, FILE *out, json_t *arr)
+static void text_table(const pw_report *rep, const pw_table_decl *d, FILE *out, json_t *arr)
 {
     report_table t;
     if (!report_table_columns(rep, arr, &t)) {
@@ -157,10 +205,10 @@ static void text_table(const pw_report *rep, FILE *out, json_t *arr)
     number_style *ns = calloc(t.n ? t.n : 1, sizeof *ns);
     if (w && ns) {
         char buf[96];
-        column_layout(rep, arr, &t, shown, w, ns);
+        column_layout(rep, d, arr, &t, shown, w, ns);
         size_t cols = columns_that_fit(rep, &t, w);
         for (size_t c = 0; c < cols; c++) {
-            shown_header(rep, t.columns[c], 0, buf, sizeof buf);
+            shown_header(d, t.columns[c], buf, sizeof buf);
             fprintf(out, "  %-*s", (int)w[c], buf);
         }
         fputc('\n', out);
@@ -170,8 +218,9 @@ static void text_table(const pw_report *rep, FILE *out, json_t *arr)
         for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++) {
             for (size_t c = 0; c < cols; c++) {
                 json_t *v = report_table_cell(row, t.columns[c]);
-                const char *s = shown_text(rep, t.columns[c], 0, v, &ns[c], buf, sizeof buf);
-                fprintf(out, "  %*s", json_is_number(v) ? (int)w[c] : -(int)w[c], s);
+                const char *s = shown_text(rep, d, t.columns[c], v, &ns[c], buf, sizeof buf);
+                int indent = tree_indent(&t, c, row);
+                fprintf(out, "  %*s%*s", indent, "", json_is_number(v) ? (int)w[c] - indent : -((int)w[c] - indent), s);
             }
             fputc('\n', out);
         }
@@ -187,7 +236,8 @@ static void text_table(const pw_report *rep, FILE *out, json_t *arr)
     report_table_free(&t);
 }
 
-static void text_section(const pw_report *rep, FILE *out, json_t *obj, const char *title, int depth);
+static void text_section(const pw_report *rep, const pw_table_decl *d, FILE *out, json_t *obj, const char *title,
+                         int depth);
 
 /* An empty array or object says nothing: it is left out. */
 static int is_empty(const pw_report *rep, json_t *v)
@@ -195,11 +245,11 @@ static int is_empty(const pw_report *rep, json_t *v)
     return (json_is_array(v) && report_rows_count(rep, v) == 0) || (json_is_object(v) && json_object_size(v) == 0);
 }
 
-static void scalar_line(const pw_report *rep, FILE *out, const char *k, json_t *v, size_t kw, int depth)
+static void scalar_line(const pw_report *rep, const pw_table_decl *d, FILE *out, const char *k, json_t *v, size_t kw,
+                        int depth)
 {
     char buf[96], head[96];
-    int is_origin = depth == 0 && !strcmp(k, "first_clock");
-    shown_header(rep, k, is_origin, head, sizeof head);
+    shown_header(d, k, head, sizeof head);
     fprintf(out, "%*s%-*s  ", depth * 2, "", (int)kw + 1, head);
     if (json_is_array(v)) {
         report_rows it;
@@ -210,10 +260,10 @@ static void scalar_line(const pw_report *rep, FILE *out, const char *k, json_t *
         report_rows_end(&it);
         fputc('\n', out);
     } else {
-        number_style ns = {0};
-        style_add(&ns, v);
+        number_style ns = {.count = !strcmp(pw_table_column_unit(d, k), "count")};
+        style_add_shown(rep, d, k, &ns, v);
         style_finish(&ns);
-        fprintf(out, "%s\n", shown_text(rep, k, is_origin, v, &ns, buf, sizeof buf));
+        fprintf(out, "%s\n", shown_text(rep, d, k, v, &ns, buf, sizeof buf));
     }
 }
 
@@ -224,8 +274,22 @@ static int wanted(const pw_report *rep, const char *key, const char *path)
     return !rep->only_table || !strcmp(rep->only_table, key) || !strcmp(rep->only_table, path);
 }
 
-/* Scalars first (aligned "key: value"), then sub-sections and tables. */
-static void text_object(const pw_report *rep, FILE *out, json_t *obj, const char *path, int depth)
+static void text_member(const pw_report *rep, const pw_table_decl *d, FILE *out, const char *k, json_t *v,
+                        const char *path, int depth);
+
+/* A table's heading: its path and rows, and its declared title. */
+static void table_heading(FILE *out, const pw_table_decl *d, const char *path, size_t rows)
+{
+    if (d)
+        fprintf(out, "\n%s (%zu) \xe2\x80\x94 %s\n", path, rows, d->title);
+    else
+        fprintf(out, "\n%s (%zu)\n", path, rows);
+}
+
+/* Scalars first (aligned "key: value"), then sub-sections and tables.
+ * d is the declaration of the root's table this object is in. */
+static void text_object(const pw_report *rep, const pw_table_decl *d, FILE *out, json_t *obj, const char *path,
+                        int depth)
 {
     const char *k;
     json_t *v;
@@ -233,35 +297,58 @@ static void text_object(const pw_report *rep, FILE *out, json_t *obj, const char
     char head[96];
     json_object_foreach(obj, k, v) if (!json_is_object(v) && !report_is_table(rep, v) && !is_empty(rep, v))
     {
-        shown_header(rep, k, depth == 0 && !strcmp(k, "first_clock"), head, sizeof head);
+        shown_header(d, k, head, sizeof head);
         if (strlen(head) > kw)
             kw = strlen(head);
     }
     json_object_foreach(obj, k, v) {
         if (!rep->only_table && !json_is_object(v) && !report_is_table(rep, v) && !is_empty(rep, v))
-            scalar_line(rep, out, k, v, kw, depth);
+            scalar_line(rep, d, out, k, v, kw, depth);
     }
+    /* The root's "summary", the first screen, comes first. */
+    json_t *first = depth == 0 ? json_object_get(obj, "summary") : NULL;
+    if (first)
+        text_member(rep, d, out, "summary", first, path, depth);
     json_object_foreach(obj, k, v) {
-        char sub[512];
-        snprintf(sub, sizeof sub, "%s%s%s", path, *path ? " / " : "", k);
-        if (json_is_object(v) && !is_empty(rep, v)) {
-            text_section(rep, out, v, sub, depth);
-        } else if (report_is_table(rep, v) && wanted(rep, k, sub)) {
-            fprintf(out, "\n%s (%zu)\n", sub, report_rows_count(rep, v));
-            text_table(rep, out, v);
-        }
+        if (v != first)
+            text_member(rep, d, out, k, v, path, depth);
     }
 }
 
-static void text_section(const pw_report *rep, FILE *out, json_t *obj, const char *title, int depth)
+/* One member of an object: a section, a table, or an empty table asked for. */
+static void text_member(const pw_report *rep, const pw_table_decl *d, FILE *out, const char *k, json_t *v,
+                        const char *path, int depth)
 {
-    if (!rep->only_table)
+    char sub[512];
+    snprintf(sub, sizeof sub, "%s%s%s", path, *path ? " / " : "", k);
+    const pw_table_decl *td = depth == 0 ? pw_report_decl(rep, k) : d;
+    if (json_is_object(v) && !is_empty(rep, v)) {
+        text_section(rep, td, out, v, sub, depth);
+    } else if (report_is_table(rep, v) && wanted(rep, k, sub)) {
+        table_heading(out, td, sub, report_rows_count(rep, v));
+        text_table(rep, td, out, v);
+    } else if (depth == 0 && rep->only_table && is_empty(rep, v) && wanted(rep, k, sub)) {
+        table_heading(out, td, sub, 0); /* asked for: said to be empty */
+    }
+}
+
+static void text_section(const pw_report *rep, const pw_table_decl *d, FILE *out, json_t *obj, const char *title,
+                         int depth)
+{
+    /* A section asked for by name shows whole; others are searched for
+     * the table asked for without their titles. */
+    pw_report whole = *rep;
+    if (depth == 0 && rep->only_table && !strcmp(rep->only_table, title))
+        whole.only_table = NULL;
+    if (depth == 0 && d && !whole.only_table)
+        fprintf(out, "\n%s \xe2\x80\x94 %s\n", title, d->title);
+    else if (!whole.only_table)
         fprintf(out, "\n%s\n", title);
-    text_object(rep, out, obj, title, depth + 1);
+    text_object(&whole, d, out, obj, title, depth + 1);
 }
 
 pw_status pw_report_write_text(const pw_report *rep, FILE *out)
 {
-    text_object(rep, out, rep->root, "", 0);
+    text_object(rep, NULL, out, rep->root, "", 0);
     return ferror(out) ? PW_E_IO : PW_OK;
 }

@@ -14,7 +14,7 @@
 const pw_sink_ops pw_sink_sqlite = {
     .name = "sqlite",
     .kind = PW_SINK_CONVERT,
-    .caps = PW_SINK_SQLITE3_MISSING,
+    .caps = PW_SINK_UNTIMED | PW_SINK_SQLITE3_MISSING,
     .extensions = ".sqlite .sqlite3 .db",
     .description = "SQLite database, one table per record type",
     .convert = pw_convert_sqlite,

@@ -37,9 +37,13 @@ typedef struct sq_writer {
 /* Does schema i's table carry t_end and dur? */
 static int sq_spans(const pw_schema *sc) { return sc->kind == PW_REC_SPAN; }
 
+/* SQLite's words, and the system's reason when a system call failed
+ * ("database or disk is full: No space left on device"). */
 static pw_status sq_fail(sq_writer *w, pw_error *err)
 {
-    return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "sqlite: %s", sqlite3_errmsg(w->db));
+    int sys = sqlite3_system_errno(w->db);
+    return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "sqlite: %s%s%s", sqlite3_errmsg(w->db),
+                   sys ? ": " : "", sys ? strerror(sys) : "");
 }
 
 static pw_status sq_exec(sq_writer *w, const char *sql, pw_error *err)
