@@ -8,7 +8,8 @@ For every DUMPI fixture with wall-clock times, `stats --json` with a window
 call intervals clipped (rank x function time; calls counted where they
 enter; idle time), and the whole run's critical path clipped, all computed
 here from the oracle texts (tests/mpi_waits/waits_fixtures.py's independent
-matching, given the window).  `--ranks 0` reports rank 0's rows only, with
+matching, given the window); the mpiP tables (functions, ranks) count the
+calls that enter the window and time the call intervals clipped.  `--ranks 0` reports rank 0's rows only, with
 the whole run's values (the other ranks are still read); `--type` the rows
 of the functions that match, never starving the replay.
 
@@ -99,6 +100,32 @@ def check_types(name, got, exp):
             failures.append(f"{name} --type: {kind} by function has other functions")
 
 
+def check_mpip(name, got, exp):
+    """The mpiP tables (functions, ranks) of a window: calls counted where
+    they enter, times the call intervals clipped, summed over the ranks."""
+    prof = exp[3]
+    fns, ranks = {}, {}
+    for (r, f), (calls, ns) in prof.items():
+        fc = fns.setdefault(f, [0, 0])
+        fc[0] += calls
+        fc[1] += ns
+        ranks[r] = ranks.get(r, 0) + calls
+    rows = {x["function"]: x for x in got["functions"]}
+    for f, (calls, ns) in fns.items():
+        g = rows.get(f, {"calls": 0, "time_s": 0})
+        checked["values"] += 1
+        if g["calls"] != calls:
+            failures.append(f"{name}: mpiP {f} calls {g['calls']} != {calls}")
+        same(f"{name}: mpiP {f} time", g["time_s"], ns)
+    for f in set(rows) - set(fns):
+        if rows[f]["calls"] or rows[f]["time_s"]:
+            failures.append(f"{name}: mpiP {f} not in the window: {rows[f]}")
+    for x in got["ranks"]:
+        checked["values"] += 1
+        if x["calls"] != ranks.get(x["rank"], 0):
+            failures.append(f"{name}: mpiP rank {x['rank']} calls {x['calls']} != {ranks.get(x['rank'], 0)}")
+
+
 def span(ranks):
     """The run's first entry and last exit; None when no call is timed."""
     ts = [wf.times(c) for calls in ranks.values() for c in calls if wf.times(c)]
@@ -116,7 +143,9 @@ def main():
                 a, b = t0 + (t1 - t0) * pa // 100, t0 + (t1 - t0) * pb // 100
                 got = run(cli, d, ["--start", f"@{a}", "--end", f"@{b}"])
                 if got:
-                    compare(f"{fixture} [{a}, {b})", got, wf.expected(d, (a, b)), sorted(whole[0]))
+                    exp = wf.expected(d, (a, b))
+                    compare(f"{fixture} [{a}, {b})", got, exp, sorted(whole[0]))
+                    check_mpip(f"{fixture} [{a}, {b})", got, exp)
         got = run(cli, d, ["--ranks", "0"])
         if got:
             compare(f"{fixture} --ranks 0", got, whole, [0])

@@ -48,6 +48,11 @@ void energy_repetition_read(const energy_run *run, size_t i, energy_result *res)
 /* Frees the phases; the repetition's own figures stay for the aggregates. */
 void energy_result_free(energy_result *res);
 
+/* energy_selection.c: cuts a read repetition's window and phases to the
+ * report's window, or (0) marks it unreported: outside the window, or none
+ * of its locations selected.  Baselines stay whole.  Returns res->ok. */
+int energy_select_repetition(const energy_run *run, const pw_energy_unit *u, energy_result *res);
+
 /* energy_baseline.c: each experiment's idle power (from its baseline
  * repetitions, read first), subtracted repetition by repetition;
  * energy_baselines_end warns about the repetitions that had none. */

@@ -105,7 +105,7 @@ pw_status energy_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
     *size = 0;
     /* nothing to report, or a watcher that wants every repetition as it is
      * read: declined (the join reports over every location) */
-    if (!ds->energy || ds->filter || ds->energy_watch)
+    if (!ds->energy || ds->energy_watch)
         return PW_OK;
     energy_run run;
     pw_status s = energy_run_init(&run, ds, err);

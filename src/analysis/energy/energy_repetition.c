@@ -3,7 +3,9 @@
  * streaming pass over each power stream, all through cursors.  Damage is
  * reported as findings and costs only what it touches: a bad record (the
  * cursor skips or reports it), a stream, or (without a window) the
- * repetition. */
+ * repetition.  The cursors read the whole files whatever the filter; the
+ * repetition is cut to the report's selection (energy_selection.c) before
+ * its streams are integrated. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "core/grow.h"
 #include "core/input.h"
 #include "core/path_name.h"
+#include "core/window.h"
 
 /* A phase being built from the marks: unindexed kinds keep the first begin
  * and the last end (a restarted run keeps its whole span), indexed ones
@@ -110,7 +113,7 @@ static int read_marks(const energy_run *run, const pw_energy_unit *u, phase_list
     }
     pw_cursor *c;
     pw_error e;
-    if (pw_cursor_open(ds, (uint32_t)u->phases_loc, &c, &e) != PW_OK) {
+    if (pw_cursor_open_whole_run(ds, (uint32_t)u->phases_loc, PW_WINDOW_DEFAULT_CAP, &c, &e) != PW_OK) {
         note_open_failure(run, &e);
         return -1;
     }
@@ -294,7 +297,8 @@ static int open_stream(const energy_run *run, const pw_energy_stream *st, stream
         return -1;
     for (uint32_t i = 0; i < st->n_locs; i++) {
         pw_error e;
-        if (pw_cursor_open(run->ds, (uint32_t)st->first_loc + i, &rows->cs[i], &e) != PW_OK) {
+        if (pw_cursor_open_whole_run(run->ds, (uint32_t)st->first_loc + i, PW_WINDOW_DEFAULT_CAP, &rows->cs[i], &e) !=
+            PW_OK) {
             note_open_failure(run, &e);
             return -1;
         }
@@ -379,6 +383,8 @@ void energy_repetition_read(const energy_run *run, size_t i, energy_result *res)
         build_phases(run, u, &pl, res);
     }
     free(pl.slots);
+    if (!energy_select_repetition(run, u, res))
+        return; /* not reported: its streams are not read */
     size_t n_edges = 0;
     int64_t *edges = res->ok ? window_edges(res, &n_edges) : NULL;
     if (!edges) {

@@ -131,9 +131,7 @@ pw_status energy_run_init(energy_run *run, pw_dataset *ds, pw_error *err)
 
 pw_status energy_report(pw_dataset *ds, pw_report *r, pw_error *err)
 {
-    /* A window or location filter would cut the marks of the measured
-     * window: the filtered report keeps the record counts only. */
-    if (!ds->energy || ds->filter)
+    if (!ds->energy)
         return PW_OK;
     energy_run run;
     pw_status s = energy_run_init(&run, ds, err);

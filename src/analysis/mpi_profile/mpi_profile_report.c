@@ -43,7 +43,7 @@ static pw_status report_functions(stats_run *run, pw_rnode *root, uint64_t all_m
             total[l] += run->mp->ranks[i].fns[l].time_ns;
             calls[l] += run->mp->ranks[i].fns[l].calls;
         }
-        if (calls[l])
+        if (calls[l] || total[l]) /* under a window: time of calls entered before it */
             order[n++] = l;
     }
     /* Most time first (ties: most calls, then label). */
@@ -61,10 +61,12 @@ static pw_status report_functions(stats_run *run, pw_rnode *root, uint64_t all_m
         int rmin = -1, rmax = -1;
         for (size_t i = 0; i < run->mp->n_ranks; i++) {
             const pw_mpi_rank_profile *p = &run->mp->ranks[i];
-            if (!p->fns[l].calls)
+            if (!p->fns[l].calls && !p->fns[l].time_ns)
                 continue;
-            mn = p->fns[l].min_ns < mn ? p->fns[l].min_ns : mn;
-            mx = p->fns[l].max_ns > mx ? p->fns[l].max_ns : mx;
+            if (p->fns[l].calls) {
+                mn = p->fns[l].min_ns < mn ? p->fns[l].min_ns : mn;
+                mx = p->fns[l].max_ns > mx ? p->fns[l].max_ns : mx;
+            }
             if (p->fns[l].time_ns < rmin_t || rmin < 0) {
                 rmin_t = p->fns[l].time_ns;
                 rmin = run->mp->ranks[i].rank;
@@ -78,8 +80,8 @@ static pw_status report_functions(stats_run *run, pw_rnode *root, uint64_t all_m
         pw_rnode_str(o, "function", run->mp->function_name((uint32_t)l));
         pw_rnode_uint(o, "calls", calls[l]);
         pw_rnode_num(o, "time_s", secs(total[l]));
-        pw_rnode_num(o, "mean_s", (double)total[l] / 1e9 / (double)calls[l]);
-        pw_rnode_num(o, "min_s", secs(mn));
+        pw_rnode_num(o, "mean_s", calls[l] ? (double)total[l] / 1e9 / (double)calls[l] : 0);
+        pw_rnode_num(o, "min_s", calls[l] ? secs(mn) : 0);
         pw_rnode_num(o, "max_s", secs(mx));
         pw_rnode_num(o, "mpi_pct", all_mpi_ns ? 100.0 * (double)total[l] / (double)all_mpi_ns : 0);
         pw_rnode_int(o, "min_rank", rmin);

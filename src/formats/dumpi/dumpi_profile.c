@@ -119,34 +119,62 @@ static void on_send(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi_str
     p->size_bytes[b] += bytes;
 }
 
+/* A collective: counted with its bytes where it enters (counted), its
+ * time (clipped to a window) wherever it lies. */
 static void on_collective(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi_stream *s,
-                          const dumpi_fn_use *u, uint64_t ns)
+                          const dumpi_fn_use *u, uint64_t ns, int counted)
 {
     uint64_t bytes = 0;
-    if (u->datatype >= 0 && dumpi_arg_off(&s->rec, &dumpi_functions[s->rec.label], u->datatype) != UINT32_MAX)
+    if (counted && u->datatype >= 0 &&
+        dumpi_arg_off(&s->rec, &dumpi_functions[s->rec.label], u->datatype) != UINT32_MAX)
         bytes = send_elements(s, u) * type_size(r, p, dumpi_arg_int(&s->rec, s->p, u->datatype));
     uint32_t inst = pw_mpi_tracker_lookup(&p->tracker, dumpi_arg_int(&s->rec, s->p, u->comm));
     uint64_t key = pw_pair_key(s->rec.label, inst);
-    pw_pair_counts_add(&p->coll_calls, key, 1, bytes);
+    if (counted)
+        pw_pair_counts_add(&p->coll_calls, key, 1, bytes);
     pw_pair_counts_add(&p->coll_time, key, ns, 0);
 }
 
+/* A call that entered before the window: its time inside it only. */
+static void add_time_only(pw_mpi_rank_profile *p, const dumpi_rank *r, const dumpi_stream *s,
+                          const dumpi_fn_use *uses, uint64_t ns)
+{
+    uint16_t l = s->rec.label;
+    p->fns[l].time_ns += ns;
+    if (l < DUMPI_ALL_FUNCTIONS)
+        p->mpi_ns += ns;
+    if (uses[l].use == DUMPI_USE_COLLECTIVE)
+        on_collective(r, p, s, &uses[l], ns, 0);
+    else
+        dumpi_profile_track(p, s, uses);
+}
+
 void dumpi_profile_call(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi_stream *s,
-                        const dumpi_fn_use *uses)
+                        const dumpi_fn_use *uses, const int64_t *window)
 {
     const dumpi_rec *rec = &s->rec;
     int which = rec->mask & DUMPI_MASK_WALL ? 1 : rec->mask & DUMPI_MASK_CPU ? 0 : -1;
     uint64_t ns = 0; /* the call's duration on the clock it has */
+    int counted = 1;
     if (which > p->clock)
         p->clock = which;
     if (which >= 0) { /* the times dumpi_stream_record gives the record */
-        uint64_t a = s->sec[which][0] * 1000000000u + s->nsec[which][0];
-        uint64_t b = s->sec[which][1] * 1000000000u + s->nsec[which][1];
-        ns = b > a ? b - a : 0;
-        int64_t t = (int64_t)a, end = (int64_t)b;
+        int64_t t = (int64_t)(s->sec[which][0] * 1000000000u + s->nsec[which][0]);
+        int64_t end = (int64_t)(s->sec[which][1] * 1000000000u + s->nsec[which][1]);
         end = end > t ? end : t;
+        if (window) { /* counted where it enters; its time inside the window */
+            counted = t >= window[0] && t < window[1];
+            t = t > window[0] ? t : window[0];
+            end = end < window[1] ? end : window[1];
+            end = end > t ? end : t;
+        }
+        ns = (uint64_t)(end - t);
         p->t_min = t < p->t_min ? t : p->t_min;
         p->t_max = end > p->t_max ? end : p->t_max;
+    }
+    if (!counted) {
+        add_time_only(p, r, s, uses, ns);
+        return;
     }
     uint16_t l = rec->label;
     pw_mpi_fn_time *f = &p->fns[l];
@@ -168,7 +196,7 @@ void dumpi_profile_call(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi
         p->finalize_ns = which >= 0 ? s->sec[which][1] * 1000000000u + s->nsec[which][1] : 0;
         break;
     case DUMPI_USE_SEND: on_send(r, p, s, u); break;
-    case DUMPI_USE_COLLECTIVE: on_collective(r, p, s, u, ns); break;
+    case DUMPI_USE_COLLECTIVE: on_collective(r, p, s, u, ns, 1); break;
     default: /* most calls (DUMPI_USE_OTHER): counted and timed above, nothing more */
         if (u->use != DUMPI_USE_OTHER) /* a communicator's dup, split or free */
             dumpi_profile_track(p, s, uses);

@@ -30,9 +30,11 @@ typedef struct dumpi_fn_use {
 void dumpi_uses_init(dumpi_fn_use uses[DUMPI_N_LABELS]);
 /* 0 when memory runs out. */
 int dumpi_profile_init(pw_mpi_rank_profile *p, int rank);
-/* Adds the stream's current call. */
+/* Adds the stream's current call; with a window [window[0], window[1])
+ * (NULL: none), one that reaches into it: its time clipped to it, counted
+ * (with its messages) only when it enters inside it. */
 void dumpi_profile_call(const dumpi_rank *r, pw_mpi_rank_profile *p, const dumpi_stream *s,
-                        const dumpi_fn_use *uses);
+                        const dumpi_fn_use *uses, const int64_t *window);
 /* The part of a call every later call depends on, counted or not: the
  * communicators it creates or frees (a filtered profile follows them
  * through the calls the filter leaves out). */

@@ -83,7 +83,7 @@ void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
         records_of[s.rec.label]++;
         seen[s.rec.thread >> 6] |= 1ull << (s.rec.thread & 63);
         if (dd->profiled)
-            dumpi_profile_call(r, p, &s, dd->uses);
+            dumpi_profile_call(r, p, &s, dd->uses, NULL);
     }
     atomic_fetch_add_explicit(&ds->open_bytes, s.off - r->off_stream, memory_order_relaxed);
     r->stream_damaged = st != PW_END;
