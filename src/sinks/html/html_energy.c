@@ -1,5 +1,6 @@
 /* html_energy.c — the figures of GPU power data (the energy analysis's
- * repetitions and benchmarks tables): power per phase over time with the
+ * repetitions, phases, benchmarks and settings tables, a phase or setting
+ * joined to its repetition or benchmark by their key columns): power per phase over time with the
  * power cap, energy per setting, and the energy-time Pareto front. */
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +11,17 @@
 #include "sinks/html/html_svg.h"
 
 #define MAX_REPS 12
+
+const char *const html_benchmark_keys[] = {"experiment", "benchmark", NULL};
+static const char *const repetition_keys[] = {"experiment", "benchmark", "run", "repetition", NULL};
+
+int html_same_keys(const json_t *row, const json_t *of, const char *const *keys)
+{
+    for (; *keys; keys++)
+        if (strcmp(jstr(row, *keys), jstr(of, *keys)))
+            return 0;
+    return 1;
+}
 
 /* The repetition's GPU energy (the first energy source it names). */
 static double energy_of(const json_t *o)
@@ -53,7 +65,7 @@ static void power_curve(FILE *f, const html_power *p, double x0, double base, do
 
 /* One band per repetition: its phases as boxes whose height is their mean
  * power, the repetition's mean as a line, its cap dashed. */
-static void power_timeline(const html_run *run, const json_t *reps)
+static void power_timeline(const html_run *run, const json_t *reps, const json_t *phases)
 {
     size_t n = json_array_size(reps), shown = n > MAX_REPS ? MAX_REPS : n, i, j;
     double longest = 0, top = 0, band = 60, x0 = 200, w = SVG_W - x0 - 30;
@@ -81,12 +93,12 @@ static void power_timeline(const html_run *run, const json_t *reps)
                  jstr(rep, "repetition"));
         svg_text(run->f, x0 - 6, y + band / 2, "end", label);
         svg_box(run->f, x0, y, w * jnum(rep, "duration_s") / longest, band - 8, "#f3f3f3", NULL);
-        json_array_foreach(json_object_get(rep, "phases"), j, ph)
+        json_array_foreach(phases, j, ph) if (html_same_keys(ph, rep, repetition_keys))
         {
             double d = jnum(ph, "duration_s"), p = d > 0 ? energy_of(ph) / d : 0;
-            size_t colour = phase_colour(names, &n_names, jstr(ph, "name"));
+            size_t colour = phase_colour(names, &n_names, jstr(ph, "phase"));
             fmt_si(a, sizeof a, p, "W");
-            snprintf(tip, sizeof tip, "%s %.0f: %.3g s from %.3g s, mean %s", jstr(ph, "name"), jnum(ph, "index"), d,
+            snprintf(tip, sizeof tip, "%s %.0f: %.3g s from %.3g s, mean %s", jstr(ph, "phase"), jnum(ph, "index"), d,
                      jnum(ph, "start_s"), a);
             /* with the measured curve, phases are bands behind it */
             double box_top = html_power_of(run->watch, rep) ? y : base - k * p;
@@ -116,17 +128,17 @@ static void power_timeline(const html_run *run, const json_t *reps)
     svg_figure_close(run->f, note);
 }
 
-static void energy_per_setting(const html_run *run, const json_t *benches)
+static void energy_per_setting(const html_run *run, const json_t *benches, const json_t *settings)
 {
     size_t n = 0, i, j;
     const json_t *b, *s;
-    json_array_foreach(benches, i, b) n += json_array_size(json_object_get(b, "settings"));
+    json_array_foreach(benches, i, b) json_array_foreach(settings, j, s) n += html_same_keys(s, b, html_benchmark_keys);
     const char **labels = calloc(n + 1, sizeof *labels), **colours = calloc(n + 1, sizeof *colours);
     char(*names)[160] = calloc(n + 1, sizeof *names), id[64];
     double *v = calloc(n + 1, sizeof *v);
     size_t k = 0;
     if (labels && colours && names && v) {
-        json_array_foreach(benches, i, b) json_array_foreach(json_object_get(b, "settings"), j, s)
+        json_array_foreach(benches, i, b) json_array_foreach(settings, j, s) if (html_same_keys(s, b, html_benchmark_keys))
         {
             snprintf(names[k], sizeof names[k], "%s %s", jstr(b, "benchmark"), jstr(s, "run"));
             labels[k] = names[k];
@@ -146,13 +158,13 @@ static void energy_per_setting(const html_run *run, const json_t *benches)
 }
 
 /* Energy against time, one mark per setting, the front joined. */
-static void pareto(const html_run *run, const json_t *benches)
+static void pareto(const html_run *run, const json_t *benches, const json_t *settings)
 {
     size_t i, j;
     const json_t *b, *s;
     double tmin = INFINITY, tmax = 0, emin = INFINITY, emax = 0, x0 = 170, y0 = 14, w = SVG_W - x0 - 160, h = 240;
     char id[64], tip[300], a[48], c[48];
-    json_array_foreach(benches, i, b) json_array_foreach(json_object_get(b, "settings"), j, s)
+    json_array_foreach(benches, i, b) json_array_foreach(settings, j, s) if (html_same_keys(s, b, html_benchmark_keys))
     {
         tmin = fmin(tmin, jnum(s, "duration_s"));
         tmax = fmax(tmax, jnum(s, "duration_s"));
@@ -178,11 +190,11 @@ static void pareto(const html_run *run, const json_t *benches)
     json_array_foreach(benches, i, b)
     {
         fprintf(run->f, "<polyline fill=\"none\" stroke=\"%s\" points=\"", svg_colour(i));
-        json_array_foreach(json_object_get(b, "settings"), j, s) if (json_is_true(json_object_get(s, "pareto")))
+        json_array_foreach(settings, j, s) if (html_same_keys(s, b, html_benchmark_keys)) if (json_is_true(json_object_get(s, "pareto")))
             fprintf(run->f, "%.1f,%.1f ", x0 + w * (jnum(s, "duration_s") - tmin) / (tmax - tmin),
                     y0 + h - h * (jnum(s, "energy_j") - emin) / (emax - emin));
         fputs("\"/>\n", run->f);
-        json_array_foreach(json_object_get(b, "settings"), j, s)
+        json_array_foreach(settings, j, s) if (html_same_keys(s, b, html_benchmark_keys))
         {
             double x = x0 + w * (jnum(s, "duration_s") - tmin) / (tmax - tmin),
                    y = y0 + h - h * (jnum(s, "energy_j") - emin) / (emax - emin);
@@ -209,12 +221,13 @@ static void pareto(const html_run *run, const json_t *benches)
 int html_energy_figures(const html_run *run)
 {
     const json_t *reps = json_object_get(run->root, "repetitions"), *benches = json_object_get(run->root, "benchmarks");
+    const json_t *phases = json_object_get(run->root, "phases"), *settings = json_object_get(run->root, "settings");
     int n = 0;
-    if (json_array_size(reps) && json_object_get(json_array_get(reps, 0), "phases"))
-        power_timeline(run, reps), n++;
+    if (json_array_size(reps) && json_is_array(phases))
+        power_timeline(run, reps, phases), n++;
     if (json_array_size(benches)) {
-        energy_per_setting(run, benches), n++;
-        pareto(run, benches), n++;
+        energy_per_setting(run, benches, settings), n++;
+        pareto(run, benches, settings), n++;
     }
     return n;
 }

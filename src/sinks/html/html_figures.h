@@ -64,6 +64,15 @@ html_strips *html_watch_strips(const pw_html_watch *w);
 void html_findings(const html_run *run);
 void html_finding(const html_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* html_mpi.c: the columns of the wait_states table that measure a kind
+ * of wait state (all but its key, rank), at most max; their count. */
+size_t html_wait_kinds(const json_t *wait_states, const char **columns, size_t max);
+
+/* html_energy.c: 1 when row has the same strings as `of` at each of the
+ * NULL-ended keys; the keys of a benchmark (experiment, benchmark). */
+int html_same_keys(const json_t *row, const json_t *of, const char *const *keys);
+extern const char *const html_benchmark_keys[];
+
 /* html_states.c: the channel of a view that holds states the longest in the
  * states table (its type; -1: none), and what it says of the view. */
 int64_t html_main_channel(const json_t *states, const char *view);

@@ -1,6 +1,7 @@
 /* html_mpi.c — the figures of MPI data (the tables of the MPI profile and
  * wait-state analyses: ranks, idle_time, comm_matrix, message_sizes,
- * time_profile, wait_states, critical_path), mpiP-, Pipit- and
+ * time_profile, wait_states, critical_path_ranks and
+ * critical_path_functions), mpiP-, Pipit- and
  * Scalasca-like. */
 #include <math.h>
 #include <stdlib.h>
@@ -162,7 +163,6 @@ static void message_sizes(const html_run *run, const json_t *h)
 
 typedef struct named_total {
     const char *name;
-    const json_t *bins;
     double total;
 } named_total;
 
@@ -172,24 +172,33 @@ static int by_total_desc(const void *a, const void *b)
     return x->total < y->total ? 1 : x->total > y->total ? -1 : strcmp(x->name, y->name);
 }
 
+/* A column of the time_profile table that is an MPI function's: every
+ * one but the bin's key, its start and the idle time (declared apart). */
+static int is_function_column(const char *name)
+{
+    return strcmp(name, "bin") && strcmp(name, "start_s") && strcmp(name, "idle");
+}
+
+/* The time_profile table: a row per bin, a column per MPI function. */
 static void time_profile(const html_run *run, const json_t *tp)
 {
-    const json_t *fns = json_object_get(tp, "functions"), *bins;
-    size_t n = (size_t)jnum(tp, "bins"), k = json_object_size(fns), l = 0, i;
+    const json_t *first = json_array_get(tp, 0), *row, *x0;
+    size_t n = json_array_size(tp), k = 0, l, i;
     const char *name;
+    json_object_foreach((json_t *)first, name, x0) k += is_function_column(name) && json_is_number(x0);
     named_total *t = calloc(k ? k : 1, sizeof *t);
     size_t layers = (k > TOP_FUNCTIONS ? TOP_FUNCTIONS + 1 : k);
     double *v = calloc((layers ? layers : 1) * (n ? n : 1), sizeof *v), *x = calloc(n ? n : 1, sizeof *x);
     const char **names = calloc(layers + 1, sizeof *names), **colours = calloc(layers + 1, sizeof *colours);
+    double bin_s = n > 1 ? jnum(json_array_get(tp, 1), "start_s") - jnum(first, "start_s") : 0;
     char id[64];
     if (!t || !v || !x || !names || !colours || n > 4096)
         goto out;
-    json_object_foreach((json_t *)fns, name, bins)
+    l = 0;
+    json_object_foreach((json_t *)first, name, x0) if (is_function_column(name) && json_is_number(x0) && l < k)
     {
         t[l].name = name;
-        t[l].bins = bins;
-        for (i = 0; i < json_array_size(bins); i++)
-            t[l].total += json_number_value(json_array_get(bins, i));
+        json_array_foreach(tp, i, row) t[l].total += jnum(row, name);
         l++;
     }
     qsort(t, k, sizeof *t, by_total_desc);
@@ -197,11 +206,9 @@ static void time_profile(const html_run *run, const json_t *tp)
         size_t layer = l < TOP_FUNCTIONS ? l : TOP_FUNCTIONS;
         names[layer] = l < TOP_FUNCTIONS ? t[l].name : "other";
         colours[layer] = l < TOP_FUNCTIONS ? svg_colour(l) : SVG_GREY;
-        for (i = 0; i < n && i < json_array_size(t[l].bins); i++)
-            v[layer * n + i] += json_number_value(json_array_get(t[l].bins, i));
+        json_array_foreach(tp, i, row) v[layer * n + i] += jnum(row, t[l].name);
     }
-    for (i = 0; i < n; i++)
-        x[i] = jnum(tp, "bin_s") * ((double)i + 0.5);
+    json_array_foreach(tp, i, row) x[i] = jnum(row, "start_s") + bin_s / 2;
     chart_data d = {n, layers, NULL, names, colours, v, x, "s", "s", "time from the start", "MPI time per bin, all ranks"};
     svg_figure_open(run->f, fig_id(run, "time-profile", id, sizeof id), "Time profile: MPI time per function over time",
                     SVG_W, CHART_H + 20);
@@ -215,34 +222,47 @@ out:
     free(colours);
 }
 
-/* Wait-state categories with time, stacked per rank. */
+size_t html_wait_kinds(const json_t *ws, const char **columns, size_t max)
+{
+    const char *name;
+    const json_t *x;
+    size_t k = 0;
+    json_object_foreach((json_t *)json_array_get(ws, 0), name, x) if (k < max && strcmp(name, "rank") && json_is_number(x))
+        columns[k++] = name;
+    return k;
+}
+
+/* The wait_states table (a row per rank, a column per kind of wait
+ * state): the kinds stacked per rank. */
 static void wait_states(const html_run *run, const json_t *ws, size_t n_ranks)
 {
-    const char *cat;
-    const json_t *o;
-    size_t k = 0, r;
+    const json_t *row;
+    size_t k, l, i;
     size_t ranks = n_ranks > MAX_BARS ? MAX_BARS : n_ranks;
-    const char *names[32], *colours[32];
+    const char *columns[32], *names[32], *colours[32];
+    char kinds[32][48];
     double *v = calloc(32 * (ranks ? ranks : 1), sizeof *v);
     char(*labels)[24] = calloc(ranks ? ranks : 1, sizeof *labels), id[64];
     const char **lp = calloc(ranks ? ranks : 1, sizeof *lp);
-    if (!v || !labels || !lp)
+    if (!v || !labels || !lp || !ranks)
         goto out;
-    json_object_foreach((json_t *)ws, cat, o) if (k < 32 && json_is_object(o))
-    {
-        const json_t *by = json_object_get(o, "by_rank");
-        names[k] = cat;
-        colours[k] = svg_colour(k);
-        for (r = 0; r < n_ranks; r++) {
-            char key[24];
-            snprintf(key, sizeof key, "%zu", r);
-            v[k * ranks + r * ranks / n_ranks] += jnum(by, key);
-        }
-        k++;
+    k = html_wait_kinds(ws, columns, 32);
+    for (l = 0; l < k; l++) {
+        size_t len = strlen(columns[l]) > 2 && !strcmp(columns[l] + strlen(columns[l]) - 2, "_s") ? strlen(columns[l]) - 2
+                                                                                                  : strlen(columns[l]);
+        snprintf(kinds[l], sizeof kinds[l], "%.*s", (int)len, columns[l]);
+        names[l] = kinds[l];
+        colours[l] = svg_colour(l);
     }
-    for (r = 0; r < ranks; r++) {
-        snprintf(labels[r], sizeof labels[r], "%zu", r * n_ranks / ranks);
-        lp[r] = labels[r];
+    json_array_foreach(ws, i, row)
+    {
+        size_t r = (size_t)jnum(row, "rank");
+        for (l = 0; l < k && r < n_ranks; l++)
+            v[l * ranks + r * ranks / n_ranks] += jnum(row, columns[l]);
+    }
+    for (i = 0; i < ranks; i++) {
+        snprintf(labels[i], sizeof labels[i], "%zu", i * n_ranks / ranks);
+        lp[i] = labels[i];
     }
     chart_data d = {ranks, k, lp, names, colours, v, NULL, "", "s", "rank", "waiting time"};
     svg_figure_open(run->f, fig_id(run, "wait-states", id, sizeof id), "Wait states by category and rank", SVG_W,
@@ -255,47 +275,49 @@ out:
     free(lp);
 }
 
-/* The members of an object of numbers, largest first, as bars; at most max. */
-static size_t object_bars(const json_t *o, const char **labels, double *v, size_t max)
+/* The rows of a table with the largest share_pct, largest first, as
+ * bars labelled by their `key` column; at most max. */
+static size_t share_bars(const json_t *rows, const char *key, char (*labels)[48], double *v, size_t max)
 {
-    const char *key;
-    const json_t *x;
-    size_t n = 0;
-    json_object_foreach((json_t *)o, key, x) if (json_is_number(x))
+    const json_t *row;
+    size_t n = 0, i;
+    char label[48];
+    json_array_foreach(rows, i, row)
     {
-        double val = json_number_value(x);
+        double val = jnum(row, "share_pct");
+        const json_t *k = json_object_get(row, key);
+        if (json_is_string(k))
+            snprintf(label, sizeof label, "%s", json_string_value(k));
+        else
+            snprintf(label, sizeof label, "%s %.0f", key, json_number_value(k));
         size_t at = n < max ? n++ : max;
         if (at == max && val <= v[max - 1])
             continue;
         at = at == max ? max - 1 : at;
-        while (at > 0 && v[at - 1] < val) {
+        for (; at > 0 && v[at - 1] < val; at--) {
             v[at] = v[at - 1];
-            labels[at] = labels[at - 1];
-            at--;
+            memcpy(labels[at], labels[at - 1], sizeof labels[at]);
         }
         v[at] = val;
-        labels[at] = key;
+        memcpy(labels[at], label, sizeof label);
     }
     return n;
 }
 
-static void critical_path(const html_run *run, const json_t *cp)
+/* critical_path_ranks and critical_path_functions: the share of the
+ * path's length on each, the largest as bars. */
+static void critical_path(const html_run *run, const json_t *by_rank, const json_t *by_function)
 {
     enum { MAX = 12 };
     const char *rl[MAX], *fl[MAX];
-    char rank_names[MAX][32], id[64];
-    double rv[MAX], fv[MAX], len = jnum(cp, "length_s");
-    size_t nr = object_bars(json_object_get(cp, "by_rank"), rl, rv, MAX);
-    size_t nf = object_bars(json_object_get(cp, "by_function"), fl, fv, MAX);
-    for (size_t i = 0; i < nr; i++) {
-        snprintf(rank_names[i], sizeof rank_names[i], "rank %s", rl[i]);
-        rl[i] = rank_names[i];
-        rv[i] = len > 0 ? 100 * rv[i] / len : 0;
-    }
-    for (size_t i = 0; i < nf; i++)
-        fv[i] = len > 0 ? 100 * fv[i] / len : 0;
+    char rank_names[MAX][48], fn_names[MAX][48], id[64];
+    double rv[MAX], fv[MAX];
+    size_t nr = share_bars(by_rank, "rank", rank_names, rv, MAX);
+    size_t nf = share_bars(by_function, "function", fn_names, fv, MAX);
     const char *cr[MAX], *cf[MAX];
     for (size_t i = 0; i < MAX; i++) {
+        rl[i] = rank_names[i];
+        fl[i] = fn_names[i];
         cr[i] = svg_colour(0);
         cf[i] = svg_colour(2);
     }
@@ -333,11 +355,11 @@ int html_mpi_figures(const html_run *run)
         comm_matrix(run, x, nr), n++;
     if (json_is_array(x = json_object_get(root, "message_sizes")))
         message_sizes(run, x), n++;
-    if (json_is_object(x = json_object_get(root, "time_profile")))
+    if (json_array_size(x = json_object_get(root, "time_profile")))
         time_profile(run, x), n++;
-    if (json_is_object(x = json_object_get(root, "wait_states")))
+    if (json_array_size(x = json_object_get(root, "wait_states")))
         wait_states(run, x, nr), n++;
-    if (json_is_object(x = json_object_get(root, "critical_path")))
-        critical_path(run, x), n++;
+    if (json_is_array(x = json_object_get(root, "critical_path_ranks")))
+        critical_path(run, x, json_object_get(root, "critical_path_functions")), n++;
     return n;
 }

@@ -1,8 +1,8 @@
 /* html_profile.c — the figures of call-path profiles (HPCToolkit's
  * top_down and imbalance tables): an icicle of the top-down tree by
  * inclusive cost, and each procedure's spread across profiles.  The tree
- * is read from the table's rows in pre-order, a row's depth from the
- * indent of its context (two spaces a level). */
+ * is read from the table's rows in pre-order, by their depth and name
+ * columns. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,19 +14,16 @@
 #define ICICLE_DEPTH 14 /* levels drawn */
 #define LEVEL_H 22.0
 
-static size_t depth_of(const char *context)
+/* A row's depth and plain name: the tree table's depth and name columns. */
+static size_t depth_of(const json_t *row)
 {
-    size_t d = 0;
-    while (context[d] == ' ')
-        d++;
-    return d / 2;
+    double d = jnum(row, "depth");
+    return d > 0 ? (size_t)d : 0;
 }
 
-static const char *name_of(const char *context)
+static const char *name_of(const json_t *row)
 {
-    while (*context == ' ')
-        context++;
-    return context;
+    return jstr(row, "name");
 }
 
 /* Procedure names without their load module ("f [libx.so]" is f). */
@@ -47,7 +44,7 @@ size_t html_hot_path(const json_t *td, const char *col, char *buf, size_t cap)
     while (at < n) { /* the heaviest child of the row at `at` */
         size_t best = n;
         for (size_t i = at + 1; i < n; i++) {
-            size_t d = depth_of(jstr(json_array_get(td, i), "context"));
+            size_t d = depth_of(json_array_get(td, i));
             if (d <= depth)
                 break;
             if (d == depth + 1 && (best == n || jnum(json_array_get(td, i), col) > jnum(json_array_get(td, best), col)))
@@ -58,11 +55,11 @@ size_t html_hot_path(const json_t *td, const char *col, char *buf, size_t cap)
         const json_t *row = json_array_get(td, best);
         if (!strcmp(jstr(row, "kind"), "function")) {
             if (steps++ == 0)
-                fns[0] = name_of(jstr(row, "context"));
+                fns[0] = name_of(row);
             else {
                 fns[1] = fns[2];
                 fns[2] = fns[3];
-                fns[3] = name_of(jstr(row, "context"));
+                fns[3] = name_of(row);
             }
         }
         at = best;
@@ -84,7 +81,7 @@ double html_hot_path_value(const json_t *td, const char *col)
     for (;;) {
         size_t best = n;
         for (size_t i = at + 1; i < n; i++) {
-            size_t d = depth_of(jstr(json_array_get(td, i), "context"));
+            size_t d = depth_of(json_array_get(td, i));
             if (d <= depth)
                 break;
             if (d == depth + 1 && (best == n || jnum(json_array_get(td, i), col) > jnum(json_array_get(td, best), col)))
@@ -118,7 +115,7 @@ static void icicle(const html_run *run, const json_t *td, const char *col)
     char id[64], tip[512], val[48], label[64];
     size_t deepest = 0;
     for (i = 0; i < n; i++) {
-        size_t d = depth_of(jstr(json_array_get(td, i), "context"));
+        size_t d = depth_of(json_array_get(td, i));
         deepest = d > deepest && d <= ICICLE_DEPTH ? d : deepest;
     }
     int h = (int)(LEVEL_H * (double)(deepest + 1) + 12);
@@ -127,7 +124,7 @@ static void icicle(const html_run *run, const json_t *td, const char *col)
     fputs("<g fill-opacity=\"0.6\">\n", run->f);
     for (i = 0; i < n && total > 0; i++) {
         const json_t *row = json_array_get(td, i);
-        size_t d = depth_of(jstr(row, "context"));
+        size_t d = depth_of(row);
         double v = jnum(row, col);
         if (d > ICICLE_DEPTH)
             continue;
@@ -138,10 +135,10 @@ static void icicle(const html_run *run, const json_t *td, const char *col)
         if (bw < 0.5)
             continue;
         fmt_si(val, sizeof val, v, "");
-        snprintf(tip, sizeof tip, "%s — %s (%.1f %%)", name_of(jstr(row, "context")), val, 100 * v / total);
-        svg_box(run->f, x, 4 + LEVEL_H * (double)d, bw - 0.5, LEVEL_H - 2, colour_of(name_of(jstr(row, "context"))), tip);
+        snprintf(tip, sizeof tip, "%s — %s (%.1f %%)", name_of(row), val, 100 * v / total);
+        svg_box(run->f, x, 4 + LEVEL_H * (double)d, bw - 0.5, LEVEL_H - 2, colour_of(name_of(row)), tip);
         if (bw > 40) {
-            snprintf(label, sizeof label, "%.*s", (int)(bw / 7) < 60 ? (int)(bw / 7) : 60, name_of(jstr(row, "context")));
+            snprintf(label, sizeof label, "%.*s", (int)(bw / 7) < 60 ? (int)(bw / 7) : 60, name_of(row));
             fprintf(run->f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#111\" fill-opacity=\"1\" class=\"tick\">", x + 3,
                     4 + LEVEL_H * (double)d + 14);
             html_escaped(run->f, label);
@@ -187,7 +184,7 @@ int html_profile_figures(const html_run *run)
     const json_t *td = json_object_get(run->root, "top_down"), *imb = json_object_get(run->root, "imbalance");
     char col[160];
     int n = 0;
-    snprintf(col, sizeof col, "%s (I)", jstr(run->root, "metric"));
+    snprintf(col, sizeof col, "%s (I)", jstr(json_object_get(run->root, "database"), "metric"));
     if (json_is_array(td))
         icicle(run, td, col), n++;
     if (json_is_array(imb))

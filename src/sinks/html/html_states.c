@@ -29,7 +29,7 @@ int64_t html_main_channel(const json_t *states, const char *view)
             types[n] = type;
             time[n++] = 0;
         }
-        time[t] += jnum(row, "time_ns");
+        time[t] += jnum(row, "time_s");
     }
     for (t = 0; t < n; t++)
         if (time[t] > top) {
@@ -69,7 +69,7 @@ size_t html_state_labels(const json_t *states, const char *view, int64_t type, c
             continue;
         if (l == n)
             lt[n++] = (label_time){label, 0};
-        lt[l].time += jnum(row, "time_ns");
+        lt[l].time += jnum(row, "time_s");
     }
     qsort(lt, n, sizeof *lt, by_time_desc);
     for (l = 0; l < n && l < max; l++)
@@ -141,7 +141,7 @@ static void shares_chart(const html_run *run, const json_t *states, const char *
                 ;
         for (l = 0; l < k && strcmp(labels[l], label); l++)
             ;
-        v[l * cols + r * cols / n] += 100 * jnum(row, "share");
+        v[l * cols + r * cols / n] += jnum(row, "share_pct");
     }
     for (i = 0; i < n; i++) /* a merged column holds the mean of its rows */
         lp[i * cols / n] = lp[i * cols / n] ? lp[i * cols / n] : (const char *)rows[i];
@@ -192,11 +192,11 @@ void html_state_verdict(const html_run *run, const json_t *states, const char *v
     const json_t *row;
     char text[400] = "";
     json_array_foreach(states, i, row) if (is_of(row, view, type)) for (l = 0; l < k; l++) if (!strcmp(labels[l], jstr(row, "label")))
-        share[l] += jnum(row, "share");
+        share[l] += jnum(row, "share_pct") / 100;
     for (size_t r = 0; r < n; r++) {
         sum = 0;
         json_array_foreach(states, i, row) if (is_of(row, view, type) && !strcmp(jstr(row, "row"), rows[r]))
-            sum += jnum(row, "share");
+            sum += jnum(row, "share_pct") / 100;
         if (sum < least) {
             least = sum;
             idle_row = rows[r];

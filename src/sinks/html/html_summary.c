@@ -30,24 +30,10 @@ static const json_t *largest(const json_t *arr, const char *key)
     return best;
 }
 
-/* The member of an object of numbers with the largest value. */
-static const char *largest_member(const json_t *o, double *value)
-{
-    const char *key, *best = NULL;
-    const json_t *v;
-    *value = 0;
-    json_object_foreach((json_t *)o, key, v) if (json_is_number(v) && (!best || json_number_value(v) > *value))
-    {
-        best = key;
-        *value = json_number_value(v);
-    }
-    return best;
-}
-
 static void mpi_findings(const html_run *run)
 {
     const json_t *root = run->root, *ranks = json_object_get(root, "ranks"), *row;
-    double mpi = 0, span = 0, wait = 0, v;
+    double mpi = 0, span = 0, wait = 0;
     size_t i;
     char a[48];
     json_array_foreach(ranks, i, row)
@@ -55,36 +41,40 @@ static void mpi_findings(const html_run *run)
         mpi += jnum(row, "mpi_s");
         span += jnum(row, "span_s");
     }
-    const json_t *ws = json_object_get(root, "wait_states"), *cat, *worst = NULL;
-    const char *name, *worst_name = NULL;
-    json_object_foreach((json_t *)ws, name, cat)
-    {
-        wait += jnum(cat, "total_s");
-        if (!worst || jnum(cat, "total_s") > jnum(worst, "total_s")) {
-            worst = cat;
-            worst_name = name;
+    const json_t *ws = json_object_get(root, "wait_states");
+    const char *kinds[32], *worst = NULL;
+    double worst_total = 0;
+    size_t k = html_wait_kinds(ws, kinds, 32);
+    for (size_t l = 0; l < k; l++) {
+        double total = 0;
+        json_array_foreach(ws, i, row) total += jnum(row, kinds[l]);
+        wait += total;
+        if (!worst || total > worst_total) {
+            worst = kinds[l];
+            worst_total = total;
         }
     }
     if (span > 0)
         html_finding(run, "MPI takes %.0f %% of the run over %zu ranks.", 100 * mpi / span, json_array_size(ranks));
-    if (worst && jnum(worst, "total_s") > 0 && mpi > 0) {
-        const char *rank = largest_member(json_object_get(worst, "by_rank"), &v);
+    if (worst && worst_total > 0 && mpi > 0) {
+        const json_t *rank = largest(ws, worst);
+        int len = (int)strlen(worst) - (strlen(worst) > 2 && !strcmp(worst + strlen(worst) - 2, "_s") ? 2 : 0);
         fmt_si(a, sizeof a, wait, "s");
-        html_finding(run, "Waiting takes %s, %.0f %% of MPI time; %.0f %% of it is %s, most on rank %s (%.0f %%).", a,
-                100 * wait / mpi, 100 * jnum(worst, "total_s") / wait, worst_name, rank ? rank : "?",
-                100 * v / jnum(worst, "total_s"));
+        html_finding(run, "Waiting takes %s, %.0f %% of MPI time; %.0f %% of it is %.*s, most on rank %.0f (%.0f %%).", a,
+                100 * wait / mpi, 100 * worst_total / wait, len, worst, jnum(rank, "rank"),
+                100 * jnum(rank, worst) / worst_total);
     } else if (ws)
         html_finding(run, "No wait state: no rank waits on another in MPI.");
     const json_t *top = largest(json_object_get(root, "functions"), "time_s");
     if (top && mpi > 0)
         html_finding(run, "%s is the costliest MPI call: %.0f %% of MPI time.", jstr(top, "function"),
                 100 * jnum(top, "time_s") / mpi);
-    const json_t *cp = json_object_get(root, "critical_path");
-    double len = jnum(cp, "length_s");
-    const char *rank = largest_member(json_object_get(cp, "by_rank"), &v);
-    if (cp && len > 0 && rank) {
+    double len = jnum(json_object_get(root, "critical_path"), "length_s");
+    const json_t *cp_rank = largest(json_object_get(root, "critical_path_ranks"), "time_s");
+    if (cp_rank && len > 0) {
         fmt_si(a, sizeof a, len, "s");
-        html_finding(run, "The critical path is %s long, %.0f %% of it on rank %s.", a, 100 * v / len, rank);
+        html_finding(run, "The critical path is %s long, %.0f %% of it on rank %.0f.", a, jnum(cp_rank, "share_pct"),
+                jnum(cp_rank, "rank"));
     }
 }
 
@@ -107,16 +97,16 @@ static void profile_findings(const html_run *run)
 {
     const json_t *td = json_object_get(run->root, "top_down");
     char path[768] = "", col[160];
-    snprintf(col, sizeof col, "%s (I)", jstr(run->root, "metric"));
+    snprintf(col, sizeof col, "%s (I)", jstr(json_object_get(run->root, "database"), "metric"));
     double total = jnum(json_array_get(td, 0), col);
     size_t n = html_hot_path(td, col, path, sizeof path);
     if (n && total > 0)
         html_finding(run, "Hot path: %s — %.0f %% of %s.", path, 100 * html_hot_path_value(td, col) / total,
-                jstr(run->root, "metric"));
-    const json_t *imb = largest(json_object_get(run->root, "imbalance"), "imbalance %");
-    if (imb && jnum(imb, "imbalance %") > 0)
+                jstr(json_object_get(run->root, "database"), "metric"));
+    const json_t *imb = largest(json_object_get(run->root, "imbalance"), "imbalance_pct");
+    if (imb && jnum(imb, "imbalance_pct") > 0)
         html_finding(run, "Most unbalanced across profiles: %s, max %.0f %% above the mean.", jstr(imb, "procedure"),
-                jnum(imb, "imbalance %"));
+                jnum(imb, "imbalance_pct"));
 }
 
 static void pdes_findings(const html_run *run)
@@ -148,7 +138,7 @@ static void energy_findings(const html_run *run)
     json_array_foreach(json_object_get(run->root, "benchmarks"), i, b)
     {
         const json_t *ref = NULL, *lean = NULL, *dflt = NULL;
-        json_array_foreach(json_object_get(b, "settings"), j, s)
+        json_array_foreach(json_object_get(run->root, "settings"), j, s) if (html_same_keys(s, b, html_benchmark_keys))
         {
             if (!ref || jnum(s, "energy_j") > jnum(ref, "energy_j"))
                 ref = s;
