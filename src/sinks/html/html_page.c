@@ -135,14 +135,17 @@ static void data_tables(FILE *f, const json_t *root, const char *prefix)
     }
 }
 
-/* The scalar members at the root: what the run is. */
+/* What the run is: the scalar members of the table that opens the report
+ * when it has one row (an object: DUMPI's and ovni's trace, HPCToolkit's
+ * database, GPU power's tree), else of the root itself. */
 static void run_facts(FILE *f, const json_t *root)
 {
     const char *key;
-    const json_t *v;
+    const json_t *v, *first = json_object_iter_value(json_object_iter((json_t *)root));
+    const json_t *facts = json_is_object(first) ? first : root;
     int n = 0;
     fputs("<p class=\"meta\">", f);
-    json_object_foreach((json_t *)root, key, v) if (json_is_string(v) || json_is_number(v))
+    json_object_foreach((json_t *)facts, key, v) if (json_is_string(v) || json_is_number(v))
     {
         if (n++ >= 12)
             break;
