@@ -211,8 +211,10 @@ static pw_status ot_cursor_next(pw_cursor *c, pw_error *err)
             return st;
     }
     ot_event *e = &k->batch[k->pos++];
-    e->extra = k->pool + e->extra_off;
-    e->extra_types = k->pool_types + e->extra_off;
+    /* The pool is NULL until an event with extra fields needs it, and
+     * NULL + 0 is undefined. */
+    e->extra = k->pool ? k->pool + e->extra_off : NULL;
+    e->extra_types = k->pool_types ? k->pool_types + e->extra_off : NULL;
     const ot_dataset *od = c->ds->impl;
     const pw_schema *sc = c->ds->schemas[od->schema_of[e->type]];
     c->rec.schema = sc->index;

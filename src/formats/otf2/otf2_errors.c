@@ -11,6 +11,8 @@
 static _Thread_local char last_message[256];
 
 static OTF2_ErrorCode keep_message(void *user, const char *file, uint64_t line, const char *function,
+                                   OTF2_ErrorCode code, const char *fmt, va_list va) PW_PRINTF(6, 0);
+static OTF2_ErrorCode keep_message(void *user, const char *file, uint64_t line, const char *function,
                                    OTF2_ErrorCode code, const char *fmt, va_list va)
 {
     (void)user, (void)file, (void)line, (void)function;
