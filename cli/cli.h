@@ -99,6 +99,10 @@ int cli_info_collection(cli_args *a);
 
 /* Opens a.path, printing the error and returning NULL on failure (*code set). */
 pw_dataset *cli_open(cli_args *a, int *code);
+/* Opens `path` with a's options and runs its stats into a new report kept
+ * in memory (*ds, *r: the caller frees both); watch, when not NULL,
+ * receives what an HTML page keeps of the run.  Returns an exit code. */
+int cli_stats_in_memory(cli_args *a, const char *path, pw_dataset **ds, pw_report **r, pw_html_watch **watch);
 /* Sets a library option ahead of the user's, so that a setting of theirs wins. */
 void cli_default_option(cli_args *a, const char *key, const char *value);
 /* The output stream (-o or stdout, under the library's output discipline);

@@ -4,27 +4,6 @@
 
 #include "cli.h"
 
-/* The stats of one dataset, whole in memory (the diff needs every row). */
-static int stats_of(cli_args *a, const char *path, pw_dataset **ds, pw_report **r)
-{
-    int code = EXIT_OK;
-    const char *first = a->path;
-    a->path = path;
-    *ds = cli_open(a, &code);
-    a->path = first;
-    *r = NULL;
-    if (!*ds)
-        return code;
-    pw_error err;
-    *r = pw_report_new();
-    if (!*r)
-        return EXIT_SYSTEM;
-    cli_progress *prog = cli_progress_start(a, *ds, "reading");
-    pw_status s = pw_stats(*ds, *r, &err);
-    cli_progress_stop(prog);
-    return s == PW_OK ? EXIT_OK : cli_fail(&err);
-}
-
 static int diff_write(cli_args *a, const pw_report *ra, const pw_report *rb)
 {
     pw_report_style style = a->json ? PW_REPORT_JSON : a->csv ? PW_REPORT_CSV : PW_REPORT_TEXT;
@@ -54,9 +33,9 @@ static int diff_run(cli_args *a)
 {
     pw_dataset *da = NULL, *db = NULL;
     pw_report *ra = NULL, *rb = NULL;
-    int code = stats_of(a, a->path, &da, &ra);
+    int code = cli_stats_in_memory(a, a->path, &da, &ra, NULL);
     if (!code)
-        code = stats_of(a, a->path_b, &db, &rb);
+        code = cli_stats_in_memory(a, a->path_b, &db, &rb, NULL);
     if (!code && strcmp(pw_dataset_format(da), pw_dataset_format(db))) {
         fprintf(stderr, "perfweave diff: %s is %s and %s is %s: diff compares runs of one format\n",
                 a->path, pw_dataset_format(da), a->path_b, pw_dataset_format(db));

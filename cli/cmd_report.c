@@ -5,30 +5,6 @@
 
 #include "cli.h"
 
-/* The stats of one dataset, whole in memory (the page reads every table),
- * and what the page keeps of the run beside them (*w). */
-static int stats_of(cli_args *a, const char *path, pw_dataset **ds, pw_report **r, pw_html_watch **w)
-{
-    int code = EXIT_OK;
-    const char *first = a->path;
-    a->path = path;
-    *ds = cli_open(a, &code);
-    a->path = first;
-    *r = NULL;
-    *w = NULL;
-    if (!*ds)
-        return code;
-    pw_error err;
-    *r = pw_report_new();
-    if (!*r)
-        return EXIT_SYSTEM;
-    *w = pw_html_watch_begin(*ds);
-    cli_progress *prog = cli_progress_start(a, *ds, "reading");
-    pw_status s = pw_stats(*ds, *r, &err);
-    cli_progress_stop(prog);
-    return s == PW_OK ? EXIT_OK : cli_fail(&err);
-}
-
 /* The page: of ra alone, or of the comparison of ra and rb. */
 static int page_write(cli_args *a, pw_dataset *da, const pw_report *ra, const pw_html_watch *wa, pw_dataset *db,
                       const pw_report *rb, const pw_html_watch *wb)
@@ -58,9 +34,9 @@ static int report_run(cli_args *a)
     pw_dataset *da = NULL, *db = NULL;
     pw_report *ra = NULL, *rb = NULL;
     pw_html_watch *wa = NULL, *wb = NULL;
-    int code = stats_of(a, a->path, &da, &ra, &wa);
+    int code = cli_stats_in_memory(a, a->path, &da, &ra, &wa);
     if (!code && a->path_b)
-        code = stats_of(a, a->path_b, &db, &rb, &wb);
+        code = cli_stats_in_memory(a, a->path_b, &db, &rb, &wb);
     if (!code && db && strcmp(pw_dataset_format(da), pw_dataset_format(db))) {
         fprintf(stderr, "perfweave report: %s is %s and %s is %s: a comparison is of runs of one format\n",
                 a->path, pw_dataset_format(da), a->path_b, pw_dataset_format(db));
