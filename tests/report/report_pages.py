@@ -45,6 +45,7 @@ COMPARISONS = [
      "hpctoolkit/hpctoolkit/tests-data-dbase@f9abaf11f/small.nostruct.d"),
     ("ross/phold-np2-gvt-pekp", "ross/phold-np2-rt-pekp"),
     ("GP/tree/clock-limit", "GP/tree/power-limit"),
+    ("otf2/pipit-ping-pong-otf2", "otf2/pipit-ping-pong-otf2-papi"),
 ]
 
 
@@ -152,6 +153,8 @@ def main():
     gp = os.path.join(work, "gp")
     subprocess.run([sys.executable, gen, gp, "--seed", "7"], check=True, capture_output=True)
     jobs = [(rel, data, [rel], []) for rel in datasets(data)]
+    jobs += [(os.path.join("otf2", name), data, [os.path.join("otf2", name)], [])
+             for name in sorted(os.listdir(os.path.join(data, "otf2")))]
     gen_emu = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else None
     if gen_emu:  # more threads than strips: rows are grouped
         subprocess.run([gen_emu, os.path.join(work, "many"), "100000", "400"], check=True, capture_output=True)
