@@ -2,6 +2,7 @@
  * types it) into the state cursors test records against: a window in the
  * dataset's clocks, a keep flag per location and per schema. */
 #define _GNU_SOURCE /* FNM_CASEFOLD: type globs ignore case */
+#include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +16,25 @@
 typedef struct typed_time {
     int set, abs;
     double value;
+    /* An absolute time written as a whole number, exactly: a double holds
+     * nanosecond clocks of ~1.6e18 only to the nearest 256 ns. */
+    int whole_set;
+    int64_t whole;
 } typed_time;
+
+/* Sets t->whole when text is an integer that fits in 64 bits. */
+static void parse_whole(const char *text, typed_time *t)
+{
+    size_t i = text[0] == '-' || text[0] == '+';
+    if (!text[i] || strspn(text + i, "0123456789") != strlen(text + i))
+        return;
+    errno = 0;
+    long long v = strtoll(text, NULL, 10);
+    if (errno == 0) {
+        t->whole = v;
+        t->whole_set = 1;
+    }
+}
 
 /* Parses "250ms", "1.5s", "42ns", "0.25" or "@962331108150". */
 static pw_status parse_time(const char *text, const char *what, typed_time *t, pw_error *err)
@@ -39,6 +58,8 @@ static pw_status parse_time(const char *text, const char *what, typed_time *t, p
             break; /* absolute times are in the clock's own unit */
         t->value *= units[i].scale;
         t->set = 1;
+        if (t->abs)
+            parse_whole(text + 1, t);
         return PW_OK;
     }
     return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "%s: '%s': unknown unit '%s' (s, ms, us, ns%s)",
@@ -83,6 +104,8 @@ static int64_t ns_bound(const typed_time *t, const origin *o, int64_t open)
 {
     if (!t->set)
         return open;
+    if (t->whole_set)
+        return t->whole;
     double v = t->abs ? t->value : (double)o->ns + t->value * 1e9;
     if (v >= 9.2e18)
         return INT64_MAX;

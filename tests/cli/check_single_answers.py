@@ -110,6 +110,27 @@ def hpctoolkit_window():
           "dump --start 1ms: exit %d, %d timed records, want %d: %r" % (rc, len(got), len(want), err[-300:]))
 
 
+def absolute_window_exact():
+    """An absolute --start/--end is a whole clock reading, to the unit: at
+    unix-ns clocks (1.7e18) a double would move it by up to 256 ns."""
+    db = os.path.join(DATA, "hpctoolkit", "hpctoolkit", "tests-data-dbase@f9abaf11f", "loops-cputime-t.d")
+    rc, out, err = run("dump", db, "--jsonl")
+    times = sorted({json.loads(line)["t"] for line in out.splitlines() if '"t"' in line})
+    if len(times) < 3:
+        return check(False, "%s: too few timed records for the absolute window" % db)
+    # Bounds one unit past a record's time: rounded to 256 ns, about half
+    # of them would take that record in.
+    all_times = [json.loads(line)["t"] for line in out.splitlines() if '"t"' in line]
+    for k in range(1, 9):
+        start = times[k * len(times) // 20] + 1
+        end = times[(k + 10) * len(times) // 20] + 1
+        rc, got_out, err = run("dump", db, "--jsonl", "--start", "@%d" % start, "--end", "@%d" % end)
+        got = sorted(json.loads(line)["t"] for line in got_out.splitlines() if '"t"' in line)
+        want = sorted(t for t in all_times if start <= t < end)
+        check(rc == 0 and got == want, "dump --start @%d --end @%d: %d timed records, want %d"
+              % (start, end, len(got), len(want)))
+
+
 def compressed_single_files():
     for src in (os.path.join(DATA, "ross", "known-np1-seq", "known-np1-seq-evtrace.bin"),
                 sorted(glob.glob(os.path.join(DATA, "dumpi", "pingpong4", "*-0000.bin")))[0]):
@@ -143,8 +164,8 @@ def untimed_conversion():
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
-    for test in (dumpi_span, unknown_names, random_dumpi, hpctoolkit_window, compressed_single_files,
-                 untimed_conversion):
+    for test in (dumpi_span, unknown_names, random_dumpi, hpctoolkit_window, absolute_window_exact,
+                 compressed_single_files, untimed_conversion):
         test()
     for f in FAILED:
         print("FAIL", f)
