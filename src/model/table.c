@@ -9,8 +9,12 @@
 
 #include "model/report.h"
 
+/* "ns" is the one unit that is not a measure: an absolute clock reading,
+ * only for columns named *_ns (text shows it as seconds from the dataset's
+ * first record).  "J\xc2\xb7s" is an energy-delay product, "\xc3\x97" a ratio of
+ * two like figures (max / mean). */
 const char *const pw_table_units[] = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\xc2\xb0" "C", "1/s", "vt",
-                                      "count", "", NULL};
+                                      "count", "ns", "J\xc2\xb7" "s", "\xc3\x97", "", NULL};
 
 int pw_report_declare(pw_report *r, const pw_table_decl *const *decls)
 {
@@ -62,7 +66,7 @@ static const char *suffix_unit(const char *column)
 {
     static const struct { const char *suffix, *unit; } units[] = {
         {"_per_s", "1/s"}, {"_s", "s"}, {"_ms", "ms"}, {"_us", "us"}, {"_ns", "ns"}, {"_pct", "%"},
-        {"_j", "J"}, {"_w", "W"}, {"_mhz", "MHz"}, {"_hz", "Hz"}, {"_bytes", "B"}, {"_c", "\xc2\xb0" "C"}};
+        {"_js", "J\xc2\xb7" "s"}, {"_j", "J"}, {"_w", "W"}, {"_mhz", "MHz"}, {"_hz", "Hz"}, {"_bytes", "B"}, {"_c", "\xc2\xb0" "C"}};
     const char *dot = strchr(column, '.'); /* "energy_j.gpu": the first part's */
     size_t n = dot ? (size_t)(dot - column) : strlen(column);
     for (size_t i = 0; i < sizeof units / sizeof *units; i++) {

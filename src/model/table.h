@@ -12,7 +12,8 @@
 
 #define PW_TABLE_MAX_COLUMNS 24
 
-/* A column.  unit is one of pw_table_units ("" for labels and ids); key
+/* A column.  unit is one of pw_table_units ("" for labels and ids; "ns"
+ * only for absolute clock readings, in columns named *_ns); key
  * marks the columns that name a row (rank, function) rather than measure
  * it.  The name "*" stands for every column the data adds that no other
  * entry names (one per MPI function in a time profile), in that unit. */

@@ -103,16 +103,16 @@ static void test_views(void)
     pw_report_free(r);
 }
 
-/* Clock readings (columns "*_ns" declared in seconds) read in text as
+/* Clock readings (columns "*_ns" declared in unit "ns") read in text as
  * seconds from the first record (the "first_ns" of the first table with
  * one); JSON and CSV keep them as the clock read them.  Counts print as
  * integers, a rounding residue never as -0. */
 static void test_clocks(void)
 {
     static const pw_table_decl trace = {"trace", "a trace", "its clock range", "one row",
-                                        {{"first_ns", "s", 0}, {"last_ns", "s", 0}, {"events", "count", 0}}};
+                                        {{"first_ns", "ns", 0}, {"last_ns", "ns", 0}, {"events", "count", 0}}};
     static const pw_table_decl streams = {"streams", "streams", "per stream", "stream",
-                                          {{"first_ns", "s", 0}, {"left_s", "s", 0}}};
+                                          {{"first_ns", "ns", 0}, {"left_s", "s", 0}}};
     static const pw_table_decl *const decls[] = {&trace, &streams, NULL};
     pw_report *r = pw_report_new();
     CHECK(pw_report_declare(r, decls));
@@ -138,4 +138,19 @@ static void test_clocks(void)
     pw_report_free(r);
 }
 
-TEST_MAIN(T(test_json), T(test_csv), T(test_text), T(test_views), T(test_clocks))
+/* A unit of several bytes (J\xc2\xb7s) takes its characters' width in a
+ * text header: the cells below line up under it. */
+static void test_wide_units(void)
+{
+    static const pw_table_decl runs = {"runs", "runs", "per run", "run", {{"edp_js", "J\xc2\xb7" "s", 0}}};
+    static const pw_table_decl *const decls[] = {&runs, NULL};
+    pw_report *r = pw_report_new();
+    CHECK(pw_report_declare(r, decls));
+    pw_rnode *row = pw_rnode_object(pw_rnode_array(pw_report_root(r), "runs"), NULL);
+    pw_rnode_num(row, "edp_js", 12.5);
+    const char *t = render(r, PW_REPORT_TEXT);
+    CHECK(strstr(t, "  edp (J\xc2\xb7s)\n    12.5000\n") != NULL);
+    pw_report_free(r);
+}
+
+TEST_MAIN(T(test_json), T(test_csv), T(test_text), T(test_views), T(test_clocks), T(test_wide_units))

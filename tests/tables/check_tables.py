@@ -10,7 +10,8 @@ golden test runs, and a generated gpupower tree):
   the tables Python's Dataset.tables() lists, each of which table(name)
   returns as a flat DataFrame with the listed columns (no cell a list or a
   dict) and the listed number of rows;
-- every column's unit is from the vocabulary;
+- every column's unit is from the vocabulary, and a column is in "ns"
+  (an absolute clock reading) exactly when its name ends in _ns;
 - for one fixture per format, `stats --table NAME` prints the table NAME
   and no other.
 
@@ -27,7 +28,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
 import golden  # noqa: E402  (its list of the shared fixtures)
 
-UNITS = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\u00b0C", "1/s", "vt", "count", ""}
+UNITS = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\u00b0C", "1/s", "vt", "count", "J\u00b7s", "\u00d7", ""}
+CLOCK = "ns"  # an absolute clock reading: only in columns named *_ns
 
 
 def run(pw, args, cwd=None):
@@ -58,7 +60,11 @@ def check_one(pw, path, extra, cwd, with_table):
         failures.append("%s: --csv sections %s != --tables %s" % (path, sections, names))
     for t in listing:
         for c in t["columns"]:
-            if c["unit"] not in UNITS:
+            if c["unit"] == CLOCK and not c["name"].endswith("_ns"):
+                failures.append("%s: %s.%s: unit ns outside a *_ns column" % (path, t["name"], c["name"]))
+            elif c["name"].endswith("_ns") and c["unit"] != CLOCK:
+                failures.append("%s: %s.%s: a *_ns column in %r, not ns" % (path, t["name"], c["name"], c["unit"]))
+            elif c["unit"] not in UNITS | {CLOCK}:
                 failures.append("%s: %s.%s: unit %r is not in the vocabulary" % (path, t["name"], c["name"], c["unit"]))
         if t["rows"] != (1 if isinstance(report.get(t["name"]), dict) else len(report.get(t["name"]) or [])):
             failures.append("%s: %s: %d rows listed" % (path, t["name"], t["rows"]))

@@ -323,7 +323,7 @@ static const pw_table_decl summary = {
     "per benchmark: the best setting by energy and by energy-delay product, and the Pareto front of time and energy",
     "experiment, then benchmark",
     {{"experiment", "", 1}, {"benchmark", "", 1}, {"best_energy_run", "", 0}, {"best_energy_j", "J", 0},
-     {"best_edp_run", "", 0}, {"best_edp_js", "", 0}, {"pareto_front", "", 0}}};
+     {"best_edp_run", "", 0}, {"best_edp_js", "J\xc2\xb7" "s", 0}, {"pareto_front", "", 0}}};
 static const pw_table_decl repetitions = {
     "repetitions", "repetitions", "duration, energy per source, power and EDP of each repetition of each run",
     "tree order", {{"experiment", "", 1}, {"benchmark", "", 1}, {"run", "", 1}, {"repetition", "", 1}}};
@@ -342,7 +342,7 @@ static const pw_table_decl settings = {
     "settings", "settings compared", "per run of a benchmark: mean duration, energy, EDP, and whether it is on the Pareto front",
     "benchmark, then tree order",
     {{"experiment", "", 1}, {"benchmark", "", 1}, {"run", "", 1}, {"duration_s", "s", 0}, {"energy_j", "J", 0},
-     {"edp_js", "", 0}, {"pareto", "", 0}}};
+     {"edp_js", "J\xc2\xb7" "s", 0}, {"pareto", "", 0}}};
 static const pw_table_decl baselines = {
     "baselines", "baselines", "idle power per source of each baseline group", "tree order",
     {{"experiment", "", 1}, {"directory", "", 1}, {"repetitions", "count", 0}}};

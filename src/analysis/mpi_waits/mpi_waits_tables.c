@@ -39,7 +39,7 @@ static const pw_table_decl idle_time = {
 static const pw_table_decl load_imbalance = {
     "load_imbalance", "load imbalance per function",
     "the largest rank's time in a function over the mean of the ranks calling it", "function",
-    {{"function", "", 1}, {"max_s", "s", 0}, {"mean_s", "s", 0}, {"imbalance", "", 0}, {"max_rank", "", 0}}};
+    {{"function", "", 1}, {"max_s", "s", 0}, {"mean_s", "s", 0}, {"imbalance", "\xc3\x97", 0}, {"max_rank", "", 0}}};
 
 static const pw_table_decl time_profile = {
     "time_profile", "time profile", "seconds spent in each MPI function per time bin (Pipit's time_profile)",

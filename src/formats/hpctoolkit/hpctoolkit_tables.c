@@ -44,7 +44,7 @@ static const pw_table_decl imbalance = {
 
 static const pw_table_decl trace_lines = {
     "trace_lines", "trace lines", "samples and time span per traced profile", "database order",
-    {{"profile", "", 1}, {"samples", "count", 0}, {"first_ns", "s", 0}, {"last_ns", "s", 0}, {"span_s", "s", 0}}};
+    {{"profile", "", 1}, {"samples", "count", 0}, {"first_ns", "ns", 0}, {"last_ns", "ns", 0}, {"span_s", "s", 0}}};
 
 static const pw_table_decl trace_time = {
     "trace_time", "time per procedure from traces", "time the trace samples spend in each procedure",

@@ -4,8 +4,8 @@
 static const pw_table_decl trace = {
     "trace", "ovni trace", "streams, events and bytes of the whole trace, and its clock range", "one row",
     {{"format", "", 0}, {"version", "", 0}, {"streams", "count", 0}, {"events", "count", 0},
-     {"event_bytes", "B", 0}, {"jumbo_events", "count", 0}, {"jumbo_bytes", "B", 0}, {"first_ns", "s", 0},
-     {"last_ns", "s", 0}, {"span_s", "s", 0}}};
+     {"event_bytes", "B", 0}, {"jumbo_events", "count", 0}, {"jumbo_bytes", "B", 0}, {"first_ns", "ns", 0},
+     {"last_ns", "ns", 0}, {"span_s", "s", 0}}};
 
 static const pw_table_decl payload_sizes = {
     "payload_sizes", "payload sizes", "events per payload size in bytes (jumbo: a payload of its own size)",
@@ -29,7 +29,7 @@ static const pw_table_decl per_process = {
 
 static const pw_table_decl per_stream = {
     "per_stream", "events per stream", "events, bytes and clock range per thread stream", "stream",
-    {{"stream", "", 1}, {"events", "count", 0}, {"bytes", "B", 0}, {"first_ns", "s", 0}, {"last_ns", "s", 0},
+    {{"stream", "", 1}, {"events", "count", 0}, {"bytes", "B", 0}, {"first_ns", "ns", 0}, {"last_ns", "ns", 0},
      {"duration_s", "s", 0}, {"events_per_s", "1/s", 0}}};
 
 const pw_table_decl *const ovni_table_decls[] = {&trace,    &payload_sizes, &per_model,  &per_event_type,

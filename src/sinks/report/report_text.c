@@ -38,13 +38,12 @@ static void style_finish(number_style *ns)
     ns->decimals = d < 0 || ns->count ? 0 : d > 9 ? 9 : d;
 }
 
-/* A clock reading: a column named *_ns declared in seconds.  JSON and CSV
- * keep what the clock read (ns); text shows seconds from the dataset's
+/* A clock reading: a column declared in unit "ns" (named *_ns).  JSON and
+ * CSV keep what the clock read; text shows seconds from the dataset's
  * first record, the "first_ns" of the first table of the root with one. */
 static int clock_origin(const pw_report *rep, const pw_table_decl *d, const char *key, json_int_t *origin)
 {
-    size_t l = strlen(key);
-    if (l <= 3 || strcmp(key + l - 3, "_ns") || strcmp(pw_table_column_unit(d, key), "s"))
+    if (strcmp(pw_table_column_unit(d, key), "ns"))
         return 0;
     const char *k;
     json_t *v;
@@ -98,7 +97,7 @@ static void header_text(const pw_table_decl *d, const char *name, char *out, siz
 {
     static const struct { const char *suffix, *unit; } units[] = {
         {"_per_s", "1/s"}, {"_s", "s"},   {"_ms", "ms"},   {"_us", "us"},   {"_ns", "ns"}, {"_pct", "%"},
-        {"_j", "J"},   {"_w", "W"},     {"_js", "J s"}, {"_js2", "J s2"}, {"_mhz", "MHz"},
+        {"_j", "J"},   {"_w", "W"},     {"_js", "J\xc2\xb7" "s"}, {"_js2", "J\xc2\xb7" "s\xc2\xb2"}, {"_mhz", "MHz"},
         {"_ps", "ps"}};
     const char *declared = pw_table_column_unit(d, name);
     const char *dot = strchr(name, '.');
@@ -135,8 +134,31 @@ static void style_add_shown(const pw_report *rep, const pw_table_decl *d, const 
     json_decref(shown);
 }
 
-/* The header of `key`, with its unit. */
-static void shown_header(const pw_table_decl *d, const char *key, char *out, size_t n) { header_text(d, key, out, n); }
+/* The header of `key`, with its unit: a clock reading text shows in
+ * seconds from the origin is headed in seconds ("first (s)"). */
+static void shown_header(const pw_report *rep, const pw_table_decl *d, const char *key, char *out, size_t n)
+{
+    json_int_t origin;
+    if (clock_origin(rep, d, key, &origin)) {
+        size_t l = strlen(key);
+        snprintf(out, n, "%.*s (s)", (int)(l > 3 ? l - 3 : l), key);
+        return;
+    }
+    header_text(d, key, out, n);
+}
+
+/* The columns s takes on a terminal: its UTF-8 characters, not its bytes
+ * ("J\xc2\xb7s", "\xc2\xb0C" and names alike). */
+static size_t text_width(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* The printf field width that pads s to `width` columns. */
+static int field(const char *s, size_t width) { return (int)(width + strlen(s) - text_width(s)); }
 
 /* Tree tables (rows with a "depth") indent their "name" by it in text;
  * JSON and CSV keep the name plain. */
@@ -155,8 +177,8 @@ static void column_layout(const pw_report *rep, const pw_table_decl *d, json_t *
 {
     char buf[96];
     for (size_t c = 0; c < t->n; c++) {
-        shown_header(d, t->columns[c], buf, sizeof buf);
-        w[c] = strlen(buf);
+        shown_header(rep, d, t->columns[c], buf, sizeof buf);
+        w[c] = text_width(buf);
         ns[c].count = !strcmp(pw_table_column_unit(d, t->columns[c]), "count");
     }
     report_rows it;
@@ -172,7 +194,7 @@ static void column_layout(const pw_report *rep, const pw_table_decl *d, json_t *
     for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++)
         for (size_t c = 0; c < t->n; c++) {
             size_t l = (size_t)tree_indent(t, c, row) +
-                       strlen(shown_text(rep, d, t->columns[c], report_table_cell(row, t->columns[c]), &ns[c], buf,
+                       text_width(shown_text(rep, d, t->columns[c], report_table_cell(row, t->columns[c]), &ns[c], buf,
                                          sizeof buf));
             if (l > w[c])
                 w[c] = l;
@@ -208,8 +230,8 @@ static void text_table(const pw_report *rep, const pw_table_decl *d, FILE *out, 
         column_layout(rep, d, arr, &t, shown, w, ns);
         size_t cols = columns_that_fit(rep, &t, w);
         for (size_t c = 0; c < cols; c++) {
-            shown_header(d, t.columns[c], buf, sizeof buf);
-            fprintf(out, "  %-*s", (int)w[c], buf);
+            shown_header(rep, d, t.columns[c], buf, sizeof buf);
+            fprintf(out, "  %-*s", field(buf, w[c]), buf);
         }
         fputc('\n', out);
         report_rows it;
@@ -220,7 +242,7 @@ static void text_table(const pw_report *rep, const pw_table_decl *d, FILE *out, 
                 json_t *v = report_table_cell(row, t.columns[c]);
                 const char *s = shown_text(rep, d, t.columns[c], v, &ns[c], buf, sizeof buf);
                 int indent = tree_indent(&t, c, row);
-                fprintf(out, "  %*s%*s", indent, "", json_is_number(v) ? (int)w[c] - indent : -((int)w[c] - indent), s);
+                fprintf(out, "  %*s%*s", indent, "", json_is_number(v) ? field(s, w[c]) - indent : -(field(s, w[c]) - indent), s);
             }
             fputc('\n', out);
         }
@@ -249,8 +271,8 @@ static void scalar_line(const pw_report *rep, const pw_table_decl *d, FILE *out,
                         int depth)
 {
     char buf[96], head[96];
-    shown_header(d, k, head, sizeof head);
-    fprintf(out, "%*s%-*s  ", depth * 2, "", (int)kw + 1, head);
+    shown_header(rep, d, k, head, sizeof head);
+    fprintf(out, "%*s%-*s  ", depth * 2, "", field(head, kw + 1), head);
     if (json_is_array(v)) {
         report_rows it;
         report_rows_start(&it, rep, v);
@@ -297,9 +319,9 @@ static void text_object(const pw_report *rep, const pw_table_decl *d, FILE *out,
     char head[96];
     json_object_foreach(obj, k, v) if (!json_is_object(v) && !report_is_table(rep, v) && !is_empty(rep, v))
     {
-        shown_header(d, k, head, sizeof head);
-        if (strlen(head) > kw)
-            kw = strlen(head);
+        shown_header(rep, d, k, head, sizeof head);
+        if (text_width(head) > kw)
+            kw = text_width(head);
     }
     json_object_foreach(obj, k, v) {
         if (!rep->only_table && !json_is_object(v) && !report_is_table(rep, v) && !is_empty(rep, v))
