@@ -90,7 +90,19 @@ const char *pw_table_column_unit(const pw_table_decl *d, const char *column)
 int pw_table_column_key(const pw_table_decl *d, const char *column)
 {
     const pw_table_column *c = column_of(d, column);
-    return c && c->key;
+    return c && c->key == 1;
+}
+
+int pw_table_is_tree(const pw_table_decl *d)
+{
+    const pw_table_column *c = column_of(d, "*");
+    return c && c->key == PW_TABLE_TREE_COST;
+}
+
+int pw_table_column_named(const pw_table_decl *d, const char *column)
+{
+    const pw_table_column *c = column_of(d, column);
+    return c && strcmp(c->name, "*");
 }
 
 /* The root's members that are tables: objects and arrays. */

@@ -31,6 +31,12 @@ typedef struct pw_table_decl {
     pw_table_column columns[PW_TABLE_MAX_COLUMNS]; /* ended by a NULL name */
 } pw_table_decl;
 
+/* The key of the "*" entry of a tree table (rows with "id", "parent" and
+ * "depth"): the first column it stands for in a row measures the node's
+ * cost, by which text's --top N keeps whole subtrees (report_tree_top).
+ * Those columns stay values, not keys. */
+#define PW_TABLE_TREE_COST 2
+
 /* The one vocabulary of units, NULL-ended. */
 extern const char *const pw_table_units[];
 
@@ -48,4 +54,8 @@ const pw_table_decl *pw_report_decl(const pw_report *r, const char *name);
 const char *pw_table_column_unit(const pw_table_decl *d, const char *column);
 /* 1 when the declaration marks `column` as a key. */
 int pw_table_column_key(const pw_table_decl *d, const char *column);
+/* 1 when d declares a tree whose "*" entry is PW_TABLE_TREE_COST. */
+int pw_table_is_tree(const pw_table_decl *d);
+/* 1 when an entry of d other than "*" names `column`. */
+int pw_table_column_named(const pw_table_decl *d, const char *column);
 #endif

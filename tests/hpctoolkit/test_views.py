@@ -2,7 +2,8 @@
 figures derived here from the hpctesttool YAML dump (not from our output):
 top-down inclusive/exclusive per context (summary "execution" and
 "function" sums), the flat view per procedure, time per procedure from
-the trace samples; then --depth, --threshold and bad option values."""
+the trace samples; text's --top N on the tree (whole subtrees, the hot path
+kept); then --depth, --threshold and bad option values."""
 import json
 import os
 import subprocess
@@ -65,6 +66,42 @@ def check_sibling_order(rows, t, incl):
     check([r["id"] for r in rows] == want, "top-down order %s != %s" % ([r["id"] for r in rows], want))
     for r in rows[1:]:
         check(r["parent"] == t[r["id"]][0] and r["depth"] == t[r["id"]][2], "top-down row %r" % r)
+    return want, children, order
+
+
+def top_kept(want, children, order, incl, n):
+    """The contexts text's --top N keeps: the N of largest inclusive value
+    taken from the root down (a context only after its parent; ties in
+    hpcviewer's order), then the hot path (each context's first child in
+    that order), shown in the tree's order."""
+    pos = {c: i for i, c in enumerate(want)}
+    kept, frontier = set(), [0]
+    while len(kept) < n and frontier:
+        best = min(frontier, key=lambda c: (-incl.get(c, float("inf") if c == 0 else 0.0), pos[c]))
+        frontier.remove(best)
+        kept.add(best)
+        frontier += children.get(best, [])
+    c = 0
+    while c is not None:
+        kept.add(c)
+        kids = order(children.get(c, []))
+        c = kids[0] if kids else None
+    return [c for c in want if c in kept]
+
+
+def check_top(cli, db, want, children, order, incl):
+    """--top N on the top-down tree in text trims whole subtrees: every
+    shown context comes with its parent, the hot path always shows, and
+    the rest are the costliest (computed here from the oracle)."""
+    for n in (1, 3, 5, 10, 12, len(want) - 1):
+        p = subprocess.run([cli, "stats", db, "--threshold", "0", "--table", "top_down", "--top", str(n)],
+                           capture_output=True, text=True)
+        lines = p.stdout.splitlines()
+        shown = [int(line.split()[0]) for line in lines[2:] if line.strip() and line.split()[0].isdigit()]
+        expect = top_kept(want, children, order, incl, n)
+        check(p.returncode == 0 and shown == expect, "--top %d shows %s, want %s" % (n, shown, expect))
+        more = "%d more" % (len(want) - len(expect))
+        check(any(more in line for line in lines), "--top %d: no '%s' line" % (n, more))
 
 
 def main():
@@ -86,7 +123,8 @@ def main():
     for c in rows:
         check(rows[c][INCL] == incl.get(c, 0.0) and rows[c][EXCL] == excl.get(c, 0.0),
               "top-down ctx %d: %r" % (c, rows[c]))
-    check_sibling_order(got.get("top_down", []), t, incl)
+    want, children, order = check_sibling_order(got.get("top_down", []), t, incl)
+    check_top(cli, db, want, children, order, incl)
     flat_want = {}
     for c, (_, name, _) in t.items():
         if name:

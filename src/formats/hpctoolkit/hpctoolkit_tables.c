@@ -25,7 +25,7 @@ static const pw_table_decl profiles = {
 static const pw_table_decl top_down = {
     "top_down", "top-down tree", "the calling context tree of the summary profile, the hot path first",
     "depth first, siblings by inclusive value of the first metric, largest first",
-    {{"id", "", 1}, {"name", "", 0}, {"depth", "", 0}, {"parent", "", 0}, {"kind", "", 0}, {"*", "", 0}}};
+    {{"id", "", 1}, {"name", "", 0}, {"depth", "", 0}, {"parent", "", 0}, {"kind", "", 0}, {"*", "", PW_TABLE_TREE_COST}}};
 
 static const pw_table_decl flat = {
     "flat", "flat view", "inclusive and exclusive value of the first metric per procedure",

@@ -9,6 +9,7 @@
 
 #include "sinks/report/report_render.h"
 #include "report_table.h"
+#include "report_tree_top.h"
 
 /* How a column's reals are written: decimals enough for six significant
  * digits of its largest value and two of its smallest non-zero one. */
@@ -172,8 +173,28 @@ static int tree_indent(const report_table *t, size_t c, json_t *row)
 }
 
 /* Each column as wide as its header and its widest shown cell. */
+/* The rows text shows: the first `shown`, or those `keep` flags (a tree
+ * trimmed by whole subtrees, report_tree_top). */
+typedef struct shown_rows {
+    size_t shown, rows;
+    const unsigned char *keep;
+} shown_rows;
+
+/* The next shown row of it, or NULL; *r counts the rows read. */
+static json_t *next_shown(report_rows *it, const shown_rows *sr, size_t *r)
+{
+    json_t *row;
+    size_t end = sr->keep ? sr->rows : sr->shown;
+    while (*r < end && (row = report_rows_next(it))) {
+        size_t i = (*r)++;
+        if (!sr->keep || sr->keep[i])
+            return row;
+    }
+    return NULL;
+}
+
 static void column_layout(const pw_report *rep, const pw_table_decl *d, json_t *arr, const report_table *t,
-                          size_t shown, size_t *w, number_style *ns)
+                          const shown_rows *sr, size_t *w, number_style *ns)
 {
     char buf[96];
     for (size_t c = 0; c < t->n; c++) {
@@ -184,14 +205,16 @@ static void column_layout(const pw_report *rep, const pw_table_decl *d, json_t *
     report_rows it;
     report_rows_start(&it, rep, arr);
     json_t *row;
-    for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++)
+    size_t r = 0;
+    while ((row = next_shown(&it, sr, &r)))
         for (size_t c = 0; c < t->n; c++)
             style_add_shown(rep, d, t->columns[c], &ns[c], report_table_cell(row, t->columns[c]));
     report_rows_end(&it);
     for (size_t c = 0; c < t->n; c++)
         style_finish(&ns[c]);
     report_rows_start(&it, rep, arr);
-    for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++)
+    r = 0;
+    while ((row = next_shown(&it, sr, &r)))
         for (size_t c = 0; c < t->n; c++) {
             size_t l = (size_t)tree_indent(t, c, row) +
                        text_width(shown_text(rep, d, t->columns[c], report_table_cell(row, t->columns[c]), &ns[c], buf,
@@ -221,13 +244,15 @@ static void text_table(const pw_report *rep, const pw_table_decl *d, FILE *out, 
         report_table_free(&t);
         return;
     }
-    size_t rows = report_rows_count(rep, arr);
-    size_t shown = rep->top_rows && rep->top_rows < rows ? rep->top_rows : rows;
+    size_t rows = report_rows_count(rep, arr), kept = 0;
+    unsigned char *keep = rep->top_rows < rows ? report_tree_top(rep, d, arr, rows, rep->top_rows, &kept) : NULL;
+    shown_rows sr = {rep->top_rows && rep->top_rows < rows ? rep->top_rows : rows, rows, keep};
+    size_t shown = keep ? kept : sr.shown;
     size_t *w = calloc(t.n ? t.n : 1, sizeof *w);
     number_style *ns = calloc(t.n ? t.n : 1, sizeof *ns);
     if (w && ns) {
         char buf[96];
-        column_layout(rep, d, arr, &t, shown, w, ns);
+        column_layout(rep, d, arr, &t, &sr, w, ns);
         size_t cols = columns_that_fit(rep, &t, w);
         for (size_t c = 0; c < cols; c++) {
             shown_header(rep, d, t.columns[c], buf, sizeof buf);
@@ -237,7 +262,8 @@ static void text_table(const pw_report *rep, const pw_table_decl *d, FILE *out, 
         report_rows it;
         report_rows_start(&it, rep, arr);
         json_t *row;
-        for (size_t r = 0; r < shown && (row = report_rows_next(&it)); r++) {
+        size_t r = 0;
+        while ((row = next_shown(&it, &sr, &r))) {
             for (size_t c = 0; c < cols; c++) {
                 json_t *v = report_table_cell(row, t.columns[c]);
                 const char *s = shown_text(rep, d, t.columns[c], v, &ns[c], buf, sizeof buf);
@@ -255,6 +281,7 @@ static void text_table(const pw_report *rep, const pw_table_decl *d, FILE *out, 
     }
     free(w);
     free(ns);
+    free(keep);
     report_table_free(&t);
 }
 
