@@ -168,14 +168,48 @@ class _Prefetch:
 
 
 def _flat_row(row, prefix=""):
-    """A report row with its nested objects' scalars as dotted keys; nested
-    arrays are not columns (the text and CSV tables leave them out too)."""
+    """A report row with its nested objects' scalars as dotted keys (a row
+    in long format holds no lists)."""
     out = {}
     for k, v in row.items():
         if isinstance(v, dict):
             out.update(_flat_row(v, prefix + k + "."))
-        elif not isinstance(v, list):
+        else:
             out[prefix + k] = v
+    return out
+
+
+def _first_list(row):
+    """The keys leading to a row's first list (depth first through its
+    nested objects, in member order), or None."""
+    for k, v in row.items():
+        if isinstance(v, list):
+            return [k]
+        if isinstance(v, dict):
+            inner = _first_list(v)
+            if inner:
+                return [k] + inner
+    return None
+
+
+def _long_rows(row):
+    """A report row in long format, as every rendering shows it: one row
+    per item of a list, the item in the list's place (an object's members
+    become dotted columns; an empty list, one row with None there)."""
+    path = _first_list(row) if isinstance(row, dict) else None
+    if not path:
+        return [row]
+    holder = row
+    for k in path[:-1]:
+        holder = holder[k]
+    out = []
+    for item in holder[path[-1]] or [None]:
+        copy = json.loads(json.dumps(row))
+        h = copy
+        for k in path[:-1]:
+            h = h[k]
+        h[path[-1]] = item
+        out += _long_rows(copy)
     return out
 
 
@@ -591,14 +625,15 @@ class Dataset:
     def table(self, name, **options):
         """One table of stats() as a flat DataFrame: `name` is one of the
         names tables() lists (a top-level key of the report).  A row's
-        nested objects become dotted columns ("energy_j.gpu"), as the text
-        and CSV renderings show them; a one-row table (an object) is one
-        row."""
+        nested objects become dotted columns ("energy_j.gpu"), and a row
+        holding a list one row per item (long format), as the text and CSV
+        renderings show them; a one-row table (an object) is one row, or
+        one per item of its list."""
         node = self.stats(**options).get(name)
         if not isinstance(node, (list, dict)):
             raise KeyError("perfweave: the %s report has no table %r" % (self.format, name))
         rows = node if isinstance(node, list) else [node]
-        return pd.DataFrame([_flat_row(r) for r in rows if isinstance(r, dict)])
+        return pd.DataFrame([_flat_row(r) for row in rows for r in _long_rows(row) if isinstance(r, dict)])
 
     def convert(self, out, to=None, **options):
         """Write every record to `out` as target `to` ("perfetto", "chrome",

@@ -9,7 +9,9 @@ golden test runs, and a generated gpupower tree):
   at the top), the '# name' sections of `stats --csv`, and, with --python,
   the tables Python's Dataset.tables() lists, each of which table(name)
   returns as a flat DataFrame with the listed columns (no cell a list or a
-  dict) and the listed number of rows;
+  dict) and the listed number of rows, in long format (a row per item of
+  a list a --json row holds), with every value --json holds: nothing
+  dropped;
 - every column's unit is from the vocabulary, and a column is in "ns"
   (an absolute clock reading) exactly when its name ends in _ns;
 - for one fixture per format, `stats --table NAME` prints the table NAME
@@ -39,6 +41,50 @@ def run(pw, args, cwd=None):
     return p.stdout
 
 
+def leaves(obj, prefix=""):
+    """(dotted name, value) of every scalar of a row, and of every item of
+    its lists (by the list's name: an item object's members dotted)."""
+    out = []
+    for k, v in obj.items():
+        name = prefix + k
+        items = v if isinstance(v, list) else [v]
+        for x in items:
+            if isinstance(x, dict):
+                out += leaves(x, name + ".")
+            elif isinstance(x, list):
+                out += leaves({k: x}, prefix)
+            else:
+                out.append((name, x))
+    return out
+
+
+def long_rows(table):
+    """A table of --json in long format: a row per combination of one item
+    of each list it holds (an empty list counts as one null item)."""
+    rows = table if isinstance(table, list) else [table] if isinstance(table, dict) else []
+    out = []
+    for row in rows:
+        expanded = [{}]
+        for name, values in grouped(row).items():
+            expanded = [dict(e, **{name: v}) for e in expanded for v in values]
+        out += expanded
+    return out
+
+
+def grouped(row, prefix=""):
+    """A row's members by dotted name: the values each takes in long
+    format (one for a scalar, one per item for a list of scalars)."""
+    out = {}
+    for k, v in row.items():
+        if isinstance(v, dict):
+            out.update(grouped(v, prefix + k + "."))
+        elif isinstance(v, list) and all(isinstance(x, dict) for x in v) and v:
+            out[prefix + k] = [("item", i) for i in range(len(v))]
+        else:
+            out[prefix + k] = v if isinstance(v, list) and v else [None] if isinstance(v, list) else [v]
+    return out
+
+
 def csv_sections(text):
     return [line[2:] for line in text.splitlines() if line.startswith("# ")]
 
@@ -66,18 +112,40 @@ def check_one(pw, path, extra, cwd, with_table):
                 failures.append("%s: %s.%s: a *_ns column in %r, not ns" % (path, t["name"], c["name"], c["unit"]))
             elif c["unit"] not in UNITS | {CLOCK}:
                 failures.append("%s: %s.%s: unit %r is not in the vocabulary" % (path, t["name"], c["name"], c["unit"]))
-        if t["rows"] != (1 if isinstance(report.get(t["name"]), dict) else len(report.get(t["name"]) or [])):
-            failures.append("%s: %s: %d rows listed" % (path, t["name"], t["rows"]))
+        if t["rows"] != len(long_rows(report.get(t["name"]))):
+            failures.append("%s: %s: %d rows listed, %d in long format" % (path, t["name"], t["rows"],
+                                                                        len(long_rows(report.get(t["name"])))))
     for name in names if with_table else []:
         text = run(pw, ["stats", "--table", name, path] + extra, cwd)
         heads = [line.split(" ")[0] for line in text.splitlines() if line and not line.startswith(" ")]
         if heads != [name]:
             failures.append("%s: --table %s prints %s" % (path, name, heads))
-    return failures, listing
+    return failures, listing, report
 
 
-def check_python(path, extra, listing, cwd):
-    """Python's tables() and table(name) against the CLI's listing."""
+def same(a, b):
+    return a == b or (a is None and b != b) or (b is None and a != a)
+
+
+def dropped(path, name, df, table):
+    """Every value --json holds in the table (scalars, and the items of its
+    lists) is in the DataFrame's column of that name: nothing dropped."""
+    rows = table if isinstance(table, list) else [table] if isinstance(table, dict) else []
+    failures = []
+    for row in rows:
+        for col, value in leaves(row):
+            if col not in df.columns:
+                failures.append("%s: python table(%s) drops %s" % (path, name, col))
+                return failures
+            if not any(same(value, v) for v in df[col]):
+                failures.append("%s: python table(%s) drops %s = %r" % (path, name, col, value))
+                return failures
+    return failures
+
+
+def check_python(path, extra, listing, cwd, report):
+    """Python's tables() and table(name) against the CLI's listing, and
+    every value of --json in them."""
     import perfweave
     failures = []
     opts = {"tz": extra[1]} if extra else {}
@@ -98,6 +166,7 @@ def check_python(path, extra, listing, cwd):
                 for col in df.columns:
                     if any(isinstance(v, (list, dict)) for v in df[col]):
                         failures.append("%s: python table(%s) column %s holds lists or dicts" % (path, t["name"], col))
+                failures += dropped(path, t["name"], df, report.get(t["name"]))
     finally:
         os.chdir(here)
     return failures
@@ -120,10 +189,10 @@ def main():
             futures.append((path, extra, cwd, pool.submit(check_one, pw, path, extra, cwd, fmt not in sampled)))
             sampled.add(fmt)
         results = [(path, extra, cwd, f.result()) for path, extra, cwd, f in futures]
-    for path, extra, cwd, (fails, listing) in results:
+    for path, extra, cwd, (fails, listing, report) in results:
         failures += fails
         if with_python:
-            failures += check_python(path, extra, listing, cwd)
+            failures += check_python(path, extra, listing, cwd, report)
     for f in failures:
         print("FAIL", f)
     print("%d datasets, %d failures, %.1f s" % (len(results), len(failures), time.time() - started))

@@ -16,7 +16,12 @@ typedef struct report_table {
 #include "model/table.h"
 
 /* The rows of an array of the tree: its items, or for the placeholder of
- * a streamed array, the rows waiting in its temporary file. */
+ * a streamed array, the rows waiting in its temporary file; in long
+ * format: a row holding a list is one row per item of it (the item in the
+ * list's place: a scalar, or an object whose members become dotted
+ * columns; an empty list, one row with null there), so every renderer
+ * shows what lists hold and no cell is a list.  A streamed table's rows
+ * are counted as streamed (they hold no lists). */
 typedef struct report_rows {
     json_t *arr;
     const report_stream *stream;
@@ -24,6 +29,8 @@ typedef struct report_rows {
     json_t *row;  /* the row read from the stream, owned */
     char *line;
     size_t cap;
+    json_t *long_rows; /* the long-format rows of the last row read */
+    size_t next_long;
 } report_rows;
 
 void report_rows_start(report_rows *it, const pw_report *r, json_t *arr);

@@ -7,9 +7,15 @@
 #include "report_table.h"
 #include "sinks/report/report_render.h"
 
+/* Its rows in long format (a one-row table too: one per item of a list). */
 static size_t table_rows(const pw_report *r, json_t *v)
 {
-    return json_is_object(v) ? 1 : report_rows_count(r, v);
+    if (!json_is_object(v))
+        return report_rows_count(r, v);
+    json_t *one = json_array();
+    size_t n = one && json_array_append(one, v) == 0 ? report_rows_count(r, one) : 1;
+    json_decref(one);
+    return n;
 }
 
 static json_t *column_json(const pw_table_decl *d, const char *name)
