@@ -2,7 +2,7 @@
 """check_tables.py - one reading contract for every table (issue 28).
 
 For every fixture of every format in the shared data (the datasets the
-golden test runs, and a generated gpupower tree):
+golden test runs, every OTF2 archive, and a generated gpupower tree):
 
 - the names `stats --tables --json` lists are the top-level tables of
   `stats --json` (its members that are objects or arrays, and nothing else
@@ -179,6 +179,9 @@ def main():
     work = tempfile.mkdtemp(prefix="pw-tables-")
     subprocess.run([sys.executable, gen, os.path.join(work, "gp"), "--seed", "7"], check=True, capture_output=True)
     jobs = [(os.path.join(data, rel), [], None) for rel in golden.datasets(data)]
+    otf2 = os.path.join(data, "otf2")  # every archive (the golden test has none yet)
+    jobs += [(os.path.join(otf2, name), [], None) for name in sorted(os.listdir(otf2))
+             if os.path.exists(os.path.join(otf2, name, "traces.otf2"))]
     jobs.append(("tree", ["--tz", "+01:00"], os.path.join(work, "gp")))
     sampled = set()
     failures = []

@@ -184,6 +184,9 @@ const ot_event *ot_cursor_event(const pw_cursor *c);
 pw_status ot_mpi_profiles_offer(pw_dataset *ds, ot_dataset *od, pw_error *err);
 void ot_mpi_profiles_free(ot_dataset *od);
 
+/* The tables of the summary (otf2_tables.c). */
+extern const pw_table_decl *const ot_table_decls[];
+
 /* otf2_stats.c, otf2_check.c */
 pw_status ot_stats(pw_dataset *ds, pw_report *r, pw_error *err);
 pw_status ot_check(pw_dataset *ds, pw_error *err);

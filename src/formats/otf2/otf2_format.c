@@ -130,6 +130,7 @@ const pw_format_ops pw_format_otf2 = {
     .cursor_open = ot_cursor_open,
     .stats = ot_stats,
     .stats_filtered = 1,
+    .tables = ot_table_decls,
     .check = ot_check,
     .close = ot_close,
 };

@@ -1,5 +1,6 @@
 /* otf2_stats.c — what a Score-P user asks of a trace first (the summary
- * Vampir and Cube open with): per location its events and time range,
+ * Vampir and Cube open with): the trace's span and its costliest region
+ * (the first screen, `summary`), per location its events and time range,
  * per region its visits and inclusive and exclusive time over every
  * location, from the Enter/Leave pairs as the cursors give them. */
 #include <stdlib.h>
@@ -22,6 +23,9 @@ typedef struct walk {
     uint32_t n_regions;
     open_region *stack;
     size_t depth, cap;
+    /* over every location: those with events, their events, clock range */
+    uint64_t locations, events;
+    int64_t first, last;
 } walk;
 
 /* An Enter pushes, a Leave of the top region pops and books its times;
@@ -76,6 +80,12 @@ static pw_status walk_location(pw_dataset *ds, uint32_t loc, walk *w, pw_rnode *
     }
     if (c)
         pw_cursor_close(c);
+    if (events) {
+        w->first = w->locations && w->first < first ? w->first : first;
+        w->last = w->locations && w->last > last ? w->last : last;
+        w->locations++;
+        w->events += events;
+    }
     pw_rnode_str(row, "location", ds->locs[loc].path);
     pw_rnode_uint(row, "events", events);
     pw_rnode_int(row, "first_ns", first);
@@ -97,7 +107,24 @@ static int by_exclusive(const void *a, const void *b)
     return (x->region > y->region) - (x->region < y->region);
 }
 
-static void report_regions(const ot_dataset *od, const walk *w, pw_rnode *root)
+/* The first screen: locations, events, span, and the region of most
+ * exclusive time (order[0]) with its share of all regions' time. */
+static void report_summary(const ot_dataset *od, const walk *w, const ranked *order, uint32_t n, pw_rnode *o)
+{
+    pw_rnode_uint(o, "locations", w->locations);
+    pw_rnode_uint(o, "events", w->events);
+    pw_rnode_num(o, "span_s", w->locations ? (double)(w->last - w->first) / 1e9 : 0);
+    int64_t all = 0;
+    for (uint32_t k = 0; k < n; k++)
+        all += w->regions[order[k].region].excl_ns;
+    if (n) {
+        pw_rnode_str(o, "top_region", ot_region_name(od, order[0].region));
+        pw_rnode_num(o, "top_region_exclusive_s", (double)order[0].excl_ns / 1e9);
+        pw_rnode_num(o, "top_region_pct", all > 0 ? 100.0 * (double)order[0].excl_ns / (double)all : 0);
+    }
+}
+
+static void report_regions(const ot_dataset *od, const walk *w, pw_rnode *root, pw_rnode *summary)
 {
     ranked *order = malloc((w->n_regions + 1) * sizeof *order);
     uint32_t n = 0;
@@ -106,6 +133,7 @@ static void report_regions(const ot_dataset *od, const walk *w, pw_rnode *root)
             order[n++] = (ranked){w->regions[i].excl_ns, i};
     if (order)
         qsort(order, n, sizeof *order, by_exclusive);
+    report_summary(od, w, order, order ? n : 0, summary);
     pw_rnode *arr = pw_rnode_array(root, "per_region");
     for (uint32_t k = 0; order && k < n; k++) {
         const region_time *r = &w->regions[order[k].region];
@@ -127,13 +155,14 @@ pw_status ot_stats(pw_dataset *ds, pw_report *r, pw_error *err)
     if (!w.regions)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     pw_rnode *root = pw_report_root(r);
+    pw_rnode *summary = pw_rnode_object(root, "summary"); /* filled last, shown first */
     pw_rnode *locs = pw_rnode_array(root, "per_location");
     pw_status st = PW_OK;
     for (size_t i = 0; i < ds->n_locs && st == PW_OK; i++)
         if (ds->locs[i].has_records)
             st = walk_location(ds, (uint32_t)i, &w, pw_rnode_object(locs, NULL), err);
     if (st == PW_OK)
-        report_regions(od, &w, root);
+        report_regions(od, &w, root, summary);
     free(w.regions);
     free(w.stack);
     return st;
