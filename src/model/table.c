@@ -11,10 +11,11 @@
 
 /* "ns" is the one unit that is not a measure: an absolute clock reading,
  * only for columns named *_ns (text shows it as seconds from the dataset's
- * first record).  "J\xc2\xb7s" is an energy-delay product, "\xc3\x97" a ratio of
+ * first record).  "J\xc2\xb7s" is an energy-delay product, "J\xc2\xb7s\xc2\xb2" an
+ * energy-delay-squared one, "\xc3\x97" a ratio of
  * two like figures (max / mean). */
 const char *const pw_table_units[] = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\xc2\xb0" "C", "1/s", "vt",
-                                      "count", "ns", "J\xc2\xb7" "s", "\xc3\x97", "", NULL};
+                                      "count", "ns", "J\xc2\xb7" "s", "J\xc2\xb7" "s\xc2\xb2", "\xc3\x97", "", NULL};
 
 int pw_report_declare(pw_report *r, const pw_table_decl *const *decls)
 {
@@ -61,20 +62,28 @@ static const pw_table_column *column_of(const pw_table_decl *d, const char *colu
     return any;
 }
 
-/* A unit read from a name's last suffix, for undeclared columns. */
-static const char *suffix_unit(const char *column)
+/* The unit of a name's part of n bytes by its suffix, or "". */
+static const char *part_unit(const char *part, size_t n)
 {
     static const struct { const char *suffix, *unit; } units[] = {
         {"_per_s", "1/s"}, {"_s", "s"}, {"_ms", "ms"}, {"_us", "us"}, {"_ns", "ns"}, {"_pct", "%"},
-        {"_js", "J\xc2\xb7" "s"}, {"_j", "J"}, {"_w", "W"}, {"_mhz", "MHz"}, {"_hz", "Hz"}, {"_bytes", "B"}, {"_c", "\xc2\xb0" "C"}};
-    const char *dot = strchr(column, '.'); /* "energy_j.gpu": the first part's */
-    size_t n = dot ? (size_t)(dot - column) : strlen(column);
+        {"_js", "J\xc2\xb7" "s"}, {"_js2", "J\xc2\xb7" "s\xc2\xb2"}, {"_j", "J"}, {"_w", "W"}, {"_mhz", "MHz"},
+        {"_hz", "Hz"}, {"_bytes", "B"}, {"_c", "\xc2\xb0" "C"}};
     for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
         size_t l = strlen(units[i].suffix);
-        if (n > l && !strncmp(column + n - l, units[i].suffix, l))
+        if (n > l && !strncmp(part + n - l, units[i].suffix, l))
             return units[i].unit;
     }
     return "";
+}
+
+/* A unit read from a name's suffix, for undeclared columns: its first
+ * part's ("energy_j.gpu"), else its last part's ("settings.sm_clock_mhz"). */
+static const char *suffix_unit(const char *column)
+{
+    const char *dot = strchr(column, '.'), *last = strrchr(column, '.');
+    const char *unit = part_unit(column, dot ? (size_t)(dot - column) : strlen(column));
+    return *unit || !last ? unit : part_unit(last + 1, strlen(last + 1));
 }
 
 const char *pw_table_column_unit(const pw_table_decl *d, const char *column)

@@ -112,6 +112,14 @@ static void header_text(const pw_table_decl *d, const char *name, char *out, siz
             break;
         }
     }
+    size_t len = strlen(name);
+    for (size_t i = 0; dot && base == first && i < sizeof units / sizeof *units; i++) {
+        size_t l = strlen(units[i].suffix); /* else the last part's ("settings.sm_clock_mhz") */
+        if (len - first > l + 1 && !strcmp(name + len - l, units[i].suffix)) {
+            snprintf(out, n, "%.*s (%s)", (int)(len - l), name, unit ? unit : units[i].unit);
+            return;
+        }
+    }
     if (unit)
         snprintf(out, n, "%.*s%s (%s)", (int)base, name, name + first, unit);
     else
