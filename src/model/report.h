@@ -14,6 +14,7 @@ typedef struct report_stream {
     json_t *placeholder; /* text/CSV: the empty array standing for it in the tree */
     FILE *spool;         /* text/CSV: finished rows, one compact JSON value a line */
     size_t rows;
+    size_t long_rows;    /* the rows in long format (report_long.h) */
     int all_objects;     /* every row is an object (it renders as a table) */
     int open;            /* still taking rows */
 } report_stream;

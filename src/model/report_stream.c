@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "model/report.h"
+#include "model/report_long.h"
 
 /* The stream taking rows on this thread (reports are filled from one
  * thread at a time), so that every add can tell whether it finishes a row. */
@@ -23,6 +24,7 @@ static void flush_pending(report_stream *st)
     }
     st->all_objects = st->all_objects && json_is_object(row);
     st->rows++;
+    st->long_rows += report_long_count(row);
     json_array_clear(st->pending);
 }
 

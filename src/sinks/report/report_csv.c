@@ -1,7 +1,7 @@
 /* report_csv.c — reports for machines: each array of objects becomes one
- * CSV table, introduced by a "# <path>" line; tables nested inside rows get
- * a leading "<parent>_index" column naming their row.  Top-level scalars
- * come first as a key,value table. */
+ * CSV table, introduced by a "# <path>" line, its rows in long format (a
+ * table nested in a row is one row per its rows, report_rows).  Top-level
+ * scalars come first as a key,value table. */
 #include <string.h>
 
 #include "sinks/report/report_render.h"
@@ -22,11 +22,7 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void csv_tables(const pw_report *rep, FILE *out, json_t *node, const char *path,
-                       const char *parent_col, long parent_row);
-
-static void csv_table(const pw_report *rep, FILE *out, json_t *arr, const char *path,
-                      const char *parent_col, long parent_row)
+static void csv_table(const pw_report *rep, FILE *out, json_t *arr, const char *path)
 {
     report_table t;
     if (!report_table_columns(rep, arr, &t)) {
@@ -35,8 +31,6 @@ static void csv_table(const pw_report *rep, FILE *out, json_t *arr, const char *
     }
     char buf[64];
     fprintf(out, "# %s\n", path);
-    if (parent_col)
-        fprintf(out, "%s_index%s", parent_col, t.n ? "," : "");
     for (size_t c = 0; c < t.n; c++) {
         if (c)
             fputc(',', out);
@@ -46,8 +40,6 @@ static void csv_table(const pw_report *rep, FILE *out, json_t *arr, const char *
     report_rows it;
     report_rows_start(&it, rep, arr);
     for (json_t *row; (row = report_rows_next(&it));) {
-        if (parent_col)
-            fprintf(out, "%ld%s", parent_row, t.n ? "," : "");
         for (size_t c = 0; c < t.n; c++) {
             if (c)
                 fputc(',', out);
@@ -58,12 +50,6 @@ static void csv_table(const pw_report *rep, FILE *out, json_t *arr, const char *
     report_rows_end(&it);
     fputc('\n', out);
     report_table_free(&t);
-    /* Tables inside rows: one section per row that has them. */
-    report_rows_start(&it, rep, arr);
-    json_t *row;
-    for (long r = 0; (row = report_rows_next(&it)); r++)
-        csv_tables(rep, out, row, path, path, r);
-    report_rows_end(&it);
 }
 
 /* An empty table of the root: its name, and the columns it declares. */
@@ -92,7 +78,7 @@ static int csv_object_table(const pw_report *rep, FILE *out, json_t *obj, const 
         shown = report_table_columns(rep, one, &t) && t.n;
         report_table_free(&t);
         if (shown)
-            csv_table(rep, out, one, name, NULL, 0);
+            csv_table(rep, out, one, name);
     }
     json_decref(one);
     return shown;
@@ -103,8 +89,7 @@ static int csv_wanted(const pw_report *rep, const char *key, const char *path)
     return !rep->only_table || !strcmp(rep->only_table, key) || !strcmp(rep->only_table, path);
 }
 
-static void csv_tables(const pw_report *rep, FILE *out, json_t *node, const char *path,
-                       const char *parent_col, long parent_row)
+static void csv_tables(const pw_report *rep, FILE *out, json_t *node, const char *path)
 {
     const char *k;
     json_t *v;
@@ -114,11 +99,11 @@ static void csv_tables(const pw_report *rep, FILE *out, json_t *node, const char
         char sub[512];
         snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
         if (report_is_table(rep, v) && csv_wanted(rep, k, sub)) {
-            csv_table(rep, out, v, sub, parent_col, parent_row);
+            csv_table(rep, out, v, sub);
         } else if (top && json_is_array(v) && report_rows_count(rep, v) == 0 && csv_wanted(rep, k, sub)) {
             csv_empty_table(rep, out, k);
         } else if (json_is_object(v) && !(top && csv_wanted(rep, k, sub) && csv_object_table(rep, out, v, sub))) {
-            csv_tables(rep, out, v, sub, parent_col, parent_row);
+            csv_tables(rep, out, v, sub);
         }
     }
 }
@@ -143,6 +128,6 @@ pw_status pw_report_write_csv(const pw_report *rep, FILE *out)
     }
     if (any)
         fputc('\n', out);
-    csv_tables(rep, out, root, "", NULL, 0);
+    csv_tables(rep, out, root, "");
     return ferror(out) ? PW_E_IO : PW_OK;
 }

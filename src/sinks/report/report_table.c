@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/f64_text.h"
+#include "model/report_long.h"
 
 void report_rows_start(report_rows *it, const pw_report *r, json_t *arr)
 {
@@ -26,53 +27,6 @@ static json_t *next_item(report_rows *it)
     return it->row;
 }
 
-#define LIST_DEPTH 8
-
-/* The first list of a row, depth first through its nested objects in
- * member order: the keys leading to it (*depth of them), or NULL. */
-static json_t *first_list(json_t *obj, const char **path, size_t *depth)
-{
-    const char *k;
-    json_t *v;
-    json_object_foreach(obj, k, v)
-    {
-        if (json_is_array(v) && *depth < LIST_DEPTH) {
-            path[(*depth)++] = k;
-            return v;
-        }
-        if (json_is_object(v) && *depth < LIST_DEPTH - 1) {
-            path[(*depth)++] = k;
-            json_t *found = first_list(v, path, depth);
-            if (found)
-                return found;
-            (*depth)--;
-        }
-    }
-    return NULL;
-}
-
-/* Appends row's long-format rows to out (new rows: copies of row with one
- * item in the list's place, exploded in turn).  0 when out of memory. */
-static int explode(json_t *row, json_t *out)
-{
-    const char *path[LIST_DEPTH];
-    size_t depth = 0;
-    json_t *list = json_is_object(row) ? first_list(row, path, &depth) : NULL;
-    if (!list)
-        return json_array_append(out, row) == 0;
-    size_t n = json_array_size(list);
-    int ok = 1;
-    for (size_t i = 0; ok && i < (n ? n : 1); i++) {
-        json_t *copy = json_deep_copy(row), *holder = copy;
-        for (size_t d = 0; holder && d + 1 < depth; d++)
-            holder = json_object_get(holder, path[d]);
-        ok = holder && json_object_set(holder, path[depth - 1], n ? json_array_get(list, i) : json_null()) == 0 &&
-             explode(copy, out);
-        json_decref(copy);
-    }
-    return ok;
-}
-
 json_t *report_rows_next(report_rows *it)
 {
     if (it->long_rows && it->next_long < json_array_size(it->long_rows))
@@ -80,14 +34,12 @@ json_t *report_rows_next(report_rows *it)
     json_decref(it->long_rows);
     it->long_rows = NULL;
     json_t *row = next_item(it);
-    const char *path[LIST_DEPTH];
-    size_t depth = 0;
-    if (!json_is_object(row) || !first_list(row, path, &depth))
+    if (!report_row_has_list(row))
         return row;
     it->long_rows = json_array();
     it->next_long = 1;
     /* out of memory: the row as it is, its lists left out of the columns */
-    return it->long_rows && explode(row, it->long_rows) ? json_array_get(it->long_rows, 0) : row;
+    return it->long_rows && report_long_rows(row, it->long_rows) ? json_array_get(it->long_rows, 0) : row;
 }
 
 void report_rows_end(report_rows *it)
@@ -102,7 +54,7 @@ size_t report_rows_count(const pw_report *r, json_t *arr)
 {
     const report_stream *st = report_stream_of(r, arr);
     if (st)
-        return st->rows;
+        return st->long_rows;
     report_rows it;
     size_t n = 0;
     report_rows_start(&it, r, arr);
