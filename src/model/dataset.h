@@ -88,6 +88,12 @@ struct pw_cursor {
      * rec->t): decode may leave the record's own copies of its times and
      * counters absent. */
     int args_only;
+    /* Set by a reader of MPI calls (the MPI analyses) before its first
+     * next: a format that records a call as several events (OTF2's Enter,
+     * MPI events, Leave) yields each call as one SPAN record of its call
+     * schema (pw_schema.mpi_fields) and nothing else; a format whose
+     * records are calls already ignores it. */
+    int mpi_calls;
 };
 
 typedef struct pw_format_ops {
@@ -210,6 +216,9 @@ struct pw_dataset {
     uint8_t *read_to_end;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
+    /* Set by a format that defines its communicators with their members
+     * (model/mpi_comms.h: OTF2's Comm definitions), or NULL. */
+    const struct pw_mpi_defined_comms *mpi_defined_comms;
     /* Set by a format whose records carry power (model/energy_layout.h). */
     const struct pw_energy_layout *energy;
     /* Set by a sink that draws what the energy analysis finds. */

@@ -106,6 +106,8 @@ static pw_status ot_open(pw_dataset *ds, pw_error *err)
     if (st == PW_OK)
         st = ot_mpi_profiles_offer(ds, od, err);
     if (st == PW_OK)
+        st = ot_calls_offer(ds, od, err);
+    if (st == PW_OK)
         note_missing_files(ds);
     return st;
 }
@@ -115,6 +117,7 @@ static void ot_close(pw_dataset *ds)
     ot_dataset *od = ds->impl;
     if (!od)
         return;
+    ot_calls_free(od);
     ot_mpi_profiles_free(od);
     ot_tables_free(od);
     free(od->anchor);
