@@ -53,6 +53,7 @@ typedef struct open_call {
     int32_t fn;
     int64_t enter;
     uint64_t coll_bytes;
+    int64_t coll_comm; /* MpiCollectiveEnd's communicator, -1: none */
 } open_call;
 
 typedef struct rank_walk {
@@ -85,7 +86,8 @@ static void on_leave(rank_walk *w, int64_t t)
         p->has_finalize = 1;
         p->finalize_ns = (uint64_t)t;
     } else if (w->is_collective[o->fn]) {
-        uint64_t key = pw_pair_key((uint32_t)o->fn, PW_MPI_INST_WORLD);
+        uint32_t inst = o->coll_comm < 0 ? PW_MPI_INST_WORLD : pw_mpi_tracker_lookup(&p->tracker, o->coll_comm);
+        uint64_t key = pw_pair_key((uint32_t)o->fn, inst);
         pw_pair_counts_add(&p->coll_calls, key, 1, o->coll_bytes);
         pw_pair_counts_add(&p->coll_time, key, ns, 0);
     }
@@ -116,7 +118,7 @@ static int on_event(rank_walk *w, const ot_event *e, int64_t t)
             w->stack = s;
             w->cap = cap;
         }
-        w->stack[w->depth++] = (open_call){fn, t, 0};
+        w->stack[w->depth++] = (open_call){fn, t, 0, -1};
         return 1;
     }
     case OT_EV_Leave:
@@ -125,8 +127,10 @@ static int on_event(rank_walk *w, const ot_event *e, int64_t t)
         return 1;
     case OT_EV_MpiSend: case OT_EV_MpiIsend: on_send(w, e); return 1;
     case OT_EV_MpiCollectiveEnd:
-        if (w->depth)
+        if (w->depth) {
             w->stack[w->depth - 1].coll_bytes += e->a[3];
+            w->stack[w->depth - 1].coll_comm = (int64_t)e->a[1];
+        }
         return 1;
     default: return 1;
     }
@@ -159,6 +163,8 @@ static pw_status profile_rank(pw_dataset *ds, ot_dataset *od, size_t r, rank_wal
     if (!pw_mpi_rank_profile_init(p, (int)r, od->profiles.n_functions, od->world_comm, od->self_comm, -1, -1))
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     p->clock = 1;
+    if (ds->mpi_defined_comms) /* the archive's communicators: messages on them reach world ranks */
+        pw_mpi_tracker_define(&p->tracker, ds->mpi_defined_comms, (int64_t)r);
     w->p = p;
     if (od->rank_loc[r] == UINT32_MAX)
         return PW_OK;
