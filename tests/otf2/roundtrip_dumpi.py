@@ -2,7 +2,8 @@
 """Round trip: every timed DUMPI fixture converted to OTF2 by perfweave and
 read back gives the same `functions` table (calls, and times to the
 nanosecond), the same wait states (per rank, per function, per rank and
-function) and the same critical path as the DUMPI trace itself.
+function), the same critical path and the same communication matrix as
+the DUMPI trace itself.
 
 The OTF2 writer keeps DUMPI's nanoseconds (its timer resolution is 1 ns),
 so everything compares exactly but for the last bit of a double: figures
@@ -15,7 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-# Tables of the wait states and the critical path, with the columns that
+# Tables of the wait states, the critical path and the communication
+# matrix, with the columns that
 # key their rows.
 WAIT_TABLES = {
     "wait_states": ("rank",),
@@ -25,6 +27,9 @@ WAIT_TABLES = {
     "critical_path": (),
     "critical_path_ranks": ("rank",),
     "critical_path_functions": ("function",),
+    # the communication matrix in world ranks
+    "point_to_point": (),
+    "comm_matrix": ("source", "dest"),
 }
 
 
