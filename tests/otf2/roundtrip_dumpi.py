@@ -17,8 +17,7 @@ import sys
 import tempfile
 
 # Tables of the wait states, the critical path and the communication
-# matrix, with the columns that
-# key their rows.
+# matrix, with the columns that key their rows.
 WAIT_TABLES = {
     "wait_states": ("rank",),
     "wait_states_by_function": ("function",),
