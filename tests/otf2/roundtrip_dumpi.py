@@ -2,8 +2,9 @@
 """Round trip: every timed DUMPI fixture converted to OTF2 by perfweave and
 read back gives the same `functions` table (calls, and times to the
 nanosecond), the same wait states (per rank, per function, per rank and
-function), the same critical path and the same communication matrix as
-the DUMPI trace itself.
+function), the same critical path, the same communication matrix and the
+same collectives per communicator (collectives4 calls them on the halves
+MPI_Comm_split makes) as the DUMPI trace itself.
 
 The OTF2 writer keeps DUMPI's nanoseconds (its timer resolution is 1 ns),
 so everything compares exactly but for the last bit of a double: figures
@@ -51,6 +52,13 @@ def functions(doc):
     return {f["function"]: (f["calls"], round(f["time_s"], 9)) for f in doc.get("functions", [])}
 
 
+def collectives(doc):
+    """The collectives per function and communicator, the communicator by
+    its size: the two readers number program-made communicators apart."""
+    rows = doc.get("collectives", [])
+    return sorted((r["function"], r["comm_size"], r["calls"], rounded(r["time_s"]), r["bytes"]) for r in rows)
+
+
 def fixtures(shared):
     """The DUMPI fixtures, but those whose calls carry no time (their wait
     states and critical path are empty, and OTF2 cannot hold an untimed
@@ -68,6 +76,8 @@ def compare(name, want, got):
     bad = []
     if not functions(want) or functions(want) != functions(got):
         bad.append(f"functions: DUMPI {functions(want)} OTF2 {functions(got)}")
+    if collectives(want) != collectives(got):
+        bad.append(f"collectives: DUMPI {collectives(want)} OTF2 {collectives(got)}")
     for table, key in WAIT_TABLES.items():
         if table not in want:
             bad.append(f"{table}: missing in the DUMPI report")
