@@ -4,7 +4,8 @@ read back gives the same `functions` table (calls, and times to the
 nanosecond), the same wait states (per rank, per function, per rank and
 function), the same critical path, the same communication matrix and the
 same collectives per communicator (collectives4 calls them on the halves
-MPI_Comm_split makes) as the DUMPI trace itself.
+MPI_Comm_split makes) as the DUMPI trace itself, and `convert --waits`
+draws the same wait and critical-path slices.
 
 The OTF2 writer keeps DUMPI's nanoseconds (its timer resolution is 1 ns),
 so everything compares exactly but for the last bit of a double: figures
@@ -59,6 +60,20 @@ def collectives(doc):
     return sorted((r["function"], r["comm_size"], r["calls"], rounded(r["time_s"]), r["bytes"]) for r in rows)
 
 
+WAIT_SLICES = ("Late Sender", "Late Receiver", "Wait at NxN", "Wait at Barrier", "Late Broadcast", "Early Reduce",
+               "critical path")
+
+
+def wait_slices(cli, path, options, out):
+    """The wait states and critical path `convert --waits` draws (Chrome
+    JSON): slice name and start, to the nanosecond."""
+    subprocess.run([cli, "convert", path, *options, "--to", "chrome", "-o", out], check=True, capture_output=True)
+    with open(out, encoding="utf-8") as f:
+        doc = json.load(f)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    return sorted((e["name"], round(e["ts"], 3)) for e in events if e.get("ph") == "B" and e.get("name") in WAIT_SLICES)
+
+
 def fixtures(shared):
     """The DUMPI fixtures, but those whose calls carry no time (their wait
     states and critical path are empty, and OTF2 cannot hold an untimed
@@ -98,6 +113,9 @@ def main():
             subprocess.run([cli, "convert", src, "--to", "otf2", "-o", dst], check=True, capture_output=True)
             want, got = stats(cli, src), stats(cli, dst)
             bad = compare(name, want, got)
+            drawn = wait_slices(cli, src, ["--waits"], os.path.join(tmp, name + ".dumpi.json"))
+            if drawn != wait_slices(cli, dst, ["--set", "otf2.waits=1"], os.path.join(tmp, name + ".otf2.json")):
+                bad.append("convert --waits: the slices drawn differ")
             waits = sum(v for r in want["wait_states"] for k, v in r.items() if k.endswith("_s"))
             if bad:
                 failed += 1
@@ -105,7 +123,7 @@ def main():
             else:
                 passed += 1
                 print(f"ok {name}: {len(functions(want))} functions, {waits:.9f} s of wait states, "
-                      f"critical path {want['critical_path']['length_s']} s")
+                      f"critical path {want['critical_path']['length_s']} s, {len(drawn)} slices drawn")
     if passed < 6:
         print(f"FAIL: at least 6 timed DUMPI fixtures expected, {passed} passed")
         failed += 1

@@ -125,6 +125,14 @@ static void ot_close(pw_dataset *ds)
     ds->impl = NULL;
 }
 
+/* The options of the MPI analyses, which archives with MPI ranks feed. */
+static const pw_format_option ot_options[] = {
+    {"bins", "bins", "N", "stats: time bins of the MPI time profile (default 50)"},
+    {"waits", "waits", NULL, "convert: MPI wait states as slices inside their calls (Perfetto, Chrome)"},
+    {"profile_only", "profile-only", NULL, "stats: the mpiP-style profile only, without the MPI wait analyses"},
+    {NULL, NULL, NULL, NULL},
+};
+
 const pw_format_ops pw_format_otf2 = {
     .name = "otf2",
     .description = "OTF2 archives (Score-P, EZTrace, APEX) through libotf2",
@@ -135,4 +143,5 @@ const pw_format_ops pw_format_otf2 = {
     .stats_filtered = 1,
     .check = ot_check,
     .close = ot_close,
+    .options = ot_options,
 };
