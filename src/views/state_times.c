@@ -191,17 +191,17 @@ static int report_rows(const state_times *times, pw_rnode *rows, pw_state_totals
         if (!st->value_label(st, view, type, a->value))
             continue;
         pw_rnode *r = pw_rnode_object(rows, NULL);
-        pw_rnode_str(r, "view", st->views[view].name);
-        pw_rnode_str(r, "row", row_name(st, view, pw_state_key_row(a->key)));
-        pw_rnode_int(r, "type", type);
-        pw_rnode_str(r, "channel", st->channel_name(st, view, type));
-        pw_rnode_int(r, "value", a->value);
-        pw_rnode_str(r, "label", st->value_label(st, view, type, a->value));
-        pw_rnode_num(r, "time_s", (double)a->ns / 1e9);
+        pw_rnode_str(r, PW_STATES_COLUMN(VIEW), st->views[view].name);
+        pw_rnode_str(r, PW_STATES_COLUMN(ROW), row_name(st, view, pw_state_key_row(a->key)));
+        pw_rnode_int(r, PW_STATES_COLUMN(TYPE), type);
+        pw_rnode_str(r, PW_STATES_COLUMN(CHANNEL), st->channel_name(st, view, type));
+        pw_rnode_int(r, PW_STATES_COLUMN(VALUE), a->value);
+        pw_rnode_str(r, PW_STATES_COLUMN(LABEL), st->value_label(st, view, type, a->value));
+        pw_rnode_num(r, PW_STATES_COLUMN(TIME_S), (double)a->ns / 1e9);
         pw_state_totals_add(totals, st->views[view].name, type, st->channel_name(st, view, type), a->value,
                             st->value_label(st, view, type, a->value), a->ns);
         int64_t span = st->end - st->start; /* the window's, when clipped to one */
-        pw_rnode_num(r, "share_pct", span > 0 ? 100.0 * (double)a->ns / (double)span : 0.0);
+        pw_rnode_num(r, PW_STATES_COLUMN(SHARE_PCT), span > 0 ? 100.0 * (double)a->ns / (double)span : 0.0);
     }
     free(acc);
     return 0;
@@ -209,8 +209,10 @@ static int report_rows(const state_times *times, pw_rnode *rows, pw_state_totals
 
 const pw_table_decl pw_state_times_table = {
     "states", "time per state", "how long each row (thread, CPU) held each value of each channel", "view, row, channel, value",
-    {{"view", "", 1}, {"row", "", 1}, {"type", "", 1}, {"channel", "", 0}, {"value", "", 1}, {"label", "", 0},
-     {"time_s", "s", 0}, {"share_pct", "%", 0}}};
+    {[PW_STATES_VIEW] = {"view", "", 1}, [PW_STATES_ROW] = {"row", "", 1}, [PW_STATES_TYPE] = {"type", "", 1},
+     [PW_STATES_CHANNEL] = {"channel", "", 0}, [PW_STATES_VALUE] = {"value", "", 1},
+     [PW_STATES_LABEL] = {"label", "", 0}, [PW_STATES_TIME_S] = {"time_s", "s", 0},
+     [PW_STATES_SHARE_PCT] = {"share_pct", "%", 0}}};
 
 pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_report *r,
                                 pw_error *err)
@@ -236,7 +238,7 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
             s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     }
     if (s == PW_OK || s == PW_E_DATA) {
-        pw_rnode *rows = pw_report_stream(r, "states");
+        pw_rnode *rows = pw_report_stream(r, pw_state_times_table.name);
         pw_state_totals totals = {0};
         pw_state_busy busy;
         pw_state_busy_init(&busy, st);

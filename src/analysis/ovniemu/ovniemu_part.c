@@ -34,6 +34,7 @@
 #include "views/state_totals.h"
 #include "analysis/ovniemu/ovniemu_part.h"
 #include "views/state_spans.h"
+#include "views/state_times.h"
 #include "views/state_window.h"
 #include "core/grow.h"
 #include "core/window.h"
@@ -527,16 +528,16 @@ static void report_entries(const pw_states *st, const state_entry *e, size_t n, 
         if (!e[i].label)
             continue;
         pw_rnode *o = pw_rnode_object(rows, NULL);
-        pw_rnode_str(o, "view", st->views[view].name);
-        pw_rnode_str(o, "row", e[i].title);
-        pw_rnode_int(o, "type", pw_state_key_channel(e[i].key));
-        pw_rnode_str(o, "channel", e[i].channel);
-        pw_rnode_int(o, "value", e[i].value);
-        pw_rnode_str(o, "label", e[i].label);
-        pw_rnode_num(o, "time_s", (double)e[i].ns / 1e9);
+        pw_rnode_str(o, PW_STATES_COLUMN(VIEW), st->views[view].name);
+        pw_rnode_str(o, PW_STATES_COLUMN(ROW), e[i].title);
+        pw_rnode_int(o, PW_STATES_COLUMN(TYPE), pw_state_key_channel(e[i].key));
+        pw_rnode_str(o, PW_STATES_COLUMN(CHANNEL), e[i].channel);
+        pw_rnode_int(o, PW_STATES_COLUMN(VALUE), e[i].value);
+        pw_rnode_str(o, PW_STATES_COLUMN(LABEL), e[i].label);
+        pw_rnode_num(o, PW_STATES_COLUMN(TIME_S), (double)e[i].ns / 1e9);
         pw_state_totals_add(totals, st->views[view].name, pw_state_key_channel(e[i].key), e[i].channel, e[i].value,
                             e[i].label, e[i].ns);
-        pw_rnode_num(o, "share_pct", end > 0 ? 100.0 * (double)e[i].ns / (double)end : 0.0);
+        pw_rnode_num(o, PW_STATES_COLUMN(SHARE_PCT), end > 0 ? 100.0 * (double)e[i].ns / (double)end : 0.0);
     }
 }
 
@@ -662,7 +663,7 @@ static pw_status join_entries(pw_dataset *ds, const pw_states *st, const void *c
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     if (s == PW_OK) {
         qsort(e, got, sizeof *e, by_key_value);
-        pw_rnode *rows = pw_report_stream(r, "states");
+        pw_rnode *rows = pw_report_stream(r, pw_state_times_table.name);
         pw_state_totals totals = {0};
         pw_state_busy busy;
         pw_state_busy_init(&busy, st);

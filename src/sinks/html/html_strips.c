@@ -19,6 +19,7 @@
 #include "model/dataset.h"
 #include "sinks/html/html_figures.h"
 #include "sinks/html/html_svg.h"
+#include "views/state_times.h"
 #include "views/states.h"
 
 #define COLS 800        /* pixel columns of a strip at most (under 2,000) */
@@ -419,7 +420,7 @@ out:
 
 pw_status html_state_strips(const html_run *run, html_strips *strips, pw_error *err)
 {
-    const json_t *states = json_object_get(run->root, "states");
+    const json_t *states = json_object_get(run->root, pw_state_times_table.name);
     static const char *const views[] = {"thread", "cpu"};
     static const char *const ids[] = {"thread-states", "cpu-states"};
     static const char *const captions[] = {"Thread states over time", "CPU states over time"};
