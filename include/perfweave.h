@@ -553,11 +553,18 @@ PW_API pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const c
 typedef struct pw_html_watch pw_html_watch;
 PW_API pw_html_watch *pw_html_watch_begin(pw_dataset *ds);
 PW_API void pw_html_watch_free(pw_html_watch *w);
+/* The stats of ds whole in memory for a report page (`perfweave report`,
+ * src/drivers/report_page.c): *w is the page's watch begun on ds (NULL
+ * when there is nothing to keep), r gets the report of pw_stats, and when
+ * that pass did not replay the states into the watch, they are replayed
+ * for the page's strips (the replay's findings taken back: stats reported
+ * them).  Free *w with pw_html_watch_free, also when this fails. */
+PW_API pw_status pw_report_page_stats(pw_dataset *ds, pw_report *r, pw_html_watch **w, pw_error *err);
 /* One self-contained HTML page (no URL, inline SVG figures, deterministic
  * bytes) of r, the pw_stats report of ds (w: what pw_stats handed to the
- * watch, or NULL): a verdict, the figures its tables allow, the states
- * over time that ds's analyses derive (a second replay of its records),
- * its tables, and r as `stats --json` prints it in
+ * watch, or NULL; pw_report_page_stats makes both): a verdict, the figures
+ * its tables allow, the states over time that ds's analyses derive (what
+ * w kept of their replay), its tables, and r as `stats --json` prints it in
  * <script type="application/json" id="perfweave-stats">. */
 PW_API pw_status pw_html_report(pw_dataset *ds, const pw_report *r, const pw_html_watch *w, FILE *out,
                                 pw_error *err);

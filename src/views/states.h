@@ -46,6 +46,8 @@ typedef struct pw_state_view {
     const char *name;          /* "thread", "cpu": file names and keys */
     uint32_t n_rows;
     const pw_state_row *rows;  /* by row index */
+    int32_t busy;              /* the channel whose nonzero value means the row
+                                  runs something (a CPU's running threads), 0: none */
 } pw_state_view;
 
 /* What a producer offers, valid from its start to its release. */

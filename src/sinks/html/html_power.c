@@ -68,7 +68,9 @@ static void watch_power(pw_html_watch *w, pw_dataset *ds)
 
 pw_html_watch *pw_html_watch_begin(pw_dataset *ds)
 {
-    int power = ds && ds->energy && !ds->energy_watch, states = ds && pw_states_source_for(ds) && !ds->states_watch;
+    /* strips even when stats' replay is watched already: the report's
+     * driver then replays the states for them */
+    int power = ds && ds->energy && !ds->energy_watch, states = ds && pw_states_source_for(ds);
     pw_html_watch *w = power || states ? calloc(1, sizeof *w) : NULL;
     if (!w)
         return NULL;
@@ -83,6 +85,11 @@ pw_html_watch *pw_html_watch_begin(pw_dataset *ds)
 html_strips *html_watch_strips(const pw_html_watch *w)
 {
     return w ? w->strips : NULL;
+}
+
+const pw_states_watch *html_watch_unfed_states(const pw_html_watch *w)
+{
+    return w ? html_strips_unfed(w->strips) : NULL;
 }
 
 void pw_html_watch_free(pw_html_watch *w)
