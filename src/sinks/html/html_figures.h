@@ -54,7 +54,7 @@ int html_energy_figures(const html_run *run);
  * replay of the page's own. */
 typedef struct html_strips html_strips;
 html_strips *html_strips_new(pw_dataset *ds);
-void html_strips_watch(html_strips *s); /* sets ds->states_watch */
+void html_strips_watch(html_strips *s); /* sets ds->run->states_watch */
 void html_strips_free(html_strips *s);
 pw_status html_state_strips(const html_run *run, html_strips *strips, pw_error *err);
 /* The strips a page's watch kept (html_power.c), or NULL. */
