@@ -130,7 +130,7 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t t
         count_span(st, tr, view, type, held, (uint64_t)time - (uint64_t)since);
 }
 
-/* Every change also goes to the watcher (ds->states_watch). */
+/* Every change also goes to the watcher (ds->run->states_watch). */
 typedef struct watched_times {
     state_times *times;
     const pw_states_watch *watch;
@@ -222,7 +222,7 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
     state_times times = {NULL, &spans, NULL, 0, 0, 0, 0};
     spans.ctx = &times;
     /* The hot path stays one call a change when nothing watches. */
-    watched_times watched = {&times, ds->states_watch};
+    watched_times watched = {&times, ds->run->states_watch};
     pw_status s = watched.watch ? src->start(ds, on_change_watched, &watched, &st, err)
                                 : src->start(ds, on_change, &times, &st, err);
     times.st = st;

@@ -92,7 +92,7 @@ static inline uint32_t pw_state_slot(int view, uint32_t a, uint64_t b, unsigned 
 }
 
 /* A watcher of the states the time-per-state view replays for stats
- * (ds->states_watch; state_times.c): a page that draws them over time
+ * (ds->run->states_watch; state_times.c): a page that draws them over time
  * from that replay instead of making its own.  begin: the rows and
  * channels are known; change: every change, as the view sees it; end:
  * the replay is over (st->end set, labels still readable). */

@@ -55,7 +55,7 @@ int html_energy_figures(const html_run *run);
  * the report driver's (html_watch.h). */
 typedef struct html_strips html_strips;
 html_strips *html_strips_new(pw_dataset *ds);
-void html_strips_watch(html_strips *s); /* sets ds->states_watch */
+void html_strips_watch(html_strips *s); /* sets ds->run->states_watch */
 void html_strips_free(html_strips *s);
 void html_state_strips(const html_run *run, const html_strips *strips);
 /* The strips a page's watch kept (html_power.c), or NULL. */

@@ -1,7 +1,7 @@
 /* html_strips.c — thread-states and cpu-states: a strip per row (thread,
  * CPU) coloured by the state of its view's main channel over the run.
  * The states come from the replay `stats` already makes for its time per
- * state (a watcher, ds->states_watch: views/state_times.c), or, when that
+ * state (a watcher, ds->run->states_watch: views/state_times.c), or, when that
  * replay did not run here, from the one the report's driver makes for the
  * page (src/drivers/report_page.c).  They are
  * reduced as they stream, for every labelled channel, to one value per
@@ -261,16 +261,16 @@ html_strips *html_strips_new(pw_dataset *ds)
 
 void html_strips_watch(html_strips *s)
 {
-    if (s && !s->ds->states_watch)
-        s->ds->states_watch = &s->watch;
+    if (s && !s->ds->run->states_watch)
+        s->ds->run->states_watch = &s->watch;
 }
 
 void html_strips_free(html_strips *s)
 {
     if (!s)
         return;
-    if (s->ds->states_watch == &s->watch)
-        s->ds->states_watch = NULL;
+    if (s->ds->run->states_watch == &s->watch)
+        s->ds->run->states_watch = NULL;
     for (int v = 0; v < 2; v++) {
         for (size_t i = 0; i < s->n_channels[v]; i++) {
             for (size_t k = 0; k < s->channels[v][i].n_values; k++)
