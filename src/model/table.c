@@ -15,7 +15,7 @@
  * energy-delay-squared one, "\xc3\x97" a ratio of
  * two like figures (max / mean). */
 const char *const pw_table_units[] = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\xc2\xb0" "C", "1/s", "vt",
-                                      "count", "ns", "J\xc2\xb7" "s", "J\xc2\xb7" "s\xc2\xb2", "\xc3\x97", "", NULL};
+                                      "vt/s", "count", "ns", "J\xc2\xb7" "s", "J\xc2\xb7" "s\xc2\xb2", "\xc3\x97", "", NULL};
 
 int pw_report_declare(pw_report *r, const pw_table_decl *const *decls)
 {

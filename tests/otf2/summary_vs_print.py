@@ -53,8 +53,8 @@ def main():
     for name in archives:
         archive = os.path.join(root, name)
         locs, events, span, excl, names = oracle(archive)
-        out = subprocess.run([cli, "stats", "--json", "--table", "summary", archive], capture_output=True, text=True)
-        got = json.loads(out.stdout).get("summary", {}) if out.returncode == 0 else {}
+        out = subprocess.run([cli, "stats", "--json", "--table", "overview", archive], capture_output=True, text=True)
+        got = json.loads(out.stdout).get("overview", {}) if out.returncode == 0 else {}
         top = max(excl.values())
         tops = {names[r] for r, v in excl.items() if v == top}
         want_pct = 100.0 * top / sum(excl.values())

@@ -30,7 +30,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
 import golden  # noqa: E402  (its list of the shared fixtures)
 
-UNITS = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\u00b0C", "1/s", "vt", "count", "J\u00b7s", "J\u00b7s\u00b2", "\u00d7", ""}
+UNITS = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\u00b0C", "1/s", "vt", "vt/s", "count", "J\u00b7s", "J\u00b7s\u00b2", "\u00d7", ""}
 CLOCK = "ns"  # an absolute clock reading: only in columns named *_ns
 
 

@@ -1,6 +1,7 @@
 /* otf2_stats.c — what a Score-P user asks of a trace first (the summary
  * Vampir and Cube open with): the trace's span and its costliest region
- * (the first screen, `summary`), per location its events and time range,
+ * (`overview`, listed first; an MPI trace's first screen is the wait
+ * analysis's `summary`), per location its events and time range,
  * per region its visits and inclusive and exclusive time over every
  * location, from the Enter/Leave pairs as the cursors give them. */
 #include <stdlib.h>
@@ -155,7 +156,7 @@ pw_status ot_stats(pw_dataset *ds, pw_report *r, pw_error *err)
     if (!w.regions)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     pw_rnode *root = pw_report_root(r);
-    pw_rnode *summary = pw_rnode_object(root, "summary"); /* filled last, shown first */
+    pw_rnode *summary = pw_rnode_object(root, "overview"); /* filled last, listed first */
     pw_rnode *locs = pw_rnode_array(root, "per_location");
     pw_status st = PW_OK;
     for (size_t i = 0; i < ds->n_locs && st == PW_OK; i++)

@@ -2,8 +2,8 @@
  * profile's are the mpi_profile analysis's). */
 #include "formats/otf2/otf2.h"
 
-static const pw_table_decl summary = {
-    "summary", "OTF2 at a glance",
+static const pw_table_decl overview = {
+    "overview", "OTF2 at a glance",
     "locations and events read, the trace's span, and the region of most exclusive time with its share", "one row",
     {{"locations", "count", 0},
      {"events", "count", 0},
@@ -22,4 +22,4 @@ static const pw_table_decl per_region = {
     "exclusive time, largest first",
     {{"region", "", 1}, {"calls", "count", 0}, {"inclusive_s", "s", 0}, {"exclusive_s", "s", 0}}};
 
-const pw_table_decl *const ot_table_decls[] = {&summary, &per_location, &per_region, NULL};
+const pw_table_decl *const ot_table_decls[] = {&overview, &per_location, &per_region, NULL};
