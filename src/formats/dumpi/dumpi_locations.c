@@ -344,6 +344,16 @@ pw_status dumpi_layout_finish(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     ds->time_ordered = 1;
     for (size_t i = 0; i < dd->n_ranks; i++)
         ds->time_ordered &= dd->ranks[i].n_threads == 0;
+    /* Traced with `timestamp none` (dumpi-facts §10-11: mask 0x40), the
+     * calls have no time block, and no header says so: the walk tells
+     * (a trace with no call at all is left to the converters to say). */
+    uint64_t calls = 0;
+    int timed = 0;
+    for (size_t i = 0; i < dd->n_ranks; i++) {
+        calls += dd->ranks[i].records;
+        timed |= dd->ranks[i].timed;
+    }
+    ds->untimed = calls > 0 && !timed;
     dd->pending = 0;
     return st;
 }
