@@ -249,6 +249,7 @@ static pw_status add_locations(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
         dd->rank_of_loc[l] = -1;
     for (size_t i = 0; i < dd->n_ranks; i++)
         dd->rank_of_loc[dd->ranks[i].loc] = (int32_t)i;
+    dd->published.rank_of_location = dd->rank_of_loc; /* a rank's records are its file's */
     return PW_OK;
 }
 
@@ -294,7 +295,8 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     pthread_once(&uses_once, uses_table_init);
     memcpy(dd->uses, uses_table, sizeof uses_table);
     /* The pass profiles for `stats` unless told no unfiltered stats will
-     * come (a window then walks less); stats profiles later if it did not. */
+     * come (a window then walks less); the mpi_profile analysis profiles
+     * the records if it did not. */
     const char *for_stats = pw_ds_common_option(ds, "stats");
     dd->profiled = !for_stats || strcmp(for_stats, "0");
     dd->published.complete = dd->profiled;
