@@ -82,7 +82,9 @@ typedef struct pw_mpi_fn_use {
 } pw_mpi_fn_use;
 
 /* The use of a call named `name` whose fields (their types) have the roles
- * mpi_fields gives (pw_schema.mpi_fields; NULL: none). */
+ * mpi_fields gives (pw_schema.mpi_fields; NULL: none, no kind either).
+ * fields may be NULL when no field has a role (a call known by its name
+ * alone: an OTF2 region). */
 void pw_mpi_fn_use_of(const char *name, const int16_t *mpi_fields, const pw_field *fields, pw_mpi_fn_use *u);
 
 /* An empty profile over n_functions (tracker on the format's handles);

@@ -49,6 +49,7 @@ typedef struct mr_run {
     mr_schema *schemas;
     pw_mpi_rank_profile *ranks; /* made here, per rank of mp */
     const uint8_t *want;        /* per rank: made (NULL: all) */
+    uint8_t *failed;            /* per rank: memory ran out while making it */
     uint32_t **locs;            /* per rank: its record locations */
     size_t *n_locs;
     int events;                 /* calls are region events: they have wall-clock times */
@@ -417,12 +418,10 @@ static void walk_rank(void *ctx, size_t r, int worker)
         return;
     mr_walk w = {.run = run, .p = &run->ranks[r], .clock = -2};
     w.view = calloc(run->ds->max_fields ? run->ds->max_fields : 1, sizeof *w.view);
-    if (!w.view)
-        run->ranks[r].unknown_type = UINT64_MAX; /* noted below as out of memory */
-    for (size_t i = 0; w.view && i < run->n_locs[r]; i++)
+    w.failed = !w.view;
+    for (size_t i = 0; !w.failed && i < run->n_locs[r]; i++)
         walk_location(&w, run->locs[r][i]);
-    if (w.failed)
-        run->ranks[r].unknown_type = UINT64_MAX;
+    run->failed[r] = (uint8_t)w.failed;
     free(w.view);
     free(w.stack);
     pw_type_sizes_free(&w.sizes);
@@ -481,7 +480,8 @@ static pw_status profile_records(mr_run *run, pw_error *err)
     run->schemas = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *run->schemas);
     run->locs = calloc(n, sizeof *run->locs);
     run->n_locs = calloc(n, sizeof *run->n_locs);
-    int ok = run->schemas && run->locs && run->n_locs;
+    run->failed = calloc(n, 1);
+    int ok = run->schemas && run->locs && run->n_locs && run->failed;
     for (size_t s = 0; ok && s < ds->n_schemas; s++)
         classify(run, ds->schemas[s], &run->schemas[s]);
     ok = ok && (!run->events || event_uses(run)) && init_ranks(run) && gather_locations(run);
@@ -492,11 +492,12 @@ static pw_status profile_records(mr_run *run, pw_error *err)
     if (ok)
         pw_parallel_for(run->mp->n_ranks, ds->threads, walk_rank, run);
     for (size_t r = 0; ok && r < run->mp->n_ranks; r++)
-        ok = run->ranks[r].unknown_type != UINT64_MAX;
+        ok = !run->failed[r];
     for (size_t r = 0; run->locs && r < run->mp->n_ranks; r++)
         free(run->locs[r]);
     free(run->locs);
     free(run->n_locs);
+    free(run->failed);
     free(run->schemas);
     free(run->event_use);
     return ok ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
