@@ -18,7 +18,7 @@
  *   events   a region's BEGIN and END records named by their "name" field
  *            (OTF2's Enter and Leave), a MESSAGE with "receiver", "comm" and
  *            "bytes" inside it (a send), an INSTANT with "sent" (the end of
- *            a collective: its bytes). */
+ *            a collective: its bytes, and its "comm"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +62,7 @@ typedef struct mr_open {
     int32_t fn;
     int64_t enter;
     uint64_t coll_bytes;
+    int64_t coll_comm; /* the collective end's communicator, -1: none */
 } mr_open;
 
 /* One rank's walk. */
@@ -348,7 +349,8 @@ static void leave_call(mr_walk *w, uint32_t loc, int64_t t)
         p->has_finalize = 1;
         p->finalize_ns = (uint64_t)t;
     } else if (use == PW_MPI_USE_COLLECTIVE) {
-        uint64_t key = pw_pair_key((uint32_t)o->fn, PW_MPI_INST_WORLD);
+        uint32_t inst = o->coll_comm < 0 ? PW_MPI_INST_WORLD : pw_mpi_tracker_lookup(&p->tracker, o->coll_comm);
+        uint64_t key = pw_pair_key((uint32_t)o->fn, inst);
         if (counted)
             pw_pair_counts_add(&p->coll_calls, key, 1, o->coll_bytes);
         pw_pair_counts_add(&p->coll_time, key, ns, 0);
@@ -372,7 +374,7 @@ static void on_event(mr_walk *w, const mr_schema *m, const pw_record *rec)
             w->stack = s;
             w->cap = cap;
         }
-        w->stack[w->depth++] = (mr_open){fn, rec->t, 0};
+        w->stack[w->depth++] = (mr_open){fn, rec->t, 0, -1};
     } else if (m->role == MR_LEAVE) {
         if (w->depth && region_fn(w, m, rec) == w->stack[w->depth - 1].fn)
             leave_call(w, rec->location, rec->t);
@@ -384,7 +386,11 @@ static void on_event(mr_walk *w, const mr_schema *m, const pw_record *rec)
             (fn < 0 || pw_selection_keeps_type(w->run->ds, w->run->mp->function_name((uint32_t)fn))))
             add_send(w->p, int_of(&v[m->f_comm]), int_of(&v[m->f_receiver]), (uint64_t)int_of(&v[m->f_bytes]));
     } else if (m->role == MR_COLL_END && w->depth) {
-        w->stack[w->depth - 1].coll_bytes += (uint64_t)int_of(&pw_record_fields(rec)[m->f_sent]);
+        const pw_value *v = pw_record_fields(rec);
+        w->stack[w->depth - 1].coll_bytes += (uint64_t)int_of(&v[m->f_sent]);
+        const pw_value *comm = m->f_comm >= 0 ? &v[m->f_comm] : NULL;
+        if (comm && comm->present && (comm->type == PW_T_I64 || comm->type == PW_T_U64)) /* a handle, not a name */
+            w->stack[w->depth - 1].coll_comm = int_of(comm);
     }
 }
 
@@ -469,6 +475,8 @@ static int init_ranks(mr_run *run)
         ok &= pw_mpi_rank_profile_init(&run->ranks[r], mp->ranks[r].rank, mp->n_functions, t->world, t->self, t->null,
                                        t->undefined_color);
         run->ranks[r].clock = run->events ? 1 : -1;
+        if (run->ds->mpi_defined_comms) /* communicators the dataset defines: messages on them reach world ranks */
+            pw_mpi_tracker_define(&run->ranks[r].tracker, run->ds->mpi_defined_comms, mp->ranks[r].rank);
     }
     return ok;
 }

@@ -1,6 +1,7 @@
 /* otf2_mpi_profile.c — the mpiP-style profile of the MPI calls, per world
  * rank, as DUMPI hands it (model/mpi_profile.h): an MPI call is the time
- * between the Enter and the Leave of a region of the MPI paradigm on the
+ * between the Enter and the Leave of a region of the MPI paradigm (or
+ * named MPI_*, when a producer gives no paradigm) on the
  * rank's location; the messages are its MpiSend/MpiIsend events, with the
  * receiver's rank in the event's communicator; collectives take their
  * bytes from MpiCollectiveEnd.  The mpi_profile analysis profiles the
@@ -99,8 +100,9 @@ pw_status ot_mpi_profiles_offer(pw_dataset *ds, ot_dataset *od, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     for (uint32_t r = 0; r < od->regions.n; r++) {
         const ot_region *reg = ot_table_get(&od->regions, r);
-        const char *name = reg && reg->paradigm == OTF2_PARADIGM_MPI ? ot_string(od, reg->name) : NULL;
-        od->fn_of_region[r] = name ? function_index(name) : -1;
+        const char *name = reg ? ot_string(od, reg->name) : NULL;
+        int mpi = name && (reg->paradigm == OTF2_PARADIGM_MPI || !strncmp(name, "MPI_", 4));
+        od->fn_of_region[r] = mpi ? function_index(name) : -1;
     }
     for (uint32_t r = 0; r < g->n_members; r++)
         od->rank_loc[r] = UINT32_MAX;
