@@ -62,9 +62,10 @@ static pw_status convert_together(pw_dataset *ds, const pw_sink_ops *sink, const
     return s;
 }
 
-/* A dataset with no timed record (a profile without its trace: the format
- * says so, ds->untimed) gives a target for timelines nothing to draw:
- * refused before any output exists, naming the targets that hold it. */
+/* A dataset with no timed record (a profile without its trace, a trace
+ * recorded without clocks: the format says so, ds->untimed) gives a
+ * target for timelines nothing to draw: refused before any output
+ * exists, naming the targets that hold it. */
 static pw_status refuse_untimed(const pw_dataset *ds, const pw_sink_ops *sink, const char *out, pw_error *err)
 {
     char fit[256] = "";
@@ -75,7 +76,8 @@ static pw_status refuse_untimed(const pw_dataset *ds, const pw_sink_ops *sink, c
             snprintf(fit + used, sizeof fit - used, "%s, ", k->name);
     }
     return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET,
-                   "not written: %s has no record with a time (a profile without a trace), so the %s "
+                   "not written: %s has no record with a time (a profile without a trace, or a trace "
+                   "recorded without clocks), so the %s "
                    "target would hold nothing; the targets that fit: %sor 'perfweave stats'",
                    ds->path, sink->name, fit);
 }

@@ -45,16 +45,47 @@ typedef struct pw_mpi_profiles {
     pw_mpi_rank_profile *ranks;    /* per rank the trace has (n_ranks >= 1) */
     size_t n_ranks;
     size_t n_functions;
+    /* Functions [0, n_mpi_functions) are MPI's own calls, whose time is
+     * MPI time (DUMPI's last labels are user functions). */
+    size_t n_mpi_functions;
     const char *(*function_name)(uint32_t fn);
+    /* Per location of the dataset, the index in ranks of the rank whose
+     * calls its records are; -1: none.  The records are what the
+     * mpi_profile analysis profiles when `ranks` do not hold the report. */
+    const int32_t *rank_of_location;
     /* 1 when `ranks` already profile every call (the format did it while
-     * opening); 0 when refilter must make them first (pw_dataset_filter
-     * clears it: the report profiles what the filter selects). */
+     * opening: they hold the unfiltered report, and each rank's handles);
+     * 0 when the analysis profiles the records (pw_dataset_filter clears
+     * it: the report profiles what the filter selects).  Without it,
+     * `ranks` still give each rank's number and the format's handles. */
     int complete;
-    /* With a filter set on ds, or when not complete: every rank's profile
-     * made from the calls the filter keeps (all without a filter; the
-     * communicators still follow every call). */
-    pw_status (*refilter)(pw_dataset *ds, pw_error *err);
 } pw_mpi_profiles;
+
+/* How the profile uses an MPI call, from its name and its fields' roles. */
+typedef enum pw_mpi_use {
+    PW_MPI_USE_OTHER = 0,
+    PW_MPI_USE_SEND,       /* a point-to-point send (blocking or not) */
+    PW_MPI_USE_COLLECTIVE,
+    PW_MPI_USE_DUP,
+    PW_MPI_USE_SPLIT,
+    PW_MPI_USE_FREE,
+    PW_MPI_USE_INIT,       /* MPI_Init, MPI_Init_thread: the rank's span starts */
+    PW_MPI_USE_FINALIZE    /* the rank's span ends */
+} pw_mpi_use;
+
+typedef struct pw_mpi_fn_use {
+    uint8_t use;
+    /* field indexes, -1 when absent: the elements sent (a count, or an
+     * integer list summed), their datatype, the destination, the
+     * communicator worked on, and a creation's new handle, color and key */
+    int16_t count, counts, datatype, dest, comm, newcomm, color, key;
+} pw_mpi_fn_use;
+
+/* The use of a call named `name` whose fields (their types) have the roles
+ * mpi_fields gives (pw_schema.mpi_fields; NULL: none, no kind either).
+ * fields may be NULL when no field has a role (a call known by its name
+ * alone: an OTF2 region). */
+void pw_mpi_fn_use_of(const char *name, const int16_t *mpi_fields, const pw_field *fields, pw_mpi_fn_use *u);
 
 /* An empty profile over n_functions (tracker on the format's handles);
  * 0 when memory runs out. */

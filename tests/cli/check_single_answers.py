@@ -14,7 +14,9 @@
   `.bin.gz`) given as the path reads as its plain name;
 - a profile without a trace converted to Perfetto is refused before any
   output exists (exit 2, no file, the targets that fit named), and the
-  viewer's advice follows only an output with records.
+  viewer's advice follows only an output with records; a DUMPI trace
+  traced without clocks (`timestamp none`) is refused so by every target
+  for timelines, with the exit code of the HPCToolkit profile.
 
 usage: check_single_answers.py PERFWEAVE SHARED_DATA WORK"""
 import glob
@@ -161,11 +163,36 @@ def untimed_conversion():
     check("ui.perfetto.dev" not in err, "advice to view an empty output: %r" % err[-300:])
 
 
+def untimed_dumpi():
+    """Every target that draws a timeline refuses the clockless DUMPI
+    trace as it refuses the profile: same exit, no output, the targets
+    that fit named.  The oracles say no call has a clock (dumpi2ascii
+    prints 0 for a record without a time block)."""
+    trace = glob.glob(os.path.join(DATA, "dumpi", "*notime-nostatus*"))[0]
+    clocks = set()
+    for f in glob.glob(os.path.join(trace, "*.ascii.txt")):
+        with open(f, errors="replace") as fh:
+            clocks |= set(re.findall(r"at walltime (\S+), cputime (\S+) ", fh.read()))
+    check(clocks == {("0.000000000", "0.000000000")}, "%s: the oracles show clocks %r" % (trace, clocks))
+    profile = os.path.join(DATA, "hpctoolkit", "hatchet", "hpctoolkit-cpi-database@79c009b")
+    want, _, _ = run("convert", profile, "-o", os.path.join(WORK, "profile.json"))
+    for name in ("t.pftrace", "t.json", "t.otf2", "t.prv"):
+        out = os.path.join(WORK, "notime", name)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        rc, _, err = run("convert", trace, "-o", out)
+        check(rc == want == 2, "%s to %s: exit %d (the profile's: %d): %r" % (trace, name, rc, want, err[-300:]))
+        check(all(w in err for w in ("sqlite", "csv", "stats")), "%s: the targets that fit not named: %r" % (name, err[-300:]))
+        check(os.listdir(os.path.dirname(out)) == [], "%s: output left: %r" % (name, os.listdir(os.path.dirname(out))))
+        check("ui.perfetto.dev" not in err, "%s: advice to view an output that was not written" % name)
+    rc, _, err = run("convert", trace, "--to", "csv", "-o", os.path.join(WORK, "notime-csv"))
+    check(rc == 0, "clockless DUMPI to csv: exit %d: %r" % (rc, err[-300:]))
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     for test in (dumpi_span, unknown_names, random_dumpi, hpctoolkit_window, absolute_window_exact,
-                 compressed_single_files, untimed_conversion):
+                 compressed_single_files, untimed_conversion, untimed_dumpi):
         test()
     for f in FAILED:
         print("FAIL", f)

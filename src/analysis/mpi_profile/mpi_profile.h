@@ -1,6 +1,7 @@
-/* mpi_profile.h — the mpiP-style MPI profile a format gathered
- * (ds->mpi_profiles, model/mpi_profile.h), merged over the ranks into the
- * stats report (mpi_profile_report.c). */
+/* mpi_profile.h — the mpiP-style MPI profile: the one a format gathered
+ * (ds->mpi_profiles, model/mpi_profile.h) or, under a filter, one made
+ * from the records (mpi_profile_records.c), merged over the ranks into
+ * the stats report (mpi_profile_report.c). */
 #ifndef PW_ANALYSIS_MPI_PROFILE_H
 #define PW_ANALYSIS_MPI_PROFILE_H
 #include "model/dataset.h"
@@ -10,9 +11,13 @@
 pw_status pw_mpi_profile_report(pw_dataset *ds, pw_report *r, pw_error *err);
 /* The tables it adds (mpi_profile_tables.c). */
 extern const pw_table_decl *const pw_mpi_profile_table_decls[];
-/* The profiles of ds made for what is asked (every rank's calls that a
- * filter keeps), when opening did not make them so. */
-pw_status pw_mpi_profiles_ready(pw_dataset *ds, pw_error *err);
+/* The profiles of what the selection reports (mpi_profile_records.c):
+ * ds's own when the format made them of every call and no filter is set,
+ * else made here from the records, of the ranks want[] names (NULL:
+ * every rank; the others stay empty).  Release with
+ * pw_mpi_profiles_release. */
+pw_status pw_mpi_profiles_ready(pw_dataset *ds, const uint8_t *want, pw_mpi_profiles *out, pw_error *err);
+void pw_mpi_profiles_release(const pw_dataset *ds, pw_mpi_profiles *made);
 /* The report's tables from the rank profiles mp (ds's, or joined from
  * parts: mpi_profile_part.c). */
 pw_status pw_mpi_profile_tables(pw_dataset *ds, const pw_mpi_profiles *mp, pw_report *r, pw_error *err);

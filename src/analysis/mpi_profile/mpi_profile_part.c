@@ -72,19 +72,28 @@ pw_status pw_mpi_profile_part(pw_dataset *ds, void **part, size_t *size, pw_erro
     *size = 0;
     if (!ds->mpi_profiles)
         return PW_OK; /* declined: the report adds nothing */
-    pw_status s = pw_mpi_profiles_ready(ds, err);
-    if (s != PW_OK)
-        return s;
-    const pw_mpi_profiles *mp = ds->mpi_profiles;
+    size_t n_ranks = ds->mpi_profiles->n_ranks;
     share_span sh = {0, 0, 0};
-    int failed = !pw_ds_record_locations(ds, &sh.n);
+    uint8_t *mine = calloc(n_ranks ? n_ranks : 1, 1);
+    int failed = !mine || !pw_ds_record_locations(ds, &sh.n);
     pw_ds_share(ds, sh.n, &sh.first, &sh.end);
+    for (size_t i = 0; !failed && i < n_ranks; i++)
+        mine[i] = (uint8_t)owns_rank(&sh, i, n_ranks);
+    pw_mpi_profiles mp;
+    pw_status s = failed ? pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory")
+                         : pw_mpi_profiles_ready(ds, mine, &mp, err); /* this share's ranks only */
+    if (s != PW_OK) {
+        free(mine);
+        return s;
+    }
     pw_part_writer w = {0};
-    pw_part_put_word(&w, mp->n_functions);
-    for (size_t i = 0; i < mp->n_ranks && !failed; i++)
-        if (owns_rank(&sh, i, mp->n_ranks))
-            put_rank(&w, mp, i);
-    if (w.nomem || failed) {
+    pw_part_put_word(&w, mp.n_functions);
+    for (size_t i = 0; i < mp.n_ranks; i++)
+        if (mine[i])
+            put_rank(&w, &mp, i);
+    pw_mpi_profiles_release(ds, &mp);
+    free(mine);
+    if (w.nomem) {
         free(w.words);
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     }

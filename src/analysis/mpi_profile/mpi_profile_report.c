@@ -3,7 +3,8 @@
  * (span from MPI_Init to MPI_Finalize, time in MPI), the point-to-point
  * matrix in world ranks with message sizes, and collectives per
  * communicator.  The format gathered the rank profiles
- * (model/mpi_profile.h); communicators are reconstructed here from all
+ * (model/mpi_profile.h), or mpi_profile_records.c made them of what a
+ * filter selects; communicators are reconstructed here from all
  * ranks' dup/split calls (model/mpi_comms.h). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,17 +296,15 @@ static pw_status resolve_comms(stats_run *run, pw_error *err)
 
 pw_status pw_mpi_profile_report(pw_dataset *ds, pw_report *r, pw_error *err)
 {
-    const pw_mpi_profiles *mp = ds->mpi_profiles;
-    if (!mp)
+    if (!ds->mpi_profiles)
         return PW_OK;
-    pw_status st = pw_mpi_profiles_ready(ds, err);
-    return st == PW_OK ? pw_mpi_profile_tables(ds, mp, r, err) : st;
-}
-
-pw_status pw_mpi_profiles_ready(pw_dataset *ds, pw_error *err)
-{
-    const pw_mpi_profiles *mp = ds->mpi_profiles;
-    return !mp->complete ? mp->refilter(ds, err) : PW_OK;
+    pw_mpi_profiles mp;
+    pw_status st = pw_mpi_profiles_ready(ds, NULL, &mp, err);
+    if (st != PW_OK)
+        return st;
+    st = pw_mpi_profile_tables(ds, &mp, r, err);
+    pw_mpi_profiles_release(ds, &mp);
+    return st;
 }
 
 pw_status pw_mpi_profile_tables(pw_dataset *ds, const pw_mpi_profiles *mp, pw_report *r, pw_error *err)

@@ -58,6 +58,7 @@ typedef struct dumpi_rank {
     size_t n_threads;
     uint64_t records;
     int stream_damaged;        /* the open-time pass stopped at damage */
+    int timed;                 /* a record holds a CPU or wall time block */
     /* Records per label, kept by a two-step open's share for the others
      * while the open is pending, freed once dumpi_share_found has put
      * them in its words (NULL: not walked, the open is whole, or sent). */

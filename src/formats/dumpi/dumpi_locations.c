@@ -249,6 +249,7 @@ static pw_status add_locations(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
         dd->rank_of_loc[l] = -1;
     for (size_t i = 0; i < dd->n_ranks; i++)
         dd->rank_of_loc[dd->ranks[i].loc] = (int32_t)i;
+    dd->published.rank_of_location = dd->rank_of_loc; /* a rank's records are its file's */
     return PW_OK;
 }
 
@@ -294,7 +295,8 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     pthread_once(&uses_once, uses_table_init);
     memcpy(dd->uses, uses_table, sizeof uses_table);
     /* The pass profiles for `stats` unless the program said it wants no
-     * stats (a window then walks less); stats profiles later if it did. */
+     * stats (a window then walks less); the mpi_profile analysis profiles
+     * the records if it did not. */
     dd->profiled = pw_run_wants(ds->run, PW_WANT_STATS);
     dd->published.complete = dd->profiled;
     read_rank_files(ds, dd);
@@ -343,6 +345,16 @@ pw_status dumpi_layout_finish(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     ds->time_ordered = 1;
     for (size_t i = 0; i < dd->n_ranks; i++)
         ds->time_ordered &= dd->ranks[i].n_threads == 0;
+    /* Traced with `timestamp none` (dumpi-facts §10-11: mask 0x40), the
+     * calls have no time block, and no header says so: the walk tells
+     * (a trace with no call at all is left to the converters to say). */
+    uint64_t calls = 0;
+    int timed = 0;
+    for (size_t i = 0; i < dd->n_ranks; i++) {
+        calls += dd->ranks[i].records;
+        timed |= dd->ranks[i].timed;
+    }
+    ds->untimed = calls > 0 && !timed;
     dd->pending = 0;
     return st;
 }

@@ -82,8 +82,9 @@ void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
         r->records++;
         records_of[s.rec.label]++;
         seen[s.rec.thread >> 6] |= 1ull << (s.rec.thread & 63);
+        r->timed |= (s.rec.mask & (DUMPI_MASK_CPU | DUMPI_MASK_WALL)) != 0;
         if (dd->profiled)
-            dumpi_profile_call(r, p, &s, dd->uses, NULL);
+            dumpi_profile_call(r, p, &s, dd->uses);
     }
     atomic_fetch_add_explicit(&ds->run->open_bytes, s.off - r->off_stream, memory_order_relaxed);
     r->stream_damaged = st != PW_END;

@@ -10,7 +10,8 @@
  * its own share's part reports them (mpi_profile_part.c).
  *
  * Words: the number of ranks, then per rank its slot, whether it was
- * walked, its records, stream_damaged, thread count and ids, the number
+ * walked, its records, stream_damaged, whether a record has a time,
+ * thread count and ids, the number
  * of functions with records and (label, records) pairs, and with a
  * profile its span (mpi_profile.h: t_min, t_max and the tracker). */
 #include <stdlib.h>
@@ -24,7 +25,8 @@
 static void put_rank(pw_part_writer *w, dumpi_dataset *dd, size_t slot)
 {
     dumpi_rank *r = &dd->ranks[slot];
-    uint64_t head[] = {slot, r->records_of != NULL, r->records, (uint64_t)r->stream_damaged, r->n_threads};
+    uint64_t head[] = {slot, r->records_of != NULL, r->records, (uint64_t)r->stream_damaged, (uint64_t)r->timed,
+                       r->n_threads};
     pw_part_put(w, head, sizeof head);
     for (size_t t = 0; t < r->n_threads; t++)
         pw_part_put_word(w, r->threads[t]);
@@ -98,7 +100,7 @@ static int take_labels(pw_part_reader *rd, uint64_t *records_of, pw_mpi_rank_pro
 /* One rank another share walked, with the findings its walk made. */
 static int take_rank(pw_dataset *ds, dumpi_dataset *dd, pw_part_reader *rd, uint8_t *seen, uint64_t *records_of)
 {
-    uint64_t head[5];
+    uint64_t head[6];
     pw_part_take(rd, head, sizeof head);
     if (rd->bad || head[0] >= dd->n_ranks || seen[head[0]])
         return 0;
@@ -107,9 +109,10 @@ static int take_rank(pw_dataset *ds, dumpi_dataset *dd, pw_part_reader *rd, uint
     pw_mpi_rank_profile *p = dd->profiled ? &dd->profiles[head[0]] : NULL;
     r->records = head[2];
     r->stream_damaged = (int)head[3];
+    r->timed = head[4] != 0;
     for (int l = 0; l < DUMPI_N_LABELS; l++)
         records_of[l] = 0;
-    if (!take_threads(rd, r, head[4]) || !take_labels(rd, records_of, p) || (p && !pw_mpi_rank_profile_take_span(rd, p)) ||
+    if (!take_threads(rd, r, head[5]) || !take_labels(rd, records_of, p) || (p && !pw_mpi_rank_profile_take_span(rd, p)) ||
         rd->bad)
         return 0;
     if (head[1]) /* walked: what the walk found (not walked: it could not start, and said nothing) */

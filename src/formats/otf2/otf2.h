@@ -145,6 +145,7 @@ typedef struct ot_dataset {
      * rank per location of the MPI locations group. */
     pw_mpi_profiles profiles;
     uint32_t *rank_loc;   /* world rank -> index in locs */
+    int32_t *rank_of_location; /* pw location -> world rank whose calls it holds, -1 */
     int32_t *fn_of_region; /* region -> MPI function index, -1: not MPI */
     int64_t world_comm, self_comm;
     /* The MPI calls (otf2_calls.c): per region its call schema, -1: not

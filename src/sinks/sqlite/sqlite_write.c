@@ -9,8 +9,11 @@
  * Rows go in through one prepared statement per table inside a single
  * transaction with journaling off; indexes on t and loc are built after
  * the load, which is faster than maintaining them row by row. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "core/names.h"
@@ -37,11 +40,36 @@ typedef struct sq_writer {
 /* Does schema i's table carry t_end and dur? */
 static int sq_spans(const pw_schema *sc) { return sc->kind == PW_REC_SPAN; }
 
+/* Whether the file system holding path has no block or no inode left
+ * for an unprivileged writer. */
+static int sq_fs_full(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    struct statvfs fs;
+    return statvfs(dir, &fs) == 0 && (fs.f_bavail == 0 || (fs.f_files && fs.f_favail == 0));
+}
+
+/* The system's reason for SQLite's failure.  A write cut short (the last
+ * blocks of a tmpfs) is SQLITE_FULL with no errno: the output's file
+ * system, asked then, says whether it is full (ENOSPC). */
+static int sq_system_reason(sq_writer *w)
+{
+    int sys = sqlite3_system_errno(w->db);
+    if (sys || (sqlite3_errcode(w->db) & 0xff) != SQLITE_FULL)
+        return sys;
+    return sq_fs_full(w->path) ? ENOSPC : 0;
+}
+
 /* SQLite's words, and the system's reason when a system call failed
  * ("database or disk is full: No space left on device"). */
 static pw_status sq_fail(sq_writer *w, pw_error *err)
 {
-    int sys = sqlite3_system_errno(w->db);
+    int sys = sq_system_reason(w);
     return pw_fail(err, PW_E_IO, w->path, PW_NO_OFFSET, "sqlite: %s%s%s", sqlite3_errmsg(w->db),
                    sys ? ": " : "", sys ? strerror(sys) : "");
 }
