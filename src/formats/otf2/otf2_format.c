@@ -122,6 +122,12 @@ static void ot_close(pw_dataset *ds)
     ds->impl = NULL;
 }
 
+static const pw_format_option ot_options[] = {
+    {"power", "otf2-power", "METRIC:UNIT[,...]",
+     "metrics (globs on their names) that hold power (W, mW, uW) or energy (J, mJ, uJ) whatever their unit says"},
+    {NULL, NULL, NULL, NULL},
+};
+
 const pw_format_ops pw_format_otf2 = {
     .name = "otf2",
     .description = "OTF2 archives (Score-P, EZTrace, APEX) through libotf2",
@@ -132,4 +138,5 @@ const pw_format_ops pw_format_otf2 = {
     .stats_filtered = 1,
     .check = ot_check,
     .close = ot_close,
+    .options = ot_options,
 };
