@@ -2,9 +2,10 @@
 """energy_by_region on OTF2 archives against integrals computed here.
 
 Writes small archives with python3-otf2 (Debian's `otf2` module, so this
-runs under /usr/bin/python3): two system tree nodes, one with two CPU
-threads whose regions overlap and nest and a power metric in W, the other
-with one thread, a power metric in mW and an energy counter in mJ.  The
+runs under /usr/bin/python3): three system tree nodes, one with two CPU
+threads whose regions overlap and nest and a power metric in W, one with
+a thread, a power metric in mW and an energy counter in mJ, one with a
+thread that records a metric class itself (W, exponent -3).  The
 expected rows come from a plain simulation here: the run cut at every
 event time into stretches with a constant set of innermost regions, each
 stretch's energy the trapezoid of the interpolated power (exact, since
@@ -45,8 +46,14 @@ NODES = {
         "signals": [("gpu", "mW", Type.INT64, False, [(0, 50000), (2, 150000), (4, 50000)]),
                     ("energy", "mJ", Type.UINT64, True, [(0, 0), (1, 10000), (3, 50000), (4, 60000)])],
     },
+    # A metric class recorded by the thread itself (no instance), in W
+    # scaled by 10^-3 through the member's exponent.
+    "n2": {
+        "threads": {"D": [(1.0, "enter", "io2"), (3.0, "leave", "io2")]},
+        "signals": [("sync", "W/1000", Type.DOUBLE, False, [(0, 20000.0), (2, 40000.0), (4, 20000.0)])],
+    },
 }
-FACTOR = {"W": 1.0, "mW": 1e-3, "mJ": 1e-3}
+FACTOR = {"W": 1.0, "mW": 1e-3, "mJ": 1e-3, "W/1000": 1e-3}
 
 
 def write_archive(path):
@@ -57,12 +64,24 @@ def write_archive(path):
         for node_name, node in NODES.items():
             stn = d.system_tree_node(node_name, class_name="node", parent=machine)
             group = groups[node_name] = d.location_group("process " + node_name, system_tree_parent=stn)
+            sync = [sig for sig in node["signals"] if sig[1] == "W/1000"]
             for thread, events in node["threads"].items():
+                for _, what, name in events:
+                    regions.setdefault(name, d.region(name))
                 w = trace.event_writer("thread " + thread, group=group)
-                for t, what, name in events:
-                    region = regions.setdefault(name, d.region(name))
-                    (w.enter if what == "enter" else w.leave)(T0 + round(t * S), region)
+                for t, what, name in events if not sync else []:
+                    (w.enter if what == "enter" else w.leave)(T0 + round(t * S), regions[name])
             for name, unit, vtype, _, samples in node["signals"]:
+                if sync:  # recorded by the (one) thread itself, its events in time order
+                    cls = d.metric_class([d.metric_member(name, unit="W", value_type=vtype, exponent=-3)])
+                    evs = [(T0 + round(t * S), 0, what, n) for t, what, n in events]
+                    evs += [(T0 + round(t * S), 1, v, None) for t, v in samples]
+                    for t, kind, x, n in sorted(evs, key=lambda e: (e[0], e[1])):
+                        if kind:
+                            w.metric(t, cls, [x])
+                        else:
+                            (w.enter if x == "enter" else w.leave)(t, regions[n])
+                    continue
                 member = d.metric_member(name, unit=unit, value_type=vtype)
                 cls = d.metric_class([member])
                 meter = d.location("meter " + name, type=LocationType.METRIC, group=group)
@@ -197,8 +216,11 @@ def main():
         f, rows = check(pw, archive, "whole run", [])
         failures += f
         total = sum(r["energy_J"] for r in rows or [])
-        if not close(total, 600 + 400 + 60):  # the three signals' integrals, by hand
-            failures.append("whole run: rows add up to %r J, not 1060" % total)
+        if not close(total, 600 + 400 + 60 + 120):  # the four signals' integrals, by hand
+            failures.append("whole run: rows add up to %r J, not 1180" % total)
+        p = subprocess.run([pw, "stats", archive, "--set", "otf2.power=pkg:kW"], capture_output=True, text=True)
+        if p.returncode != 2 or "otf2.power" not in p.stderr:
+            failures.append("otf2.power=pkg:kW: exit %d, %r" % (p.returncode, p.stderr))
         f, _ = check(pw, archive, "window", ["--start", "0.75", "--end", "3.25"], 0.75, 3.25)
         failures += f
     failures += check_mi300(pw, shared)
