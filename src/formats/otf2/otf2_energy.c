@@ -88,7 +88,10 @@ static int moments_init(moments *m, uint32_t n)
 
 static void moments_free(moments *m)
 {
-    free(m->s0), free(m->s1), free(m->touched), free(m->mark);
+    free(m->s0);
+    free(m->s1);
+    free(m->touched);
+    free(m->mark);
 }
 
 static void moments_add(moments *m, uint32_t r, double s0, double s1)
@@ -318,6 +321,8 @@ static int lane_wanted(const node_run *n, uint32_t i)
     return 0;
 }
 
+/* A cursor per location of the node, over the whole run: the samples
+ * around a window's edges interpolate it. */
 static pw_status open_lanes(node_run *n, pw_error *err)
 {
     n->lanes = calloc(n->od->n_locs + 1, sizeof *n->lanes);
@@ -363,6 +368,7 @@ static int done(const node_run *n, int64_t t)
     return 1;
 }
 
+/* What an event changes: a location's innermost region, or a signal. */
 static pw_status apply(node_run *n, uint32_t ix, pw_error *err)
 {
     lane *l = &n->lanes[ix];
@@ -377,6 +383,8 @@ static pw_status apply(node_run *n, uint32_t ix, pw_error *err)
     return PW_OK;
 }
 
+/* The node's events in time order; each stretch between two of them is
+ * booked with the weights in force before the later one applies. */
 static pw_status merge(node_run *n, pw_error *err)
 {
     pw_status st = PW_OK;
@@ -409,8 +417,12 @@ static void node_free(node_run *n)
     }
     for (uint32_t s = 0; s < n->n_signals; s++)
         moments_free(&n->signals[s].m);
-    free(n->signals), free(n->lanes), free(n->heap);
-    free(n->active), free(n->active_list), free(n->active_pos);
+    free(n->signals);
+    free(n->lanes);
+    free(n->heap);
+    free(n->active);
+    free(n->active_list);
+    free(n->active_pos);
     moments_free(&n->pending);
 }
 
@@ -458,6 +470,8 @@ static void add_row(pw_rnode *arr, const char *name, double energy, double time)
     pw_rnode_num(o, "mean_W", time > 0 ? energy / time : 0);
 }
 
+/* The rows, declared as energy_by_region_table (the format's own list of
+ * tables may not name it). */
 static pw_status report(const node_run *n, pw_report *r, pw_error *err)
 {
     uint32_t outside = n->n_regions - 1, k = 0;
@@ -494,7 +508,8 @@ pw_status ot_energy_by_region(pw_dataset *ds, pw_report *r, pw_error *err)
         st = run_node(&n, ps.nodes[i], err);
     if (st == PW_OK && n.started)
         st = report(&n, r, err);
-    free(n.energy), free(n.time);
+    free(n.energy);
+    free(n.time);
     ot_power_specs_free(&ps);
     return st;
 }
