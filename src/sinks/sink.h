@@ -78,7 +78,7 @@ struct pw_sink_ops {
 
     /* PLOT: starts drawing into the directory dir (made by the output
      * discipline) what the analyses of the next pw_stats of ds hand over
-     * (ds->energy_watch): *state, or NULL when ds has nothing it draws.
+     * (ds->run->energy_watch): *state, or NULL when ds has nothing it draws.
      * plot_end draws what needed every figure (when ok) and frees state. */
     pw_status (*plot_begin)(pw_dataset *ds, const char *dir, void **state, pw_error *err);
     pw_status (*plot_end)(void *state, int ok, pw_error *err);

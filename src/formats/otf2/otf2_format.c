@@ -106,6 +106,8 @@ static pw_status ot_open(pw_dataset *ds, pw_error *err)
     if (st == PW_OK)
         st = ot_mpi_profiles_offer(ds, od, err);
     if (st == PW_OK)
+        st = ot_calls_offer(ds, od, err);
+    if (st == PW_OK)
         note_missing_files(ds);
     return st;
 }
@@ -115,6 +117,7 @@ static void ot_close(pw_dataset *ds)
     ot_dataset *od = ds->impl;
     if (!od)
         return;
+    ot_calls_free(od);
     ot_mpi_profiles_free(od);
     ot_tables_free(od);
     free(od->anchor);
@@ -122,7 +125,12 @@ static void ot_close(pw_dataset *ds)
     ds->impl = NULL;
 }
 
+/* The options of the MPI analyses, which archives with MPI ranks feed,
+ * and which metrics hold power for energy_by_region. */
 static const pw_format_option ot_options[] = {
+    {"bins", "bins", "N", "stats: time bins of the MPI time profile (default 50)"},
+    {"waits", "waits", NULL, "convert: MPI wait states as slices inside their calls (Perfetto, Chrome)"},
+    {"profile_only", "profile-only", NULL, "stats: the mpiP-style profile only, without the MPI wait analyses"},
     {"power", "otf2-power", "METRIC:UNIT[,...]",
      "metrics (globs on their names) that hold power (W, mW, uW) or energy (J, mJ, uJ) whatever their unit says"},
     {NULL, NULL, NULL, NULL},
