@@ -66,7 +66,7 @@ typedef struct ot_metric {
     uint32_t *members;
     uint8_t n_members;
     uint32_t cls;       /* instance: its class; class: itself */
-    uint32_t recorder;  /* instance: the recording location, else UINT32_MAX */
+    uint64_t recorder;  /* instance: the recording location (an OTF2 location id), else UINT64_MAX */
     uint32_t scope_type;
     uint64_t scope;
     int defined, is_instance;

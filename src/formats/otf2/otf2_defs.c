@@ -235,7 +235,7 @@ static OTF2_CallbackCode def_metric_class(void *u, OTF2_MetricRef self, uint8_t 
         e->members[i] = members[i];
     e->n_members = n;
     e->cls = self;
-    e->recorder = UINT32_MAX;
+    e->recorder = UINT64_MAX;
     e->defined = 1;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -246,7 +246,7 @@ static OTF2_CallbackCode def_metric_instance(void *u, OTF2_MetricRef self, OTF2_
     def_ctx *x = u;
     ENTRY(x, metrics, self, ot_metric);
     e->cls = cls;
-    e->recorder = (uint32_t)recorder;
+    e->recorder = recorder; /* Score-P's location ids pass 2^32 */
     e->scope_type = scope_type;
     e->scope = scope;
     e->is_instance = 1;

@@ -125,11 +125,14 @@ static void ot_close(pw_dataset *ds)
     ds->impl = NULL;
 }
 
-/* The options of the MPI analyses, which archives with MPI ranks feed. */
+/* The options of the MPI analyses, which archives with MPI ranks feed,
+ * and which metrics hold power for energy_by_region. */
 static const pw_format_option ot_options[] = {
     {"bins", "bins", "N", "stats: time bins of the MPI time profile (default 50)"},
     {"waits", "waits", NULL, "convert: MPI wait states as slices inside their calls (Perfetto, Chrome)"},
     {"profile_only", "profile-only", NULL, "stats: the mpiP-style profile only, without the MPI wait analyses"},
+    {"power", "otf2-power", "METRIC:UNIT[,...]",
+     "metrics (globs on their names) that hold power (W, mW, uW) or energy (J, mJ, uJ) whatever their unit says"},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/otf2/otf2.h"
+#include "formats/otf2/otf2_energy.h"
 
 typedef struct region_time {
     uint64_t calls;
@@ -164,6 +164,8 @@ pw_status ot_stats(pw_dataset *ds, pw_report *r, pw_error *err)
             st = walk_location(ds, (uint32_t)i, &w, pw_rnode_object(locs, NULL), err);
     if (st == PW_OK)
         report_regions(od, &w, root, summary);
+    if (st == PW_OK)
+        st = ot_energy_by_region(ds, r, err);
     free(w.regions);
     free(w.stack);
     return st;
