@@ -84,13 +84,9 @@ pw_status pw_mpi_profile_part(pw_dataset *ds, void **part, size_t *size, pw_erro
     for (size_t i = 0; i < mp->n_ranks && !failed; i++)
         if (owns_rank(&sh, i, mp->n_ranks))
             put_rank(&w, mp, i);
-    if (w.nomem || failed) {
-        free(w.words);
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    }
-    *part = w.words ? (void *)w.words : malloc(1);
-    *size = w.n * sizeof(uint64_t);
-    return *part ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    if (failed)
+        w.nomem = 1; /* the record locations could not be listed */
+    return pw_part_finish(&w, PW_OK, ds->path, part, size, err);
 }
 
 /* A pair table read back; 0 when the part ends early, memory runs out, or
