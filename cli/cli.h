@@ -103,8 +103,6 @@ pw_dataset *cli_open(cli_args *a, int *code);
  * in memory (*ds, *r: the caller frees both); watch, when not NULL,
  * receives what an HTML page keeps of the run.  Returns an exit code. */
 int cli_stats_in_memory(cli_args *a, const char *path, pw_dataset **ds, pw_report **r, pw_html_watch **watch);
-/* Sets a library option ahead of the user's, so that a setting of theirs wins. */
-void cli_default_option(cli_args *a, const char *key, const char *value);
 /* The output stream (-o or stdout, under the library's output discipline);
  * NULL with the error printed (*code set). */
 FILE *cli_output(cli_args *a, int *code);

@@ -53,13 +53,9 @@ int cli_convert_loss_code(const cli_args *a, const pw_convert_report *rep)
 }
 
 /* A conversion is for a timeline viewer: formats that can shape their
- * records for one do (the library option "timeline"); it asks for no
- * stats, so formats skip what they gather for them at open. */
-void cli_convert_for_timelines(cli_args *a)
-{
-    cli_default_option(a, "timeline", "1");
-    cli_default_option(a, "stats", "0");
-}
+ * records for one do; it asks for no stats, so formats skip what they
+ * gather for them at open. */
+void cli_convert_for_timelines(cli_args *a) { a->opt.wants = PW_WANT_TIMELINE; }
 
 static int convert_run(cli_args *a)
 {

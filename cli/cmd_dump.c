@@ -4,7 +4,7 @@
 static int dump_run(cli_args *a)
 {
     int code = EXIT_OK;
-    cli_default_option(a, "stats", "0"); /* formats skip what they gather for stats */
+    a->opt.wants = PW_WANT_RECORDS; /* formats skip what they gather for stats */
     pw_dataset *ds = cli_open(a, &code);
     if (!ds)
         return code;

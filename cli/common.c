@@ -35,16 +35,6 @@ int cli_fail(const pw_error *err)
     return cli_exit_code(err->status);
 }
 
-void cli_default_option(cli_args *a, const char *key, const char *value)
-{
-    if (a->opt.n_kv >= sizeof a->kv / sizeof *a->kv)
-        return;
-    memmove(&a->kv[1], &a->kv[0], a->opt.n_kv * sizeof *a->kv);
-    a->kv[0] = (pw_option_kv){key, value};
-    a->opt.n_kv++;
-    a->opt.kv = a->kv;
-}
-
 pw_dataset *cli_open(cli_args *a, int *code)
 {
     pw_dataset *ds;

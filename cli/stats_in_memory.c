@@ -19,10 +19,9 @@ int cli_stats_in_memory(cli_args *a, const char *path, pw_dataset **ds, pw_repor
     *r = pw_report_new();
     if (!*r)
         return EXIT_SYSTEM;
-    if (watch) /* set before the run, which the page watches as it goes */
-        *watch = pw_html_watch_begin(*ds);
     cli_progress *prog = cli_progress_start(a, *ds, "reading");
-    pw_status s = pw_stats(*ds, *r, &err);
+    /* a page watches the run as it goes (src/drivers/report_page.c) */
+    pw_status s = watch ? pw_report_page_stats(*ds, *r, watch, &err) : pw_stats(*ds, *r, &err);
     cli_progress_stop(prog);
     return s == PW_OK ? EXIT_OK : cli_fail(&err);
 }

@@ -1,5 +1,6 @@
 /* fuzz_otf2_events.c — the OTF2 reader (our side of libotf2: callbacks,
- * definition tables, decode, check, stats) on arbitrary bytes as the
+ * definition tables, decode, check, stats with the MPI calls its wait
+ * states assemble from the events) on arbitrary bytes as the
  * event file of location 0, in an archive whose anchor and definitions
  * are the Pipit ping-pong archive's (PW_FUZZ_OTF2_BACKDROP), copied once.
  * libotf2 itself is not instrumented; what it cannot survive is said in

@@ -94,20 +94,36 @@ typedef struct pw_option_kv {
     const char *value;
 } pw_option_kv;
 
+/* What a program will ask of the dataset it opens (pw_options.wants, a
+ * set of these bits), so that formats gather and shape at open what it
+ * needs only.  0 (not said) is PW_WANT_STATS | PW_WANT_RECORDS: anything
+ * may be asked, records keep their own shape.  Asking for more than was
+ * said still works: it is read later, at its cost, to the same bytes. */
+enum {
+    /* pw_stats without a filter: formats gather while opening what it
+     * reports (DUMPI: its profile; without this bit stats profiles later) */
+    PW_WANT_STATS = 1u << 0,
+    /* records through cursors, dump, check */
+    PW_WANT_RECORDS = 1u << 1,
+    /* records shaped for timeline viewers (pw_convert; HPCToolkit:
+     * call-stack frames instead of samples, unless hpctoolkit.frames says) */
+    PW_WANT_TIMELINE = 1u << 2,
+};
+
 typedef struct pw_options {
     const char *format;        /* force this format (NULL: detect) */
     int threads;               /* worker threads for stats/check; <= 0: all cores */
     /* Options: "FORMAT.KEY" for one format's own, or a bare KEY that
-     * every format may read: "timeline" = "1" asks for records shaped for
-     * timeline viewers (HPCToolkit: call-stack frames instead of samples),
-     * as the CLI's convert sets it; "stats" = "0" says that no unfiltered
-     * stats will be asked, so formats may skip what they gather for them
-     * while opening (DUMPI: its profile, which stats then reads later),
-     * as the CLI's dump and convert set it; "analyses" = "0" leaves the
-     * registered analyses (MPI wait states, the ovni emulator) out of
-     * pw_stats and pw_check: the format's own summary at its full speed. */
+     * every format may read: "analyses" = "0" leaves the registered
+     * analyses (MPI wait states, the ovni emulator) out of pw_stats and
+     * pw_check: the format's own summary at its full speed.  (The bare
+     * keys "timeline" and "stats" of earlier versions are now bits of
+     * `wants` and no longer read.) */
     size_t n_kv;
     const pw_option_kv *kv;
+    /* PW_WANT_* bits: what the program will ask (the CLI's convert says
+     * PW_WANT_TIMELINE, its dump PW_WANT_RECORDS); 0: not said. */
+    unsigned wants;
 } pw_options;
 
 /* The value of option `key`, or NULL when it is not set. */
@@ -553,11 +569,18 @@ PW_API pw_status pw_diff_reports(const pw_report *a, const pw_report *b, const c
 typedef struct pw_html_watch pw_html_watch;
 PW_API pw_html_watch *pw_html_watch_begin(pw_dataset *ds);
 PW_API void pw_html_watch_free(pw_html_watch *w);
+/* The stats of ds whole in memory for a report page (`perfweave report`,
+ * src/drivers/report_page.c): *w is the page's watch begun on ds (NULL
+ * when there is nothing to keep), r gets the report of pw_stats, and when
+ * that pass did not replay the states into the watch, they are replayed
+ * for the page's strips (the replay's findings taken back: stats reported
+ * them).  Free *w with pw_html_watch_free, also when this fails. */
+PW_API pw_status pw_report_page_stats(pw_dataset *ds, pw_report *r, pw_html_watch **w, pw_error *err);
 /* One self-contained HTML page (no URL, inline SVG figures, deterministic
  * bytes) of r, the pw_stats report of ds (w: what pw_stats handed to the
- * watch, or NULL): a verdict, the figures its tables allow, the states
- * over time that ds's analyses derive (a second replay of its records),
- * its tables, and r as `stats --json` prints it in
+ * watch, or NULL; pw_report_page_stats makes both): a verdict, the figures
+ * its tables allow, the states over time that ds's analyses derive (what
+ * w kept of their replay), its tables, and r as `stats --json` prints it in
  * <script type="application/json" id="perfweave-stats">. */
 PW_API pw_status pw_html_report(pw_dataset *ds, const pw_report *r, const pw_html_watch *w, FILE *out,
                                 pw_error *err);

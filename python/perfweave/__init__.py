@@ -88,10 +88,30 @@ def _options_text(value):
     return str(value)
 
 
-# Options every format reads (include/perfweave.h, pw_options): "timeline"
-# (records shaped for timeline viewers) and "analyses" ("0": stats and check
-# without the registered analyses, the format's own summary at full speed).
-_COMMON_OPTIONS = ("timeline", "analyses")
+# Options every format reads (include/perfweave.h, pw_options): "analyses"
+# ("0": stats and check without the registered analyses, the format's own
+# summary at full speed).
+_COMMON_OPTIONS = ("analyses",)
+
+# What a program will ask of the dataset it opens (pw_options.wants, the
+# PW_WANT_* bits of include/perfweave.h), by name.
+_WANTS = {"stats": 1 << 0, "records": 1 << 1, "timeline": 1 << 2}
+
+
+def _wants_bits(wants, timeline):
+    """pw_options.wants from open()'s wants= (names of _WANTS) and its
+    older timeline=True (records shaped for timeline viewers, anything
+    else still asked as when nothing is said)."""
+    if isinstance(wants, str):
+        wants = (wants,)
+    bits = 0
+    for name in wants or ():
+        if name not in _WANTS:
+            raise TypeError("perfweave.open: unknown want %r (wants: %s)" % (name, ", ".join(_WANTS)))
+        bits |= _WANTS[name]
+    if timeline:
+        bits = (bits or _WANTS["stats"] | _WANTS["records"]) | _WANTS["timeline"]
+    return bits
 
 
 class _Options:
@@ -101,6 +121,7 @@ class _Options:
         self.kwargs = dict(options, format=format)
         flags = _format_flags()
         threads = options.pop("threads", 0)
+        wants = _wants_bits(options.pop("wants", None), options.pop("timeline", False))
         pairs = []
         for name, value in options.items():
             if value is None or value is False:
@@ -115,7 +136,7 @@ class _Options:
             pairs.append((key.encode(), _options_text(value).encode()))
         self.kv = (_lib.OptionKV * max(1, len(pairs)))(*[_lib.OptionKV(k, v) for k, v in pairs])
         self.c = _lib.Options(format.encode() if format else None, int(threads or 0),
-                              len(pairs), self.kv)
+                              len(pairs), self.kv, wants)
 
 
 def open(path, format=None, **options):
@@ -124,7 +145,10 @@ def open(path, format=None, **options):
     stats/check/convert; format options are the CLI's flags with '_' for '-'
     (ross_lp_layout="36") or their "<format>.<key>" names; analyses="0"
     leaves the analyses (MPI wait states, the ovni emulator) out of
-    stats()."""
+    stats(); wants= names what you will ask ("stats", "records",
+    "timeline": records shaped for timeline viewers), so that formats skip
+    the rest at open (default: stats and records); timeline=True adds
+    "timeline" to it."""
     return Dataset(path, format, **options)
 
 

@@ -49,7 +49,8 @@ class OptionKV(ctypes.Structure):
 
 class Options(ctypes.Structure):
     _fields_ = [("format", ctypes.c_char_p), ("threads", ctypes.c_int),
-                ("n_kv", ctypes.c_size_t), ("kv", ctypes.POINTER(OptionKV))]
+                ("n_kv", ctypes.c_size_t), ("kv", ctypes.POINTER(OptionKV)),
+                ("wants", ctypes.c_uint)]
 
 
 class FormatOption(ctypes.Structure):

@@ -35,7 +35,7 @@ typedef struct pw_analysis_ops {
      * parts).  join, run by one process with the parts of shares 0 .. n-1
      * in share order, adds to r exactly the bytes report would add.  Every
      * process calls part at the same point, so a part may also use
-     * ds->collectives to exchange what its share needs from the others
+     * ds->run->collectives to exchange what its share needs from the others
      * before it is made. */
     pw_status (*part)(pw_dataset *ds, void **part, size_t *size, pw_error *err);
     pw_status (*join)(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n, pw_report *r,
@@ -48,7 +48,7 @@ typedef struct pw_analysis_ops {
     const pw_tl_decoration *decorate;
     /* Optional: the analysis computed by every process of a program
      * together (pw_stats_together), each over its share, talking through
-     * ds->collectives; share 0 holds the results (pw_ds_hold) for `report`,
+     * ds->run->collectives; share 0 holds the results (pw_ds_hold) for `report`,
      * which then reports them instead of reading every location. */
     pw_status (*together)(pw_dataset *ds, pw_error *err);
     /* The tables report adds, NULL-ended (model/table.h); may be NULL. */

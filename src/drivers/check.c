@@ -9,7 +9,7 @@ pw_status pw_check(pw_dataset *ds, pw_error *err)
     /* Analyses read every location: once over all shares, by the first;
      * first, so that the read-through skips the locations they read. */
     pw_status s = pw_check_note_reads(ds, err);
-    for (size_t i = 0; s == PW_OK && ds->share_index == 0 && pw_analyses_wanted(ds) && i < pw_n_analyses; i++)
+    for (size_t i = 0; s == PW_OK && ds->run->share_index == 0 && pw_analyses_wanted(ds) && i < pw_n_analyses; i++)
         if (pw_analyses[i]->check)
             s = pw_analyses[i]->check(ds, err);
     /* Run whatever came before: under several processes every one takes

@@ -39,10 +39,10 @@ const char *pw_convert_target_for_path(const char *out)
 static pw_status convert_together(pw_dataset *ds, const pw_sink_ops *sink, const char *out, unsigned flags,
                                   pw_convert_report *rep, pw_error *err)
 {
-    const pw_collectives *c = ds->collectives;
+    const pw_collectives *c = ds->run->collectives;
     pw_output *o = NULL;
     char work[sizeof o->work] = "";
-    pw_status s = ds->share_index == 0 ? pw_output_begin(out, flags, sink->caps, &o, err) : PW_OK;
+    pw_status s = ds->run->share_index == 0 ? pw_output_begin(out, flags, sink->caps, &o, err) : PW_OK;
     if (o)
         memcpy(work, o->work, sizeof work);
     c->broadcast(c->ctx, work, sizeof work);
@@ -96,7 +96,7 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
     rep->target = sink->name;
     if (ds->untimed && !(sink->caps & PW_SINK_UNTIMED))
         return refuse_untimed(ds, sink, out, err);
-    if (ds->collectives && (sink->caps & PW_SINK_TOGETHER))
+    if (ds->run->collectives && (sink->caps & PW_SINK_TOGETHER))
         return convert_together(ds, sink, out, flags, rep, err);
     /* The states an analysis derives from the records, instead of the
      * records, when the sink writes them and OUT is named for them. */

@@ -198,9 +198,9 @@ pw_status pw_stats_join(pw_dataset *ds, const void *const *parts, const size_t *
     int joined = pw_ds_summary_in_parts(ds);
     if (s == PW_OK && joined)
         s = ds->fmt->stats_join(ds, p.at, p.size, n, r, err);
-    ds->share_index = 0;
-    ds->share_first = 0;
-    ds->share_end = SIZE_MAX;
+    ds->run->share_index = 0;
+    ds->run->share_first = 0;
+    ds->run->share_end = SIZE_MAX;
     if (s == PW_OK && !joined)
         s = format_summary(ds, r, err);
     if (s == PW_OK)

@@ -2,6 +2,7 @@
  * process's share) is read in parallel, then the format's own consistency
  * checks run.  pw_check (src/drivers/check.c) adds the analyses' checks. */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/parallel.h"
@@ -35,7 +36,7 @@ static void check_location(void *ctx, size_t item, int worker)
 {
     (void)worker;
     check_job *j = ctx;
-    if (j->ds->read_to_end && j->ds->read_to_end[j->locs[item]])
+    if (j->ds->run->read_to_end && j->ds->run->read_to_end[j->locs[item]])
         return;
     pw_cursor *c;
     pw_error e;
@@ -65,9 +66,9 @@ uint32_t *pw_ds_record_locations(pw_dataset *ds, size_t *n)
 
 pw_status pw_check_note_reads(pw_dataset *ds, pw_error *err)
 {
-    if (!ds->read_to_end)
-        ds->read_to_end = pw_ds_alloc(ds, ds->n_locs ? ds->n_locs : 1);
-    return ds->read_to_end ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    if (!ds->run->read_to_end)
+        ds->run->read_to_end = calloc(ds->n_locs ? ds->n_locs : 1, 1);
+    return ds->run->read_to_end ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
 }
 
 /* Under several processes (collectives set), the analyses ran on share 0
@@ -78,18 +79,18 @@ pw_status pw_check_note_reads(pw_dataset *ds, pw_error *err)
  * marked). */
 static void share_reads(pw_dataset *ds)
 {
-    if (!ds->collectives || !ds->collectives->broadcast)
+    if (!ds->run->collectives || !ds->run->collectives->broadcast)
         return;
     uint8_t chunk[4096];
     for (size_t at = 0; at < ds->n_locs; at += sizeof chunk) {
         size_t n = ds->n_locs - at < sizeof chunk ? ds->n_locs - at : sizeof chunk;
-        if (ds->read_to_end)
-            memcpy(chunk, ds->read_to_end + at, n);
+        if (ds->run->read_to_end)
+            memcpy(chunk, ds->run->read_to_end + at, n);
         else
             memset(chunk, 0, n);
-        ds->collectives->broadcast(ds->collectives->ctx, chunk, n);
-        if (ds->read_to_end)
-            memcpy(ds->read_to_end + at, chunk, n);
+        ds->run->collectives->broadcast(ds->run->collectives->ctx, chunk, n);
+        if (ds->run->read_to_end)
+            memcpy(ds->run->read_to_end + at, chunk, n);
     }
 }
 
@@ -113,7 +114,7 @@ static pw_status read_through(pw_dataset *ds, pw_error *err)
         return job.fault.status;
     }
     /* Cross-file checks once over all shares: by the first. */
-    if (ds->fmt->check && ds->share_index == 0) {
+    if (ds->fmt->check && ds->run->share_index == 0) {
         pw_status s = ds->fmt->check(ds, err);
         if (s != PW_OK && s != PW_E_DATA)
             return s;

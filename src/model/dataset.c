@@ -324,14 +324,13 @@ pw_dataset *pw_ds_new(const pw_format_ops *fmt, const char *path)
         return NULL;
     ds->fmt = fmt;
     ds->worst = -1;
-    ds->share_end = SIZE_MAX; /* every location until a share is set */
     pw_arena_init(&ds->arena, 64 * 1024);
     pw_names_init(&ds->prop_keys);
     pthread_mutex_init(&ds->diag_lock, NULL);
     atomic_init(&ds->progress_done, 0);
-    atomic_init(&ds->open_bytes, 0);
     ds->path = pw_ds_strdup(ds, path);
-    if (!ds->path) {
+    ds->run = pw_run_new(0);
+    if (!ds->path || !ds->run) {
         pw_close(ds);
         return NULL;
     }
@@ -364,9 +363,10 @@ static pw_status open_share(const char *path, const pw_options *opt, unsigned in
     pw_dataset *ds = pw_ds_new(fmt, path);
     if (!ds)
         return pw_fail(err, PW_E_NOMEM, path, PW_NO_OFFSET, "out of memory");
+    ds->run->wants = opt ? opt->wants : 0;
     if (count > 1 && fmt->share_found && fmt->share_complete) {
-        ds->opening_share = index;
-        ds->opening_shares = count;
+        ds->run->opening_share = index;
+        ds->run->opening_shares = count;
     }
     pw_status s = copy_options(ds, opt, err);
     if (s == PW_OK)
@@ -404,7 +404,7 @@ pw_status pw_open(const char *path, const pw_options *opt, pw_dataset **out, pw_
 pw_status pw_dataset_share_found(pw_dataset *ds, void **found, size_t *size, pw_error *err)
 {
     *size = 0;
-    if (ds->opening_shares > 1)
+    if (ds->run->opening_shares > 1)
         return ds->fmt->share_found(ds, found, size, err);
     *found = malloc(1);
     return *found ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
@@ -413,19 +413,19 @@ pw_status pw_dataset_share_found(pw_dataset *ds, void **found, size_t *size, pw_
 pw_status pw_dataset_share_complete(pw_dataset *ds, const void *const *found, const size_t *sizes, size_t n,
                                     pw_error *err)
 {
-    if (ds->opening_shares <= 1)
+    if (ds->run->opening_shares <= 1)
         return PW_OK;
-    if (n != ds->opening_shares)
+    if (n != ds->run->opening_shares)
         return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET, "%zu shares' findings for %u shares", n,
-                       ds->opening_shares);
+                       ds->run->opening_shares);
     pw_status s = ds->fmt->share_complete(ds, found, sizes, n, err);
-    ds->opening_shares = 0; /* complete: the dataset is whole */
+    ds->run->opening_shares = 0; /* complete: the dataset is whole */
     return s;
 }
 
 uint64_t pw_dataset_open_bytes(const pw_dataset *ds)
 {
-    return atomic_load_explicit(&((pw_dataset *)ds)->open_bytes, memory_order_relaxed);
+    return atomic_load_explicit(&ds->run->open_bytes, memory_order_relaxed);
 }
 
 void pw_close(pw_dataset *ds)
@@ -434,12 +434,7 @@ void pw_close(pw_dataset *ds)
         return;
     if (ds->fmt && ds->fmt->close)
         ds->fmt->close(ds);
-    while (ds->held) {
-        pw_held *h = ds->held;
-        ds->held = h->next;
-        h->release(h->state);
-        free(h);
-    }
+    pw_run_free(ds->run);
     for (size_t i = 0; i < ds->n_diags; i++) {
         free((char *)ds->diags[i].message);
         free((char *)ds->diags[i].file);

@@ -14,6 +14,7 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/names.h"
+#include "model/run.h"
 #include "model/table.h"
 #include "perfweave.h"
 
@@ -88,6 +89,12 @@ struct pw_cursor {
      * rec->t): decode may leave the record's own copies of its times and
      * counters absent. */
     int args_only;
+    /* Set by a reader of MPI calls (the MPI analyses) before its first
+     * next: a format that records a call as several events (OTF2's Enter,
+     * MPI events, Leave) yields each call as one SPAN record of its call
+     * schema (pw_schema.mpi_fields) and nothing else; a format whose
+     * records are calls already ignores it. */
+    int mpi_calls;
 };
 
 typedef struct pw_format_ops {
@@ -126,8 +133,8 @@ typedef struct pw_format_ops {
      * it hands them (ds->mpi_profiles): no generic counts before them. */
     int summary_by_analyses;
     /* Optional pair, the two-step open (pw_open_share): open() saw
-     * ds->opening_shares > 1 and read in full only share
-     * ds->opening_share's files, leaving what the others' files hold
+     * ds->run->opening_shares > 1 and read in full only share
+     * ds->run->opening_share's files, leaving what the others' files hold
      * unknown; share_found serializes what the other shares need of its
      * files (malloc'd), share_complete takes every share's, in share
      * order, and ends the open as open() alone ends it. */
@@ -178,44 +185,21 @@ struct pw_dataset {
      * without its trace): a converter for timelines refuses it before it
      * creates its output, without reading the records to find out. */
     int untimed;
-    /* This process's share of the record locations (pw_dataset_set_share):
-     * items [share_first, share_end) of pw_ds_record_locations. */
-    unsigned share_index;
-    size_t share_first, share_end;
-    /* The share pw_open_share opens for (opening_shares 0: pw_open, the
-     * whole dataset), and the bytes the open read in full (record streams
-     * walked, counted by formats that open in two steps). */
-    unsigned opening_share, opening_shares;
-    _Atomic uint64_t open_bytes;
-    /* Set by a format whose two-step open walked the records of items
-     * [walked_first, walked_end) of pw_ds_record_locations only: what it
-     * holds of the others came from their shares, so the open's cut is
-     * the share's, and pw_dataset_set_share refuses any other. */
-    int walked_part;
-    size_t walked_first, walked_end;
     /* Set by a format whose nodes' locations are replayed together (an
      * emulator runs a node's CPUs and threads as one): a share never cuts
      * between two consecutive record locations of one node. */
     int share_by_node;
-    /* How the processes of the shares talk (pw_dataset_set_collectives), or NULL. */
-    const pw_collectives *collectives;
-    /* What analyses computed together with other processes
-     * (pw_stats_together), held for their report (pw_ds_hold). */
-    struct pw_held *held;
-    /* The last timeline drew this process's share alone (timeline_share.h). */
-    int timeline_alone;
-    /* Per location, from pw_check on (pw_check_note_reads): 1 once a merge
-     * read it to its end or to its damage, noted, so that the check's own
-     * read-through need not read it again; NULL before. */
-    uint8_t *read_to_end;
+    /* This process's run over the data: what the program wants of the
+     * open, the share it reads, how it talks to the others, what its
+     * analyses hold and who watches them (model/run.h); never NULL. */
+    pw_run *run;
     /* Set by a format that gathers the MPI profile itself (model/mpi_profile.h). */
     struct pw_mpi_profiles *mpi_profiles;
+    /* Set by a format that defines its communicators with their members
+     * (model/mpi_comms.h: OTF2's Comm definitions), or NULL. */
+    const struct pw_mpi_defined_comms *mpi_defined_comms;
     /* Set by a format whose records carry power (model/energy_layout.h). */
     const struct pw_energy_layout *energy;
-    /* Set by a sink that draws what the energy analysis finds. */
-    const struct pw_energy_watch *energy_watch;
-    /* Set by a sink that draws states over time (views/states.h). */
-    const struct pw_states_watch *states_watch;
 };
 
 /* The findings a dataset keeps: enough to describe any real damage; a
@@ -265,7 +249,7 @@ void pw_ds_diag_take_back(pw_dataset *ds, size_t n, uint64_t dropped, int worst)
 /* The format-specific option `key` (without prefix), or NULL. */
 const char *pw_ds_option(const pw_dataset *ds, const char *key);
 /* The value of an option every format may read (a key with no format
- * prefix, such as "timeline"), or NULL. */
+ * prefix, such as "analyses"), or NULL. */
 const char *pw_ds_common_option(const pw_dataset *ds, const char *key);
 
 /* pw_record_fields into the caller's values[0 .. n_fields) (a consumer that
@@ -348,15 +332,10 @@ uint32_t *pw_ds_record_locations(pw_dataset *ds, size_t *n);
 extern const pw_format_ops *const pw_formats[];
 extern const size_t pw_n_formats;
 
-/* Results computed by `by` (an analysis's ops) held in ds until taken
- * (pw_ds_take: NULL when none; the taker frees them) or until pw_close
- * (release(state)).  pw_ds_hold: 0 when memory runs out (release called). */
-typedef struct pw_held {
-    const void *by;
-    void *state;
-    void (*release)(void *state);
-    struct pw_held *next;
-} pw_held;
+/* Results computed by `by` (an analysis's ops) held in ds's run until
+ * taken (pw_ds_take: NULL when none; the taker frees them) or until
+ * pw_close (release(state)).  pw_ds_hold: 0 when memory runs out (release
+ * called). */
 int pw_ds_hold(pw_dataset *ds, const void *by, void *state, void (*release)(void *state));
 void *pw_ds_take(pw_dataset *ds, const void *by);
 /* Items [*first, *end) of the n record locations are this process's share

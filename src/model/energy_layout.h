@@ -82,7 +82,7 @@ typedef struct pw_energy_layout {
     int subtract_baseline;       /* asked by the user */
 } pw_energy_layout;
 
-/* What the energy analysis hands a watcher (a charts sink, ds->energy_watch).
+/* What the energy analysis hands a watcher (a charts sink, ds->run->energy_watch).
  * Repetitions are read in parallel: for each one that is not a baseline
  * and whose window is known, unit_begin is called on the worker reading
  * it, then sample for every reading of the primary source (in W, in file

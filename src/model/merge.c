@@ -40,8 +40,8 @@ size_t pw_merge_window_cap(size_t n_cursors)
  * still ends with it. */
 static PW_RARE void merge_leaf_done(pw_merge *m, size_t i, pw_status s)
 {
-    if (m->ds->read_to_end && (s == PW_END || s == PW_E_DATA))
-        m->ds->read_to_end[m->cursors[i]->location] = 1;
+    if (m->ds->run->read_to_end && (s == PW_END || s == PW_E_DATA))
+        m->ds->run->read_to_end[m->cursors[i]->location] = 1;
     m->past_end |= m->cursors[i]->past_end;
     pw_cursor_close(m->cursors[i]);
     m->cursors[i] = NULL;
@@ -76,8 +76,8 @@ static pw_status merge_open_leaves(pw_merge *m, const uint32_t *locs, size_t n, 
             pw_ds_diag_error(ds, PW_SEV_ERROR, "unreadable", err);
             /* Under check its damage is said (a fault is not marked: the
              * read-through ends with it, as merge_leaf_done says). */
-            if (s == PW_E_DATA && ds->read_to_end)
-                ds->read_to_end[locs ? locs[i] : at] = 1;
+            if (s == PW_E_DATA && ds->run->read_to_end)
+                ds->run->read_to_end[locs ? locs[i] : at] = 1;
             continue;
         }
         if (s != PW_OK)

@@ -86,6 +86,20 @@ void pw_mpi_tracker_split(pw_mpi_tracker *t, int64_t old_handle, int64_t color, 
     record_creation(t, old_handle, new_handle, 1, color, key);
 }
 
+void pw_mpi_tracker_define(pw_mpi_tracker *t, const pw_mpi_defined_comms *d, int64_t rank)
+{
+    for (size_t c = 0; c < d->n; c++) {
+        const pw_mpi_comm *g = &d->groups[c];
+        uint32_t at = 0;
+        while (at < g->size && (int64_t)g->members[at] != rank)
+            at++;
+        if (at < g->size)
+            pw_mpi_tracker_split(t, d->world, (int64_t)c, at, d->handles[c]);
+        else
+            pw_mpi_tracker_split(t, d->world, t->undefined_color, 0, d->null);
+    }
+}
+
 void pw_mpi_tracker_release(pw_mpi_tracker *t, int64_t handle)
 {
     for (size_t i = 0; i < t->n_live; i++)

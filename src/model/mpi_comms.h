@@ -86,6 +86,23 @@ typedef struct pw_mpi_comms {
     uint64_t unresolved;        /* creation calls that could not be matched */
 } pw_mpi_comms;
 
+/* Communicators a format defines with their members (OTF2's Comm
+ * definitions over groups of world ranks) rather than by the calls that
+ * made them: a handle names the same communicator on every rank.  The
+ * communicator replay (views/mpi_comm_replay.h) replays each as a split
+ * of world at every rank's start, in this order: color its index, key
+ * the rank's place in it (members keep their order), MPI_UNDEFINED for
+ * the ranks outside it. */
+typedef struct pw_mpi_defined_comms {
+    int64_t world, self, null; /* the predefined handles */
+    size_t n;
+    const int64_t *handles;    /* per communicator */
+    const pw_mpi_comm *groups; /* per communicator: its members */
+} pw_mpi_defined_comms;
+
+/* The splits of d into the tracker of world rank `rank`. */
+void pw_mpi_tracker_define(pw_mpi_tracker *t, const pw_mpi_defined_comms *d, int64_t rank);
+
 /* Replays the creations of ranks 0..n-1 (trackers[r] is world rank r).
  * Returns 0, -1 when memory runs out, or -2 (nothing replayed) when a
  * tracker has fewer than world and self or a creation names an instance

@@ -57,11 +57,11 @@ void pw_share_cut(const uint64_t *weight, const int32_t *group, size_t n, unsign
  * when the open walked every location; empty shares are alike). */
 static int walked_it(const pw_dataset *ds, size_t first, size_t end)
 {
-    if (!ds->walked_part)
+    if (!ds->run->walked_part)
         return 1;
     if (first == end)
-        return ds->walked_first == ds->walked_end;
-    return first == ds->walked_first && end == ds->walked_end;
+        return ds->run->walked_first == ds->run->walked_end;
+    return first == ds->run->walked_first && end == ds->run->walked_end;
 }
 
 pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, pw_error *err)
@@ -90,17 +90,17 @@ pw_status pw_dataset_set_share(pw_dataset *ds, unsigned index, unsigned count, p
         return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
                        "share %u of %u holds record locations [%zu, %zu), but the open walked [%zu, %zu) only: "
                        "set the share pw_open_share opened",
-                       index, count, first, end, ds->walked_first, ds->walked_end);
-    ds->share_first = first;
-    ds->share_end = end;
-    ds->share_index = index;
+                       index, count, first, end, ds->run->walked_first, ds->run->walked_end);
+    ds->run->share_first = first;
+    ds->run->share_end = end;
+    ds->run->share_index = index;
     return PW_OK;
 }
 
 void pw_ds_share(const pw_dataset *ds, size_t n, size_t *first, size_t *end)
 {
-    *first = ds->share_first < n ? ds->share_first : n;
-    *end = ds->share_end < n ? ds->share_end : n;
+    *first = ds->run->share_first < n ? ds->run->share_first : n;
+    *end = ds->run->share_end < n ? ds->run->share_end : n;
 }
 
 uint8_t *pw_ds_share_owned(pw_dataset *ds, int *whole)
@@ -111,13 +111,13 @@ uint8_t *pw_ds_share_owned(pw_dataset *ds, int *whole)
     *whole = locs && first == 0 && end == n;
     uint8_t *owned = locs && !*whole ? calloc(ds->n_locs ? ds->n_locs : 1, 1) : NULL;
     for (size_t i = 0; owned && i < ds->n_locs; i++)
-        owned[i] = !ds->locs[i].has_records && ds->share_index == 0;
+        owned[i] = !ds->locs[i].has_records && ds->run->share_index == 0;
     for (size_t i = first; owned && i < end; i++)
         owned[locs[i]] = 1;
     return owned;
 }
 
-void pw_dataset_set_collectives(pw_dataset *ds, const pw_collectives *c) { ds->collectives = c; }
+void pw_dataset_set_collectives(pw_dataset *ds, const pw_collectives *c) { ds->run->collectives = c; }
 
 uint64_t pw_ds_locations_digest(const pw_dataset *ds)
 {
@@ -129,29 +129,4 @@ uint64_t pw_ds_locations_digest(const pw_dataset *ds)
                 break;
         }
     return h;
-}
-
-int pw_ds_hold(pw_dataset *ds, const void *by, void *state, void (*release)(void *state))
-{
-    pw_held *h = malloc(sizeof *h);
-    if (!h) {
-        release(state);
-        return 0;
-    }
-    *h = (pw_held){by, state, release, ds->held};
-    ds->held = h;
-    return 1;
-}
-
-void *pw_ds_take(pw_dataset *ds, const void *by)
-{
-    for (pw_held **at = &ds->held; *at; at = &(*at)->next)
-        if ((*at)->by == by) {
-            pw_held *h = *at;
-            void *state = h->state;
-            *at = h->next;
-            free(h);
-            return state;
-        }
-    return NULL;
 }

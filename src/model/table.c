@@ -10,7 +10,7 @@
 #include "model/report.h"
 
 const char *const pw_table_units[] = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\xc2\xb0" "C", "1/s", "vt",
-                                      "count", "", NULL};
+                                      "vt/s", "count", "", NULL};
 
 int pw_report_declare(pw_report *r, const pw_table_decl *const *decls)
 {

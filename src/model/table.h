@@ -30,6 +30,13 @@ typedef struct pw_table_decl {
     pw_table_column columns[PW_TABLE_MAX_COLUMNS]; /* ended by a NULL name */
 } pw_table_decl;
 
+/* Column `index` of the declaration `decl`, for the code that writes or
+ * reads a table by its declaration's column enum (views/state_times.h)
+ * rather than by a name spelt out again: renaming the enum fails the
+ * build, and renaming the column's name renames it for every reader. */
+#define PW_COLUMN(decl, index) ((decl).columns[(index)].name)
+#define PW_COLUMN_UNIT(decl, index) ((decl).columns[(index)].unit)
+
 /* The one vocabulary of units, NULL-ended. */
 extern const char *const pw_table_units[];
 

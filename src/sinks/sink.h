@@ -85,7 +85,7 @@ typedef struct pw_sink_convert {
 typedef struct pw_sink_plot {
     /* Starts drawing into the directory dir (made by the output
      * discipline) what the analyses of the next pw_stats of ds hand over
-     * (ds->energy_watch): *state, or NULL when ds has nothing it draws. */
+     * (ds->run->energy_watch): *state, or NULL when ds has nothing it draws. */
     pw_status (*begin)(pw_dataset *ds, const char *dir, void **state, pw_error *err);
     /* Draws what needed every figure (when ok) and frees state. */
     pw_status (*end)(void *state, int ok, pw_error *err);

@@ -72,12 +72,29 @@ static void feed(pw_comm_replay *r, pw_mpi_tracker *trackers, const pw_record *r
         pw_mpi_tracker_release(t, int_field(v, c->f_on_comm));
 }
 
+/* Trackers for every rank, with the communicators the format defines
+ * already made (model/mpi_comms.h). */
 static pw_mpi_tracker *new_trackers(const pw_comm_replay *r)
 {
     pw_mpi_tracker *t = calloc(r->n_ranks ? r->n_ranks : 1, sizeof *t);
-    for (size_t i = 0; t && i < r->n_ranks; i++) /* MPI_UNDEFINED colors: their newcomm is MPI_COMM_NULL */
+    for (size_t i = 0; t && i < r->n_ranks; i++) { /* MPI_UNDEFINED colors: their newcomm is MPI_COMM_NULL */
         pw_mpi_tracker_init(&t[i], r->world, r->self, r->null, r->undefined_color);
+        if (r->ds->mpi_defined_comms)
+            pw_mpi_tracker_define(&t[i], r->ds->mpi_defined_comms, (int64_t)i);
+    }
     return t;
+}
+
+/* The predefined handles of a format that defines its communicators. */
+static int defined_handles(pw_comm_replay *r)
+{
+    const pw_mpi_defined_comms *d = r->ds->mpi_defined_comms;
+    if (!d)
+        return 0;
+    r->world = d->world;
+    r->self = d->self;
+    r->null = d->null;
+    return 1;
 }
 
 static void free_trackers(pw_mpi_tracker *t, size_t n)
@@ -123,7 +140,8 @@ static pw_status replay_init(pw_comm_replay *r, pw_dataset *ds, int with_census,
     r->calls = calloc(ds->n_schemas ? ds->n_schemas : 1, sizeof *r->calls);
     if (!r->calls)
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
-    if (!classify(r) || !predefined_handles(r))
+    int creates = classify(r);
+    if (!defined_handles(r) && (!creates || !predefined_handles(r)))
         return PW_OK;
     for (size_t i = 0; i < ds->n_locs; i++) { /* ranks: 0 .. highest + 1 */
         int64_t rank = ds->locs[i].kind == PW_LOC_PROCESS ? ds->locs[i].id : -1;

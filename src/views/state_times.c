@@ -1,7 +1,9 @@
 /* state_times.c — time per state, summed from the spans of the changes.
  * Value 0 (no state) and values without a label (ids, counters) are not
- * counted, so memory is bounded by rows x labelled values. */
+ * counted, but for a view's busy channel (state_busy.h), so memory is
+ * bounded by rows x labelled values. */
 #include "views/state_times.h"
+#include "views/state_busy.h"
 #include "views/state_totals.h"
 
 #include <stdlib.h>
@@ -72,12 +74,13 @@ static value_time *add_value(state_times *st, track_times *tt, int64_t value)
     return &tt->v[tt->n++];
 }
 
-/* A value not counted yet: counted from now on when it has a label.
- * Not inlined, so that the common path saves no registers. */
+/* A value not counted yet: counted from now on when it has a label or
+ * is of the view's busy channel (for the busy time of its row).  Not
+ * inlined, so that the common path saves no registers. */
 static PW_NOINLINE void count_new_value(state_times *st, track_times *tt, int view,
                                                       int32_t type, int64_t value, uint64_t ns)
 {
-    if (!st->st->value_label(st->st, view, type, value))
+    if (!st->st->value_label(st->st, view, type, value) && !pw_state_busy_channel(st->st, view, type))
         return;
     value_time *a = add_value(st, tt, value);
     if (!a) {
@@ -127,7 +130,7 @@ static void on_change(void *ctx, int64_t time, int view, uint32_t row, int32_t t
         count_span(st, tr, view, type, held, (uint64_t)time - (uint64_t)since);
 }
 
-/* Every change also goes to the watcher (ds->states_watch). */
+/* Every change also goes to the watcher (ds->run->states_watch). */
 typedef struct watched_times {
     state_times *times;
     const pw_states_watch *watch;
@@ -161,9 +164,9 @@ static const char *row_name(const pw_states *st, int view, uint32_t row)
     return row < v->n_rows ? v->rows[row].title : "?";
 }
 
-/* One report row per (row, channel, value), in that order; each also
- * counted into totals. */
-static int report_rows(const state_times *times, pw_rnode *rows, pw_state_totals *totals)
+/* One report row per (row, channel, labelled value), in that order; each
+ * also counted into totals, and a busy channel's values into busy. */
+static int report_rows(const state_times *times, pw_rnode *rows, pw_state_totals *totals, pw_state_busy *busy)
 {
     const pw_states *st = times->st;
     const pw_state_spans *spans = times->spans;
@@ -183,18 +186,22 @@ static int report_rows(const state_times *times, pw_rnode *rows, pw_state_totals
         const time_acc *a = &acc[i];
         int view = pw_state_key_view(a->key);
         int32_t type = pw_state_key_channel(a->key);
+        if (pw_state_busy_channel(st, view, type))
+            pw_state_busy_add(busy, view, pw_state_key_row(a->key), a->ns);
+        if (!st->value_label(st, view, type, a->value))
+            continue;
         pw_rnode *r = pw_rnode_object(rows, NULL);
-        pw_rnode_str(r, "view", st->views[view].name);
-        pw_rnode_str(r, "row", row_name(st, view, pw_state_key_row(a->key)));
-        pw_rnode_int(r, "type", type);
-        pw_rnode_str(r, "channel", st->channel_name(st, view, type));
-        pw_rnode_int(r, "value", a->value);
-        pw_rnode_str(r, "label", st->value_label(st, view, type, a->value));
-        pw_rnode_num(r, "time_s", (double)a->ns / 1e9);
+        pw_rnode_str(r, PW_STATES_COLUMN(VIEW), st->views[view].name);
+        pw_rnode_str(r, PW_STATES_COLUMN(ROW), row_name(st, view, pw_state_key_row(a->key)));
+        pw_rnode_int(r, PW_STATES_COLUMN(TYPE), type);
+        pw_rnode_str(r, PW_STATES_COLUMN(CHANNEL), st->channel_name(st, view, type));
+        pw_rnode_int(r, PW_STATES_COLUMN(VALUE), a->value);
+        pw_rnode_str(r, PW_STATES_COLUMN(LABEL), st->value_label(st, view, type, a->value));
+        pw_rnode_num(r, PW_STATES_COLUMN(TIME_S), (double)a->ns / 1e9);
         pw_state_totals_add(totals, st->views[view].name, type, st->channel_name(st, view, type), a->value,
                             st->value_label(st, view, type, a->value), a->ns);
         int64_t span = st->end - st->start; /* the window's, when clipped to one */
-        pw_rnode_num(r, "share_pct", span > 0 ? 100.0 * (double)a->ns / (double)span : 0.0);
+        pw_rnode_num(r, PW_STATES_COLUMN(SHARE_PCT), span > 0 ? 100.0 * (double)a->ns / (double)span : 0.0);
     }
     free(acc);
     return 0;
@@ -202,8 +209,10 @@ static int report_rows(const state_times *times, pw_rnode *rows, pw_state_totals
 
 const pw_table_decl pw_state_times_table = {
     "states", "time per state", "how long each row (thread, CPU) held each value of each channel", "view, row, channel, value",
-    {{"view", "", 1}, {"row", "", 1}, {"type", "", 1}, {"channel", "", 0}, {"value", "", 1}, {"label", "", 0},
-     {"time_s", "s", 0}, {"share_pct", "%", 0}}};
+    {[PW_STATES_VIEW] = {"view", "", 1}, [PW_STATES_ROW] = {"row", "", 1}, [PW_STATES_TYPE] = {"type", "", 1},
+     [PW_STATES_CHANNEL] = {"channel", "", 0}, [PW_STATES_VALUE] = {"value", "", 1},
+     [PW_STATES_LABEL] = {"label", "", 0}, [PW_STATES_TIME_S] = {"time_s", "s", 0},
+     [PW_STATES_SHARE_PCT] = {"share_pct", "%", 0}}};
 
 pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_report *r,
                                 pw_error *err)
@@ -213,7 +222,7 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
     state_times times = {NULL, &spans, NULL, 0, 0, 0, 0};
     spans.ctx = &times;
     /* The hot path stays one call a change when nothing watches. */
-    watched_times watched = {&times, ds->states_watch};
+    watched_times watched = {&times, ds->run->states_watch};
     pw_status s = watched.watch ? src->start(ds, on_change_watched, &watched, &st, err)
                                 : src->start(ds, on_change, &times, &st, err);
     times.st = st;
@@ -229,11 +238,16 @@ pw_status pw_state_times_report(pw_dataset *ds, const pw_states_source *src, pw_
             s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     }
     if (s == PW_OK || s == PW_E_DATA) {
-        pw_rnode *rows = pw_report_stream(r, "states");
+        pw_rnode *rows = pw_report_stream(r, pw_state_times_table.name);
         pw_state_totals totals = {0};
-        if (rows && (report_rows(&times, rows, &totals) != 0 || !pw_state_totals_report(&totals, pw_report_root(r))))
+        pw_state_busy busy;
+        pw_state_busy_init(&busy, st);
+        if (rows && (report_rows(&times, rows, &totals, &busy) != 0 ||
+                     !pw_state_totals_report(&totals, pw_report_root(r)) ||
+                     !pw_state_busy_report(&busy, st->end - st->start, pw_report_root(r))))
             s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
         free(totals.v);
+        pw_state_busy_free(&busy);
     }
     src->release(st);
     pw_state_spans_free(&spans);

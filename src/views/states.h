@@ -46,6 +46,8 @@ typedef struct pw_state_view {
     const char *name;          /* "thread", "cpu": file names and keys */
     uint32_t n_rows;
     const pw_state_row *rows;  /* by row index */
+    int32_t busy;              /* the channel whose nonzero value means the row
+                                  runs something (a CPU's running threads), 0: none */
 } pw_state_view;
 
 /* What a producer offers, valid from its start to its release. */
@@ -90,7 +92,7 @@ static inline uint32_t pw_state_slot(int view, uint32_t a, uint64_t b, unsigned 
 }
 
 /* A watcher of the states the time-per-state view replays for stats
- * (ds->states_watch; state_times.c): a page that draws them over time
+ * (ds->run->states_watch; state_times.c): a page that draws them over time
  * from that replay instead of making its own.  begin: the rows and
  * channels are known; change: every change, as the view sees it; end:
  * the replay is over (st->end set, labels still readable). */

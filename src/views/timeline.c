@@ -542,7 +542,7 @@ static pw_status tl_account(pw_timeline *tl, uint64_t in, pw_status s, pw_conver
     c[TC_BACKWARDS] = tl->flows.backwards;
     c[TC_FAILED] = s != PW_OK;
     if (tl->share)
-        tl->ds->collectives->sum(tl->ds->collectives->ctx, c, TC_N);
+        tl->ds->run->collectives->sum(tl->ds->run->collectives->ctx, c, TC_N);
     if (s == PW_OK && c[TC_FAILED])
         s = pw_fail(err, PW_E_IO, tl->ds->path, PW_NO_OFFSET, "another process could not draw its share of the timeline");
     if (s != PW_OK)
@@ -628,7 +628,7 @@ static pw_status tl_run_share(pw_dataset *ds, const pw_tl_sink *sink, tl_share *
     tl_free(&tl);
     if (s == PW_OK)
         tl_diag_restore(ds, &mark);
-    int exchanged = !messages || tl_share_exchange(sh, ds->collectives, s == PW_OK);
+    int exchanged = !messages || tl_share_exchange(sh, ds->run->collectives, s == PW_OK);
     if (s == PW_OK && !exchanged)
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "the processes could not exchange their messages' ends (out of memory, or another process failed)");
     in = 0;
@@ -653,7 +653,7 @@ static pw_status tl_try_alone(pw_dataset *ds, const pw_tl_sink *sink, tl_share_r
 {
     tl_share sh;
     int alone = tl_share_begin(&sh, ds);
-    ds->timeline_alone = alone == 1;
+    ds->run->timeline_alone = alone == 1;
     *done = alone != 0;
     if (alone < 0)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
@@ -817,7 +817,7 @@ static pw_status tl_run_share_by_location(pw_dataset *ds, const pw_tl_sink *sink
         if (s == PW_OK)
             s = tl_pass_done(&tl, locs[i], err);
     }
-    if (!tl_share_exchange_counts(sh, ds->collectives, &tl.flows.mm, s == PW_OK) && s == PW_OK)
+    if (!tl_share_exchange_counts(sh, ds->run->collectives, &tl.flows.mm, s == PW_OK) && s == PW_OK)
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "the processes could not exchange their message counts (out of memory, or another process failed)");
     return tl_end(&tl, in, s, rep, err);
 }

@@ -77,7 +77,7 @@ static int map_ranks(tl_share *sh, const pw_dataset *ds)
  * 1: the share can be drawn alone. */
 static int agree(tl_share *sh, pw_dataset *ds)
 {
-    const pw_collectives *c = ds->collectives;
+    const pw_collectives *c = ds->run->collectives;
     size_t n = 0, first = 0, end = 0, total = ds->n_locs + 3;
     uint32_t *locs = pw_ds_record_locations(ds, &n);
     uint8_t *mine = calloc(ds->n_locs ? ds->n_locs : 1, 1);
@@ -92,7 +92,7 @@ static int agree(tl_share *sh, pw_dataset *ds)
         uint64_t v[AGREE_CHUNK];
         size_t k = total - at < AGREE_CHUNK ? total - at : AGREE_CHUNK;
         for (size_t j = 0; j < k; j++)
-            v[j] = at + j >= ds->n_locs ? tail[at + j - ds->n_locs] : mine && mine[at + j] ? ds->share_index + 1 : 0;
+            v[j] = at + j >= ds->n_locs ? tail[at + j - ds->n_locs] : mine && mine[at + j] ? ds->run->share_index + 1 : 0;
         c->sum(c->ctx, v, k);
         for (size_t j = 0; j < k; j++)
             if (at + j >= ds->n_locs)
@@ -102,7 +102,7 @@ static int agree(tl_share *sh, pw_dataset *ds)
     }
     free(mine);
     sh->processes = (unsigned)tail[0];
-    sh->me = ds->share_index;
+    sh->me = ds->run->share_index;
     /* one process draws every location: nothing to split */
     return tail[2] ? -1 : tail[1] || tail[0] < 2 ? 0 : 1;
 }
@@ -110,7 +110,7 @@ static int agree(tl_share *sh, pw_dataset *ds)
 int tl_share_begin(tl_share *sh, pw_dataset *ds)
 {
     memset(sh, 0, sizeof *sh);
-    const pw_collectives *c = ds->collectives;
+    const pw_collectives *c = ds->run->collectives;
     if (!c || !c->alltoallv || pw_ds_option(ds, "waits"))
         return 0;
     int answer = agree(sh, ds);
@@ -147,7 +147,7 @@ void tl_share_free(tl_share *sh)
     memset(sh, 0, sizeof *sh);
 }
 
-int pw_dataset_drew_share_alone(const pw_dataset *ds) { return ds->timeline_alone; }
+int pw_dataset_drew_share_alone(const pw_dataset *ds) { return ds->run->timeline_alone; }
 
 unsigned tl_share_owner_of_rank(const tl_share *sh, int64_t rank)
 {

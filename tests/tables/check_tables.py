@@ -27,7 +27,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
 import golden  # noqa: E402  (its list of the shared fixtures)
 
-UNITS = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\u00b0C", "1/s", "vt", "count", ""}
+UNITS = {"s", "B", "B/s", "%", "J", "W", "Hz", "MHz", "\u00b0C", "1/s", "vt", "vt/s", "count", ""}
 
 
 def run(pw, args, cwd=None):

@@ -27,7 +27,7 @@ typedef struct energy_result {
     size_t n_phases;
     double baseline_w[ENERGY_MAX_SOURCES]; /* subtracted idle power, when asked */
     int baseline_applied;
-    void *watched; /* the watcher's state of this repetition (ds->energy_watch) */
+    void *watched; /* the watcher's state of this repetition (ds->run->energy_watch) */
 } energy_result;
 
 /* The analysis's state over one stats run. */

@@ -50,7 +50,7 @@ static size_t owned_units(const pw_dataset *ds, const uint8_t *owned, size_t *it
     size_t n = 0;
     for (size_t i = 0; i < ds->energy->n_units; i++) {
         int32_t loc = deciding_location(&ds->energy->units[i]);
-        int mine = !owned || (loc >= 0 && (size_t)loc < ds->n_locs ? owned[loc] : ds->share_index == 0);
+        int mine = !owned || (loc >= 0 && (size_t)loc < ds->n_locs ? owned[loc] : ds->run->share_index == 0);
         if (mine)
             items[n++] = i;
     }
@@ -105,7 +105,7 @@ pw_status energy_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
     *size = 0;
     /* nothing to report, or a watcher that wants every repetition as it is
      * read: declined (the join reports over every location) */
-    if (!ds->energy || ds->energy_watch)
+    if (!ds->energy || ds->run->energy_watch)
         return PW_OK;
     energy_run run;
     pw_status s = energy_run_init(&run, ds, err);

@@ -331,7 +331,7 @@ static int next_row(const stream_rows *rows)
 static void read_stream(const energy_run *run, const pw_energy_stream *st, const int64_t *edges,
                         size_t n_edges, energy_result *res)
 {
-    const pw_energy_watch *w = res->watched ? run->ds->energy_watch : NULL;
+    const pw_energy_watch *w = res->watched ? run->ds->run->energy_watch : NULL;
     const pw_energy_source *srcs = &run->lay->sources[st->first_source];
     if (st->first_loc < 0) {
         if (st->required)
@@ -372,7 +372,7 @@ static void read_stream(const energy_run *run, const pw_energy_stream *st, const
 void energy_repetition_read(const energy_run *run, size_t i, energy_result *res)
 {
     const pw_energy_unit *u = &run->lay->units[i];
-    const pw_energy_watch *w = run->ds->energy_watch;
+    const pw_energy_watch *w = run->ds->run->energy_watch;
     phase_list pl = {0};
     memset(res, 0, sizeof *res);
     if (read_marks(run, u, &pl) == 0) {

@@ -64,7 +64,7 @@ static energy_baselines *read_baselines(const energy_run *run, energy_result *re
  * state it kept while the repetition was read. */
 static void watch(const energy_run *run, size_t i, const energy_result *r)
 {
-    const pw_energy_watch *w = run->ds->energy_watch;
+    const pw_energy_watch *w = run->ds->run->energy_watch;
     size_t n = r->n_phases;
     pw_energy_span *spans = malloc((n ? n : 1) * sizeof *spans);
     if (!spans)
@@ -100,7 +100,7 @@ void energy_report_read(const energy_run *run, size_t i, energy_result *res, ene
     energy_baselines_apply(base, run, u, res);
     if (res->ok)
         energy_report_repetition(rows, run, u, res);
-    if (run->ds->energy_watch)
+    if (run->ds->run->energy_watch)
         watch(run, i, res);
     if (!res->ok)
         energy_result_free(res); /* a reported one's phases wait for the phases table */

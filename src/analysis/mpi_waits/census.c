@@ -86,6 +86,7 @@ static void census_rank(void *ctx, size_t item, int worker)
         if (pw_cursor_open_whole_run(run->ds, rk->locs[i], PW_WINDOW_DEFAULT_CAP, &c, &err) != PW_OK)
             continue; /* damage is the reader's to report */
         c->args_only = 1;
+        c->mpi_calls = 1;
         while (mw_reread_step(c, &err) == PW_OK) {
             const pw_record *rec = &c->rec;
             if (run->timed_only && (rec->clock != PW_CLOCK_NS || !rec->has_end))

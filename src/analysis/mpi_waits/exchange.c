@@ -83,7 +83,7 @@ static int owners(mw_run *run, uint64_t *v, const uint8_t *owned)
 
 int mw_exchange_init(mw_run *run, int failed)
 {
-    const pw_collectives *co = run->ds->collectives;
+    const pw_collectives *co = run->ds->run->collectives;
     if (!co || !co->alltoallv || !co->sum || !co->broadcast)
         return !failed;
     /* everything allocated before the first sum: a process that cannot
@@ -97,7 +97,7 @@ int mw_exchange_init(mw_run *run, int failed)
     co->sum(co->ctx, first, 2);
     int ok = !first[0];
     if (ok) {
-        *ex = (mw_exchange){.co = co, .me = run->ds->share_index, .procs = (unsigned)first[1], .owner = owner};
+        *ex = (mw_exchange){.co = co, .me = run->ds->run->share_index, .procs = (unsigned)first[1], .owner = owner};
         pthread_mutex_init(&ex->lock, NULL);
         run->ex = ex;
         owner = NULL;

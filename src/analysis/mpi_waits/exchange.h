@@ -71,7 +71,7 @@ struct mw_exchange {
     int failed;
 };
 
-/* The ranks split between the processes of ds->collectives (share
+/* The ranks split between the processes of ds->run->collectives (share
  * index and count): run->ex set and each rank's `mine`, or run->ex left
  * NULL when the run is one process's alone.  Every process calls it
  * after mw_prepare, with `failed` set when its preparation failed;

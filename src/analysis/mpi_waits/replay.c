@@ -91,6 +91,7 @@ static int next_record(mw_run *run, mw_rank *rk)
                 continue; /* damage is the reader's to report */
             }
             rk->cur->args_only = 1; /* every time read here is rec->t / rec->t_end */
+            rk->cur->mpi_calls = 1;
             rk->ends.open_from = rk->ends.n; /* the threads met so far are over */
         }
         if (mw_reread_step(rk->cur, &err) == PW_OK)

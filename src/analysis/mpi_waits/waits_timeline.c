@@ -193,7 +193,9 @@ static pw_status ws_event(void *ctx, const pw_names *names, const pw_tl_event *e
     pw_status s = flush_until(w, names, ev->t, err);
     if (s == PW_OK)
         s = w->inner->event(w->inner->ctx, names, &ours, err);
-    int timed = ev->rec && ev->rec->clock == PW_CLOCK_NS && ev->rec->has_end;
+    /* a call's begin: its span's, or the event that enters it (OTF2's
+     * Enter, whose call the replay assembled from its events) */
+    int timed = ev->rec && ev->rec->clock == PW_CLOCK_NS && (ev->rec->has_end || ev->rec->kind == PW_REC_BEGIN);
     if (s == PW_OK && ev->kind == PW_TL_BEGIN && timed)
         s = draw_wait(w, names, ev, ours.track, err);
     return s;

@@ -37,7 +37,7 @@ static int forward_path(mw_run *run)
 
 pw_status pw_mpi_waits_together(pw_dataset *ds, pw_error *err)
 {
-    const pw_collectives *co = ds->collectives;
+    const pw_collectives *co = ds->run->collectives;
     if (pw_ds_option(ds, "profile_only") || !co || !co->alltoallv)
         return PW_OK; /* share 0's report computes them alone */
     mw_run *run = malloc(sizeof *run);
@@ -54,7 +54,7 @@ pw_status pw_mpi_waits_together(pw_dataset *ds, pw_error *err)
         st = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     else
         st = mw_replay(run, err); /* spread: share 0 settles the path (critical_path_spread.h) */
-    int keep = st == PW_OK && ds->share_index == 0;
+    int keep = st == PW_OK && ds->run->share_index == 0;
     if (run->ex)
         mw_exchange_free(run);
     if (keep && !pw_ds_hold(ds, &mw_held_key, run, mw_held_free))

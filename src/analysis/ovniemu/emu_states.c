@@ -153,8 +153,8 @@ static int name_rows(emu_states *es)
         p += n + 1;
         room -= (size_t)n + 1;
     }
-    es->views[EMU_VIEW_THREAD] = (pw_state_view){"thread", e->sys.n_threads, es->rows[0]};
-    es->views[EMU_VIEW_CPU] = (pw_state_view){"cpu", e->sys.n_cpus, es->rows[1]};
+    es->views[EMU_VIEW_THREAD] = (pw_state_view){"thread", e->sys.n_threads, es->rows[0], 0};
+    es->views[EMU_VIEW_CPU] = (pw_state_view){"cpu", e->sys.n_cpus, es->rows[1], EMU_PRV_CPU_NRUN};
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "analysis/analysis.h"
 #include "analysis/ovniemu/emu_states.h"
 #include "analysis/ovniemu/ovniemu_part.h"
+#include "views/state_busy.h"
 #include "views/state_times.h"
 #include "views/state_totals.h"
 
@@ -40,7 +41,8 @@ static pw_status states_check(pw_dataset *ds, pw_error *err)
     return s == PW_E_DATA ? PW_OK : s; /* damage is in the diagnostics */
 }
 
-static const pw_table_decl *const ovniemu_tables[] = {&pw_state_times_table, &pw_state_totals_table, NULL};
+static const pw_table_decl *const ovniemu_tables[] = {&pw_state_busy_table, &pw_state_times_table,
+                                                      &pw_state_totals_table, NULL};
 
 const pw_analysis_ops pw_analysis_ovniemu = {
     .name = "ovniemu",

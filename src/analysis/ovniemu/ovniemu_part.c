@@ -30,9 +30,11 @@
 #include <string.h>
 
 #include "analysis/ovniemu/emu_states.h"
+#include "views/state_busy.h"
 #include "views/state_totals.h"
 #include "analysis/ovniemu/ovniemu_part.h"
 #include "views/state_spans.h"
+#include "views/state_times.h"
 #include "views/state_window.h"
 #include "core/grow.h"
 #include "core/window.h"
@@ -264,7 +266,7 @@ static void on_span(void *ctx, int view, uint32_t row, int32_t type, int64_t val
     for (size_t i = 0; tv && i < tv->n && !a; i++)
         a = tv->v[i].value == value ? &tv->v[i] : NULL;
     if (tv && !a) {
-        if (!t->st->value_label(t->st, view, type, value))
+        if (!t->st->value_label(t->st, view, type, value) && !pw_state_busy_channel(t->st, view, type))
             return;
         if (!pw_grow((void **)&tv->v, tv->n, &tv->cap, sizeof *tv->v)) {
             t->failed = 1;
@@ -504,25 +506,30 @@ static long take_entries(pw_part_reader *rd, const part_head *h, int64_t end_abs
 }
 
 /* The entries in order; one that lasted no time (a span that began at
- * the trace's end) is none, as closing the spans leaves it out. */
+ * the trace's end) is none, as closing the spans leaves it out.  A busy
+ * channel's values go to busy, and only labelled values are rows. */
 static void report_entries(const pw_states *st, const state_entry *e, size_t n, int64_t end, pw_rnode *rows,
-                           pw_state_totals *totals)
+                           pw_state_totals *totals, pw_state_busy *busy)
 {
     for (size_t i = 0; i < n; i++) {
         if (!e[i].ns)
             continue;
         int view = pw_state_key_view(e[i].key);
+        if (pw_state_busy_channel(st, view, pw_state_key_channel(e[i].key)))
+            pw_state_busy_add(busy, view, pw_state_key_row(e[i].key), e[i].ns);
+        if (!e[i].label)
+            continue;
         pw_rnode *o = pw_rnode_object(rows, NULL);
-        pw_rnode_str(o, "view", st->views[view].name);
-        pw_rnode_str(o, "row", e[i].title);
-        pw_rnode_int(o, "type", pw_state_key_channel(e[i].key));
-        pw_rnode_str(o, "channel", e[i].channel);
-        pw_rnode_int(o, "value", e[i].value);
-        pw_rnode_str(o, "label", e[i].label);
-        pw_rnode_num(o, "time_s", (double)e[i].ns / 1e9);
+        pw_rnode_str(o, PW_STATES_COLUMN(VIEW), st->views[view].name);
+        pw_rnode_str(o, PW_STATES_COLUMN(ROW), e[i].title);
+        pw_rnode_int(o, PW_STATES_COLUMN(TYPE), pw_state_key_channel(e[i].key));
+        pw_rnode_str(o, PW_STATES_COLUMN(CHANNEL), e[i].channel);
+        pw_rnode_int(o, PW_STATES_COLUMN(VALUE), e[i].value);
+        pw_rnode_str(o, PW_STATES_COLUMN(LABEL), e[i].label);
+        pw_rnode_num(o, PW_STATES_COLUMN(TIME_S), (double)e[i].ns / 1e9);
         pw_state_totals_add(totals, st->views[view].name, pw_state_key_channel(e[i].key), e[i].channel, e[i].value,
                             e[i].label, e[i].ns);
-        pw_rnode_num(o, "share_pct", end > 0 ? 100.0 * (double)e[i].ns / (double)end : 0.0);
+        pw_rnode_num(o, PW_STATES_COLUMN(SHARE_PCT), end > 0 ? 100.0 * (double)e[i].ns / (double)end : 0.0);
     }
 }
 
@@ -648,13 +655,18 @@ static pw_status join_entries(pw_dataset *ds, const pw_states *st, const void *c
         s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     if (s == PW_OK) {
         qsort(e, got, sizeof *e, by_key_value);
-        pw_rnode *rows = pw_report_stream(r, "states");
+        pw_rnode *rows = pw_report_stream(r, pw_state_times_table.name);
         pw_state_totals totals = {0};
+        pw_state_busy busy;
+        pw_state_busy_init(&busy, st);
+        int64_t span = any ? end_abs - first - pw_state_window_start(ds, first) : 0;
         if (rows)
-            report_entries(st, e, got, any ? end_abs - first - pw_state_window_start(ds, first) : 0, rows, &totals);
-        if (rows && !pw_state_totals_report(&totals, pw_report_root(r)))
+            report_entries(st, e, got, span, rows, &totals, &busy);
+        if (rows && (!pw_state_totals_report(&totals, pw_report_root(r)) ||
+                     !pw_state_busy_report(&busy, span, pw_report_root(r))))
             s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
         free(totals.v);
+        pw_state_busy_free(&busy);
     }
     free(e);
     free(m.rows[0]);

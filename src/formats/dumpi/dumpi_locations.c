@@ -201,7 +201,7 @@ static int choose_share(pw_dataset *ds, dumpi_dataset *dd)
         weight[i] = pw_ds_file_weight(dd->ranks[i].file);
     }
     if (all_usable)
-        pw_share_cut(weight, NULL, dd->n_ranks, ds->opening_share, ds->opening_shares, &dd->scan_first,
+        pw_share_cut(weight, NULL, dd->n_ranks, ds->run->opening_share, ds->run->opening_shares, &dd->scan_first,
                      &dd->scan_end);
     free(weight);
     return all_usable;
@@ -211,7 +211,7 @@ static int choose_share(pw_dataset *ds, dumpi_dataset *dd)
  * index (a few KB each), then the records of the share's ranks only. */
 static void read_rank_files(pw_dataset *ds, dumpi_dataset *dd)
 {
-    if (ds->opening_shares <= 1) {
+    if (ds->run->opening_shares <= 1) {
         pw_parallel_for(dd->n_ranks, ds->threads, read_rank_job, ds);
         dd->scan_end = dd->n_ranks;
         return;
@@ -293,10 +293,9 @@ pw_status dumpi_layout_open(pw_dataset *ds, dumpi_dataset *dd, pw_error *err)
     dumpi_profiles_publish(ds, dd);
     pthread_once(&uses_once, uses_table_init);
     memcpy(dd->uses, uses_table, sizeof uses_table);
-    /* The pass profiles for `stats` unless told no unfiltered stats will
-     * come (a window then walks less); stats profiles later if it did not. */
-    const char *for_stats = pw_ds_common_option(ds, "stats");
-    dd->profiled = !for_stats || strcmp(for_stats, "0");
+    /* The pass profiles for `stats` unless the program said it wants no
+     * stats (a window then walks less); stats profiles later if it did. */
+    dd->profiled = pw_run_wants(ds->run, PW_WANT_STATS);
     dd->published.complete = dd->profiled;
     read_rank_files(ds, dd);
     for (size_t i = 0; i < dd->n_ranks; i++)
@@ -322,9 +321,9 @@ static pw_status note_walk(pw_dataset *ds, const dumpi_dataset *dd, pw_error *er
         before += slot >= 0 && (size_t)slot < dd->scan_first;
         walked += slot >= 0 && (size_t)slot >= dd->scan_first && (size_t)slot < dd->scan_end;
     }
-    ds->walked_part = 1;
-    ds->walked_first = before;
-    ds->walked_end = before + walked;
+    ds->run->walked_part = 1;
+    ds->run->walked_first = before;
+    ds->run->walked_end = before + walked;
     return PW_OK;
 }
 

@@ -1,5 +1,5 @@
 /* dumpi_profile_filter.c — the profiles of what a filter keeps.  The
- * open-time pass profiles every call (unless the option "stats" is "0");
+ * open-time pass profiles every call (unless the open's intent leaves stats out);
  * with a filter set, or no profile made at open, the mpi_profile analysis
  * asks for the rank profiles again (pw_mpi_profiles.refilter), made from
  * the calls the filter keeps (all without one), while the communicators

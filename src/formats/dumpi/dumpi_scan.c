@@ -85,7 +85,7 @@ void dumpi_scan_rank(pw_dataset *ds, dumpi_dataset *dd, size_t slot)
         if (dd->profiled)
             dumpi_profile_call(r, p, &s, dd->uses, NULL);
     }
-    atomic_fetch_add_explicit(&ds->open_bytes, s.off - r->off_stream, memory_order_relaxed);
+    atomic_fetch_add_explicit(&ds->run->open_bytes, s.off - r->off_stream, memory_order_relaxed);
     r->stream_damaged = st != PW_END;
     dumpi_stream_fini(&s);
     seen[0] &= ~1ull; /* thread 0 is the rank itself */

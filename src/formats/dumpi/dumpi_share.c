@@ -118,7 +118,7 @@ static int take_shares(pw_dataset *ds, dumpi_dataset *dd, const void *const *fou
     for (size_t i = dd->scan_first; i < dd->scan_end; i++)
         seen[i] = 1;
     for (size_t k = 0; k < n; k++) {
-        if (k == ds->opening_share)
+        if (k == ds->run->opening_share)
             continue;
         pw_part_reader rd = pw_part_reader_of(found[k], sizes[k]);
         uint64_t ranks = pw_part_next(&rd);

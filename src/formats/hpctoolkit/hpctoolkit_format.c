@@ -90,9 +90,7 @@ static pw_status read_options(pw_dataset *ds, hpc_dataset *h, pw_error *err)
     /* Timelines draw call stacks as frames unless the user asks for the
      * sample instants (--set hpctoolkit.frames=0). */
     const char *v = pw_ds_option(ds, "frames");
-    if (!v)
-        v = pw_ds_common_option(ds, "timeline");
-    h->frames = v && strcmp(v, "0");
+    h->frames = v ? strcmp(v, "0") != 0 : pw_run_wants(ds->run, PW_WANT_TIMELINE);
     if ((v = pw_ds_option(ds, "depth"))) {
         char *end;
         long d = strtol(v, &end, 10);

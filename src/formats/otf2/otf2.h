@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "model/dataset.h"
+#include "model/mpi_comms.h"
 #include "model/mpi_profile.h"
 
 /* A definition table: elements of `size` bytes indexed by reference,
@@ -146,6 +147,12 @@ typedef struct ot_dataset {
     uint32_t *rank_loc;   /* world rank -> index in locs */
     int32_t *fn_of_region; /* region -> MPI function index, -1: not MPI */
     int64_t world_comm, self_comm;
+    /* The MPI calls (otf2_calls.c): per region its call schema, -1: not
+     * MPI; the communicators handed to the analyses. */
+    int32_t *call_schema_of_region;
+    pw_mpi_defined_comms defined;
+    int64_t *comm_handles;
+    pw_mpi_comm *comm_groups;
 } ot_dataset;
 
 /* otf2_defs.c */
@@ -183,6 +190,19 @@ const ot_event *ot_cursor_event(const pw_cursor *c);
 /* otf2_mpi_profile.c: hands ds->mpi_profiles when the archive has MPI ranks. */
 pw_status ot_mpi_profiles_offer(pw_dataset *ds, ot_dataset *od, pw_error *err);
 void ot_mpi_profiles_free(ot_dataset *od);
+
+/* otf2_calls.c: the call schemas and the communicators, when the
+ * archive has MPI ranks; a cursor's MPI calls assembled from its events. */
+pw_status ot_calls_offer(pw_dataset *ds, ot_dataset *od, pw_error *err);
+void ot_calls_free(ot_dataset *od);
+typedef struct ot_calls ot_calls;
+ot_calls *ot_calls_new(void); /* NULL when memory runs out */
+void ot_calls_delete(ot_calls *k);
+/* Event e at t (ns): 1 when it ends a call (rec's schema, times and
+ * offset set), 0 when not, -1 when memory runs out. */
+int ot_calls_feed(ot_calls *k, const ot_dataset *od, const ot_event *e, int64_t t, pw_record *rec);
+/* The fields of the call the latest 1 of ot_calls_feed ended. */
+void ot_calls_decode(const ot_calls *k, pw_arena *scratch, pw_value *values);
 
 /* otf2_stats.c, otf2_check.c */
 pw_status ot_stats(pw_dataset *ds, pw_report *r, pw_error *err);

@@ -21,6 +21,8 @@ typedef struct ot_cursor {
     int64_t self_rank;
     OTF2_ErrorCode failed; /* the read after the batch failed */
     int ended, nomem;
+    ot_calls *calls; /* the MPI calls being assembled (mpi_calls), or NULL */
+    int on_call;     /* the current record is a call, not an event */
     /* Metric values and program arguments of the batch's events. */
     uint64_t *pool;
     uint8_t *pool_types;
@@ -202,9 +204,9 @@ static pw_status refill(pw_cursor *c, ot_cursor *k, pw_error *err)
     return k->n ? PW_OK : refill(c, k, err);
 }
 
-static pw_status ot_cursor_next(pw_cursor *c, pw_error *err)
+/* The next raw event, its extra values placed. */
+static pw_status next_event(pw_cursor *c, ot_cursor *k, ot_event **out, pw_error *err)
 {
-    ot_cursor *k = c->impl;
     if (k->pos == k->n) {
         pw_status st = refill(c, k, err);
         if (st != PW_OK)
@@ -215,23 +217,69 @@ static pw_status ot_cursor_next(pw_cursor *c, pw_error *err)
      * NULL + 0 is undefined. */
     e->extra = k->pool ? k->pool + e->extra_off : NULL;
     e->extra_types = k->pool_types ? k->pool_types + e->extra_off : NULL;
-    const ot_dataset *od = c->ds->impl;
-    const pw_schema *sc = c->ds->schemas[od->schema_of[e->type]];
+    *out = e;
+    return PW_OK;
+}
+
+static void set_record(pw_cursor *c, const pw_schema *sc)
+{
     c->rec.schema = sc->index;
     c->rec.type = sc->name;
     c->rec.kind = sc->kind;
     c->rec.clock = PW_CLOCK_NS;
-    c->rec.t = ot_ns(od, e->time);
     c->rec.location = c->location;
-    c->rec.offset = e->position; /* OTF2 gives event positions, not bytes */
     c->rec.size = 0;
+}
+
+/* The next MPI call of the location (otf2_calls.c), its events skipped. */
+static pw_status next_call(pw_cursor *c, ot_cursor *k, pw_error *err)
+{
+    const ot_dataset *od = c->ds->impl;
+    if (!od->call_schema_of_region)
+        return PW_END;
+    if (!k->calls && !(k->calls = ot_calls_new()))
+        return pw_fail(err, PW_E_NOMEM, k->file, PW_NO_OFFSET, "out of memory");
+    for (;;) {
+        ot_event *e;
+        pw_status st = next_event(c, k, &e, err);
+        if (st != PW_OK)
+            return st;
+        int done = ot_calls_feed(k->calls, od, e, ot_ns(od, e->time), &c->rec);
+        if (done < 0)
+            return pw_fail(err, PW_E_NOMEM, k->file, PW_NO_OFFSET, "out of memory");
+        if (done) {
+            set_record(c, c->ds->schemas[c->rec.schema]);
+            k->on_call = 1;
+            return PW_OK;
+        }
+    }
+}
+
+static pw_status ot_cursor_next(pw_cursor *c, pw_error *err)
+{
+    ot_cursor *k = c->impl;
+    if (c->mpi_calls)
+        return next_call(c, k, err);
+    ot_event *e;
+    pw_status st = next_event(c, k, &e, err);
+    if (st != PW_OK)
+        return st;
+    const ot_dataset *od = c->ds->impl;
+    set_record(c, c->ds->schemas[od->schema_of[e->type]]);
+    c->rec.t = ot_ns(od, e->time);
+    c->rec.has_end = 0;
+    c->rec.offset = e->position; /* OTF2 gives event positions, not bytes */
+    k->on_call = 0;
     return PW_OK;
 }
 
 static void ot_cursor_decode(pw_cursor *c, pw_value *values)
 {
     ot_cursor *k = c->impl;
-    ot_decode(c->ds, &k->batch[k->pos - 1], &c->scratch, values);
+    if (k->on_call)
+        ot_calls_decode(k->calls, &c->scratch, values);
+    else
+        ot_decode(c->ds, &k->batch[k->pos - 1], &c->scratch, values);
 }
 
 const ot_event *ot_cursor_event(const pw_cursor *c)
@@ -246,6 +294,7 @@ static void cursor_free(ot_cursor *k)
         OTF2_Reader_Close(k->rd); /* closes its event readers too */
     free(k->pool);
     free(k->pool_types);
+    ot_calls_delete(k->calls);
     free(k);
 }
 

@@ -106,6 +106,8 @@ static pw_status ot_open(pw_dataset *ds, pw_error *err)
     if (st == PW_OK)
         st = ot_mpi_profiles_offer(ds, od, err);
     if (st == PW_OK)
+        st = ot_calls_offer(ds, od, err);
+    if (st == PW_OK)
         note_missing_files(ds);
     return st;
 }
@@ -115,12 +117,21 @@ static void ot_close(pw_dataset *ds)
     ot_dataset *od = ds->impl;
     if (!od)
         return;
+    ot_calls_free(od);
     ot_mpi_profiles_free(od);
     ot_tables_free(od);
     free(od->anchor);
     free(od);
     ds->impl = NULL;
 }
+
+/* The options of the MPI analyses, which archives with MPI ranks feed. */
+static const pw_format_option ot_options[] = {
+    {"bins", "bins", "N", "stats: time bins of the MPI time profile (default 50)"},
+    {"waits", "waits", NULL, "convert: MPI wait states as slices inside their calls (Perfetto, Chrome)"},
+    {"profile_only", "profile-only", NULL, "stats: the mpiP-style profile only, without the MPI wait analyses"},
+    {NULL, NULL, NULL, NULL},
+};
 
 const pw_format_ops pw_format_otf2 = {
     .name = "otf2",
@@ -132,4 +143,5 @@ const pw_format_ops pw_format_otf2 = {
     .stats_filtered = 1,
     .check = ot_check,
     .close = ot_close,
+    .options = ot_options,
 };

@@ -1,6 +1,7 @@
 /* otf2_mpi_profile.c — the mpiP-style profile of the MPI calls, per world
  * rank, as DUMPI hands it (model/mpi_profile.h): an MPI call is the time
- * between the Enter and the Leave of a region of the MPI paradigm on the
+ * between the Enter and the Leave of a region of the MPI paradigm (or
+ * named MPI_*, when a producer gives no paradigm) on the
  * rank's location; the messages are its MpiSend/MpiIsend events, with the
  * receiver's rank in the event's communicator; collectives take their
  * bytes from MpiCollectiveEnd.  Made on demand (refilter), from the
@@ -52,6 +53,7 @@ typedef struct open_call {
     int32_t fn;
     int64_t enter;
     uint64_t coll_bytes;
+    int64_t coll_comm; /* MpiCollectiveEnd's communicator, -1: none */
 } open_call;
 
 typedef struct rank_walk {
@@ -84,7 +86,8 @@ static void on_leave(rank_walk *w, int64_t t)
         p->has_finalize = 1;
         p->finalize_ns = (uint64_t)t;
     } else if (w->is_collective[o->fn]) {
-        uint64_t key = pw_pair_key((uint32_t)o->fn, PW_MPI_INST_WORLD);
+        uint32_t inst = o->coll_comm < 0 ? PW_MPI_INST_WORLD : pw_mpi_tracker_lookup(&p->tracker, o->coll_comm);
+        uint64_t key = pw_pair_key((uint32_t)o->fn, inst);
         pw_pair_counts_add(&p->coll_calls, key, 1, o->coll_bytes);
         pw_pair_counts_add(&p->coll_time, key, ns, 0);
     }
@@ -115,7 +118,7 @@ static int on_event(rank_walk *w, const ot_event *e, int64_t t)
             w->stack = s;
             w->cap = cap;
         }
-        w->stack[w->depth++] = (open_call){fn, t, 0};
+        w->stack[w->depth++] = (open_call){fn, t, 0, -1};
         return 1;
     }
     case OT_EV_Leave:
@@ -124,8 +127,10 @@ static int on_event(rank_walk *w, const ot_event *e, int64_t t)
         return 1;
     case OT_EV_MpiSend: case OT_EV_MpiIsend: on_send(w, e); return 1;
     case OT_EV_MpiCollectiveEnd:
-        if (w->depth)
+        if (w->depth) {
             w->stack[w->depth - 1].coll_bytes += e->a[3];
+            w->stack[w->depth - 1].coll_comm = (int64_t)e->a[1];
+        }
         return 1;
     default: return 1;
     }
@@ -158,6 +163,8 @@ static pw_status profile_rank(pw_dataset *ds, ot_dataset *od, size_t r, rank_wal
     if (!pw_mpi_rank_profile_init(p, (int)r, od->profiles.n_functions, od->world_comm, od->self_comm, -1, -1))
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     p->clock = 1;
+    if (ds->mpi_defined_comms) /* the archive's communicators: messages on them reach world ranks */
+        pw_mpi_tracker_define(&p->tracker, ds->mpi_defined_comms, (int64_t)r);
     w->p = p;
     if (od->rank_loc[r] == UINT32_MAX)
         return PW_OK;
@@ -214,8 +221,9 @@ pw_status ot_mpi_profiles_offer(pw_dataset *ds, ot_dataset *od, pw_error *err)
         return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
     for (uint32_t r = 0; r < od->regions.n; r++) {
         const ot_region *reg = ot_table_get(&od->regions, r);
-        const char *name = reg && reg->paradigm == OTF2_PARADIGM_MPI ? ot_string(od, reg->name) : NULL;
-        od->fn_of_region[r] = name ? function_index(name) : -1;
+        const char *name = reg ? ot_string(od, reg->name) : NULL;
+        int mpi = name && (reg->paradigm == OTF2_PARADIGM_MPI || !strncmp(name, "MPI_", 4));
+        od->fn_of_region[r] = mpi ? function_index(name) : -1;
     }
     for (uint32_t r = 0; r < g->n_members; r++)
         od->rank_loc[r] = UINT32_MAX;

@@ -44,6 +44,47 @@ static void add_to_bin(timeline_bin *tb, const uint8_t *b, int processed, int rb
     tb->nread += pw_le32(b + 4 * nread);
 }
 
+/* A PE sample's real time and GVT into its pace (a PE's samples come in
+ * its stream's order, but the earliest is found by its clock). */
+static void add_pace(ross_pace *p, int first, const ross_hdr *h, int64_t net)
+{
+    double real = pw_lef64(h->p + 16);
+    if (first || real < p->real_first) {
+        p->real_first = real;
+        p->first_net = net;
+        p->vt_first = h->ts;
+    }
+    if (first || real > p->real_last)
+        p->real_last = real;
+    if (h->ts >= ROSS_FINAL_TS || !isfinite(h->ts))
+        return;
+    if (!p->has_vt || h->ts > p->vt_high || (h->ts == p->vt_high && real < p->vt_high_real)) {
+        p->vt_high = h->ts;
+        p->vt_high_real = real;
+    }
+    p->has_vt = 1;
+}
+
+void ross_pace_merge(ross_pace *to, uint64_t to_samples, const ross_pace *from, uint64_t from_samples, int per_pe)
+{
+    if (!from_samples)
+        return;
+    ross_pace p = *from;
+    if (to_samples) {
+        int earlier = to->real_first <= from->real_first;
+        p.real_first = earlier ? to->real_first : from->real_first;
+        p.vt_first = earlier ? to->vt_first : from->vt_first;
+        p.first_net = per_pe ? (earlier ? to->first_net : from->first_net) : to->first_net + from->first_net;
+        p.real_last = to->real_last > from->real_last ? to->real_last : from->real_last;
+        int higher = to->has_vt && (!from->has_vt || to->vt_high > from->vt_high ||
+                                    (to->vt_high == from->vt_high && to->vt_high_real <= from->vt_high_real));
+        p.vt_high = higher ? to->vt_high : from->vt_high;
+        p.vt_high_real = higher ? to->vt_high_real : from->vt_high_real;
+        p.has_vt = to->has_vt || from->has_vt;
+    }
+    *to = p;
+}
+
 static void add_pe(ross_stats_acc *st, int mode, const ross_file *f, const ross_hdr *h, int32_t loc)
 {
     if (loc < 0)
@@ -51,6 +92,7 @@ static void add_pe(ross_stats_acc *st, int mode, const ross_file *f, const ross_
     int32_t i = st->pe_index[loc];
     engine_acc *a = &st->pe[(size_t)mode * st->n_pe + (size_t)i];
     const uint8_t *b = h->p + ROSS_SAMPLE_HDR;
+    add_pace(&a->pace, a->samples == 0, h, (int64_t)pw_le32(b + 4 * PE_PROCESSED) - (int64_t)pw_le32(b + 4 * PE_RBS));
     a->samples++;
     /* pq_qsize and ngvts are absolute (not deltas): keep their maximum. */
     for (int c = PE_PROCESSED; c < ROSS_PE_COUNTERS; c++) {

@@ -18,6 +18,18 @@
 enum { PE_PEID, PE_PROCESSED, PE_ABORT, PE_RBS, PE_RB_TOTAL, PE_RB_SECONDARY, PE_FC_ATTEMPTS,
        PE_PQ_QSIZE, PE_NSEND, PE_NREAD, PE_NGVTS, PE_TIES, PE_ALLREDUCE };
 
+/* The pace of a PE's samples: their real time (seconds of ROSS's clock)
+ * from the earliest sample to the latest, the net events (processed -
+ * rolled back) of the earliest, which were committed before the span
+ * began, and the GVT at the earliest sample and the highest one with the
+ * real time it was first seen at (the final RT sample's marker left out). */
+typedef struct ross_pace {
+    double real_first, real_last;
+    int64_t first_net;
+    double vt_first;
+    double vt_high, vt_high_real;
+    int has_vt;
+} ross_pace;
 /* Sums over the samples of one PE or KP in one mode. */
 typedef struct engine_acc {
     uint64_t samples;
@@ -25,6 +37,7 @@ typedef struct engine_acc {
     double t[ROSS_PE_TIMES];      /* PE: indexed like the f32 fields */
     double ahead_sum, ahead_max;  /* KP time_ahead_gvt */
     uint64_t ahead_n;
+    ross_pace pace;               /* PE: real time and GVT of the samples */
 } engine_acc;
 
 typedef struct timeline_bin {
@@ -70,6 +83,11 @@ typedef struct ross_stats_acc {
     size_t n_lp_pe;
 } ross_stats_acc;
 
+/* Merges the pace `from` (of `from_samples` samples) into `to` (of
+ * `to_samples`): the same PE's from two streams (per_pe: the earliest
+ * sample's net events are the earliest stream's), or the PEs of a mode
+ * (the net events before each PE's span add up). */
+void ross_pace_merge(ross_pace *to, uint64_t to_samples, const ross_pace *from, uint64_t from_samples, int per_pe);
 pw_status ross_stats_init(ross_stats_acc *st, pw_dataset *ds, pw_error *err);
 void ross_stats_free(ross_stats_acc *st);
 void ross_stats_add_event(ross_stats_acc *st, const ross_hdr *h);

@@ -115,6 +115,8 @@ pw_status ross_stats_part(pw_dataset *ds, size_t first, size_t end, void **part,
  * maximum is kept) from a KP's. */
 static void add_engine(engine_acc *to, const engine_acc *from, int pe)
 {
+    if (pe)
+        ross_pace_merge(&to->pace, to->samples, &from->pace, from->samples, 1);
     to->samples += from->samples;
     for (int c = 0; c < ROSS_PE_COUNTERS; c++)
         if (pe && (c == PE_PQ_QSIZE || c == PE_NGVTS))

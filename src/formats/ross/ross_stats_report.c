@@ -50,8 +50,37 @@ static void bin_range(pw_rnode *o, const ross_file *f, int b)
     pw_rnode_num(o, "vt_to", f->has_ts ? f->ts_min + span * (b + 1) / ROSS_BINS : 0);
 }
 
+/* a / b, or null when b is not a positive quantity (one sample: no span). */
+static void ratio(pw_rnode *o, const char *key, double a, double b)
+{
+    if (b > 0 && isfinite(a / b))
+        pw_rnode_num(o, key, a / b);
+    else
+        pw_rnode_null(o, key);
+}
+
+/* The pace of a mode's run: committed events per second of real time and
+ * how fast GVT advanced, per GVT round and per real second, over the
+ * samples' real time (ROSS's clock: cycles / --clock-rate), never the
+ * wall clock of the whole run, which the files do not hold. */
+static void pace_columns(pw_rnode *o, const engine_acc *sum)
+{
+    const ross_pace *p = &sum->pace;
+    double real = p->real_last - p->real_first;
+    double committed = (double)sum->c[1] - (double)sum->c[3] - (double)p->first_net;
+    pw_rnode_num(o, "real_s", real);
+    ratio(o, "event_rate", committed, real);
+    if (p->has_vt)
+        pw_rnode_num(o, "gvt_reached", p->vt_high);
+    else
+        pw_rnode_null(o, "gvt_reached");
+    ratio(o, "vt_per_gvt", p->has_vt ? p->vt_high : NAN, (double)sum->c[10]);
+    int from = p->has_vt && isfinite(p->vt_first) && p->vt_first < ROSS_FINAL_TS;
+    ratio(o, "vt_rate", from ? p->vt_high - p->vt_first : NAN, p->vt_high_real - p->real_first);
+}
+
 /* The first screen, a row per engine mode: ROSS's efficiency, the share
- * of processed events rolled back, and the GVT rounds. */
+ * of processed events rolled back, the GVT rounds and the run's pace. */
 static void summary_row(pw_rnode *arr, int m, const engine_acc *sum)
 {
     pw_rnode *o = pw_rnode_object(arr, NULL);
@@ -61,6 +90,7 @@ static void summary_row(pw_rnode *arr, int m, const engine_acc *sum)
     pw_rnode_num(o, "rolled_back_pct", sum->c[1] ? 100.0 * (double)sum->c[3] / (double)sum->c[1] : 0.0);
     pw_rnode_uint(o, "rollbacks", sum->c[4]);
     pw_rnode_uint(o, "gvts", sum->c[10]);
+    pace_columns(o, sum);
 }
 
 static void report_pes(const ross_stats_acc *st, pw_rnode *root)
@@ -77,6 +107,7 @@ static void report_pes(const ross_stats_acc *st, pw_rnode *root)
             const engine_acc *a = &st->pe[(size_t)m * st->n_pe + i];
             if (!a->samples)
                 continue;
+            ross_pace_merge(&sum.pace, sum.samples, &a->pace, a->samples, 0);
             sum.samples += a->samples;
             for (int c = 0; c < ROSS_PE_COUNTERS; c++)
                 sum.c[c] = c == 7 || c == 10 ? (a->c[c] > sum.c[c] ? a->c[c] : sum.c[c])
@@ -310,10 +341,12 @@ static void report_events(const ross_stats_acc *st, pw_rnode *root)
 static const pw_table_decl summary = {
     "summary", "ROSS at a glance",
     "per engine mode: events processed, efficiency (ROSS's: 100 (1 - rolled back / net events)), share rolled back, "
-    "rollbacks, GVT rounds",
+    "rollbacks, GVT rounds; over the samples' real time, committed events per second and GVT's progress per round "
+    "and per second",
     "mode",
     {{"mode", "", 1}, {"processed", "count", 0}, ROSS_EFFICIENCY, {"rolled_back_pct", "%", 0}, {"rollbacks", "count", 0},
-     {"gvts", "count", 0}}};
+     {"gvts", "count", 0}, {"real_s", "s", 0}, {"event_rate", "1/s", 0}, {"gvt_reached", "vt", 0},
+     {"vt_per_gvt", "vt", 0}, {"vt_rate", "vt/s", 0}}};
 static const pw_table_decl records = {"records", "records", "records per ROSS instrumentation type", "type",
                                       {{"type", "", 1}, {"records", "count", 0}}};
 static const pw_table_decl model = {"model", "model samples", "model-level samples per sampling mode", "one row",

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "perfweave.h"
+#include "sinks/html/html_watch.h"
 
 /* A repetition's primary power per pixel column (html_power.c). */
 #define HTML_POWER_COLS 600
@@ -50,13 +51,13 @@ int html_energy_figures(const html_run *run);
 
 /* The strips of states over time (html_strips.c): thread-states and
  * cpu-states, when the dataset's analyses derive states, from what a
- * watcher kept of stats' replay (strips, when complete) or else from a
- * replay of the page's own. */
+ * watcher kept of a replay of them (strips, when complete): stats' own or
+ * the report driver's (html_watch.h). */
 typedef struct html_strips html_strips;
 html_strips *html_strips_new(pw_dataset *ds);
-void html_strips_watch(html_strips *s); /* sets ds->states_watch */
+void html_strips_watch(html_strips *s); /* sets ds->run->states_watch */
 void html_strips_free(html_strips *s);
-pw_status html_state_strips(const html_run *run, html_strips *strips, pw_error *err);
+void html_state_strips(const html_run *run, const html_strips *strips);
 /* The strips a page's watch kept (html_power.c), or NULL. */
 html_strips *html_watch_strips(const pw_html_watch *w);
 

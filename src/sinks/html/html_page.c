@@ -163,17 +163,16 @@ static void run_facts(FILE *f, const json_t *root)
 }
 
 /* Every figure the run's data allows, in one column. */
-static pw_status run_figures(const html_run *run, pw_error *err)
+static void run_figures(const html_run *run)
 {
     int n = html_mpi_figures(run);
-    pw_status s = html_state_strips(run, html_watch_strips(run->watch), err);
+    html_state_strips(run, html_watch_strips(run->watch));
     n += html_state_figures(run);
     n += html_profile_figures(run);
     n += html_pdes_figures(run);
     n += html_energy_figures(run);
-    if (!n && s == PW_OK)
+    if (!n)
         fputs("<p class=\"note\">The report of this dataset has no figure; its tables follow.</p>\n", run->f);
-    return s;
 }
 
 static void page_close(FILE *f)
@@ -208,19 +207,18 @@ pw_status pw_html_report(pw_dataset *ds, const pw_report *r, const pw_html_watch
     fputs("<section id=\"summary\"><h2>Verdict</h2><ul>\n", out);
     html_findings(&run);
     fputs("</ul></section>\n<h2>Figures</h2>\n", out);
-    pw_status s = run_figures(&run, err);
+    run_figures(&run);
     fputs("<h2>Tables</h2>\n<button id=\"toggle-tables\" type=\"button\">open or close every table</button>\n",
           out);
     data_tables(out, root, "");
-    if (s == PW_OK)
-        s = embed_json(out, r, err);
+    pw_status s = embed_json(out, r, err);
     page_close(out);
     return check_written(out, s, err);
 }
 
 /* One run's column of a comparison. */
-static pw_status side(FILE *f, pw_dataset *ds, const pw_report *r, const pw_html_watch *w, const char *prefix,
-                      const char *label, pw_error *err)
+static void side(FILE *f, pw_dataset *ds, const pw_report *r, const pw_html_watch *w, const char *prefix,
+                 const char *label)
 {
     const char *path = pw_dataset_path(ds);
     int findings = 0;
@@ -230,9 +228,8 @@ static pw_status side(FILE *f, pw_dataset *ds, const pw_report *r, const pw_html
     fputs("</h2>\n<ul class=\"note\">", f);
     html_findings(&run);
     fputs("</ul>\n", f);
-    pw_status s = run_figures(&run, err);
+    run_figures(&run);
     fputs("</div>\n", f);
-    return s;
 }
 
 pw_status pw_html_compare(pw_dataset *da, const pw_report *ra, const pw_html_watch *wa, pw_dataset *db,
@@ -252,14 +249,12 @@ pw_status pw_html_compare(pw_dataset *da, const pw_report *ra, const pw_html_wat
     fputs("</ul></section>\n<h2>Largest changes</h2>\n", out);
     html_diff_figures(out, d);
     fputs("<div class=\"runs\">\n", out);
-    pw_status s = side(out, da, ra, wa, "a-", "A", err);
-    if (s == PW_OK)
-        s = side(out, db, rb, wb, "b-", "B", err);
+    side(out, da, ra, wa, "a-", "A");
+    side(out, db, rb, wb, "b-", "B");
     fputs("</div>\n<h2>Tables</h2>\n<button id=\"toggle-tables\" type=\"button\">open or close every table</button>\n",
           out);
     data_tables(out, d, "");
-    if (s == PW_OK)
-        s = embed_json(out, diff, err);
+    pw_status s = embed_json(out, diff, err);
     page_close(out);
     return check_written(out, s, err);
 }

@@ -1,7 +1,7 @@
 /* html_power.c — what a page keeps of the pw_stats run it reports
  * (pw_html_watch): the states over time (html_strips.c, from the replay of
  * the time-per-state view), and the power samples for the power-timeline
- * figure: a watcher of the energy analysis (ds->energy_watch, as the
+ * figure: a watcher of the energy analysis (ds->run->energy_watch, as the
  * `--plot` charts use it) set before pw_stats, which keeps each
  * repetition's primary power as a mean and a peak per pixel column, so the
  * page draws the measured curve, not only its phases' means.  The columns
@@ -63,12 +63,14 @@ static void watch_power(pw_html_watch *w, pw_dataset *ds)
         return;
     w->n_units = ds->energy->n_units;
     w->watch = (pw_energy_watch){on_unit_begin, on_sample, on_repetition, w};
-    ds->energy_watch = &w->watch;
+    ds->run->energy_watch = &w->watch;
 }
 
 pw_html_watch *pw_html_watch_begin(pw_dataset *ds)
 {
-    int power = ds && ds->energy && !ds->energy_watch, states = ds && pw_states_source_for(ds) && !ds->states_watch;
+    /* strips even when stats' replay is watched already: the report's
+     * driver then replays the states for them */
+    int power = ds && ds->energy && !ds->run->energy_watch, states = ds && pw_states_source_for(ds);
     pw_html_watch *w = power || states ? calloc(1, sizeof *w) : NULL;
     if (!w)
         return NULL;
@@ -85,12 +87,17 @@ html_strips *html_watch_strips(const pw_html_watch *w)
     return w ? w->strips : NULL;
 }
 
+const pw_states_watch *html_watch_unfed_states(const pw_html_watch *w)
+{
+    return w ? html_strips_unfed(w->strips) : NULL;
+}
+
 void pw_html_watch_free(pw_html_watch *w)
 {
     if (!w)
         return;
-    if (w->ds->energy_watch == &w->watch)
-        w->ds->energy_watch = NULL;
+    if (w->ds->run->energy_watch == &w->watch)
+        w->ds->run->energy_watch = NULL;
     html_strips_free(w->strips);
     for (size_t i = 0; i < w->n_units; i++)
         free(w->units[i]);

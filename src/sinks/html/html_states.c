@@ -1,5 +1,6 @@
 /* html_states.c — the figures of states (the "states" table of time per
- * state per row that the emulator's analysis and state_times.c give):
+ * state per row that the emulator's analysis and state_times.c give, read
+ * by its declaration's columns, views/state_times.h):
  * state-shares, and the words of the verdict about them.  A view (threads,
  * CPUs) is drawn by its main channel: the one that holds states the
  * longest, such as the thread state. */
@@ -9,6 +10,7 @@
 #include "sinks/html/html_charts.h"
 #include "sinks/html/html_figures.h"
 #include "sinks/html/html_svg.h"
+#include "views/state_times.h"
 
 #define MAX_ROWS 300 /* columns of a share chart; rows beyond are merged */
 
@@ -18,9 +20,9 @@ int64_t html_main_channel(const json_t *states, const char *view)
     double time[64], top = 0;
     size_t n = 0, i, t;
     const json_t *row;
-    json_array_foreach(states, i, row) if (!strcmp(jstr(row, "view"), view))
+    json_array_foreach(states, i, row) if (!strcmp(jstr(row, PW_STATES_COLUMN(VIEW)), view))
     {
-        int64_t type = (int64_t)jnum(row, "type");
+        int64_t type = (int64_t)jnum(row, PW_STATES_COLUMN(TYPE));
         for (t = 0; t < n && types[t] != type; t++)
             ;
         if (t == n && n == 64)
@@ -29,7 +31,7 @@ int64_t html_main_channel(const json_t *states, const char *view)
             types[n] = type;
             time[n++] = 0;
         }
-        time[t] += jnum(row, "time_s");
+        time[t] += jnum(row, PW_STATES_COLUMN(TIME_S));
     }
     for (t = 0; t < n; t++)
         if (time[t] > top) {
@@ -41,7 +43,7 @@ int64_t html_main_channel(const json_t *states, const char *view)
 
 static int is_of(const json_t *row, const char *view, int64_t type)
 {
-    return !strcmp(jstr(row, "view"), view) && (int64_t)jnum(row, "type") == type;
+    return !strcmp(jstr(row, PW_STATES_COLUMN(VIEW)), view) && (int64_t)jnum(row, PW_STATES_COLUMN(TYPE)) == type;
 }
 
 typedef struct label_time {
@@ -62,14 +64,14 @@ size_t html_state_labels(const json_t *states, const char *view, int64_t type, c
     const json_t *row;
     json_array_foreach(states, i, row) if (is_of(row, view, type))
     {
-        const char *label = jstr(row, "label");
+        const char *label = jstr(row, PW_STATES_COLUMN(LABEL));
         for (l = 0; l < n && strcmp(lt[l].label, label); l++)
             ;
         if (l == n && n == 256)
             continue;
         if (l == n)
             lt[n++] = (label_time){label, 0};
-        lt[l].time += jnum(row, "time_s");
+        lt[l].time += jnum(row, PW_STATES_COLUMN(TIME_S));
     }
     qsort(lt, n, sizeof *lt, by_time_desc);
     for (l = 0; l < n && l < max; l++)
@@ -81,7 +83,7 @@ const char *html_channel_name(const json_t *states, const char *view, int64_t ty
 {
     size_t i;
     const json_t *row;
-    json_array_foreach(states, i, row) if (is_of(row, view, type)) return jstr(row, "channel");
+    json_array_foreach(states, i, row) if (is_of(row, view, type)) return jstr(row, PW_STATES_COLUMN(CHANNEL));
     return "";
 }
 
@@ -93,7 +95,7 @@ static size_t view_rows(const json_t *states, const char *view, int64_t type, co
     *rows = NULL;
     json_array_foreach(states, i, row) if (is_of(row, view, type))
     {
-        const char *name = jstr(row, "row");
+        const char *name = jstr(row, PW_STATES_COLUMN(ROW));
         if (n && !strcmp((*rows)[n - 1], name))
             continue;
         for (r = 0; r < n && strcmp((*rows)[r], name); r++)
@@ -135,13 +137,13 @@ static void shares_chart(const html_run *run, const json_t *states, const char *
     colours[k] = SVG_GREY;
     json_array_foreach(states, i, row) if (is_of(row, view, type))
     {
-        const char *name = jstr(row, "row"), *label = jstr(row, "label");
+        const char *name = jstr(row, PW_STATES_COLUMN(ROW)), *label = jstr(row, PW_STATES_COLUMN(LABEL));
         if (strcmp(rows[r], name))
             for (r = 0; r < n && strcmp(rows[r], name); r++)
                 ;
         for (l = 0; l < k && strcmp(labels[l], label); l++)
             ;
-        v[l * cols + r * cols / n] += jnum(row, "share_pct");
+        v[l * cols + r * cols / n] += jnum(row, PW_STATES_COLUMN(SHARE_PCT));
     }
     for (i = 0; i < n; i++) /* a merged column holds the mean of its rows */
         lp[i * cols / n] = lp[i * cols / n] ? lp[i * cols / n] : (const char *)rows[i];
@@ -151,7 +153,8 @@ static void shares_chart(const html_run *run, const json_t *states, const char *
     for (i = 0; i < cols; i++)
         lp[i] = short_name(rows[i * n / cols]);
     snprintf(title, sizeof title, "%s", html_channel_name(states, view, type));
-    chart_data d = {cols, k + 1, lp, labels, colours, v, NULL, "", "%", view, "share of the run"};
+    chart_data d = {cols, k + 1, lp, labels, colours, v, NULL, "", PW_COLUMN_UNIT(pw_state_times_table, PW_STATES_SHARE_PCT),
+                    view, "share of the run"};
     fprintf(run->f, "<p class=\"note\">%ss: ", view);
     html_escaped(run->f, title);
     fputs("</p>\n", run->f);
@@ -167,7 +170,7 @@ out:
 
 int html_state_figures(const html_run *run)
 {
-    const json_t *states = json_object_get(run->root, "states");
+    const json_t *states = json_object_get(run->root, pw_state_times_table.name);
     int64_t t = html_main_channel(states, "thread"), c = html_main_channel(states, "cpu");
     char id[64];
     if (!json_is_array(states) || (t < 0 && c < 0))
@@ -191,12 +194,12 @@ void html_state_verdict(const html_run *run, const json_t *states, const char *v
     const char *idle_row = NULL;
     const json_t *row;
     char text[400] = "";
-    json_array_foreach(states, i, row) if (is_of(row, view, type)) for (l = 0; l < k; l++) if (!strcmp(labels[l], jstr(row, "label")))
-        share[l] += jnum(row, "share_pct") / 100;
+    json_array_foreach(states, i, row) if (is_of(row, view, type)) for (l = 0; l < k; l++) if (!strcmp(labels[l], jstr(row, PW_STATES_COLUMN(LABEL))))
+        share[l] += jnum(row, PW_STATES_COLUMN(SHARE_PCT)) / 100;
     for (size_t r = 0; r < n; r++) {
         sum = 0;
-        json_array_foreach(states, i, row) if (is_of(row, view, type) && !strcmp(jstr(row, "row"), rows[r]))
-            sum += jnum(row, "share_pct") / 100;
+        json_array_foreach(states, i, row) if (is_of(row, view, type) && !strcmp(jstr(row, PW_STATES_COLUMN(ROW)), rows[r]))
+            sum += jnum(row, PW_STATES_COLUMN(SHARE_PCT)) / 100;
         if (sum < least) {
             least = sum;
             idle_row = rows[r];

@@ -1,8 +1,9 @@
 /* html_strips.c — thread-states and cpu-states: a strip per row (thread,
  * CPU) coloured by the state of its view's main channel over the run.
  * The states come from the replay `stats` already makes for its time per
- * state (a watcher, ds->states_watch: views/state_times.c), or, when that
- * replay did not run here, from a replay of the page's own.  They are
+ * state (a watcher, ds->run->states_watch: views/state_times.c), or, when that
+ * replay did not run here, from the one the report's driver makes for the
+ * page (src/drivers/report_page.c).  They are
  * reduced as they stream, for every labelled channel, to one value per
  * pixel column: the value held longest within it.  The run's length is
  * known only at its end, so a column starts narrow and doubles its width
@@ -15,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
 #include "model/dataset.h"
 #include "sinks/html/html_figures.h"
 #include "sinks/html/html_svg.h"
+#include "views/state_times.h"
 #include "views/states.h"
 
 #define COLS 800        /* pixel columns of a strip at most (under 2,000) */
@@ -260,16 +261,16 @@ html_strips *html_strips_new(pw_dataset *ds)
 
 void html_strips_watch(html_strips *s)
 {
-    if (s && !s->ds->states_watch)
-        s->ds->states_watch = &s->watch;
+    if (s && !s->ds->run->states_watch)
+        s->ds->run->states_watch = &s->watch;
 }
 
 void html_strips_free(html_strips *s)
 {
     if (!s)
         return;
-    if (s->ds->states_watch == &s->watch)
-        s->ds->states_watch = NULL;
+    if (s->ds->run->states_watch == &s->watch)
+        s->ds->run->states_watch = NULL;
     for (int v = 0; v < 2; v++) {
         for (size_t i = 0; i < s->n_channels[v]; i++) {
             for (size_t k = 0; k < s->channels[v][i].n_values; k++)
@@ -282,36 +283,6 @@ void html_strips_free(html_strips *s)
         free(s->row_titles[v]);
     }
     free(s);
-}
-
-/* The strips of a replay of the page's own, when stats' was not watched. */
-static pw_status replay(html_strips *s, pw_error *err)
-{
-    const pw_states_source *src = pw_states_source_for(s->ds);
-    pw_states *st = NULL;
-    if (!src)
-        return PW_OK;
-    /* The replay finds again what the stats pass found: its findings are
-     * taken back, so that each is reported once. */
-    pw_dataset *ds = s->ds;
-    pthread_mutex_lock(&ds->diag_lock);
-    size_t n_diags = ds->n_diags;
-    uint64_t dropped = ds->diags_dropped;
-    int worst = ds->worst;
-    pthread_mutex_unlock(&ds->diag_lock);
-    pw_status status = src->start(ds, on_change, s, &st, err);
-    if (status == PW_OK)
-        on_begin(s, st);
-    if (status == PW_OK)
-        status = src->play(st, err);
-    if (status == PW_OK)
-        on_end(s, st);
-    if (st)
-        src->release(st);
-    pw_ds_diag_take_back(ds, n_diags, dropped, worst);
-    if (status == PW_OK && s->nomem)
-        status = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory for the state strips");
-    return status;
 }
 
 /* The value most rows of [first, last) hold in column c. */
@@ -417,24 +388,15 @@ out:
     free(counts);
 }
 
-pw_status html_state_strips(const html_run *run, html_strips *strips, pw_error *err)
+void html_state_strips(const html_run *run, const html_strips *strips)
 {
-    const json_t *states = json_object_get(run->root, "states");
+    const json_t *states = json_object_get(run->root, pw_state_times_table.name);
     static const char *const views[] = {"thread", "cpu"};
     static const char *const ids[] = {"thread-states", "cpu-states"};
     static const char *const captions[] = {"Thread states over time", "CPU states over time"};
-    html_strips *own = NULL;
-    pw_status s = PW_OK;
-    if (!run->ds || !json_is_array(states) || !pw_states_source_for(run->ds))
-        return PW_OK;
-    if (!strips || !strips->begun) { /* stats' replay was not watched */
-        strips = own = html_strips_new(run->ds);
-        s = own ? replay(own, err)
-                : pw_fail(err, PW_E_NOMEM, pw_dataset_path(run->ds), PW_NO_OFFSET, "out of memory for the state strips");
-        if (s == PW_E_DATA) /* damage stats reported already: no strips */
-            s = PW_OK;
-    }
-    for (int v = 0; s == PW_OK && strips->complete && v < 2; v++) {
+    if (!run->ds || !json_is_array(states) || !strips)
+        return;
+    for (int v = 0; strips->complete && v < 2; v++) {
         int64_t type = html_main_channel(states, views[v]);
         const strip_channel *ch = type >= 0 ? channel_of(strips, v, (int32_t)type) : NULL;
         const char *labels[HTML_STATE_COLOURS];
@@ -442,6 +404,9 @@ pw_status html_state_strips(const html_run *run, html_strips *strips, pw_error *
         if (ch && strips->view_names[v] && !strcmp(strips->view_names[v], views[v]))
             draw_view(run, strips, v, ch, labels, n_labels, ids[v], captions[v]);
     }
-    html_strips_free(own);
-    return s;
+}
+
+const pw_states_watch *html_strips_unfed(html_strips *s)
+{
+    return s && !s->begun ? &s->watch : NULL;
 }

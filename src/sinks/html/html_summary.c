@@ -7,6 +7,7 @@
 
 #include "sinks/html/html_figures.h"
 #include "sinks/html/html_svg.h"
+#include "views/state_times.h"
 
 void html_finding(const html_run *run, const char *fmt, ...)
 {
@@ -83,7 +84,7 @@ static void mpi_findings(const html_run *run)
  * channel). */
 static void state_findings(const html_run *run)
 {
-    const json_t *states = json_object_get(run->root, "states");
+    const json_t *states = json_object_get(run->root, pw_state_times_table.name);
     static const char *const views[] = {"thread", "cpu"};
     for (size_t v = 0; v < 2; v++) {
         int64_t type = html_main_channel(states, views[v]);
@@ -163,7 +164,7 @@ void html_findings(const html_run *run)
     int before = *run->findings;
     if (json_is_array(json_object_get(run->root, "ranks")) && json_object_get(run->root, "functions"))
         mpi_findings(run);
-    if (json_is_array(json_object_get(run->root, "states")))
+    if (json_is_array(json_object_get(run->root, pw_state_times_table.name)))
         state_findings(run);
     if (json_is_array(json_object_get(run->root, "top_down")))
         profile_findings(run);

@@ -537,7 +537,7 @@ int ot_unify(ot_writer *w, const pw_names *nm, ot_unified *u)
     uint64_t processes = 0;
     int gathered = gather(c, &mine, &u->all, &bytes, &processes);
     free(mine.words);
-    uint64_t failed = !gathered || (w->ds->share_index == 0 && !number(w, u, bytes, processes, &maps, &map_bytes));
+    uint64_t failed = !gathered || (w->ds->run->share_index == 0 && !number(w, u, bytes, processes, &maps, &map_bytes));
     free(bytes);
     c->sum(c->ctx, &failed, 1); /* process 0's numbering, known to all */
     if (!failed)

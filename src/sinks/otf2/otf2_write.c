@@ -471,8 +471,8 @@ static int ot_agree(ot_writer *w, int failed)
  * of every location. */
 static void ot_drawing_known(ot_writer *w)
 {
-    w->alone = w->together && w->ds->timeline_alone;
-    w->ref_base = w->alone ? ((uint64_t)w->ds->share_index + 1) << 40 : 0;
+    w->alone = w->together && w->ds->run->timeline_alone;
+    w->ref_base = w->alone ? ((uint64_t)w->ds->run->share_index + 1) << 40 : 0;
     w->mpi.fed = w->alone;
 }
 
@@ -554,7 +554,7 @@ static pw_status ot_finish_alone(ot_writer *w, pw_error *err)
     pw_status s = ot_rename_events(w, &u, err);
     pw_status d = ot_local_definitions(w, &u, s == PW_OK ? err : NULL);
     s = s != PW_OK ? s : d;
-    if (s == PW_OK && w->ds->share_index == 0)
+    if (s == PW_OK && w->ds->run->share_index == 0)
         s = ot_definitions(&u.g, &u.names, err);
     ot_unified_free(&u);
     return s;
@@ -576,7 +576,7 @@ static pw_status ot_finish(void *ctx, const pw_names *nm, pw_error *err)
     if (w->alone)
         return ot_finish_alone(w, err);
     s = ot_local_definitions(w, NULL, err);
-    return s == PW_OK && (!w->together || w->ds->share_index == 0) ? ot_definitions(w, nm, err) : s;
+    return s == PW_OK && (!w->together || w->ds->run->share_index == 0) ? ot_definitions(w, nm, err) : s;
 }
 
 /* A location is drawn (run by location): its writers are closed now, so
@@ -645,7 +645,7 @@ static pw_status ot_prepare(pw_dataset *ds, const char *out, pw_error *err)
         return pw_fail_errno(err, out, "cannot create directory");
     char anchor[4096];
     struct stat st;
-    for (int i = 0; i < 2 && (!ds->collectives || ds->share_index == 0); i++) { /* the anchor, or an earlier run's events */
+    for (int i = 0; i < 2 && (!ds->run->collectives || ds->run->share_index == 0); i++) { /* the anchor, or an earlier run's events */
         snprintf(anchor, sizeof anchor, "%s/%s", out, i ? OT_ARCHIVE : OT_ARCHIVE ".otf2");
         if (stat(anchor, &st) == 0)
             return pw_fail(err, PW_E_USAGE, anchor, PW_NO_OFFSET, "an OTF2 archive is already there: remove it first");
@@ -657,7 +657,7 @@ static pw_status ot_prepare(pw_dataset *ds, const char *out, pw_error *err)
  * another process failed. */
 static pw_status ot_all_ok(const pw_dataset *ds, pw_status s, const char *out, pw_error *err)
 {
-    const pw_collectives *c = ds->collectives;
+    const pw_collectives *c = ds->run->collectives;
     uint64_t failed = s != PW_OK;
     if (c)
         c->sum(c->ctx, &failed, 1);
@@ -686,14 +686,14 @@ pw_status pw_convert_otf2(pw_dataset *ds, const char *out, pw_convert_report *re
  * writing its share's files, as before shares were drawn alone. */
 static pw_status ot_draw(pw_dataset *ds, const pw_tl_sink *sink, pw_convert_report *rep, pw_error *err)
 {
-    const pw_collectives *c = ds->collectives;
+    const pw_collectives *c = ds->run->collectives;
     if (!c || (c->gatherv && c->scatterv))
         return pw_timeline_run_by_location(ds, sink, rep, err);
     pw_collectives no_exchange = *c;
     no_exchange.alltoallv = NULL;
-    ds->collectives = &no_exchange;
+    ds->run->collectives = &no_exchange;
     pw_status s = pw_timeline_run_by_location(ds, sink, rep, err);
-    ds->collectives = c;
+    ds->run->collectives = c;
     return s;
 }
 
@@ -706,8 +706,8 @@ static pw_status ot_write_archive(pw_dataset *ds, const char *out, pw_convert_re
     w.ds = ds;
     w.drawn = calloc(ds->n_locs ? ds->n_locs : 1, 1);
     int whole = 1;
-    if (ds->collectives) {
-        w.together = ds->collectives;
+    if (ds->run->collectives) {
+        w.together = ds->run->collectives;
         w.owned = pw_ds_share_owned(ds, &whole);
     }
     pw_status s = w.drawn && (whole || w.owned) && pw_mpi_calls_init(&w.calls, ds) ? PW_OK : ot_nomem(err);

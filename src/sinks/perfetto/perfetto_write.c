@@ -98,7 +98,7 @@ static pw_status pf_track(void *ctx, const pw_names *nm, const pw_tl_track *tr, 
         w->track_pid[tr->id] = tr->location + 1;
     else
         w->track_pid[tr->id] = w->track_pid[tr->parent];
-    if (!w->descriptors && !w->ds->timeline_alone)
+    if (!w->descriptors && !w->ds->run->timeline_alone)
         return PW_OK;
     pb_uint(d, TRACK_DESC_UUID, w->track_uuid[tr->id]);
     if (tr->parent)
@@ -225,7 +225,7 @@ static void pf_fast_event(pf_writer *w, pf_seq *q, uint32_t seq, const pw_tl_eve
 static pw_status pf_event(void *ctx, const pw_names *nm, const pw_tl_event *ev, pw_error *err)
 {
     pf_writer *w = ctx;
-    if (w->owned && !w->ds->timeline_alone && !w->owned[ev->location])
+    if (w->owned && !w->ds->run->timeline_alone && !w->owned[ev->location])
         return PW_OK; /* another shard's sequence (drawn alone, a share draws only its own) */
     pf_seq *q = &w->seqs[ev->location];
     uint32_t seq = sequence_of(ev->location);
@@ -303,7 +303,7 @@ pw_status pw_convert_perfetto(pw_dataset *ds, const char *out, pw_convert_report
     w.seqs = calloc(ds->n_locs ? ds->n_locs : 1, sizeof *w.seqs);
     int whole = 0;
     w.owned = pw_ds_share_owned(ds, &whole);
-    w.descriptors = ds->share_index == 0;
+    w.descriptors = ds->run->share_index == 0;
     pw_status s = w.seqs && (whole || w.owned) && pw_tl_uuids_init(&w.uuids, ds) && pf_args_init(&w.args, ds) ? pw_outbuf_init(&w.out, f, err)
                                                        : pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory");
     pw_tl_sink sink = {&w, pf_track, pf_event, NULL, NULL, 0};

@@ -3,7 +3,7 @@
  *   <exp>_<bench>_energy_time.svg         energy vs time per setting (every
  *                                         repetition, run means, Pareto front).
  * The analysis hands over each repetition's primary power as it reads it
- * (ds->energy_watch), reduced here to one mean and one peak per pixel
+ * (ds->run->energy_watch), reduced here to one mean and one peak per pixel
  * column, so a chart stays small however long the run; its figures follow
  * when it is reported.  The directory is the plot driver's output
  * (sinks/plot/plot.c). */
@@ -283,7 +283,7 @@ pw_status svg_energy_begin(pw_dataset *ds, const char *dir, void **state, pw_err
     p->dir = dir;
     p->ds = ds;
     p->watch = (pw_energy_watch){on_unit_begin, on_sample, on_repetition, p};
-    ds->energy_watch = &p->watch;
+    ds->run->energy_watch = &p->watch;
     *state = p;
     return PW_OK;
 }
@@ -304,7 +304,7 @@ pw_status svg_energy_end(void *state, int ok, pw_error *err)
     }
     if (n)
         plot_benchmark(p, first, n);
-    p->ds->energy_watch = NULL;
+    p->ds->run->energy_watch = NULL;
     pw_status s = PW_OK;
     if (ok && p->failed) {
         *err = p->err;

@@ -3,7 +3,7 @@
 #define PW_SINKS_SVG_ENERGY_H
 #include "model/dataset.h"
 
-/* Watches the energy analysis of ds (ds->energy_watch) and draws into dir;
+/* Watches the energy analysis of ds (ds->run->energy_watch) and draws into dir;
  * *state stays NULL for a dataset without an energy layout. */
 pw_status svg_energy_begin(pw_dataset *ds, const char *dir, void **state, pw_error *err);
 /* The energy/time charts (when ok), then frees state. */
