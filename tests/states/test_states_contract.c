@@ -29,7 +29,7 @@ enum { N_CHANGES = sizeof steps / sizeof *steps };
 
 static const pw_state_row thread_rows[] = {{"node/t0", "TH 1.1", "node/t0"}, {"node/t1", "TH 1.2", "node/t1"}};
 static const pw_state_row cpu_rows[] = {{"CPU 0", "CPU 0", "node/cpu.0"}};
-static const pw_state_view views[] = {{"thread", 2, thread_rows}, {"cpu", 1, cpu_rows}};
+static const pw_state_view views[] = {{"thread", 2, thread_rows, 0}, {"cpu", 1, cpu_rows, 0}};
 
 typedef struct fake {
     pw_states st;
