@@ -14,7 +14,7 @@
 static const pw_sink_ops *target_at(size_t i)
 {
     for (size_t k = 0; k < pw_n_sinks; k++)
-        if (pw_sinks[k]->kind == PW_SINK_CONVERT && i-- == 0)
+        if (pw_sinks[k]->convert && i-- == 0)
             return pw_sinks[k];
     return NULL;
 }
@@ -48,7 +48,7 @@ static pw_status convert_together(pw_dataset *ds, const pw_sink_ops *sink, const
     c->broadcast(c->ctx, work, sizeof work);
     if (!work[0])
         return s != PW_OK ? s : pw_fail(err, PW_E_IO, out, PW_NO_OFFSET, "the first process could not prepare the output");
-    s = sink->convert(ds, work, rep, err);
+    s = sink->convert->write(ds, work, rep, err);
     uint64_t failed = s != PW_OK;
     c->sum(c->ctx, &failed, 1);
     if (o && failed) {
@@ -72,7 +72,7 @@ static pw_status refuse_untimed(const pw_dataset *ds, const pw_sink_ops *sink, c
     for (size_t i = 0; i < pw_n_sinks; i++) {
         const pw_sink_ops *k = pw_sinks[i];
         size_t used = strlen(fit);
-        if (k->kind == PW_SINK_CONVERT && (k->caps & PW_SINK_UNTIMED) && !(k->caps & PW_SINK_MISSING))
+        if (k->convert && (k->caps & PW_SINK_UNTIMED) && !(k->caps & PW_SINK_MISSING))
             snprintf(fit + used, sizeof fit - used, "%s, ", k->name);
     }
     return pw_fail(err, PW_E_USAGE, out, PW_NO_OFFSET,
@@ -106,14 +106,14 @@ pw_status pw_convert_output(pw_dataset *ds, const char *out, const char *target,
     pw_output *o;
     /* States named by an extension are one file; the others a directory
      * (sink.h, states_extensions), which --force replaces as a directory. */
-    unsigned caps = !states ? sink->caps : sink->states_extensions ? 0 : PW_SINK_DIRECTORY;
+    unsigned caps = !states ? sink->caps : sink->convert->states_extensions ? 0 : PW_SINK_DIRECTORY;
     pw_status s = pw_output_begin(out, flags, caps, &o, err);
     if (s != PW_OK)
         return s;
     if (states)
-        s = sink->convert_states(ds, states, o->work, rep, err);
+        s = sink->convert->write_states(ds, states, o->work, rep, err);
     else
-        s = sink->convert(ds, o->work, rep, err);
+        s = sink->convert->write(ds, o->work, rep, err);
     if (s != PW_OK) {
         pw_output_rename_in(o, err);
         pw_output_discard(o);

@@ -9,7 +9,7 @@ pw_status pw_dump_states(pw_dataset *ds, FILE *out, pw_dump_style style, pw_erro
     if (!src)
         return pw_fail(err, PW_E_USAGE, ds->path, PW_NO_OFFSET,
                        "no analysis derives states from these records");
-    const pw_sink_ops *sink = pw_sink_of_style(PW_SINK_RECORDS, (int)style);
+    const pw_sink_records *sink = pw_sink_records_of(style);
     if (!sink || !sink->dump_states)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "this dump style cannot write states");
     return sink->dump_states(ds, src, out, err);

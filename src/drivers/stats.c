@@ -134,15 +134,7 @@ pw_status pw_stats_part(pw_dataset *ds, void **part, size_t *size, pw_error *err
     free(summary);
     for (size_t i = 0; s == PW_OK && i < pw_n_analyses; i++)
         s = put_analysis_part(ds, pw_analyses[i], &w, err);
-    if (s == PW_OK && w.nomem)
-        s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    if (s != PW_OK) {
-        free(w.words);
-        return s;
-    }
-    *part = w.words;
-    *size = w.n * sizeof(uint64_t);
-    return PW_OK;
+    return pw_part_finish(&w, s, ds->path, part, size, err);
 }
 
 /* The pieces of the shares' envelopes: [share] the format's, and

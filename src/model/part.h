@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
+
 typedef struct pw_part_reader {
     const uint64_t *words;
     size_t n, pos;
@@ -88,6 +90,13 @@ static inline void pw_part_put_str(pw_part_writer *w, const char *s, size_t n)
         pw_part_put_word(w, word);
     }
 }
+
+/* How every part writer ends: when s is PW_OK and no append failed, the
+ * words go to *part and *size (the caller frees *part); else they are
+ * freed, *part is NULL, and the result is s, or out of memory naming
+ * path.  w is empty afterwards either way. */
+pw_status pw_part_finish(pw_part_writer *w, pw_status s, const char *path, void **part, size_t *size,
+                         pw_error *err);
 
 /* A string put by pw_part_put_str, in place, its length in *n (when n is
  * not NULL): NULL for a NULL string, and NULL with bad set when it runs

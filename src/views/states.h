@@ -3,7 +3,7 @@
  * channels over time, as a runtime emulator or a state analysis gives
  * them.  The producer (an analysis whose ops offer `states`) describes its
  * rows and channels in a pw_states and streams the changes to a callback;
- * a sink (its `convert_states`, or `dump --states`) writes them, knowing
+ * a sink (its `write_states`, or `dump --states`) writes them, knowing
  * nothing of the producer but this description (docs/architecture.md).
  *
  * A change is (time, view, row, channel, value): channel `channel` of row

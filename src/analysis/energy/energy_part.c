@@ -121,17 +121,13 @@ pw_status energy_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
         pw_part_put_word(&w, n_units);
         pw_part_put_word(&w, run.lay->n_sources);
         put_units(&run, items, owned_units(ds, owned, items), res, &w);
+    } else {
+        w.nomem = 1; /* an allocation above failed: no part */
     }
     free(owned);
     free(items);
     free(res);
-    if (!w.words || w.nomem) {
-        free(w.words);
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    }
-    *part = w.words;
-    *size = w.n * sizeof(uint64_t);
-    return PW_OK;
+    return pw_part_finish(&w, PW_OK, ds->path, part, size, err);
 }
 
 /* A repetition's figures without its phases; 0 when the part ends early. */

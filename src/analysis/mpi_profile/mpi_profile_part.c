@@ -93,13 +93,7 @@ pw_status pw_mpi_profile_part(pw_dataset *ds, void **part, size_t *size, pw_erro
             put_rank(&w, &mp, i);
     pw_mpi_profiles_release(ds, &mp);
     free(mine);
-    if (w.nomem) {
-        free(w.words);
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    }
-    *part = w.words ? (void *)w.words : malloc(1);
-    *size = w.n * sizeof(uint64_t);
-    return *part ? PW_OK : pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
+    return pw_part_finish(&w, PW_OK, ds->path, part, size, err);
 }
 
 /* A pair table read back; 0 when the part ends early, memory runs out, or

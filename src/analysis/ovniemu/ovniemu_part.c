@@ -408,15 +408,7 @@ pw_status ovniemu_part(pw_dataset *ds, void **part, size_t *size, pw_error *err)
         move_findings(ds, &w, n_diags, dropped, worst);
     if (s == PW_E_DATA) /* what emulating stopped on, as the serial report says it */
         s = ovniemu_cannot_emulate(ds, err);
-    if (s == PW_OK && w.nomem)
-        s = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    if (s != PW_OK) {
-        free(w.words);
-        return s;
-    }
-    *part = w.words;
-    *size = w.n * sizeof(uint64_t);
-    return PW_OK;
+    return pw_part_finish(&w, s, ds->path, part, size, err);
 }
 
 /* ---- the join -------------------------------------------------------------- */

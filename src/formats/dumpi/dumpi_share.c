@@ -54,14 +54,7 @@ pw_status dumpi_share_found(pw_dataset *ds, void **found, size_t *size, pw_error
     pw_part_put_word(&w, n);
     for (size_t i = 0; i < n; i++)
         put_rank(&w, dd, dd->scan_first + i);
-    *found = w.words;
-    *size = w.n * sizeof(uint64_t);
-    if (w.nomem) {
-        free(w.words);
-        *found = NULL;
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    }
-    return PW_OK;
+    return pw_part_finish(&w, PW_OK, ds->path, found, size, err);
 }
 
 /* Thread ids into r (its locations are added by dumpi_layout_finish). */

@@ -576,15 +576,7 @@ pw_status hpc_stats_part(pw_dataset *ds, size_t first, size_t end, void **part, 
         st = stats_run(&s, scratch, err);
     pw_report_free(scratch);
     free(mine);
-    if (st == PW_OK && w.nomem)
-        st = pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    if (st != PW_OK) {
-        free(w.words);
-        return st;
-    }
-    *part = w.words;
-    *size = w.n * sizeof *w.words;
-    return PW_OK;
+    return pw_part_finish(&w, st, ds->path, part, size, err);
 }
 
 pw_status hpc_stats_join(pw_dataset *ds, const void *const *parts, const size_t *sizes, size_t n, pw_report *r,

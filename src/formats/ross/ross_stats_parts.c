@@ -102,18 +102,12 @@ pw_status ross_stats_part(pw_dataset *ds, size_t first, size_t end, void **part,
     if (streams) {
         ross_stats_scan(&st, streams, count);
         serialize(&w, &st, streams, count);
+    } else {
+        w.nomem = 1; /* no streams: out of memory, unless rc says why */
     }
     ross_stats_free(&st);
     free(streams);
-    if (rc != PW_OK)
-        return rc;
-    if (!streams || w.nomem) {
-        free(w.words);
-        return pw_fail(err, PW_E_NOMEM, ds->path, PW_NO_OFFSET, "out of memory");
-    }
-    *part = w.words;
-    *size = w.n * sizeof *w.words;
-    return PW_OK;
+    return pw_part_finish(&w, rc, ds->path, part, size, err);
 }
 
 /* Adds a part's engine accumulator to the joined one (zeros unless two

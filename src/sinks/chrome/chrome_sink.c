@@ -4,13 +4,16 @@
 #include "sinks/convert/convert.h"
 #include "sinks/sink.h"
 
+static const pw_sink_convert chrome_convert = {
+    .write = pw_convert_chrome,
+    .states_extensions = ".states.json",
+    .write_states = pw_convert_chrome_states,
+};
+
 const pw_sink_ops pw_sink_chrome = {
     .name = "chrome",
-    .kind = PW_SINK_CONVERT,
     .caps = PW_SINK_STREAMS,
     .extensions = ".json .json.gz",
     .description = "Chrome JSON trace events (chrome://tracing, Perfetto)",
-    .convert = pw_convert_chrome,
-    .states_extensions = ".states.json",
-    .convert_states = pw_convert_chrome_states,
+    .convert = &chrome_convert,
 };

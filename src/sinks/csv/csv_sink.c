@@ -4,11 +4,12 @@
 #include "sinks/convert/convert.h"
 #include "sinks/sink.h"
 
+static const pw_sink_convert csv_convert = {.write = pw_convert_csv};
+
 const pw_sink_ops pw_sink_csv = {
     .name = "csv",
-    .kind = PW_SINK_CONVERT,
     .caps = PW_SINK_DIRECTORY | PW_SINK_UNTIMED,
     .extensions = ".csv.d .csv",
     .description = "a directory with one CSV file per record type",
-    .convert = pw_convert_csv,
+    .convert = &csv_convert,
 };

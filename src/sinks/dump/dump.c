@@ -103,7 +103,7 @@ static void dump_free(pw_dump *d)
 pw_status pw_dump_open(pw_dataset *ds, FILE *out, pw_dump_style style, pw_dump **d, pw_error *err)
 {
     *d = NULL;
-    const pw_sink_ops *sink = pw_sink_of_style(PW_SINK_RECORDS, (int)style);
+    const pw_sink_records *sink = pw_sink_records_of(style);
     if (!sink)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown dump style %d", (int)style);
     pw_dump *n = calloc(1, sizeof *n);

@@ -36,7 +36,7 @@ pw_status pw_dump_close(pw_dump *d, pw_error *err);
 struct pw_dump {
     pw_dataset *ds;
     pw_outbuf out;
-    const pw_sink_ops *sink; /* the RECORDS sink of the style */
+    const pw_sink_records *sink; /* the RECORDS functions of the style */
     /* sink->format_record, kept here: one load less per record */
     void (*format_record)(const pw_dump *d, pw_outbuf *o, const pw_record *rec, const pw_schema *sc,
                           const pw_value *vals);

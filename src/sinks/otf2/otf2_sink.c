@@ -11,11 +11,12 @@
 #define PW_SINK_OTF2_MISSING PW_SINK_MISSING
 #endif
 
+static const pw_sink_convert otf2_convert = {.write = pw_convert_otf2};
+
 const pw_sink_ops pw_sink_otf2 = {
     .name = "otf2",
-    .kind = PW_SINK_CONVERT,
     .caps = PW_SINK_DIRECTORY | PW_SINK_TOGETHER | PW_SINK_OTF2_MISSING,
     .extensions = ".otf2",
     .description = "OTF2 archive directory (Vampir, Score-P tools)",
-    .convert = pw_convert_otf2,
+    .convert = &otf2_convert,
 };

@@ -4,12 +4,15 @@
 #include "sinks/convert/convert.h"
 #include "sinks/sink.h"
 
+static const pw_sink_convert paraver_convert = {
+    .write = pw_convert_paraver,
+    .write_states = pw_convert_paraver_states, /* to a directory: DIR/thread.prv, DIR/cpu.prv */
+};
+
 const pw_sink_ops pw_sink_paraver = {
     .name = "paraver",
-    .kind = PW_SINK_CONVERT,
     .caps = PW_SINK_SIBLINGS,
     .extensions = ".prv",
     .description = "Paraver .prv/.pcf/.row (wxparaver)",
-    .convert = pw_convert_paraver,
-    .convert_states = pw_convert_paraver_states, /* to a directory: DIR/thread.prv, DIR/cpu.prv */
+    .convert = &paraver_convert,
 };

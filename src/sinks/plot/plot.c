@@ -12,7 +12,7 @@
 
 struct pw_plot {
     pw_output *out;
-    const pw_sink_ops *sink;
+    const pw_sink_plot *sink;
     void *state;
 };
 
@@ -21,8 +21,8 @@ static pw_status start_sink(pw_dataset *ds, pw_plot *p, pw_error *err)
 {
     pw_status s = PW_OK;
     for (size_t i = 0; s == PW_OK && !p->state && i < pw_n_sinks; i++)
-        if (pw_sinks[i]->kind == PW_SINK_PLOT && (s = pw_sinks[i]->plot_begin(ds, p->out->work, &p->state, err)) == PW_OK)
-            p->sink = pw_sinks[i];
+        if (pw_sinks[i]->plot && (s = pw_sinks[i]->plot->begin(ds, p->out->work, &p->state, err)) == PW_OK)
+            p->sink = pw_sinks[i]->plot;
     return s;
 }
 
@@ -52,7 +52,7 @@ pw_status pw_plot_finish(pw_plot *p, int ok, pw_error *err)
 {
     if (!p)
         return PW_OK;
-    pw_status s = p->sink->plot_end(p->state, ok, err);
+    pw_status s = p->sink->end(p->state, ok, err);
     if (s != PW_OK)
         pw_output_rename_in(p->out, err);
     if (s == PW_OK && ok)

@@ -5,12 +5,12 @@
 
 static pw_status csv_render(pw_report *r, FILE *out) { return pw_report_write_csv(r, out); }
 
+static const pw_sink_report csv_report = {.style = PW_REPORT_CSV, .render = csv_render};
+
 const pw_sink_ops pw_sink_report_csv = {
     .name = "csv",
-    .kind = PW_SINK_REPORT,
     .caps = PW_SINK_STREAMS,
-    .style = PW_REPORT_CSV,
     .extensions = ".csv",
     .description = "CSV tables, each introduced by a '# name' line",
-    .render = csv_render,
+    .report = &csv_report,
 };

@@ -18,13 +18,12 @@ static pw_status json_render(pw_report *r, FILE *out)
     return r->opened ? report_json_finish(r) : report_json_whole(r->root, out);
 }
 
+static const pw_sink_report json_report = {.style = PW_REPORT_JSON, .render = json_render, .live = &json_live};
+
 const pw_sink_ops pw_sink_report_json = {
     .name = "json",
-    .kind = PW_SINK_REPORT,
     .caps = PW_SINK_STREAMS,
-    .style = PW_REPORT_JSON,
     .extensions = ".json",
     .description = "one JSON document",
-    .render = json_render,
-    .live = &json_live,
+    .report = &json_report,
 };

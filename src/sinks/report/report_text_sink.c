@@ -5,12 +5,12 @@
 
 static pw_status text_render(pw_report *r, FILE *out) { return pw_report_write_text(r, out); }
 
+static const pw_sink_report text_report = {.style = PW_REPORT_TEXT, .render = text_render};
+
 const pw_sink_ops pw_sink_report_text = {
     .name = "text",
-    .kind = PW_SINK_REPORT,
     .caps = PW_SINK_STREAMS,
-    .style = PW_REPORT_TEXT,
     .extensions = ".txt",
     .description = "aligned tables and \"key: value\" lines",
-    .render = text_render,
+    .report = &text_report,
 };

@@ -9,7 +9,7 @@
 
 pw_report *pw_report_open(FILE *out, pw_report_style style)
 {
-    const pw_sink_ops *sink = pw_sink_of_style(PW_SINK_REPORT, (int)style);
+    const pw_sink_report *sink = pw_sink_report_of(style);
     pw_report *r = out ? pw_report_new() : NULL;
     if (r) {
         r->out = out;
@@ -25,7 +25,7 @@ static pw_status render(pw_report *r, FILE *out, pw_report_style style, pw_error
 {
     if (pw_report_nomem())
         return pw_fail(err, PW_E_NOMEM, NULL, PW_NO_OFFSET, "out of memory while building the report");
-    const pw_sink_ops *sink = pw_sink_of_style(PW_SINK_REPORT, (int)style);
+    const pw_sink_report *sink = pw_sink_report_of(style);
     if (!sink)
         return pw_fail(err, PW_E_USAGE, NULL, PW_NO_OFFSET, "unknown report style %d", (int)style);
     pw_status s = r->io_failed ? PW_E_IO : sink->render(r, out);

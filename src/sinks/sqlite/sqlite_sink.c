@@ -11,11 +11,12 @@
 #define PW_SINK_SQLITE3_MISSING PW_SINK_MISSING
 #endif
 
+static const pw_sink_convert sqlite_convert = {.write = pw_convert_sqlite};
+
 const pw_sink_ops pw_sink_sqlite = {
     .name = "sqlite",
-    .kind = PW_SINK_CONVERT,
     .caps = PW_SINK_UNTIMED | PW_SINK_SQLITE3_MISSING,
     .extensions = ".sqlite .sqlite3 .db",
     .description = "SQLite database, one table per record type",
-    .convert = pw_convert_sqlite,
+    .convert = &sqlite_convert,
 };

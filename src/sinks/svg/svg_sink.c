@@ -3,11 +3,11 @@
 #include "sinks/sink.h"
 #include "sinks/svg/svg_energy.h"
 
+static const pw_sink_plot svg_plot = {.begin = svg_energy_begin, .end = svg_energy_end};
+
 const pw_sink_ops pw_sink_svg = {
     .name = "svg",
-    .kind = PW_SINK_PLOT,
     .caps = PW_SINK_DIRECTORY,
     .description = "SVG charts: power over time per repetition, energy vs time per benchmark",
-    .plot_begin = svg_energy_begin,
-    .plot_end = svg_energy_end,
+    .plot = &svg_plot,
 };
