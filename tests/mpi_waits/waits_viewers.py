@@ -27,8 +27,10 @@ from nested import nested  # noqa: E402
 
 SLICES = {"Late Sender": "late_sender", "Late Receiver": "late_receiver", "Wait at NxN": "wait_nxn",
           "Wait at Barrier": "wait_barrier", "Late Broadcast": "late_broadcast", "Early Reduce": "early_reduce"}
-FIXTURES = ["pingpong4", "nonblock4", "collectives4", "collectives4-notime-nostatus",
-            "nonblock4-cputime", "threads4", "collectives4-papi", "upstream-v1.0.0"]
+# collectives4-notime-nostatus has no clocks: viewers refuse it before any
+# output exists (cli.single_answers checks that refusal).
+FIXTURES = ["pingpong4", "nonblock4", "collectives4", "nonblock4-cputime", "threads4", "collectives4-papi",
+            "upstream-v1.0.0"]
 failures = []
 
 

@@ -94,6 +94,9 @@ typedef enum ot_enc {
     OT_GROUP = 'g', OT_HANDLE = 'h', OT_REF = 'x', /* another reference, as a number */
     OT_RANK = 'k',                              /* a rank in the event's communicator */
     OT_WORLD = 'W',                             /* that rank in MPI_COMM_WORLD */
+    OT_COMM_REF = 'C',                          /* a communicator as its reference number,
+                                                   as messages carry it: the MPI analyses
+                                                   key communicators by reference */
     OT_METRIC = 'm', OT_VALUES = 'v',           /* Metric's reference and values */
     OT_ARGS = 'a'                               /* ProgramBegin's arguments */
 } ot_enc;

@@ -36,7 +36,7 @@ static int names_undefined(const ot_dataset *od, const ot_event *e)
             continue;
         uint64_t x = e->a[raw++];
         uint8_t n;
-        int is_comm = enc == OT_COMM || (f == 1 && encs[0] == OT_RANK); /* an MPI message's comm */
+        int is_comm = enc == OT_COMM || enc == OT_COMM_REF || (f == 1 && encs[0] == OT_RANK); /* an MPI message's comm */
         if ((enc == OT_REGION && !region_defined(od, x)) || (is_comm && !comm_defined(od, x)) ||
             (enc == OT_METRIC && !ot_metric_members(od, (uint32_t)x, &n)))
             return 1;
