@@ -90,21 +90,5 @@ def check_fixture(exe, name, trace, ref, fails):
             fails.append(f"{name}: convert window to .states.pftrace: exit {r.returncode}: {r.stderr[-300:]}")
 
 
-def main():
-    exe, data = sys.argv[1], sys.argv[2]
-    root = os.path.join(data, "ovni", "ctest-1.14.0")
-    fails, checked = [], []
-    for name in sorted(os.listdir(root)):
-        ref = os.path.join(root, name, "ovniemu-out")
-        if not os.path.exists(os.path.join(ref, "thread.prv")):
-            continue
-        check_fixture(exe, name, os.path.join(root, name), ref, fails)
-        checked.append(name)
-    print("checked:", ", ".join(checked))
-    for f in fails:
-        print("FAIL:", f)
-    return 1 if fails or not checked else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(paraver_oracle.each_emulated_fixture("thread.prv", check_fixture))

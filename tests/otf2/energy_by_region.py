@@ -21,6 +21,8 @@ import os
 import re
 import subprocess
 import sys
+
+import otf2_listing
 import tempfile
 
 import otf2
@@ -177,22 +179,12 @@ def check(pw, archive, label, args, start=None, end=None):
     return failures, rows
 
 
-def listing(archive):
-    plain = os.path.join(archive, "otf2-print.txt")
-    if os.path.exists(plain):
-        with open(plain, encoding="utf-8") as f:
-            return f.read()
-    return subprocess.run(["zstd", "-dc", plain + ".zst"], check=True, capture_output=True).stdout.decode()
-
-
 def check_mi300(pw, shared):
     archive = os.path.join(shared, "otf2", "fastotf2-mi300")
-    res = subprocess.run(["otf2-print", "-G", os.path.join(archive, "traces.otf2")], check=True,
-                         capture_output=True, text=True).stdout
-    ticks = int(re.search(r"Ticks per Seconds: (\d+)", res).group(1))
+    ticks = otf2_listing.ticks_per_second(archive)
     samples = collections.defaultdict(list)
     pat = re.compile(r'^METRIC\s+\d+\s+(\d+)\s+.*\("A2rocm_smi:::current_socket_power:device=(\d)" <\d+>; UINT64; (\d+)\)')
-    for line in listing(archive).splitlines():
+    for line in otf2_listing.listing(archive).splitlines():
         m = pat.match(line)
         if m:
             samples[m.group(2)].append((int(m.group(1)), int(m.group(3))))

@@ -10,26 +10,16 @@ import re
 import subprocess
 import sys
 
-EVENT_LINE = re.compile(r"^([A-Z][A-Z0-9_]*)\s+(\d+)\s+(\d+)\s")
+import otf2_listing
+
 LOC_ID = re.compile(r"<(\d+)>$")
 
-
-def listing(archive):
-    """The otf2-print listing's text (zstd-compressed when large)."""
-    plain = os.path.join(archive, "otf2-print.txt")
-    if os.path.exists(plain):
-        with open(plain, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    out = subprocess.run(["zstd", "-dc", plain + ".zst"], check=True, capture_output=True)
-    return out.stdout.decode("utf-8", errors="replace")
 
 
 def oracle_counts(archive):
     counts = collections.Counter()
-    for line in listing(archive).splitlines():
-        m = EVENT_LINE.match(line)
-        if m:
-            counts[(int(m.group(2)), m.group(1))] += 1
+    for kind, loc, _, _ in otf2_listing.events(archive):
+        counts[(loc, kind)] += 1
     return counts
 
 

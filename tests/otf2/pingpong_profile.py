@@ -12,15 +12,10 @@ import re
 import subprocess
 import sys
 
-EVENT = re.compile(r"^([A-Z][A-Z0-9_]*)\s+(\d+)\s+(\d+)\s+(.*)$")
+import otf2_listing
+
 REGION = re.compile(r'Region: "([^"]+)"')
 SEND = re.compile(r"Receiver: (\d+) .*Length: (\d+)")
-
-
-def resolution(archive):
-    out = subprocess.run(["otf2-print", "-G", os.path.join(archive, "traces.otf2")], check=True,
-                         capture_output=True, text=True).stdout
-    return int(re.search(r"Ticks per Seconds: (\d+)", out).group(1))
 
 
 def oracle(archive):
@@ -28,22 +23,17 @@ def oracle(archive):
     pairs = collections.Counter()
     nbytes = 0
     open_at = {}
-    with open(os.path.join(archive, "otf2-print.txt"), encoding="utf-8") as f:
-        for line in f:
-            m = EVENT.match(line)
-            if not m:
-                continue
-            kind, loc, t, rest = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
-            r = REGION.search(rest)
-            if kind == "ENTER" and r and r.group(1) in ("MPI_Send", "MPI_Recv"):
-                calls[r.group(1)] += 1
-                open_at[loc] = t
-            elif kind == "LEAVE" and r and r.group(1) in ("MPI_Send", "MPI_Recv"):
-                ticks[r.group(1)] += t - open_at.pop(loc)
-            elif kind == "MPI_SEND":
-                s = SEND.search(rest)
-                pairs[(loc, int(s.group(1)))] += 1
-                nbytes += int(s.group(2))
+    for kind, loc, t, rest in otf2_listing.events(archive):
+        r = REGION.search(rest)
+        if kind == "ENTER" and r and r.group(1) in ("MPI_Send", "MPI_Recv"):
+            calls[r.group(1)] += 1
+            open_at[loc] = t
+        elif kind == "LEAVE" and r and r.group(1) in ("MPI_Send", "MPI_Recv"):
+            ticks[r.group(1)] += t - open_at.pop(loc)
+        elif kind == "MPI_SEND":
+            s = SEND.search(rest)
+            pairs[(loc, int(s.group(1)))] += 1
+            nbytes += int(s.group(2))
     return calls, ticks, pairs, nbytes
 
 
@@ -53,7 +43,7 @@ def main():
     for name in ("pipit-ping-pong-otf2", "pipit-ping-pong-otf2-papi"):
         archive = os.path.join(shared, "otf2", name)
         calls, ticks, pairs, nbytes = oracle(archive)
-        res = resolution(archive)
+        res = otf2_listing.ticks_per_second(archive)
         stats = json.loads(subprocess.run([cli, "stats", "--json", archive], check=True,
                                           capture_output=True).stdout)
         fns = {f["function"]: f for f in stats["functions"]}

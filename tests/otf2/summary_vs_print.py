@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from events_vs_print import EVENT_LINE, listing  # noqa: E402
+import otf2_listing  # noqa: E402
 
 REGION = re.compile(r'Region: ".*" <(\d+)>')
 NAME = re.compile(r'Region: "(.*)" <\d+>')
@@ -24,11 +24,7 @@ def oracle(archive):
     """locations, events, span (ticks), exclusive ticks and name per region."""
     stacks, excl, names = collections.defaultdict(list), collections.Counter(), {}
     locs, events, first, last = set(), 0, None, None
-    for line in listing(archive).splitlines():
-        m = EVENT_LINE.match(line)
-        if not m:
-            continue
-        kind, loc, t = m.group(1), int(m.group(2)), int(m.group(3))
+    for kind, loc, t, line in otf2_listing.events(archive):
         locs.add(loc)
         events += 1
         first = t if first is None or t < first else first

@@ -20,17 +20,12 @@ import re
 import subprocess
 import sys
 
+import otf2_listing
+
 ARCHIVES = ("pipit-ping-pong-otf2", "pipit-ping-pong-otf2-papi", "casita-10_scorep_mpi_tags")
-EVENT = re.compile(r"^([A-Z][A-Z0-9_]*)\s+(\d+)\s+(\d+)\s+(.*)$")
 REGION = re.compile(r'Region: "(MPI_[^"]+)"')
 PEER = re.compile(r'(?:Receiver|Sender): (\d+) \(.*<(\d+)>\), .*Tag: (\d+)')
 RECEIVES = ("MPI_Recv", "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Sendrecv")
-
-
-def resolution(archive):
-    out = subprocess.run(["otf2-print", "-G", os.path.join(archive, "traces.otf2")], check=True,
-                         capture_output=True, text=True).stdout
-    return int(re.search(r"Ticks per Seconds: (\d+)", out).group(1))
 
 
 def oracle(archive):
@@ -39,21 +34,16 @@ def oracle(archive):
     rank_of, first, last = {}, None, 0
     enter = {}  # location -> tick of its open MPI region's ENTER
     sends, recvs = collections.defaultdict(list), collections.defaultdict(list)
-    with open(os.path.join(archive, "otf2-print.txt"), encoding="utf-8") as f:
-        for line in f:
-            m = EVENT.match(line)
-            if not m:
-                continue
-            kind, loc, t, rest = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
-            first, last = t if first is None else min(first, t), max(last, t)
-            if kind == "ENTER" and REGION.search(rest):
-                enter[loc] = t
-            elif kind in ("MPI_SEND", "MPI_RECV"):
-                p = PEER.search(rest)
-                peer_rank, peer_loc, tag = int(p.group(1)), int(p.group(2)), int(p.group(3))
-                rank_of[peer_loc] = peer_rank
-                key = (loc, peer_loc, tag) if kind == "MPI_SEND" else (peer_loc, loc, tag)
-                (sends if kind == "MPI_SEND" else recvs)[key].append(enter[loc])
+    for kind, loc, t, rest in otf2_listing.events(archive):
+        first, last = t if first is None else min(first, t), max(last, t)
+        if kind == "ENTER" and REGION.search(rest):
+            enter[loc] = t
+        elif kind in ("MPI_SEND", "MPI_RECV"):
+            p = PEER.search(rest)
+            peer_rank, peer_loc, tag = int(p.group(1)), int(p.group(2)), int(p.group(3))
+            rank_of[peer_loc] = peer_rank
+            key = (loc, peer_loc, tag) if kind == "MPI_SEND" else (peer_loc, loc, tag)
+            (sends if kind == "MPI_SEND" else recvs)[key].append(enter[loc])
     late, pairs = collections.Counter(), 0
     for key, recv_enters in recvs.items():
         for send_enter, recv_enter in zip(sends[key], recv_enters):
@@ -64,7 +54,7 @@ def oracle(archive):
 
 def check(cli, archive):
     late, pairs, span = oracle(archive)
-    res = resolution(archive)
+    res = otf2_listing.ticks_per_second(archive)
     tol = 0 if res == 10**9 else pairs * 1e-9
     doc = json.loads(subprocess.run([cli, "stats", "--json", archive], check=True, capture_output=True).stdout)
     bad = []

@@ -16,6 +16,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ovniemu"))
+import paraver_oracle  # noqa: E402  (the loop over the ctest fixtures)
+
 NRUN = 3  # ovni's PRV_CPU_NRUN
 
 
@@ -65,21 +68,5 @@ def check_fixture(exe, name, trace, ref, fails):
                 fails.append(f"{name}: {cpu} {key} {x[key]} != {value} from cpu.prv")
 
 
-def main():
-    exe, data = sys.argv[1], sys.argv[2]
-    root = os.path.join(data, "ovni", "ctest-1.14.0")
-    fails, checked = [], []
-    for name in sorted(os.listdir(root)):
-        ref = os.path.join(root, name, "ovniemu-out")
-        if not os.path.exists(os.path.join(ref, "cpu.prv")):
-            continue
-        check_fixture(exe, name, os.path.join(root, name), ref, fails)
-        checked.append(name)
-    print("checked:", ", ".join(checked))
-    for f in fails:
-        print("FAIL:", f)
-    return 1 if fails or not checked else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(paraver_oracle.each_emulated_fixture("cpu.prv", check_fixture))

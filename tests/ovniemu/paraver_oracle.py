@@ -85,6 +85,26 @@ def compare(name, ours, ref, fails):
                 fails.append(f"{name}/{view}.row differs")
 
 
+def each_emulated_fixture(needs, check_fixture):
+    """The main of a test that checks every ctest fixture whose ovniemu-out
+    holds `needs` (argv: PERFWEAVE SHARED_DATA): check_fixture(exe, name,
+    fixture, ovniemu_out, fails) appends what differs.  Returns the exit
+    code: 1 on a failure or when no fixture was checked."""
+    exe, data = sys.argv[1], sys.argv[2]
+    root = os.path.join(data, "ovni", "ctest-1.14.0")
+    fails, checked = [], []
+    for name in sorted(os.listdir(root)):
+        ref = os.path.join(root, name, "ovniemu-out")
+        if not os.path.exists(os.path.join(ref, needs)):
+            continue
+        check_fixture(exe, name, os.path.join(root, name), ref, fails)
+        checked.append(name)
+    print("checked:", ", ".join(checked))
+    for f in fails:
+        print("FAIL:", f)
+    return 1 if fails or not checked else 0
+
+
 def main():
     exe, data = sys.argv[1], sys.argv[2]
     root = os.path.join(data, "ovni", "ctest-1.14.0")
