@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sinks/report/report_render.h"
 #include "report_table.h"
@@ -106,7 +107,7 @@ static void header_text(const pw_table_decl *d, const char *name, char *out, siz
     const char *unit = *declared && strcmp(declared, "count") ? declared : NULL;
     for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
         size_t l = strlen(units[i].suffix);
-        if (first > l && !strncmp(name + first - l, units[i].suffix, l)) {
+        if (first > l && !strncasecmp(name + first - l, units[i].suffix, l)) { /* "energy_J" too */
             base = first - l;
             unit = unit ? unit : units[i].unit;
             break;
@@ -115,7 +116,7 @@ static void header_text(const pw_table_decl *d, const char *name, char *out, siz
     size_t len = strlen(name);
     for (size_t i = 0; dot && base == first && i < sizeof units / sizeof *units; i++) {
         size_t l = strlen(units[i].suffix); /* else the last part's ("settings.sm_clock_mhz") */
-        if (len - first > l + 1 && !strcmp(name + len - l, units[i].suffix)) {
+        if (len - first > l + 1 && !strcasecmp(name + len - l, units[i].suffix)) {
             snprintf(out, n, "%.*s (%s)", (int)(len - l), name, unit ? unit : units[i].unit);
             return;
         }
