@@ -1,4 +1,5 @@
-/* summary.c — pw_summarize: record counts and time span, in parallel. */
+/* summarize.c — pw_summarize: record counts and time span, in parallel:
+ * a run driver that reads every record once, beside info (info.c). */
 #include <stdlib.h>
 #include <string.h>
 
