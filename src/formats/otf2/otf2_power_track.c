@@ -5,7 +5,8 @@
  * Metric's fields, so every timeline writer draws each as a counter track
  * through its ordinary SAMPLE route.  An energy counter is drawn as the
  * mean power since its previous sample (its difference over the time
- * between them), at the later sample.  Archives without power metrics
+ * between them), at the later sample; one that goes back (reset,
+ * wrapped) draws nothing there.  Archives without power metrics
  * keep their schemas unchanged. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,12 +95,15 @@ static double value_of(const ot_event *e, uint32_t v)
 int ot_power_track_feed(ot_power_state *st, const ot_dataset *od, const ot_event *e, int64_t t)
 {
     const ot_power_specs *ps = od->power;
-    if (!st->prev) {
-        st->prev = calloc(ps->n, sizeof *st->prev);
-        st->watts = calloc(ps->n, sizeof *st->watts);
-        st->present = calloc(ps->n, sizeof *st->present);
-        if (!st->prev || !st->watts || !st->present)
+    if (!st->prev) { /* all three or none */
+        ot_power_prev *prev = calloc(ps->n, sizeof *prev);
+        double *watts = calloc(ps->n, sizeof *watts);
+        uint8_t *present = calloc(ps->n, sizeof *present);
+        if (!prev || !watts || !present) {
+            free(prev), free(watts), free(present);
             return 0;
+        }
+        *st = (ot_power_state){prev, watts, present};
     }
     for (uint32_t i = (uint32_t)ps->first[e->a[0]]; i < ps->n && ps->specs[i].ref == e->a[0]; i++) {
         const ot_power_spec *s = &ps->specs[i];
@@ -110,7 +114,7 @@ int ot_power_track_feed(ot_power_state *st, const ot_dataset *od, const ot_event
         double x = value_of(e, s->member) * s->factor;
         if (!s->counter) {
             st->watts[i] = x, st->present[i] = 1;
-        } else if (p->seen && t > p->t) {
+        } else if (p->seen && t > p->t && x >= p->value) { /* a reset draws nothing */
             st->watts[i] = (x - p->value) / ((double)(t - p->t) * 1e-9);
             st->present[i] = 1;
         }
