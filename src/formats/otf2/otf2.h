@@ -157,6 +157,10 @@ typedef struct ot_dataset {
     pw_mpi_defined_comms defined;
     int64_t *comm_handles;
     pw_mpi_comm *comm_groups;
+    /* The power metrics (otf2_power_track.c) and the schema of their
+     * Metric events, -1: none. */
+    struct ot_power_specs *power;
+    int32_t power_schema;
 } ot_dataset;
 
 /* otf2_defs.c */

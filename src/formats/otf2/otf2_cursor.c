@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "formats/otf2/otf2.h"
+#include "formats/otf2/otf2_power_track.h"
 
 #define OT_BATCH 512
 
@@ -23,6 +24,8 @@ typedef struct ot_cursor {
     int ended, nomem;
     ot_calls *calls; /* the MPI calls being assembled (mpi_calls), or NULL */
     int on_call;     /* the current record is a call, not an event */
+    ot_power_state power; /* the power of POWER records (otf2_power_track.h) */
+    int on_power;         /* the current record is one */
     /* Metric values and program arguments of the batch's events. */
     uint64_t *pool;
     uint8_t *pool_types;
@@ -265,11 +268,17 @@ static pw_status ot_cursor_next(pw_cursor *c, pw_error *err)
     if (st != PW_OK)
         return st;
     const ot_dataset *od = c->ds->impl;
-    set_record(c, c->ds->schemas[od->schema_of[e->type]]);
+    k->on_power = ot_power_track_carries(od, e);
+    set_record(c, c->ds->schemas[k->on_power ? od->power_schema : od->schema_of[e->type]]);
     c->rec.t = ot_ns(od, e->time);
     c->rec.has_end = 0;
     c->rec.offset = e->position; /* OTF2 gives event positions, not bytes */
     k->on_call = 0;
+    if (k->on_power) { /* still a METRIC record, for filters and listings */
+        c->rec.type = c->ds->schemas[od->schema_of[e->type]]->name;
+        if (!ot_power_track_feed(&k->power, od, e, c->rec.t))
+            return pw_fail(err, PW_E_NOMEM, k->file, PW_NO_OFFSET, "out of memory");
+    }
     return PW_OK;
 }
 
@@ -280,6 +289,8 @@ static void ot_cursor_decode(pw_cursor *c, pw_value *values)
         ot_calls_decode(k->calls, &c->scratch, values);
     else
         ot_decode(c->ds, &k->batch[k->pos - 1], &c->scratch, values);
+    if (k->on_power)
+        ot_power_track_decode(&k->power, c->ds->impl, &k->batch[k->pos - 1], values);
 }
 
 const ot_event *ot_cursor_event(const pw_cursor *c)
@@ -295,6 +306,7 @@ static void cursor_free(ot_cursor *k)
     free(k->pool);
     free(k->pool_types);
     ot_calls_delete(k->calls);
+    ot_power_state_free(&k->power);
     free(k);
 }
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "formats/otf2/otf2.h"
+#include "formats/otf2/otf2_power_track.h"
 
 /* The anchor of `path`: itself, or DIR/traces.otf2 (malloc'd). */
 static char *anchor_of(const char *path)
@@ -108,6 +109,8 @@ static pw_status ot_open(pw_dataset *ds, pw_error *err)
     if (st == PW_OK)
         st = ot_calls_offer(ds, od, err);
     if (st == PW_OK)
+        st = ot_power_track_offer(ds, od, err);
+    if (st == PW_OK)
         note_missing_files(ds);
     return st;
 }
@@ -118,6 +121,7 @@ static void ot_close(pw_dataset *ds)
     if (!od)
         return;
     ot_calls_free(od);
+    ot_power_track_free(od);
     ot_mpi_profiles_free(od);
     ot_tables_free(od);
     free(od->anchor);
