@@ -36,20 +36,29 @@ static void append_name(char *buf, size_t cap, size_t *o, const char *sep, const
     *o = *o < cap ? *o : cap - 1;
 }
 
+/* The row of the heaviest child (by col) of the row at `at`, at depth
+ * `depth`, in a depth-first table of n rows; n when it has none.  The hot
+ * path is these children followed from the root. */
+static size_t heaviest_child(const json_t *td, size_t n, size_t at, size_t depth, const char *col)
+{
+    size_t best = n;
+    for (size_t i = at + 1; i < n; i++) {
+        size_t d = depth_of(json_array_get(td, i));
+        if (d <= depth)
+            break;
+        if (d == depth + 1 && (best == n || jnum(json_array_get(td, i), col) > jnum(json_array_get(td, best), col)))
+            best = i;
+    }
+    return best;
+}
+
 size_t html_hot_path(const json_t *td, const char *col, char *buf, size_t cap)
 {
     size_t n = json_array_size(td), steps = 0, at = 0, depth = 0, o = 0;
     const char *fns[4] = {0}; /* the first function and the last three */
     buf[0] = 0;
     while (at < n) { /* the heaviest child of the row at `at` */
-        size_t best = n;
-        for (size_t i = at + 1; i < n; i++) {
-            size_t d = depth_of(json_array_get(td, i));
-            if (d <= depth)
-                break;
-            if (d == depth + 1 && (best == n || jnum(json_array_get(td, i), col) > jnum(json_array_get(td, best), col)))
-                best = i;
-        }
+        size_t best = heaviest_child(td, n, at, depth, col);
         if (best == n)
             break;
         const json_t *row = json_array_get(td, best);
@@ -79,14 +88,7 @@ double html_hot_path_value(const json_t *td, const char *col)
 {
     size_t n = json_array_size(td), at = 0, depth = 0, last_fn = 0;
     for (;;) {
-        size_t best = n;
-        for (size_t i = at + 1; i < n; i++) {
-            size_t d = depth_of(json_array_get(td, i));
-            if (d <= depth)
-                break;
-            if (d == depth + 1 && (best == n || jnum(json_array_get(td, i), col) > jnum(json_array_get(td, best), col)))
-                best = i;
-        }
+        size_t best = heaviest_child(td, n, at, depth, col);
         if (best == n)
             break;
         if (!strcmp(jstr(json_array_get(td, best), "kind"), "function"))
